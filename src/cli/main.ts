@@ -1,0 +1,36 @@
+import { Command, CommanderError } from 'commander';
+import { UserError, errorMessage } from '../util/errors.js';
+import { VERSION } from '../version.js';
+import { registerInspect } from './inspect.js';
+
+/** Builds the program; each command lives in its own file and registers itself. */
+export function buildProgram(): Command {
+  const program = new Command('skillaudit')
+    .description('Audit agent skills before you install them: safety, utility and quality, with evidence.')
+    .version(VERSION, '-V, --version')
+    .showHelpAfterError()
+    .exitOverride();
+  registerInspect(program);
+  return program;
+}
+
+/** Runs the CLI and returns the exit code: 0 clean, 1 findings at or above --fail-on, 2 usage or input error. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end with exit code 0; every other commander error is a usage error.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof UserError) {
+      process.stderr.write(`skillaudit: ${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`skillaudit: internal error: ${errorMessage(error)}\n`);
+    if (process.env.SKILLAUDIT_DEBUG) process.stderr.write(`${(error as Error).stack ?? ''}\n`);
+    return 2;
+  }
+}

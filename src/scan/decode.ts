@@ -1,0 +1,87 @@
+// Decoders for content a human reader does not see: invisible Unicode and encoded blobs.
+// Detectors scan what these return as if it were plain text in the same place.
+
+/** Unicode tag characters U+E0020..U+E007E mirror ASCII; attackers spell hidden prompts with them. */
+export function decodeUnicodeTags(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (cp >= 0xe0020 && cp <= 0xe007e) out += String.fromCharCode(cp - 0xe0000);
+  }
+  return out;
+}
+
+// Zero-width and other invisible formatting characters (not counting the BOM at offset 0).
+export const INVISIBLE_RE = /[\u200b-\u200f\u2060-\u2064\u180e\ufeff\u00ad]/g;
+// Bidirectional controls that reorder how text is shown (Trojan Source).
+export const BIDI_RE = /[\u202a-\u202e\u2066-\u2069]/g;
+export const TAG_RE = /[\u{e0000}-\u{e007f}]/gu;
+
+export interface EncodedBlob {
+  /** Offset of the encoded text in the input. */
+  index: number;
+  encoded: string;
+  encoding: 'base64' | 'hex';
+  /** Decoded bytes as text (latin1 for non-UTF-8). */
+  decoded: string;
+  /** True when the decoded bytes are mostly printable text (so it is prose or code, not an image or key). */
+  printable: boolean;
+}
+
+const BASE64_RE =
+  /(?<![A-Za-z0-9+/=_-])([A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_-]{24,}={0,2})(?![A-Za-z0-9+/=_-])/g;
+const HEX_RE = /(?<![0-9A-Fa-fx\\])((?:[0-9A-Fa-f]{2}){16,}|(?:\\x[0-9A-Fa-f]{2}){8,})(?![0-9A-Fa-f])/g;
+
+function printableRatio(s: string): number {
+  if (s.length === 0) return 0;
+  let ok = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 9 || c === 10 || c === 13 || (c >= 32 && c < 127)) ok++;
+  }
+  return ok / s.length;
+}
+
+function decodeBase64(s: string): string | null {
+  const normal = s.replace(/-/g, '+').replace(/_/g, '/');
+  if (normal.length % 4 === 1) return null;
+  try {
+    return Buffer.from(normal, 'base64').toString('latin1');
+  } catch {
+    return null;
+  }
+}
+
+/** Finds base64 and hex runs long enough to hide a command or a sentence, and decodes them. */
+export function findEncodedBlobs(text: string, limit = 200): EncodedBlob[] {
+  const blobs: EncodedBlob[] = [];
+  for (const m of text.matchAll(BASE64_RE)) {
+    if (blobs.length >= limit) break;
+    const encoded = m[1]!;
+    // Identifiers and paths are long runs of letters too; real base64 mixes cases and digits.
+    if (!/[A-Z]/.test(encoded) || !/[a-z]/.test(encoded) || !/[0-9+/]/.test(encoded)) continue;
+    const decoded = decodeBase64(encoded);
+    if (decoded === null) continue;
+    blobs.push({
+      index: m.index!,
+      encoded,
+      encoding: 'base64',
+      decoded,
+      printable: printableRatio(decoded) > 0.9,
+    });
+  }
+  for (const m of text.matchAll(HEX_RE)) {
+    if (blobs.length >= limit) break;
+    const encoded = m[1]!;
+    const hex = encoded.replace(/\\x/g, '');
+    const decoded = Buffer.from(hex, 'hex').toString('latin1');
+    blobs.push({
+      index: m.index!,
+      encoded,
+      encoding: 'hex',
+      decoded,
+      printable: printableRatio(decoded) > 0.9,
+    });
+  }
+  return blobs;
+}

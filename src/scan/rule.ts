@@ -1,0 +1,53 @@
+import type { PatternId, Skill, SkillFile } from '../types.js';
+
+/**
+ * A rule is data: its id, the pattern it reports, and the words a user reads. The matching logic lives in
+ * a detector; the engine (engine.ts) turns a detector's hits into findings with the pattern's severity.
+ */
+export interface Rule {
+  /** Stable detector id, `<area>.<what>`, e.g. `code.env-harvest`, `md.instruction-override`. */
+  id: string;
+  pattern: PatternId;
+  /** One sentence: what was found. */
+  message: string;
+  /** What it means and what to do; shown in SARIF help and reports. */
+  help: string;
+}
+
+/** One match of a rule in one file. */
+export interface Hit {
+  rule: string;
+  /** 1-based inclusive line range in `file`. */
+  line: number;
+  endLine: number;
+  /** Exact text quoted from the file (trimmed, at most a few lines), or the decoded hidden text. */
+  evidence: string;
+  /** Existence confidence in [0, 1]: how sure the detector is that the risk is present as an instruction or code path that runs. */
+  confidence: number;
+  /** Why this confidence: the context that raised or lowered it. */
+  rationale: string;
+  /** Optional override of the rule message with specifics (e.g. the host or variable). */
+  message?: string;
+}
+
+/** What a detector sees for one file. */
+export interface FileContext {
+  skill: Skill;
+  file: SkillFile;
+  /** The file's text (never null here: detectors only see text files). */
+  text: string;
+  /** True when SKILL.md (or a script it runs) invokes this file: code that the agent is told to run. */
+  reachable: boolean;
+  /** Hostnames the skill declares in its name, description or body (its documented APIs). */
+  declaredHosts: ReadonlySet<string>;
+}
+
+export interface Detector {
+  /** Short name for logs and benchmarks. */
+  name: string;
+  rules: readonly Rule[];
+  /** Which files this detector reads. */
+  appliesTo(file: SkillFile): boolean;
+  /** Pure: returns hits, never throws on hostile input (the engine still guards each call). */
+  detect(ctx: FileContext): Hit[] | Promise<Hit[]>;
+}
