@@ -1,0 +1,44 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { InvalidArgumentError } from 'commander';
+
+/** Writes a command's output to --out (creating its folder) or to stdout. */
+export function emit(text: string, out: string | undefined): void {
+  if (out) {
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, text);
+  } else {
+    process.stdout.write(text);
+  }
+}
+
+/** A commander argument parser that accepts only the listed values. */
+export function oneOf<T extends string>(values: readonly T[]): (value: string) => T {
+  return (value: string) => {
+    if (!(values as readonly string[]).includes(value)) {
+      throw new InvalidArgumentError(`expected one of ${values.join(', ')}`);
+    }
+    return value as T;
+  };
+}
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  return n;
+}
+
+export function unitInterval(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('expected a number from 0 to 1');
+  return n;
+}
+
+/** A progress line on stderr, only on a terminal and never under --quiet. */
+export function progressReporter(label: string, quiet: boolean): ((done: number, total: number) => void) | undefined {
+  if (quiet || !process.stderr.isTTY) return undefined;
+  return (done, total) => {
+    process.stderr.write(`\r${label} ${done}/${total}`);
+    if (done === total) process.stderr.write('\r\x1b[K');
+  };
+}

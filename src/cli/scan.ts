@@ -1,0 +1,87 @@
+import type { Command } from 'commander';
+import { colorsFor } from '../report/colors.js';
+import { toSarif } from '../report/sarif.js';
+import { toScanJson } from '../report/scan-json.js';
+import { renderScanText } from '../report/scan-text.js';
+import { ALL_DETECTORS } from '../scan/engine.js';
+import { type SkillScanResult, scanSource } from '../scan/scan-source.js';
+import { type Baseline, loadBaseline, writeBaseline } from '../scan/suppress.js';
+import { SEVERITY_RANK } from '../scan/taxonomy.js';
+import type { Severity } from '../types.js';
+import { addLimitOptions, limitsFromOptions } from './limit-options.js';
+import { emit, oneOf, positiveInt, progressReporter, unitInterval } from './output.js';
+
+type FailOn = Severity | 'none';
+
+interface ScanFlags {
+  format: 'text' | 'json' | 'sarif';
+  out?: string;
+  failOn: FailOn;
+  minConfidence: number;
+  baseline?: string;
+  writeBaseline?: string;
+  inlineIgnore: boolean;
+  workers?: number;
+  quiet?: boolean;
+}
+
+/** Exit code: 2 when a skill could not be loaded, else 1 when a finding at or above the gate remains, else 0. */
+export function scanExitCode(results: readonly SkillScanResult[], failOn: FailOn, minConfidence: number): number {
+  if (results.some((r) => r.error)) return 2;
+  if (failOn === 'none') return 0;
+  const gate = SEVERITY_RANK[failOn];
+  const blocking = results.some((r) =>
+    r.scan?.findings.some((f) => !f.suppressed && SEVERITY_RANK[f.severity] >= gate && f.confidence >= minConfidence),
+  );
+  return blocking ? 1 : 0;
+}
+
+export function registerScan(program: Command): void {
+  const command = program
+    .command('scan <source...>')
+    .description('Static safety scan of one skill or every skill under a folder, archive or git repository')
+    .option('-f, --format <format>', 'text, json or sarif', oneOf(['text', 'json', 'sarif'] as const), 'text')
+    .option('-o, --out <file>', 'write the report to a file instead of stdout')
+    .option(
+      '--fail-on <severity>',
+      'exit 1 when an unsuppressed finding at or above this severity remains (high, medium, low, none)',
+      oneOf(['high', 'medium', 'low', 'none'] as const),
+      'high',
+    )
+    .option('--min-confidence <n>', 'findings below this confidence do not trigger --fail-on', unitInterval, 0.5)
+    .option('--baseline <file>', 'accepted findings (JSON) to mark as suppressed')
+    .option('--write-baseline <file>', 'write the current findings as a baseline to edit with reasons')
+    .option('--no-inline-ignore', 'do not honour skillaudit-ignore comments inside the skill')
+    .option('--workers <n>', 'worker threads (default: all cores)', positiveInt)
+    .option('-q, --quiet', 'no progress output');
+  addLimitOptions(command);
+  command.action(async (sources: string[], flags: ScanFlags & Record<string, unknown>) => {
+    const baseline: Baseline | undefined = flags.baseline ? loadBaseline(flags.baseline) : undefined;
+    const results: SkillScanResult[] = [];
+    for (const source of sources) {
+      results.push(
+        ...(await scanSource(source, {
+          intake: { limits: limitsFromOptions(flags) },
+          ...(baseline ? { baseline } : {}),
+          honourInline: flags.inlineIgnore,
+          ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
+          onProgress: progressReporter('scanning', flags.quiet === true),
+        })),
+      );
+    }
+    if (flags.writeBaseline) {
+      writeBaseline(
+        flags.writeBaseline,
+        results.flatMap((r) => (r.scan ? [{ skill: r.name ?? r.path, findings: r.scan.findings }] : [])),
+      );
+    }
+    const text =
+      flags.format === 'json'
+        ? `${JSON.stringify(toScanJson(results), null, 2)}\n`
+        : flags.format === 'sarif'
+          ? `${JSON.stringify(toSarif(results, ALL_DETECTORS.flatMap((d) => d.rules)), null, 2)}\n`
+          : renderScanText(results, colorsFor(flags.out ? null : process.stdout));
+    emit(text, flags.out);
+    process.exitCode = scanExitCode(results, flags.failOn, flags.minConfidence);
+  });
+}

@@ -1,0 +1,61 @@
+import type { SkillScanResult } from '../scan/scan-source.js';
+import type { Finding } from '../types.js';
+
+// The scan JSON contract (DESIGN section 9): tools and dashboards parse it, so its keys are fixed.
+// A suppressed finding carries `suppressed: {by, reason}`; nothing else is added.
+
+export interface ScanJsonFinding {
+  pattern: Finding['pattern'];
+  severity: Finding['severity'];
+  file: string;
+  line: number;
+  endLine: number;
+  confidence: number;
+  evidence: string;
+  rule: string;
+  message: string;
+  suppressed?: Finding['suppressed'];
+}
+
+export interface ScanJsonSkill {
+  path: string;
+  name: string | null;
+  status: 'pass' | 'caution' | 'risky' | null;
+  safetyScore: number | null;
+  error?: string;
+  findings: ScanJsonFinding[];
+}
+
+export interface ScanJson {
+  version: 1;
+  skills: ScanJsonSkill[];
+}
+
+export function toScanJsonFinding(f: Finding): ScanJsonFinding {
+  return {
+    pattern: f.pattern,
+    severity: f.severity,
+    file: f.file,
+    line: f.line,
+    endLine: f.endLine,
+    confidence: f.confidence,
+    evidence: f.evidence,
+    rule: f.rule,
+    message: f.message,
+    ...(f.suppressed ? { suppressed: f.suppressed } : {}),
+  };
+}
+
+export function toScanJson(results: readonly SkillScanResult[]): ScanJson {
+  return {
+    version: 1,
+    skills: results.map((r) => ({
+      path: r.path,
+      name: r.name,
+      status: r.scan?.status ?? null,
+      safetyScore: r.scan?.safetyScore ?? null,
+      ...(r.error ? { error: `${r.error.code}: ${r.error.message}` } : {}),
+      findings: (r.scan?.findings ?? []).map(toScanJsonFinding),
+    })),
+  };
+}

@@ -1,0 +1,65 @@
+import type { SkillScanResult } from '../scan/scan-source.js';
+import { SEVERITY_RANK, patternById } from '../scan/taxonomy.js';
+import type { Finding, SafetyStatus } from '../types.js';
+import type { Colors } from './colors.js';
+
+// Human-readable scan output: one block per skill, findings by severity with quoted evidence.
+
+function statusLabel(status: SafetyStatus, c: Colors): string {
+  if (status === 'risky') return c.bold(c.red('RISKY'));
+  if (status === 'caution') return c.bold(c.yellow('CAUTION'));
+  return c.bold(c.green('PASS'));
+}
+
+function severityLabel(f: Finding, c: Colors): string {
+  const label = f.severity.toUpperCase().padEnd(6);
+  return f.severity === 'high' ? c.red(label) : f.severity === 'medium' ? c.yellow(label) : c.dim(label);
+}
+
+function renderFinding(f: Finding, c: Colors): string[] {
+  const where = f.line === f.endLine ? `${f.file}:${f.line}` : `${f.file}:${f.line}-${f.endLine}`;
+  const lines = [
+    `  ${severityLabel(f, c)} ${c.bold(`${f.pattern} ${patternById(f.pattern).name}`)}  ${c.cyan(where)}  ${c.dim(`confidence ${f.confidence.toFixed(2)}  [${f.rule}]`)}`,
+    `         ${f.message}`,
+  ];
+  for (const e of f.evidence.split('\n').slice(0, 4)) lines.push(`         ${c.dim('│')} ${e}`);
+  if (f.rationale) lines.push(`         ${c.dim(`why: ${f.rationale}`)}`);
+  return lines;
+}
+
+export function renderScanText(results: readonly SkillScanResult[], c: Colors): string {
+  const out: string[] = [];
+  const counts = { pass: 0, caution: 0, risky: 0, error: 0 };
+  for (const r of results) {
+    if (r.error || !r.scan) {
+      counts.error++;
+      out.push(`${c.bold(r.path)}  ${c.red('ERROR')}  ${r.error?.message ?? 'not scanned'}`, '');
+      continue;
+    }
+    const { scan } = r;
+    counts[scan.status]++;
+    const active = scan.findings.filter((f) => !f.suppressed);
+    const bySeverity = (s: Finding['severity']) => active.filter((f) => f.severity === s).length;
+    out.push(
+      `${c.bold(r.path)}${r.name ? c.dim(` (${r.name})`) : ''}  ${statusLabel(scan.status, c)}  score ${scan.safetyScore}  ` +
+        c.dim(`${bySeverity('high')} high, ${bySeverity('medium')} medium, ${bySeverity('low')} low`),
+    );
+    const sorted = [...active].sort(
+      (a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || b.confidence - a.confidence,
+    );
+    for (const f of sorted) out.push(...renderFinding(f, c));
+    for (const f of scan.findings.filter((x) => x.suppressed)) {
+      out.push(
+        `  ${c.dim(`suppressed (${f.suppressed!.by}): ${f.pattern} ${f.file}:${f.line} — ${f.suppressed!.reason}`)}`,
+      );
+    }
+    for (const note of scan.notes) out.push(`  ${c.dim(`note: ${note}`)}`);
+    out.push('');
+  }
+  const total = results.length;
+  out.push(
+    `${total} skill${total === 1 ? '' : 's'}: ${counts.pass} pass, ${counts.caution} caution, ${counts.risky} risky` +
+      (counts.error ? `, ${counts.error} failed to load` : ''),
+  );
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,179 @@
+import { createHash } from 'node:crypto';
+import { safetyScore, safetyStatus } from '../score/safety.js';
+import type { Finding, SafetyStatus, Skill, SkillFile } from '../types.js';
+import { errorMessage } from '../util/errors.js';
+import { type Framing, parseMarkdown } from './markdown.js';
+import type { Detector, FileContext, Hit, Rule } from './rule.js';
+import { codeDetectors } from './rules/code-index.js';
+import { proseDetectors } from './rules/prose-index.js';
+import { declaredHosts, reachableScripts } from './skill-context.js';
+import { type Baseline, applySuppressions } from './suppress.js';
+import { patternById } from './taxonomy.js';
+
+export const ALL_DETECTORS: readonly Detector[] = [...proseDetectors, ...codeDetectors];
+
+// How much a fenced block's framing in the prose around it says about whether the agent will run it.
+const FRAMING_FACTOR: Record<Framing, number> = {
+  instruction: 1,
+  example: 0.5,
+  'user-action': 0.35,
+  'documents-risk': 0.2,
+};
+
+const EMBEDDED_LANGUAGES = new Set(['bash', 'python', 'javascript', 'typescript', 'powershell']);
+
+export interface ScanOptions {
+  detectors?: readonly Detector[];
+  baseline?: Baseline;
+  /** Honour the skill's own `skillaudit-ignore` comments (only for skills you own). */
+  honourInline?: boolean;
+}
+
+export interface SkillScan {
+  findings: Finding[];
+  safetyScore: number;
+  status: SafetyStatus;
+  /** Problems that made the scan less than complete (a detector failure, a file over the read limit). */
+  notes: string[];
+}
+
+interface Located {
+  hit: Hit;
+  file: string;
+}
+
+function ruleIndex(detectors: readonly Detector[]): Map<string, Rule> {
+  const index = new Map<string, Rule>();
+  for (const d of detectors) for (const r of d.rules) index.set(r.id, r);
+  return index;
+}
+
+async function runDetector(d: Detector, ctx: FileContext, notes: string[]): Promise<Hit[]> {
+  try {
+    return await d.detect(ctx);
+  } catch (error) {
+    notes.push(`detector ${d.name} failed on ${ctx.file.path}: ${errorMessage(error)}`);
+    return [];
+  }
+}
+
+/** Runs code detectors over the fenced code blocks of a markdown file, mapped back to the file's lines. */
+async function scanCodeBlocks(
+  ctx: FileContext,
+  detectors: readonly Detector[],
+  notes: string[],
+  out: Located[],
+): Promise<void> {
+  const doc = parseMarkdown(ctx.text);
+  for (const block of doc.codeBlocks) {
+    if (!EMBEDDED_LANGUAGES.has(block.lang)) continue;
+    const virtual: SkillFile = { ...ctx.file, kind: 'script', language: block.lang, text: block.code };
+    const blockCtx: FileContext = {
+      ...ctx,
+      file: virtual,
+      text: block.code,
+      reachable: ctx.file.path === 'SKILL.md' && block.framing === 'instruction',
+    };
+    const factor = FRAMING_FACTOR[block.framing];
+    for (const d of detectors) {
+      if (!d.appliesTo(virtual)) continue;
+      for (const hit of await runDetector(d, blockCtx, notes)) {
+        const framed = factor < 1 ? `; in a fenced block framed as ${block.framing}` : '';
+        out.push({
+          file: ctx.file.path,
+          hit: {
+            ...hit,
+            line: hit.line + block.line - 1,
+            endLine: hit.endLine + block.line - 1,
+            confidence: hit.confidence * factor,
+            rationale: `${hit.rationale}${framed}`,
+          },
+        });
+      }
+    }
+  }
+}
+
+function toFinding(located: Located, rules: Map<string, Rule>): Finding | null {
+  const { hit, file } = located;
+  const rule = rules.get(hit.rule);
+  if (!rule) return null;
+  const pattern = patternById(rule.pattern);
+  const confidence = Math.round(Math.min(1, Math.max(0, hit.confidence)) * 100) / 100;
+  const id = createHash('sha256')
+    .update(`${hit.rule}\0${file}\0${hit.line}\0${hit.evidence}`)
+    .digest('hex')
+    .slice(0, 16);
+  return {
+    id,
+    pattern: pattern.id,
+    family: pattern.family,
+    severity: pattern.severity,
+    confidence,
+    file,
+    line: hit.line,
+    endLine: Math.max(hit.line, hit.endLine),
+    evidence: hit.evidence,
+    rule: hit.rule,
+    message: hit.message ?? rule.message,
+    rationale: hit.rationale,
+  };
+}
+
+/** One finding per pattern and place: overlapping hits of the same pattern in a file keep the most confident. */
+function dedupe(findings: Finding[]): Finding[] {
+  const sorted = [...findings].sort((a, b) => b.confidence - a.confidence || a.line - b.line);
+  const kept: Finding[] = [];
+  for (const f of sorted) {
+    const overlaps = kept.some(
+      (k) => k.pattern === f.pattern && k.file === f.file && f.line <= k.endLine && k.line <= f.endLine,
+    );
+    if (!overlaps && f.confidence > 0) kept.push(f);
+  }
+  return kept.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.pattern.localeCompare(b.pattern));
+}
+
+/** The static scan of one skill: every detector over every text file, findings, suppressions, eq. 8 score. */
+export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promise<SkillScan> {
+  const detectors = options.detectors ?? ALL_DETECTORS;
+  const embeddable = detectors.filter((d) => codeDetectors.includes(d));
+  const rules = ruleIndex(detectors);
+  const hosts = declaredHosts(skill);
+  const reachable = reachableScripts(skill);
+  const notes: string[] = [];
+  const located: Located[] = [];
+
+  for (const file of skill.files) {
+    if (file.text === null) continue;
+    if (file.truncated) notes.push(`${file.path}: only the first ${file.text.length} characters were analysed`);
+    const ctx: FileContext = {
+      skill,
+      file,
+      text: file.text,
+      reachable: file.path === 'SKILL.md' || reachable.has(file.path),
+      declaredHosts: hosts,
+    };
+    for (const d of detectors) {
+      if (!d.appliesTo(file)) continue;
+      for (const hit of await runDetector(d, ctx, notes)) located.push({ hit, file: file.path });
+    }
+    if (file.language === 'markdown' && embeddable.length > 0) {
+      try {
+        await scanCodeBlocks(ctx, embeddable, notes, located);
+      } catch (error) {
+        notes.push(`code blocks of ${file.path} not analysed: ${errorMessage(error)}`);
+      }
+    }
+  }
+  for (const d of skill.diagnostics) {
+    if (d.code.startsWith('limit-')) notes.push(`incomplete analysis: ${d.message}`);
+  }
+
+  const findings = dedupe(located.map((l) => toFinding(l, rules)).filter((f): f is Finding => f !== null));
+  applySuppressions(skill, findings, {
+    ...(options.baseline ? { baseline: options.baseline } : {}),
+    honourInline: options.honourInline ?? false,
+  });
+  const score = safetyScore(findings.filter((f) => !f.suppressed));
+  return { findings, safetyScore: score, status: safetyStatus(score), notes };
+}

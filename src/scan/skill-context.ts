@@ -1,0 +1,71 @@
+import type { Skill, SkillFile } from '../types.js';
+
+// Facts about the whole skill that detectors use to judge one file: which hosts the skill declares as its
+// own services, and which scripts the agent is told to run (directly, or through another script).
+
+// Hosts that anyone can receive data on. A skill naming them does not make sending data there expected.
+const ANONYMOUS_RECEIVERS = [
+  'webhook.site', 'requestbin', 'pipedream.net', 'ngrok', 'ngrok-free.app', 'ngrok.io', 'trycloudflare.com',
+  'pastebin.com', 'paste.ee', 'hastebin', 'ghostbin', 'rentry.co', 'glot.io', 'transfer.sh', 'file.io', 'bit.ly',
+  'tinyurl.com', 'discord.com/api/webhooks', 'discordapp.com', 'interact.sh', 'oast', 'burpcollaborator', 'beeceptor',
+  'hookbin', 'telegram.org',
+];
+
+const URL_RE = /\bhttps?:\/\/([a-z0-9.-]+\.[a-z]{2,})(?::\d+)?/gi;
+const BARE_HOST_RE = /\b((?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|app|co|gov|edu|cloud|api))\b/gi;
+
+function isAnonymousReceiver(host: string): boolean {
+  return ANONYMOUS_RECEIVERS.some((r) => host.includes(r));
+}
+
+/** Hostnames the skill names in its frontmatter or SKILL.md body: the services it says it talks to. */
+export function declaredHosts(skill: Skill): Set<string> {
+  const hosts = new Set<string>();
+  const text = `${skill.description}\n${JSON.stringify(skill.frontmatter)}\n${skill.body}`;
+  for (const re of [URL_RE, BARE_HOST_RE]) {
+    for (const m of text.matchAll(re)) {
+      const host = m[1]!.toLowerCase();
+      if (!isAnonymousReceiver(host)) hosts.add(host);
+    }
+  }
+  return hosts;
+}
+
+function mentions(text: string, file: SkillFile): boolean {
+  if (text.includes(file.path)) return true;
+  const base = file.path.split('/').pop()!;
+  // A bare basename counts only when it looks like a script name (has an extension), to avoid matching words.
+  return base.includes('.') && new RegExp(`(^|[\\s\`'"/(])${escapeRegExp(base)}\\b`).test(text);
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Scripts the agent runs: those SKILL.md names, and, transitively, scripts those scripts name.
+ * Returns the set of file paths.
+ */
+export function reachableScripts(skill: Skill): Set<string> {
+  const scripts = skill.files.filter((f) => f.kind === 'script');
+  const reached = new Set<string>();
+  const queue: string[] = [];
+  for (const f of scripts) {
+    if (mentions(skill.body, f)) {
+      reached.add(f.path);
+      queue.push(f.path);
+    }
+  }
+  const byPath = new Map(skill.files.map((f) => [f.path, f]));
+  while (queue.length > 0) {
+    const caller = byPath.get(queue.shift()!);
+    if (!caller?.text) continue;
+    for (const f of scripts) {
+      if (!reached.has(f.path) && mentions(caller.text, f)) {
+        reached.add(f.path);
+        queue.push(f.path);
+      }
+    }
+  }
+  return reached;
+}
