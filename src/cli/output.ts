@@ -35,7 +35,10 @@ export function unitInterval(value: string): number {
 }
 
 /** A progress line on stderr, only on a terminal and never under --quiet. */
-export function progressReporter(label: string, quiet: boolean): ((done: number, total: number) => void) | undefined {
+export function progressReporter(
+  label: string,
+  quiet: boolean,
+): ((done: number, total: number) => void) | undefined {
   if (quiet || !process.stderr.isTTY) return undefined;
   return (done, total) => {
     process.stderr.write(`\r${label} ${done}/${total}`);

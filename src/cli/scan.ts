@@ -26,12 +26,18 @@ interface ScanFlags {
 }
 
 /** Exit code: 2 when a skill could not be loaded, else 1 when a finding at or above the gate remains, else 0. */
-export function scanExitCode(results: readonly SkillScanResult[], failOn: FailOn, minConfidence: number): number {
+export function scanExitCode(
+  results: readonly SkillScanResult[],
+  failOn: FailOn,
+  minConfidence: number,
+): number {
   if (results.some((r) => r.error)) return 2;
   if (failOn === 'none') return 0;
   const gate = SEVERITY_RANK[failOn];
   const blocking = results.some((r) =>
-    r.scan?.findings.some((f) => !f.suppressed && SEVERITY_RANK[f.severity] >= gate && f.confidence >= minConfidence),
+    r.scan?.findings.some(
+      (f) => !f.suppressed && SEVERITY_RANK[f.severity] >= gate && f.confidence >= minConfidence,
+    ),
   );
   return blocking ? 1 : 0;
 }
@@ -48,7 +54,12 @@ export function registerScan(program: Command): void {
       oneOf(['high', 'medium', 'low', 'none'] as const),
       'high',
     )
-    .option('--min-confidence <n>', 'findings below this confidence do not trigger --fail-on', unitInterval, 0.5)
+    .option(
+      '--min-confidence <n>',
+      'findings below this confidence do not trigger --fail-on',
+      unitInterval,
+      0.5,
+    )
     .option('--baseline <file>', 'accepted findings (JSON) to mark as suppressed')
     .option('--write-baseline <file>', 'write the current findings as a baseline to edit with reasons')
     .option('--no-inline-ignore', 'do not honour skillaudit-ignore comments inside the skill')
@@ -79,7 +90,14 @@ export function registerScan(program: Command): void {
       flags.format === 'json'
         ? `${JSON.stringify(toScanJson(results), null, 2)}\n`
         : flags.format === 'sarif'
-          ? `${JSON.stringify(toSarif(results, ALL_DETECTORS.flatMap((d) => d.rules)), null, 2)}\n`
+          ? `${JSON.stringify(
+              toSarif(
+                results,
+                ALL_DETECTORS.flatMap((d) => d.rules),
+              ),
+              null,
+              2,
+            )}\n`
           : renderScanText(results, colorsFor(flags.out ? null : process.stdout));
     emit(text, flags.out);
     process.exitCode = scanExitCode(results, flags.failOn, flags.minConfidence);

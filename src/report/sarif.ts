@@ -9,7 +9,11 @@ import { VERSION } from '../version.js';
 // SARIF 2.1.0 for GitHub code scanning: one reportingDescriptor per detector rule, results located in the
 // repository by the skill's path joined with the file, severity as level and as `security-severity`.
 
-const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { high: 'error', medium: 'warning', low: 'note' };
+const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
+  high: 'error',
+  medium: 'warning',
+  low: 'note',
+};
 const SECURITY_SEVERITY: Record<Severity, string> = { high: '8.0', medium: '5.0', low: '2.0' };
 
 function descriptor(rule: Rule): ReportingDescriptor {
@@ -19,7 +23,10 @@ function descriptor(rule: Rule): ReportingDescriptor {
     name: `${pattern.id} ${pattern.name}`,
     shortDescription: { text: rule.message },
     fullDescription: { text: pattern.summary },
-    help: { text: rule.help, markdown: `**${pattern.id} ${pattern.name}** (${pattern.severity}). ${rule.help}` },
+    help: {
+      text: rule.help,
+      markdown: `**${pattern.id} ${pattern.name}** (${pattern.severity}). ${rule.help}`,
+    },
     defaultConfiguration: { level: LEVEL[pattern.severity] },
     properties: {
       tags: ['security', pattern.id, pattern.family],
@@ -59,7 +66,10 @@ export function toSarif(results: readonly SkillScanResult[], rules: readonly Rul
       ...(f.suppressed
         ? {
             suppressions: [
-              { kind: f.suppressed.by === 'inline' ? ('inSource' as const) : ('external' as const), justification: f.suppressed.reason },
+              {
+                kind: f.suppressed.by === 'inline' ? ('inSource' as const) : ('external' as const),
+                justification: f.suppressed.reason,
+              },
             ],
           }
         : {}),
@@ -81,7 +91,12 @@ export function toSarif(results: readonly SkillScanResult[], rules: readonly Rul
             rules: descriptors,
           },
         },
-        invocations: [{ executionSuccessful: invocationErrors.length === 0, toolExecutionNotifications: invocationErrors }],
+        invocations: [
+          {
+            executionSuccessful: invocationErrors.length === 0,
+            toolExecutionNotifications: invocationErrors,
+          },
+        ],
         results: sarifResults,
       },
     ],

@@ -130,13 +130,14 @@ function dedupe(findings: Finding[]): Finding[] {
     );
     if (!overlaps && f.confidence > 0) kept.push(f);
   }
-  return kept.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.pattern.localeCompare(b.pattern));
+  return kept.sort(
+    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.pattern.localeCompare(b.pattern),
+  );
 }
 
 /** The static scan of one skill: every detector over every text file, findings, suppressions, eq. 8 score. */
 export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promise<SkillScan> {
   const detectors = options.detectors ?? ALL_DETECTORS;
-  const embeddable = detectors.filter((d) => codeDetectors.includes(d));
   const rules = ruleIndex(detectors);
   const hosts = declaredHosts(skill);
   const reachable = reachableScripts(skill);
@@ -145,7 +146,8 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
 
   for (const file of skill.files) {
     if (file.text === null) continue;
-    if (file.truncated) notes.push(`${file.path}: only the first ${file.text.length} characters were analysed`);
+    if (file.truncated)
+      notes.push(`${file.path}: only the first ${file.text.length} characters were analysed`);
     const ctx: FileContext = {
       skill,
       file,
@@ -157,9 +159,10 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
       if (!d.appliesTo(file)) continue;
       for (const hit of await runDetector(d, ctx, notes)) located.push({ hit, file: file.path });
     }
-    if (file.language === 'markdown' && embeddable.length > 0) {
+    if (file.language === 'markdown') {
       try {
-        await scanCodeBlocks(ctx, embeddable, notes, located);
+        // Detectors that apply to a block's language (the code detectors) also read fenced blocks.
+        await scanCodeBlocks(ctx, detectors, notes, located);
       } catch (error) {
         notes.push(`code blocks of ${file.path} not analysed: ${errorMessage(error)}`);
       }

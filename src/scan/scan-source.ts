@@ -77,7 +77,10 @@ async function scanWithPool(
 }
 
 /** Loads every skill under `source` and scans each; a skill that fails intake is reported with its error. */
-export async function scanSource(source: string, options: ScanSourceOptions = {}): Promise<SkillScanResult[]> {
+export async function scanSource(
+  source: string,
+  options: ScanSourceOptions = {},
+): Promise<SkillScanResult[]> {
   return withSource(source, options.intake, async (handle) => {
     const results: SkillScanResult[] = [];
     const jobs: WorkerJob[] = [];

@@ -5,10 +5,31 @@ import type { Skill, SkillFile } from '../types.js';
 
 // Hosts that anyone can receive data on. A skill naming them does not make sending data there expected.
 const ANONYMOUS_RECEIVERS = [
-  'webhook.site', 'requestbin', 'pipedream.net', 'ngrok', 'ngrok-free.app', 'ngrok.io', 'trycloudflare.com',
-  'pastebin.com', 'paste.ee', 'hastebin', 'ghostbin', 'rentry.co', 'glot.io', 'transfer.sh', 'file.io', 'bit.ly',
-  'tinyurl.com', 'discord.com/api/webhooks', 'discordapp.com', 'interact.sh', 'oast', 'burpcollaborator', 'beeceptor',
-  'hookbin', 'telegram.org',
+  'webhook.site',
+  'requestbin',
+  'pipedream.net',
+  'ngrok',
+  'ngrok-free.app',
+  'ngrok.io',
+  'trycloudflare.com',
+  'pastebin.com',
+  'paste.ee',
+  'hastebin',
+  'ghostbin',
+  'rentry.co',
+  'glot.io',
+  'transfer.sh',
+  'file.io',
+  'bit.ly',
+  'tinyurl.com',
+  'discord.com/api/webhooks',
+  'discordapp.com',
+  'interact.sh',
+  'oast',
+  'burpcollaborator',
+  'beeceptor',
+  'hookbin',
+  'telegram.org',
 ];
 
 const URL_RE = /\bhttps?:\/\/([a-z0-9.-]+\.[a-z]{2,})(?::\d+)?/gi;

@@ -35,8 +35,17 @@ export function loadBaseline(path: string): Baseline {
     throw new UserError('USAGE', `baseline ${path} must be {"version": 1, "accepted": [...]}`, path);
   }
   for (const [i, e] of b.accepted.entries()) {
-    if (typeof e?.file !== 'string' || typeof e.id !== 'string' || typeof e.reason !== 'string' || !e.reason.trim()) {
-      throw new UserError('USAGE', `baseline ${path}: entry ${i} needs "file", "id" and a non-empty "reason"`, path);
+    if (
+      typeof e?.file !== 'string' ||
+      typeof e.id !== 'string' ||
+      typeof e.reason !== 'string' ||
+      !e.reason.trim()
+    ) {
+      throw new UserError(
+        'USAGE',
+        `baseline ${path}: entry ${i} needs "file", "id" and a non-empty "reason"`,
+        path,
+      );
     }
   }
   return b as Baseline;

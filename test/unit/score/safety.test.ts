@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { safetyScore, safetyStatus } from '../../../src/score/safety.js';
+
+describe('safety score (seed 000 eq. 8)', () => {
+  it('is 100 and pass with no findings', () => {
+    expect(safetyScore([])).toBe(100);
+    expect(safetyStatus(100)).toBe('pass');
+  });
+
+  it('subtracts w(sev) x c_exist x c_exploit with the no_probe prior 0.6', () => {
+    // 15*0.9*0.6 + 10*0.5*0.6 + 5*1*0.6 = 8.1 + 3 + 3 = 14.1
+    const s = safetyScore([
+      { severity: 'high', confidence: 0.9 },
+      { severity: 'medium', confidence: 0.5 },
+      { severity: 'low', confidence: 1 },
+    ]);
+    expect(s).toBe(85.9);
+    expect(safetyStatus(s)).toBe('caution');
+  });
+
+  it('uses dynamic exploitability when given', () => {
+    // 15*1*1 + 15*1*0.95 = 29.25
+    const s = safetyScore([
+      { severity: 'high', confidence: 1, exploitConfidence: 1 },
+      { severity: 'high', confidence: 1, exploitConfidence: 0.95 },
+    ]);
+    expect(s).toBe(70.75);
+    expect(safetyStatus(s)).toBe('risky');
+  });
+
+  it('never goes below 10', () => {
+    const many = Array.from({ length: 20 }, () => ({
+      severity: 'high' as const,
+      confidence: 1,
+      exploitConfidence: 1,
+    }));
+    expect(safetyScore(many)).toBe(10);
+  });
+
+  it('puts the boundary at 80: caution at 80, risky just below', () => {
+    expect(safetyStatus(80)).toBe('caution');
+    expect(safetyStatus(79.99)).toBe('risky');
+    expect(safetyStatus(99.99)).toBe('caution');
+  });
+});
