@@ -1,0 +1,92 @@
+import type { Diagnostic, Finding, Provenance, SafetyStatus, VerdictKind } from '../types.js';
+
+// The audit report model (DESIGN section 3 `Report`, seed 000 eq. 9). Every renderer (text, JSON, Markdown,
+// HTML) reads this one model; docs/report.schema.json is its published JSON Schema, versioned by `version`.
+
+export interface ReportSkill {
+  id: string;
+  name: string;
+  description: string;
+  path: string;
+  provenance: Provenance;
+  files: { path: string; size: number; kind: string; language: string | null; sha256: string | null }[];
+  diagnostics: Diagnostic[];
+}
+
+export interface RuntimeEvidenceRef {
+  /** e.g. network, canary, process, file, dns. */
+  kind: string;
+  /** One line a developer reads: "POST https://x.example/collect carried OPENAI_API_KEY canary". */
+  summary: string;
+  /** Relative path of the artifact in the run folder that holds the full record. */
+  artifact?: string;
+}
+
+export interface ReportFinding extends Finding {
+  verdict: VerdictKind;
+  exploitConfidence: number;
+  runtimeEvidence: RuntimeEvidenceRef[];
+}
+
+export interface RuntimeSummary {
+  scriptsRun: { command: string; exitCode: number | null; timedOut: boolean; wallMs: number }[];
+  network: { destination: string; protocol: string; blocked: boolean; bytes?: number; canaries?: string[] }[];
+  canaryHits: { canary: string; where: string }[];
+  filesChanged: { path: string; change: 'created' | 'modified' | 'deleted' | 'mode' }[];
+  processes: { argv: string[] }[];
+  sandbox: { backend: string; limitsApplied: string[] };
+}
+
+export interface ScenarioResult {
+  id: string;
+  instruction: string;
+  checklist: { item: string; withSkill: boolean | null; noSkill: boolean | null; evidence?: string }[];
+  withSkill: TrialSummary;
+  noSkill: TrialSummary;
+  prg: number | null;
+  valid: boolean;
+  invalidReason?: string;
+}
+
+export interface TrialSummary {
+  agent: string;
+  passed: number;
+  total: number;
+  timeMs: number;
+  tokens: { input: number; cached: number; output: number };
+  skillLoaded: boolean | null;
+  trajectory: string;
+}
+
+export interface UtilitySummary {
+  prg: number | null;
+  eg: number | null;
+  cg: number | null;
+  ecg: number | null;
+  deltaT: number | null;
+  deltaQ: number | null;
+  ceiling: boolean;
+  scenarios: ScenarioResult[];
+}
+
+export interface QualitySummary {
+  overall: number | null;
+  groups: { static: number | null; dynamic: number | null; rubric: number | null };
+  dimensions: { id: string; name: string; group: string; status: string; score: number | null; reason?: string }[];
+}
+
+export type Recommendation = 'adopt' | 'test first' | 'do not install';
+
+export interface Report {
+  version: 1;
+  generatedAt: string;
+  tool: { name: 'skillaudit'; version: string };
+  skill: ReportSkill;
+  verdict: { recommendation: Recommendation; headline: string; reasons: string[] };
+  safety: { score: number; status: SafetyStatus; findings: ReportFinding[]; notes: string[] };
+  runtime: RuntimeSummary | null;
+  utility: UtilitySummary | null;
+  quality: QualitySummary | null;
+  notRun: { stage: string; reason: string }[];
+  configuration: Record<string, unknown>;
+}
