@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { UserError, errorMessage } from '../util/errors.js';
+import type { Price } from './prices.js';
+import { type ModelSpec, type ProviderId, parseModelSpec } from './spec.js';
+import { type CostCap, parseCostCap } from './usage.js';
+
+/** What the command line gave (commander's `--no-cache` sets `cache: false`). */
+export interface ModelFlags {
+  model?: string;
+  baseUrl?: string;
+  maxCost?: string;
+  cacheDir?: string;
+  cache?: boolean;
+}
+
+/** Everything needed to build a ModelClient. Holds the API key: never write it into reports. */
+export interface ModelSettings {
+  spec: ModelSpec;
+  /** Resolved base URL, or undefined for the provider's public endpoint. */
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  maxCost: CostCap | undefined;
+  cacheDir: string;
+  useCache: boolean;
+  /** Price overrides keyed `provider/model`, dollars per million tokens. */
+  prices: Record<string, Price>;
+}
+
+export interface SettingsContext {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  home: string;
+}
+
+const priceSchema = z.object({ input: z.number(), cachedInput: z.number(), output: z.number() });
+const fileSchema = z.object({
+  model: z.string().optional(),
+  baseUrl: z.string().optional(),
+  maxCost: z.union([z.string(), z.number()]).optional(),
+  cacheDir: z.string().optional(),
+  prices: z.record(z.string(), priceSchema).optional(),
+});
+type ConfigFile = z.infer<typeof fileSchema>;
+
+/** Where each provider's key and base URL come from in the environment. */
+const ENV: Record<ProviderId, { key: string; baseUrl: string }> = {
+  anthropic: { key: 'ANTHROPIC_API_KEY', baseUrl: 'ANTHROPIC_BASE_URL' },
+  openai: { key: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
+  'openai-chat': { key: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
+  'openai-compatible': { key: 'OPENAI_COMPATIBLE_API_KEY', baseUrl: 'OPENAI_COMPATIBLE_BASE_URL' },
+};
+
+export function apiKeyVariable(provider: ProviderId): string {
+  return ENV[provider].key;
+}
+
+/**
+ * Resolves model settings; each value is taken from the first place that sets it:
+ * 1. flags (`--model`, `--base-url`, `--max-cost`, `--cache-dir`, `--no-cache`);
+ * 2. environment (`SKILLAUDIT_MODEL`, the provider's base-URL variable — ANTHROPIC_BASE_URL, OPENAI_BASE_URL,
+ *    OPENAI_COMPATIBLE_BASE_URL — `SKILLAUDIT_MAX_COST`, `SKILLAUDIT_CACHE_DIR`, `SKILLAUDIT_NO_CACHE=1`);
+ * 3. `./skillaudit.config.json`, then `$XDG_CONFIG_HOME/skillaudit/config.json` (default `~/.config`), with
+ *    keys { model, baseUrl, maxCost, cacheDir, prices }; relative paths resolve against the file's folder.
+ * API keys come only from the environment. Returns null when no model is configured anywhere.
+ */
+export function resolveModelSettings(
+  flags: ModelFlags,
+  context?: Partial<SettingsContext>,
+): ModelSettings | null {
+  const env = context?.env ?? process.env;
+  const cwd = context?.cwd ?? process.cwd();
+  const home = context?.home ?? homedir();
+  const userDir = env.XDG_CONFIG_HOME || join(home, '.config');
+  const files = [join(cwd, 'skillaudit.config.json'), join(userDir, 'skillaudit', 'config.json')]
+    .map(readConfigFile)
+    .filter((f): f is { path: string; config: ConfigFile } => f !== null);
+  const fromFile = <K extends keyof ConfigFile>(key: K) => {
+    const hit = files.find((f) => f.config[key] !== undefined);
+    return hit ? { value: hit.config[key] as NonNullable<ConfigFile[K]>, dir: dirname(hit.path) } : undefined;
+  };
+
+  const modelText = flags.model ?? env.SKILLAUDIT_MODEL ?? fromFile('model')?.value;
+  if (!modelText) return null;
+  const spec = parseModelSpec(modelText);
+  const vars = ENV[spec.provider];
+
+  const rawBaseUrl = flags.baseUrl ?? env[vars.baseUrl] ?? fromFile('baseUrl')?.value;
+  const maxCostText = flags.maxCost ?? env.SKILLAUDIT_MAX_COST ?? fromFile('maxCost')?.value;
+  const fileCacheDir = fromFile('cacheDir');
+  const cacheDir =
+    flags.cacheDir ??
+    env.SKILLAUDIT_CACHE_DIR ??
+    (fileCacheDir ? resolve(fileCacheDir.dir, fileCacheDir.value) : undefined) ??
+    join(env.XDG_CACHE_HOME || join(home, '.cache'), 'skillaudit');
+  const noCache = flags.cache === false || env.SKILLAUDIT_NO_CACHE === '1';
+
+  // The lower file's prices fill in what the project file does not set.
+  const prices: Record<string, Price> = {};
+  for (const f of [...files].reverse()) Object.assign(prices, f.config.prices ?? {});
+
+  return {
+    spec,
+    baseUrl: rawBaseUrl ? normaliseBaseUrl(spec.provider, rawBaseUrl) : undefined,
+    apiKey: env[vars.key] || undefined,
+    maxCost: maxCostText === undefined ? undefined : parseCostCap(String(maxCostText)),
+    cacheDir: resolve(cwd, cacheDir),
+    useCache: !noCache,
+    prices,
+  };
+}
+
+/**
+ * Anthropic's convention (Claude Code, the official SDKs) is a base URL without the version, while the ai SDK
+ * appends `/messages` to its base URL; so `/v1` is added when missing. OpenAI-style base URLs already carry
+ * their version path (`https://api.openai.com/v1`, `http://localhost:11434/v1`) and are used as given.
+ */
+export function normaliseBaseUrl(provider: ProviderId, url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw new UserError('USAGE', `invalid base URL "${url}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new UserError('USAGE', `invalid base URL "${url}": only http and https are supported`);
+  }
+  const trimmed = parsed.toString().replace(/\/+$/, '');
+  if (provider === 'anthropic' && !/\/v1$/.test(trimmed)) return `${trimmed}/v1`;
+  return trimmed;
+}
+
+function readConfigFile(path: string): { path: string; config: ConfigFile } | null {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new UserError('UNREADABLE', `cannot read config file ${path}: ${errorMessage(error)}`, path);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UserError('USAGE', `config file ${path} is not valid JSON: ${errorMessage(error)}`, path);
+  }
+  const parsed = fileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UserError(
+      'USAGE',
+      `config file ${path}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
+      path,
+    );
+  }
+  return { path, config: parsed.data };
+}
