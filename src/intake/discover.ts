@@ -1,0 +1,53 @@
+import type { Dirent } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+// Finds skill roots under a folder: every folder holding a SKILL.md. A SKILL.md deeper inside a skill
+// belongs to that skill (harnesses install the whole folder and only read its top SKILL.md), so the
+// search does not descend into a skill. Links are never followed; .git and node_modules are skipped.
+
+const SKIPPED = new Set(['.git', 'node_modules']);
+
+export interface Discovery {
+  /** Skill roots relative to the searched folder ('.' for the folder itself), in path order. */
+  roots: string[];
+  /** True when folders deeper than the depth limit were not searched. */
+  depthLimited: boolean;
+}
+
+async function holdsSkillMd(dir: string): Promise<boolean> {
+  try {
+    return !(await lstat(join(dir, 'SKILL.md'))).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export async function discoverSkills(root: string, maxDepth: number): Promise<Discovery> {
+  const found: string[] = [];
+  let depthLimited = false;
+  const stack: Array<{ rel: string; depth: number }> = [{ rel: '', depth: 0 }];
+  while (stack.length > 0) {
+    const { rel, depth } = stack.pop()!;
+    const abs = rel ? join(root, rel) : root;
+    if (await holdsSkillMd(abs)) {
+      found.push(rel || '.');
+      continue;
+    }
+    let entries: Dirent[];
+    try {
+      entries = await readdir(abs, { withFileTypes: true });
+    } catch {
+      continue; // an unlistable folder holds no skill we can load
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory() || SKIPPED.has(entry.name)) continue;
+      if (depth + 1 > maxDepth) {
+        depthLimited = true;
+        continue;
+      }
+      stack.push({ rel: rel ? `${rel}/${entry.name}` : entry.name, depth: depth + 1 });
+    }
+  }
+  return { roots: found.sort(), depthLimited };
+}

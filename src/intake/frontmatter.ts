@@ -1,0 +1,154 @@
+import { isMap, isScalar, parseDocument, type YAMLError } from 'yaml';
+import type { Diagnostic } from '../types.js';
+
+// Splits SKILL.md into YAML frontmatter and markdown body. The `yaml` package never evaluates code;
+// unknown tags stay plain values. Any frontmatter problem is an error diagnostic and the skill still loads
+// with an empty frontmatter, because a malicious skill with broken YAML must still be scanned.
+
+export interface ParsedSkillMd {
+  frontmatter: Record<string, unknown>;
+  frontmatterLines: Record<string, number>;
+  body: string;
+  bodyStartLine: number;
+  diagnostics: Diagnostic[];
+}
+
+const FILE = 'SKILL.md';
+/** Aliases expanded while converting to plain values; a handful is normal, thousands is a "billion laughs". */
+const MAX_ALIAS_COUNT = 100;
+
+const OPENING = /^---[ \t]*\r?$/;
+const CLOSING = /^(?:---|\.\.\.)[ \t]*\r?$/;
+
+/** Maps offsets in `source` to 1-based lines (binary search over line starts, computed once). */
+function lineLocator(source: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = 0; i < source.length; i++) if (source.charCodeAt(i) === 10) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}
+
+function error(code: string, message: string, line: number): Diagnostic {
+  return { code, level: 'error', message, file: FILE, line };
+}
+
+function yamlDiagnostic(
+  problem: YAMLError,
+  lineOf: (offset: number) => number,
+  firstLine: number,
+): Diagnostic {
+  const line = firstLine + lineOf(problem.pos[0]) - 1;
+  // Messages from `yaml` can span lines with a code excerpt; the first line says what is wrong.
+  const message = problem.message.split('\n')[0] ?? problem.message;
+  if (problem.code === 'DUPLICATE_KEY')
+    return error('frontmatter-duplicate-key', `frontmatter: ${message}`, line);
+  if (problem.code === 'TAG_RESOLVE_FAILED') {
+    return {
+      code: 'frontmatter-tag',
+      level: 'warning',
+      message: `frontmatter: ${message}`,
+      file: FILE,
+      line,
+    };
+  }
+  return error('frontmatter-yaml', `frontmatter is not valid YAML: ${message}`, line);
+}
+
+export function parseSkillMd(text: string): ParsedSkillMd {
+  const lines = text.split('\n');
+  const empty = { frontmatter: {}, frontmatterLines: {} };
+  if (!OPENING.test(lines[0] ?? '')) {
+    return {
+      ...empty,
+      body: text,
+      bodyStartLine: 1,
+      diagnostics: [
+        error('frontmatter-missing', 'SKILL.md does not start with a `---` frontmatter block', 1),
+      ],
+    };
+  }
+  const close = lines.findIndex((line, i) => i > 0 && CLOSING.test(line));
+  if (close === -1) {
+    return {
+      ...empty,
+      body: lines.slice(1).join('\n'),
+      bodyStartLine: 2,
+      diagnostics: [
+        error('frontmatter-unclosed', 'the frontmatter opened on line 1 is never closed with `---`', 1),
+      ],
+    };
+  }
+  const source = lines.slice(1, close).join('\n');
+  const body = lines.slice(close + 1).join('\n');
+  const bodyStartLine = close + 2;
+  const { frontmatter, frontmatterLines, diagnostics } = parseYamlMap(source, 2);
+  return { frontmatter, frontmatterLines, body, bodyStartLine, diagnostics };
+}
+
+function parseYamlMap(
+  source: string,
+  firstLine: number,
+): Pick<ParsedSkillMd, 'frontmatter' | 'frontmatterLines' | 'diagnostics'> {
+  const failed = (diagnostics: Diagnostic[]) => ({ frontmatter: {}, frontmatterLines: {}, diagnostics });
+  let doc: ReturnType<typeof parseDocument>;
+  try {
+    doc = parseDocument(source, {
+      uniqueKeys: true,
+      prettyErrors: false,
+      logLevel: 'silent',
+      version: '1.2',
+    });
+  } catch (cause) {
+    // The parser can exhaust the stack on absurd nesting: report it as what it is, invalid frontmatter.
+    return failed([
+      error('frontmatter-yaml', `frontmatter could not be parsed: ${String(cause)}`, firstLine),
+    ]);
+  }
+  const lineOf = lineLocator(source);
+  const warnings = doc.warnings.map((w) => yamlDiagnostic(w, lineOf, firstLine));
+  if (doc.errors.length > 0) {
+    return failed([...doc.errors.map((e) => yamlDiagnostic(e, lineOf, firstLine)), ...warnings]);
+  }
+  if (doc.contents === null) return { frontmatter: {}, frontmatterLines: {}, diagnostics: warnings };
+  if (!isMap(doc.contents)) {
+    return failed([
+      error(
+        'frontmatter-not-map',
+        'frontmatter must be a YAML map of keys (name, description, ...)',
+        firstLine,
+      ),
+      ...warnings,
+    ]);
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (cause) {
+    const bomb = cause instanceof ReferenceError && /alias/i.test(cause.message);
+    return failed([
+      bomb
+        ? error(
+            'frontmatter-alias-bomb',
+            'frontmatter expands too many YAML aliases (an alias bomb)',
+            firstLine,
+          )
+        : error('frontmatter-yaml', `frontmatter could not be read: ${String(cause)}`, firstLine),
+      ...warnings,
+    ]);
+  }
+  const frontmatterLines: Record<string, number> = {};
+  for (const pair of doc.contents.items) {
+    if (isScalar(pair.key) && pair.key.range) {
+      frontmatterLines[String(pair.key.value)] = firstLine + lineOf(pair.key.range[0]) - 1;
+    }
+  }
+  return { frontmatter: value as Record<string, unknown>, frontmatterLines, diagnostics: warnings };
+}

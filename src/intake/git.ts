@@ -1,0 +1,142 @@
+import { spawn } from 'node:child_process';
+import { lookup } from 'node:dns/promises';
+import { resolve } from 'node:path';
+import { UserError } from '../util/errors.js';
+import type { SourceSpec } from './source-spec.js';
+
+// Shallow clones of a repository into a folder SkillAudit owns. Git never prompts, never runs hooks,
+// never fetches submodules or LFS content, and only speaks the transports listed below; `file://` is
+// allowed for local repositories only. Offline, a network URL fails fast with NETWORK_UNAVAILABLE.
+
+type GitSpec = Extract<SourceSpec, { kind: 'git' }>;
+
+const CLONE_TIMEOUT_MS = 120_000;
+const DNS_TIMEOUT_MS = 5_000;
+const COMMIT_SHA = /^[0-9a-f]{7,40}$/i;
+const NETWORK_ERROR =
+  /could not resolve host|failed to connect|network is unreachable|connection timed out|connection refused|temporary failure in name resolution|could not read from remote repository/i;
+
+interface GitRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+function gitEnv(local: boolean): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: 'true',
+    SSH_ASKPASS: 'true',
+    GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? 'ssh -o BatchMode=yes -o ConnectTimeout=15',
+    GIT_ALLOW_PROTOCOL: local ? 'file' : 'https:http:ssh:git',
+    GIT_LFS_SKIP_SMUDGE: '1',
+  };
+}
+
+function runGit(args: string[], local: boolean, cwd?: string): Promise<GitRun> {
+  const safety = [
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'core.fsmonitor=false',
+    '-c',
+    'submodule.recurse=false',
+  ];
+  if (local) safety.push('-c', 'protocol.file.allow=always');
+  return new Promise((done, fail) => {
+    const child = spawn('git', [...safety, ...args], {
+      cwd,
+      env: gitEnv(local),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    // Keep only the tail of git's chatter: the last lines say what went wrong.
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout = (stdout + chunk.toString()).slice(-8192);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-8192);
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, CLONE_TIMEOUT_MS);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      fail(new UserError('GIT_FAILED', `git could not be started (${error.message}); is git installed?`));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr, timedOut });
+    });
+  });
+}
+
+function lastLine(text: string): string {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return lines.at(-1) ?? 'no message';
+}
+
+function failure(spec: GitSpec, run: GitRun, what: string): UserError {
+  // git echoes URLs, tokens included; show only the redacted form.
+  const said = lastLine(run.stderr).split(spec.url).join(spec.display);
+  if (run.timedOut) {
+    return new UserError(
+      'GIT_FAILED',
+      `${spec.display}: git ${what} took longer than ${CLONE_TIMEOUT_MS / 1000} s`,
+    );
+  }
+  if (!spec.local && NETWORK_ERROR.test(run.stderr)) {
+    return new UserError('NETWORK_UNAVAILABLE', `${spec.display}: cannot reach the repository (${said})`);
+  }
+  return new UserError('GIT_FAILED', `${spec.display}: git ${what} failed (${said})`);
+}
+
+async function checkReachable(spec: GitSpec): Promise<void> {
+  if (spec.local || spec.host === null) return;
+  try {
+    await Promise.race([
+      lookup(spec.host),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), DNS_TIMEOUT_MS).unref()),
+    ]);
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code ?? (cause as Error).message;
+    throw new UserError(
+      'NETWORK_UNAVAILABLE',
+      `${spec.display}: cannot resolve ${spec.host} (${code}); the network is unavailable or the host is unknown`,
+    );
+  }
+}
+
+/** Clones `spec` into `dest` (which must not exist yet) and returns the checked-out commit. */
+export async function cloneRepository(spec: GitSpec, dest: string): Promise<string> {
+  await checkReachable(spec);
+  const url = spec.local && !/^file:\/\//i.test(spec.url) ? `file://${resolve(spec.url)}` : spec.url;
+  const ref = spec.ref;
+  const shallow = ['clone', '--depth', '1', '--no-tags', '--single-branch', '--no-recurse-submodules'];
+  let run: GitRun;
+  if (ref !== null && COMMIT_SHA.test(ref)) {
+    // A commit is not a branch: fetch exactly that commit, or clone in full and check it out.
+    run = await runGit(['init', '-q', dest], spec.local);
+    if (run.code === 0) run = await runGit(['fetch', '-q', '--depth', '1', '--', url, ref], spec.local, dest);
+    if (run.code === 0) run = await runGit(['checkout', '-q', '--detach', 'FETCH_HEAD'], spec.local, dest);
+    if (run.code !== 0 && !run.timedOut) {
+      await runGit(['remote', 'add', 'origin', '--', url], spec.local, dest);
+      run = await runGit(['fetch', '-q', '--no-tags', 'origin'], spec.local, dest);
+      if (run.code === 0) run = await runGit(['checkout', '-q', '--detach', ref], spec.local, dest);
+    }
+  } else {
+    run = await runGit([...shallow, ...(ref ? ['--branch', ref] : []), '--', url, dest], spec.local);
+  }
+  if (run.code !== 0) throw failure(spec, run, ref ? `checkout of ${ref}` : 'clone');
+  const head = await runGit(['rev-parse', 'HEAD'], spec.local, dest);
+  if (head.code !== 0) throw failure(spec, head, 'rev-parse');
+  return head.stdout.trim();
+}

@@ -1,0 +1,200 @@
+import { createHash } from 'node:crypto';
+import type { Stats } from 'node:fs';
+import { lstat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import type { Diagnostic, Provenance, Skill, SkillFile, SkillLink } from '../types.js';
+import { UserError } from '../util/errors.js';
+import { classifyFile } from './classify.js';
+import { decodeText } from './decode-text.js';
+import { parseSkillMd } from './frontmatter.js';
+import { DEFAULT_LIMITS, type IntakeLimits } from './limits.js';
+import { FileChangedError, readFileBounded } from './read-file.js';
+import { specDiagnostics } from './spec-rules.js';
+import { walkSkill } from './walk.js';
+
+// Builds the normalised Skill from a folder whose root holds SKILL.md.
+
+/** What an archive extraction left out of the folder (links, special entries), to report on the skill. */
+export interface SkillExtras {
+  links: SkillLink[];
+  diagnostics: Diagnostic[];
+}
+
+const SKILL_MD = 'SKILL.md';
+
+function warning(code: string, message: string, file: string): Diagnostic {
+  return { code, level: 'warning', message, file };
+}
+
+async function statSkillMd(root: string): Promise<Stats> {
+  let stat: Stats;
+  try {
+    stat = await lstat(join(root, SKILL_MD));
+  } catch {
+    throw new UserError('NO_SKILL', `no SKILL.md in ${root}`, SKILL_MD);
+  }
+  if (stat.isSymbolicLink()) {
+    throw new UserError('UNSAFE_PATH', 'SKILL.md is a symbolic link; links are never followed', SKILL_MD);
+  }
+  if (!stat.isFile()) throw new UserError('UNSAFE_PATH', 'SKILL.md is not a regular file', SKILL_MD);
+  return stat;
+}
+
+interface ReadState {
+  limits: IntakeLimits;
+  hashedBytes: number;
+  textBytes: number;
+  diagnostics: Diagnostic[];
+  reported: Set<string>;
+}
+
+function reportOnce(state: ReadState, diagnostic: Diagnostic): void {
+  if (state.reported.has(diagnostic.code)) return;
+  state.reported.add(diagnostic.code);
+  state.diagnostics.push(diagnostic);
+}
+
+async function readSkillFile(path: string, abs: string, stat: Stats, state: ReadState): Promise<SkillFile> {
+  const { limits } = state;
+  const textRoom = Math.max(0, limits.maxTextBytes - state.textBytes);
+  const readBytes = Math.min(limits.maxReadBytes, textRoom);
+  let bytes: Awaited<ReturnType<typeof readFileBounded>>;
+  try {
+    bytes = await readFileBounded(abs, stat, readBytes, limits.maxTotalBytes - state.hashedBytes);
+  } catch (cause) {
+    const code = cause instanceof FileChangedError ? 'changed' : (cause as NodeJS.ErrnoException).code;
+    state.diagnostics.push(warning('unreadable', `${path} could not be read (${code})`, path));
+    const { kind, language } = classifyFile(path, '');
+    return { path, size: stat.size, sha256: null, kind, language, text: null, truncated: false };
+  }
+  state.hashedBytes += bytes.hashedBytes;
+  if (bytes.sha256 === null) {
+    reportOnce(state, {
+      code: 'limit-total-bytes',
+      level: 'warning',
+      message: `files past ${limits.maxTotalBytes} bytes in total were not hashed (first: ${path}, ${stat.size} bytes)`,
+      file: path,
+    });
+  }
+  if (readBytes < Math.min(limits.maxReadBytes, stat.size)) {
+    reportOnce(state, {
+      code: 'limit-text-bytes',
+      level: 'warning',
+      message: `text past ${limits.maxTextBytes} bytes per skill was not kept for analysis (first: ${path})`,
+      file: path,
+    });
+  }
+  const nameClass = classifyFile(path, '');
+  const decoded = decodeText(bytes.head, bytes.truncated, nameClass.expectsText);
+  const { kind, language } = classifyFile(path, decoded.text === null ? null : decoded.text.slice(0, 256));
+  if (decoded.text === null && nameClass.expectsText && bytes.head.length > 0) {
+    state.diagnostics.push(
+      warning('binary-content', `${path} has a text file name but binary content`, path),
+    );
+  }
+  if (decoded.text !== null) {
+    state.textBytes += bytes.head.length;
+    if (decoded.invalidUtf8) {
+      state.diagnostics.push(
+        warning('invalid-utf8', `${path} is not valid UTF-8; decoded with replacement characters`, path),
+      );
+    }
+    if (decoded.nulBytes) state.diagnostics.push(warning('nul-bytes', `${path} contains NUL bytes`, path));
+  }
+  return {
+    path,
+    size: stat.size,
+    sha256: bytes.sha256,
+    kind,
+    language,
+    text: decoded.text,
+    truncated: decoded.text !== null && bytes.truncated,
+  };
+}
+
+/** sha256 over the sorted (path, sha256) pairs and the SKILL.md text: equal content gives an equal id. */
+function skillId(files: SkillFile[], skillMdText: string): string {
+  const hash = createHash('sha256');
+  for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    hash.update(`${file.path}\0${file.sha256 ?? `unhashed:${file.size}`}\n`);
+  }
+  hash.update(skillMdText);
+  return hash.digest('hex');
+}
+
+export async function loadSkill(
+  dir: string,
+  provenance: Provenance,
+  limits: IntakeLimits,
+  extras: SkillExtras = { links: [], diagnostics: [] },
+): Promise<Skill> {
+  const root = resolve(dir);
+  const skillMdStat = await statSkillMd(root);
+  const state: ReadState = { limits, hashedBytes: 0, textBytes: 0, diagnostics: [], reported: new Set() };
+  const skillMd = await readSkillFile(SKILL_MD, join(root, SKILL_MD), skillMdStat, state);
+  if (state.diagnostics.some((d) => d.code === 'unreadable')) {
+    throw new UserError('UNREADABLE', 'SKILL.md could not be read (permission denied or changed)', SKILL_MD);
+  }
+  if (skillMd.size === 0 || (skillMd.text !== null && skillMd.text.trim() === '')) {
+    throw new UserError('EMPTY_SKILL_MD', 'SKILL.md is empty', SKILL_MD);
+  }
+  if (skillMd.text === null) throw new UserError('BINARY_SKILL_MD', 'SKILL.md is binary, not text', SKILL_MD);
+  if (skillMd.truncated) {
+    state.diagnostics.push(
+      warning(
+        'skill-md-truncated',
+        `SKILL.md is larger than ${limits.maxReadBytes} bytes; only the start was read`,
+        SKILL_MD,
+      ),
+    );
+  }
+
+  const walked = await walkSkill(root, limits);
+  const files: SkillFile[] = [skillMd];
+  for (const entry of walked.files) {
+    if (entry.path === SKILL_MD) continue;
+    files.push(await readSkillFile(entry.path, entry.abs, entry.stat, state));
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+
+  const parsed = parseSkillMd(skillMd.text);
+  const folderName = basename(root);
+  const spec = specDiagnostics({
+    frontmatter: parsed.frontmatter,
+    frontmatterLines: parsed.frontmatterLines,
+    hasFrontmatter: !parsed.diagnostics.some((d) => d.level === 'error'),
+    body: parsed.body,
+    folderName,
+    lineCount: skillMd.text.split('\n').length,
+  });
+  const { name, description } = parsed.frontmatter;
+  return {
+    id: skillId(files, skillMd.text),
+    name: typeof name === 'string' && name !== '' ? name : folderName,
+    description: typeof description === 'string' ? description : '',
+    frontmatter: parsed.frontmatter,
+    frontmatterLines: parsed.frontmatterLines,
+    body: parsed.body,
+    bodyStartLine: parsed.bodyStartLine,
+    files,
+    links: [...extras.links, ...walked.links].sort((a, b) => (a.path < b.path ? -1 : 1)),
+    diagnostics: [
+      ...parsed.diagnostics,
+      ...spec,
+      ...state.diagnostics,
+      ...extras.diagnostics,
+      ...walked.diagnostics,
+    ],
+    provenance,
+    root,
+    folderName,
+  };
+}
+
+export function resolveLimits(limits: Partial<IntakeLimits> | undefined): IntakeLimits {
+  const merged = { ...DEFAULT_LIMITS };
+  for (const [key, value] of Object.entries(limits ?? {})) {
+    if (value !== undefined) (merged as Record<string, number>)[key] = value;
+  }
+  return merged;
+}

@@ -1,0 +1,249 @@
+import { constants, existsSync, type Stats } from 'node:fs';
+import { copyFile, mkdir, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join, posix, resolve } from 'node:path';
+import type { Diagnostic, Provenance, SkillLink, SourceKind } from '../types.js';
+import { UserError, type UserErrorCode, errorMessage } from '../util/errors.js';
+import { makeTempDir, removeTempDir } from '../util/tempdir.js';
+import type { SkippedEntry } from './archive-guard.js';
+import { discoverSkills } from './discover.js';
+import { extractTar } from './extract-tar.js';
+import { extractZip } from './extract-zip.js';
+import { cloneRepository } from './git.js';
+import type { IntakeLimits } from './limits.js';
+import { type SkillExtras, loadSkill, resolveLimits } from './load-skill.js';
+import { type SourceSpec, archiveFormat, archiveStem, parseSource } from './source-spec.js';
+import { isInside } from './walk.js';
+import type { Skill } from '../types.js';
+
+// Turns any source into folders on disk (copying, extracting or cloning into temp folders when needed),
+// finds the skills in it, and loads each one; a broken skill is reported alone, never failing the rest.
+
+export interface IntakeOptions {
+  limits?: Partial<IntakeLimits>;
+}
+
+export type SkillResult =
+  | { ok: true; skill: Skill }
+  | { ok: false; path: string; error: { code: UserErrorCode; message: string } };
+
+export interface IntakeHandle {
+  source: string;
+  skills: SkillResult[];
+  dispose(): Promise<void>;
+}
+
+interface Materialised {
+  base: string;
+  kind: SourceKind;
+  uri: string;
+  ref: string | null;
+  commit: string | null;
+  owner: string | null;
+  skipped: SkippedEntry[];
+}
+
+/** A SKILL.md bigger than this is not a skill anyone wrote by hand; refusing it keeps copies cheap. */
+const MAX_SINGLE_SKILL_MD_BYTES = 16 * 1024 * 1024;
+
+async function statSource(path: string): Promise<Stats> {
+  try {
+    return await stat(path);
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === 'EACCES') throw new UserError('UNREADABLE', `${path}: permission denied`, path);
+    throw new UserError('NOT_FOUND', `${path}: no such file or folder`, path);
+  }
+}
+
+async function materialiseFile(path: string, info: Stats, limits: IntakeLimits, temps: string[]) {
+  const format = archiveFormat(path);
+  if (format !== null) {
+    const tmp = makeTempDir(format);
+    temps.push(tmp);
+    const dest = join(tmp, archiveStem(path));
+    await mkdir(dest);
+    const extract = format === 'zip' ? extractZip : extractTar;
+    const skipped = await extract(path, dest, limits, basename(path));
+    return { base: dest, kind: format, skipped };
+  }
+  if (!path.toLowerCase().endsWith('.md')) {
+    throw new UserError(
+      'UNSUPPORTED_SOURCE',
+      `${path}: expected a folder, a SKILL.md file, a .zip/.skill/.tar.gz/.tgz archive or a git repository`,
+      path,
+    );
+  }
+  if (info.size > MAX_SINGLE_SKILL_MD_BYTES) {
+    throw new UserError('LIMIT_EXCEEDED', `${path}: ${info.size} bytes is too large for a SKILL.md`, path);
+  }
+  // Only this file is loaded, never its siblings: the user did not point at them. It is copied into a
+  // folder named like its own, so the name-matches-folder rule still means something.
+  const tmp = makeTempDir('file');
+  temps.push(tmp);
+  const dest = join(tmp, basename(dirname(resolve(path))) || 'skill');
+  await mkdir(dest);
+  try {
+    await copyFile(path, join(dest, 'SKILL.md'), constants.COPYFILE_EXCL);
+  } catch (cause) {
+    throw new UserError(
+      'UNREADABLE',
+      `${path}: could not be read (${(cause as NodeJS.ErrnoException).code})`,
+      path,
+    );
+  }
+  return { base: dest, kind: 'file' as const, skipped: [] };
+}
+
+async function materialise(spec: SourceSpec, limits: IntakeLimits, temps: string[]): Promise<Materialised> {
+  if (spec.kind === 'git') {
+    const tmp = makeTempDir('git');
+    temps.push(tmp);
+    const repoName =
+      basename(spec.url.replace(/[/\\]+$/, '').replace(/\.git$/, '')).replace(/^.*:/, '') || 'repo';
+    const dest = join(tmp, repoName);
+    const commit = await cloneRepository(spec, dest);
+    return {
+      base: dest,
+      kind: 'git',
+      uri: spec.display,
+      ref: spec.ref,
+      commit,
+      owner: spec.owner,
+      skipped: [],
+    };
+  }
+  const info = await statSource(spec.path);
+  const common = { uri: spec.path, ref: null, commit: null, owner: null };
+  if (info.isDirectory()) return { base: resolve(spec.path), kind: 'folder', skipped: [], ...common };
+  if (!info.isFile()) {
+    // Never open a FIFO or device the user pointed at: opening a FIFO blocks forever.
+    throw new UserError('UNSAFE_PATH', `${spec.path}: not a regular file or folder`, spec.path);
+  }
+  return { ...(await materialiseFile(spec.path, info, limits, temps)), ...common };
+}
+
+async function enterSubdir(base: string, subdir: string, source: string): Promise<string> {
+  const target = join(base, subdir);
+  let real: string;
+  try {
+    real = await realpath(target);
+  } catch {
+    throw new UserError('NOT_FOUND', `${source}: no folder ${subdir} in the source`, subdir);
+  }
+  if (!isInside(await realpath(base), real)) {
+    throw new UserError(
+      'UNSAFE_PATH',
+      `${source}: #${subdir} leads outside the source through a symbolic link`,
+      subdir,
+    );
+  }
+  if (!(await stat(real)).isDirectory()) {
+    throw new UserError('NOT_FOUND', `${source}: ${subdir} is not a folder`, subdir);
+  }
+  return target;
+}
+
+/** Archive entries that were not extracted, reported on the skill whose folder held them. */
+function extrasFor(rootRel: string, skipped: SkippedEntry[]): SkillExtras {
+  const prefix = rootRel === '.' ? '' : `${rootRel}/`;
+  const links: SkillLink[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const entry of skipped) {
+    if (!entry.path.startsWith(prefix)) continue;
+    const path = entry.path.slice(prefix.length);
+    if (entry.kind === 'special') {
+      diagnostics.push({
+        code: 'special-file',
+        level: 'warning',
+        message: `${path} is a device or FIFO entry in the archive; not extracted`,
+        file: path,
+      });
+      continue;
+    }
+    const target = entry.target ?? '';
+    // Symlink targets are relative to the link; hard-link targets are archive paths.
+    const resolved =
+      entry.kind === 'symlink'
+        ? posix.normalize(posix.join(posix.dirname(entry.path), target))
+        : posix.normalize(target);
+    const inside =
+      !posix.isAbsolute(target) && (prefix === '' ? !resolved.startsWith('..') : resolved.startsWith(prefix));
+    links.push({ path, target, inside });
+    diagnostics.push({
+      code: 'archive-link-skipped',
+      level: 'warning',
+      message: `${path} is a ${entry.kind === 'symlink' ? 'symbolic' : 'hard'} link in the archive (to ${target}); not extracted`,
+      file: path,
+    });
+  }
+  return { links, diagnostics };
+}
+
+export async function openSource(source: string, options: IntakeOptions = {}): Promise<IntakeHandle> {
+  const limits = resolveLimits(options.limits);
+  const temps: string[] = [];
+  let disposed = false;
+  const dispose = async () => {
+    if (disposed) return;
+    disposed = true;
+    for (const dir of temps) removeTempDir(dir);
+  };
+  try {
+    const spec = parseSource(source, (path) => existsSync(path));
+    const found = await materialise(spec, limits, temps);
+    const subdir = spec.subdir;
+    const base = subdir ? await enterSubdir(found.base, subdir, source) : found.base;
+    const discovery = await discoverSkills(base, limits.maxDepth);
+    if (discovery.roots.length === 0) {
+      const deeper = discovery.depthLimited
+        ? ` (folders deeper than ${limits.maxDepth} levels were not searched)`
+        : '';
+      throw new UserError(
+        'NO_SKILL',
+        `${spec.kind === 'git' ? spec.display : source}: no SKILL.md found${deeper}`,
+      );
+    }
+    const skills: SkillResult[] = [];
+    for (const rootRel of discovery.roots) {
+      const inSource = subdir ? (rootRel === '.' ? subdir : `${subdir}/${rootRel}`) : rootRel;
+      const provenance: Provenance = {
+        source: found.kind,
+        uri: found.uri,
+        ref: found.ref,
+        commit: found.commit,
+        subdir: inSource,
+        owner: found.owner,
+        category: null,
+      };
+      const dir = rootRel === '.' ? base : join(base, rootRel);
+      try {
+        const skill = await loadSkill(dir, provenance, limits, extrasFor(inSource, found.skipped));
+        skills.push({ ok: true, skill });
+      } catch (cause) {
+        const code: UserErrorCode = cause instanceof UserError ? cause.code : 'UNREADABLE';
+        skills.push({
+          ok: false,
+          path: inSource,
+          error: { code, message: `${inSource}: ${errorMessage(cause)}` },
+        });
+      }
+    }
+    return { source: spec.kind === 'git' ? spec.display : source, skills, dispose };
+  } catch (cause) {
+    await dispose();
+    throw cause;
+  }
+}
+
+export async function withSource<T>(
+  source: string,
+  options: IntakeOptions | undefined,
+  fn: (handle: IntakeHandle) => Promise<T>,
+): Promise<T> {
+  const handle = await openSource(source, options);
+  try {
+    return await fn(handle);
+  } finally {
+    await handle.dispose();
+  }
+}

@@ -1,0 +1,138 @@
+import type { Stats } from 'node:fs';
+import { lstat, readdir, readlink, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { Diagnostic, SkillLink } from '../types.js';
+
+// Lists a skill folder without ever following a symlink or opening anything but regular files:
+// every entry is lstat'ed, links are recorded (inside or outside the root), special files are skipped.
+
+export interface WalkedFile {
+  /** Relative to the skill root, forward slashes. */
+  path: string;
+  abs: string;
+  stat: Stats;
+}
+
+export interface WalkResult {
+  files: WalkedFile[];
+  links: SkillLink[];
+  diagnostics: Diagnostic[];
+}
+
+export interface WalkLimits {
+  maxFiles: number;
+  maxDepth: number;
+}
+
+/** Folders that are never part of a skill's content (version-control internals). */
+const SKIPPED_DIRS = new Set(['.git']);
+
+export function isInside(root: string, candidate: string): boolean {
+  const rel = relative(root, candidate);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+function specialKind(stat: Stats): string {
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+function toPosix(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/');
+}
+
+async function describeLink(root: string, realRoot: string, abs: string, path: string) {
+  const target = await readlink(abs);
+  const lexicallyInside = isInside(root, resolve(dirname(abs), target));
+  // Resolving a path only walks names: nothing is opened, so this is safe even for hostile targets.
+  try {
+    const real = await realpath(abs);
+    return { link: { path, target, inside: lexicallyInside && isInside(realRoot, real) }, loop: false };
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    return { link: { path, target, inside: lexicallyInside && code === 'ENOENT' }, loop: code === 'ELOOP' };
+  }
+}
+
+export async function walkSkill(root: string, limits: WalkLimits): Promise<WalkResult> {
+  const realRoot = await realpath(root);
+  const result: WalkResult = { files: [], links: [], diagnostics: [] };
+  const warn = (code: string, message: string, file?: string) =>
+    result.diagnostics.push({ code, level: 'warning', message, ...(file ? { file } : {}) });
+  let depthReported = false;
+  // Depth-first in sorted order, so the same tree always yields the same list (and the same cut-off).
+  const stack: Array<{ dir: string; depth: number }> = [{ dir: '', depth: 0 }];
+  while (stack.length > 0) {
+    const { dir, depth } = stack.pop()!;
+    let names: string[];
+    try {
+      names = (await readdir(join(root, dir))).sort();
+    } catch (cause) {
+      warn(
+        'unreadable',
+        `folder ${dir || '.'} could not be listed (${(cause as NodeJS.ErrnoException).code})`,
+        dir,
+      );
+      continue;
+    }
+    const subdirs: string[] = [];
+    for (const name of names) {
+      const path = dir ? `${dir}/${name}` : name;
+      const abs = join(root, path);
+      let stat: Stats;
+      try {
+        stat = await lstat(abs);
+      } catch (cause) {
+        warn('unreadable', `${path} could not be examined (${(cause as NodeJS.ErrnoException).code})`, path);
+        continue;
+      }
+      if (stat.isSymbolicLink()) {
+        const { link, loop } = await describeLink(root, realRoot, abs, toPosix(path));
+        result.links.push(link);
+        if (loop)
+          warn('symlink-loop', `${path} is a symbolic link loop (to ${link.target}); not followed`, path);
+        else if (!link.inside) {
+          warn(
+            'symlink-outside',
+            `${path} is a symbolic link to ${link.target}, outside the skill; not followed`,
+            path,
+          );
+        }
+      } else if (stat.isDirectory()) {
+        if (SKIPPED_DIRS.has(name)) {
+          result.diagnostics.push({
+            code: 'skipped-dir',
+            level: 'info',
+            message: `${path} skipped`,
+            file: path,
+          });
+        } else if (depth + 1 > limits.maxDepth) {
+          if (!depthReported) {
+            warn(
+              'limit-depth',
+              `folders nested deeper than ${limits.maxDepth} levels were not read (first: ${path})`,
+              path,
+            );
+            depthReported = true;
+          }
+        } else subdirs.push(path);
+      } else if (stat.isFile()) {
+        if (result.files.length >= limits.maxFiles) {
+          warn(
+            'limit-files',
+            `the skill has more than ${limits.maxFiles} files; only the first ${limits.maxFiles} were read`,
+          );
+          return result;
+        }
+        result.files.push({ path: toPosix(path), abs, stat });
+      } else {
+        warn('special-file', `${path} is ${specialKind(stat)}; skipped without opening it`, path);
+      }
+    }
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push({ dir: subdirs[i]!, depth: depth + 1 });
+  }
+  return result;
+}
