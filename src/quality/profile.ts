@@ -1,0 +1,68 @@
+import type { Skill } from '../types.js';
+import { conciseness } from './conciseness.js';
+import { descriptionContentConsistency } from './consistency.js';
+import { DIMENSIONS, notRunDimension, roundScore } from './dimensions.js';
+import { outlineMarkdown } from './outline.js';
+import { structuralCompleteness } from './structural.js';
+import type { DimensionGroup, DimensionResult, GroupScores, QualityProfile } from './types.js';
+
+const GROUPS: readonly DimensionGroup[] = ['static', 'dynamic', 'rubric'];
+
+function mean(xs: readonly number[]): number | null {
+  return xs.length === 0 ? null : roundScore(xs.reduce((sum, x) => sum + x, 0) / xs.length);
+}
+
+/**
+ * Group score = mean of the group's scored dimensions; overall = mean of all scored dimensions. Seed 001's
+ * overall is the equal-weight mean of the nine dimensions (Table 3: the nine Original scores average 0.806,
+ * the reported overall). A dimension that was not run is left out and named in the notes, never filled in.
+ */
+export function aggregateProfile(dimensions: readonly DimensionResult[]): QualityProfile {
+  const scored = (d: DimensionResult): d is DimensionResult & { score: number } =>
+    d.status === 'scored' && d.score !== null;
+  const groupScore = (g: DimensionGroup) =>
+    mean(dimensions.filter((d) => d.group === g && scored(d)).map((d) => d.score as number));
+  const groups: GroupScores = {
+    static: groupScore('static'),
+    dynamic: groupScore('dynamic'),
+    rubric: groupScore('rubric'),
+  };
+  const scoredDims = dimensions.filter(scored);
+  const overall = mean(scoredDims.map((d) => d.score));
+
+  const notes: string[] = [];
+  const notRun = dimensions.filter((d) => !scored(d));
+  if (scoredDims.length === 0) notes.push('No dimension was scored; there is no overall score.');
+  else if (notRun.length > 0) {
+    notes.push(
+      `Overall is the mean of ${scoredDims.length} of ${dimensions.length} dimensions; not run: ${notRun.map((d) => d.name).join(', ')}.`,
+    );
+  }
+  const missingGroups = GROUPS.filter((g) => groups[g] === null);
+  if (missingGroups.length > 0 && scoredDims.length > 0) {
+    notes.push(`Groups without a score: ${missingGroups.join(', ')}. Run with --model to score them.`);
+  }
+  return { dimensions: [...dimensions], groups, overall, notes };
+}
+
+/** The three static dimensions scored from the skill's files; the six that need a model reported as not run. */
+export function staticQualityProfile(skill: Skill): QualityProfile {
+  const outline = outlineMarkdown(skill.body);
+  const dimensions = DIMENSIONS.map((spec): DimensionResult => {
+    switch (spec.id) {
+      case 'structural-completeness':
+        return structuralCompleteness(skill, outline);
+      case 'conciseness':
+        return conciseness(skill, outline);
+      case 'description-content-consistency':
+        return descriptionContentConsistency(skill, outline);
+      default:
+        return notRunDimension(spec.id);
+    }
+  });
+  const profile = aggregateProfile(dimensions);
+  profile.notes.push(
+    'Description-content consistency is lexical; a model refines it when one is configured.',
+  );
+  return profile;
+}

@@ -1,0 +1,78 @@
+import type { Colors } from '../report/colors.js';
+import type { DimensionResult, QualityProfile } from './types.js';
+
+// Human-readable quality profile: one aligned row per dimension with a bar, the score, and a short "why" drawn
+// from the evidence; dimensions not run show their reason instead of a number.
+
+export type QualitySkillResult =
+  | { path: string; name: string; quality: QualityProfile }
+  | { path: string; error: { code: string; message: string } };
+
+const BAR_CELLS = 20;
+const NAME_WIDTH = 36;
+
+export function bar(score: number): string {
+  const filled = Math.round(score * BAR_CELLS);
+  return `${'█'.repeat(filled)}${'░'.repeat(BAR_CELLS - filled)}`;
+}
+
+function fixed(x: number | null): string {
+  return x === null ? '—' : x.toFixed(2);
+}
+
+function list(items: unknown, max = 5): string {
+  if (!Array.isArray(items) || items.length === 0) return 'none';
+  const shown = items.slice(0, max).join(', ');
+  return items.length > max ? `${shown}, …` : shown;
+}
+
+/** One line of the evidence a user acts on, per static dimension. */
+export function explain(d: DimensionResult): string {
+  const e = d.evidence;
+  switch (d.id) {
+    case 'structural-completeness': {
+      const criteria = (e.criteria ?? []) as { id: string; met: boolean }[];
+      const unmet = criteria.filter((c) => !c.met).map((c) => c.id);
+      return unmet.length === 0 ? 'all Table 10 criteria met' : `missing: ${unmet.join(', ')}`;
+    }
+    case 'conciseness': {
+      const rep = e.repetition as { share: number } | undefined;
+      const linked = Array.isArray(e.linkedFiles) ? e.linkedFiles.length : 0;
+      return `~${Number(e.tokens).toLocaleString('en-US')} tokens, ${Math.round((rep?.share ?? 0) * 100)}% repeated, links ${linked} bundled file${linked === 1 ? '' : 's'}`;
+    }
+    case 'description-content-consistency':
+      if (typeof e.reason === 'string') return e.reason;
+      return `coverage ${fixed(e.coverage as number)}, focus ${fixed(e.focus as number)}; description terms not in body: ${list(e.notInBody)}`;
+    default:
+      return '';
+  }
+}
+
+function renderDimension(d: DimensionResult, c: Colors): string {
+  const name = d.name.padEnd(NAME_WIDTH);
+  if (d.status !== 'scored' || d.score === null) {
+    return `  ${name} ${c.dim(`${'·'.repeat(BAR_CELLS)}  not run: ${d.reason ?? ''}`)}`;
+  }
+  const colour = d.score >= 0.8 ? c.green : d.score >= 0.5 ? c.yellow : c.red;
+  const why = explain(d);
+  return `  ${name} ${colour(bar(d.score))}  ${c.bold(d.score.toFixed(2))}${why ? `  ${c.dim(why)}` : ''}`;
+}
+
+export function renderQualityText(results: readonly QualitySkillResult[], c: Colors): string {
+  const out: string[] = [];
+  for (const r of results) {
+    if ('error' in r) {
+      out.push(`${c.bold(r.path)}  ${c.red('ERROR')}  ${r.error.message}`, '');
+      continue;
+    }
+    const q = r.quality;
+    out.push(`${c.bold(r.name)}${c.dim(` (${r.path})`)}  overall ${c.bold(fixed(q.overall))}`);
+    for (const d of q.dimensions) out.push(renderDimension(d, c));
+    out.push(
+      `  ${c.dim(`groups: static ${fixed(q.groups.static)} · dynamic ${fixed(q.groups.dynamic)} · rubric ${fixed(q.groups.rubric)}`)}`,
+    );
+    for (const note of q.notes) out.push(`  ${c.dim(`note: ${note}`)}`);
+    out.push('');
+  }
+  return `${out.join('\n')}\n`;
+}
