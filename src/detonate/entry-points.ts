@@ -1,0 +1,173 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { delimiter, join } from 'node:path';
+import { parseMarkdown } from '../scan/markdown.js';
+import type { Skill, SkillFile } from '../types.js';
+import type { SampleInput } from './samples.js';
+
+// Entry points of a skill: its scripts (run with no arguments, with --help, and with a sample input) and the
+// commands SKILL.md tells the agent to run (fenced shell blocks and inline commands framed as instructions).
+
+export interface SandboxLayout {
+  /** The skill folder as the sandboxed process sees it. */
+  skillDir: string;
+  /** The folder holding the sample inputs, as the sandboxed process sees it. */
+  inputsDir: string;
+}
+
+export interface EntryPoint {
+  /** Readable and unique: `scripts/x.py --help`, `SKILL.md:42`. */
+  id: string;
+  argv: string[];
+  cwd: string;
+  /** Where the code that runs is written: a script, or the lines of a command in SKILL.md. */
+  origin: { file: string; line: number; endLine: number };
+}
+
+export interface Skipped {
+  file: string;
+  reason: string;
+}
+
+function which(program: string): string | null {
+  for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(delimiter)) {
+    const candidate = join(dir, program);
+    if (existsSync(candidate)) return candidate;
+  }
+  return null;
+}
+
+/** The interpreter command for a script language on this host, or why there is none. */
+function interpreterFor(file: SkillFile): string[] | string {
+  switch (file.language) {
+    case 'python':
+      return which('python3') ? [which('python3')!] : 'python3 is not installed';
+    case 'bash':
+      return [which('bash') ?? '/bin/sh'];
+    case 'javascript':
+      return [process.execPath];
+    case 'typescript': {
+      try {
+        // tsx ships with SkillAudit's own dependencies; Node 20 cannot strip types by itself.
+        const loader = createRequire(import.meta.url).resolve('tsx/esm');
+        return [process.execPath, '--import', loader];
+      } catch {
+        return 'no TypeScript loader (tsx) is available';
+      }
+    }
+    case 'powershell':
+      return which('pwsh') ? [which('pwsh')!, '-NoProfile', '-File'] : 'PowerShell (pwsh) is not installed';
+    case 'ruby':
+      return which('ruby') ? [which('ruby')!] : 'ruby is not installed';
+    case 'perl':
+      return which('perl') ? [which('perl')!] : 'perl is not installed';
+    default:
+      return `no interpreter for ${file.language ?? 'unknown language'}`;
+  }
+}
+
+const COMMAND_START =
+  /^(?:\$\s+)?(?:sudo\s+)?(?:python3?|bash|sh|zsh|node|npx|tsx|deno|bun|uv|uvx|pip3?|npm|pnpm|yarn|curl|wget|git|make|\.\/|scripts\/|~\/|\{baseDir\}|\$\{?[A-Z_]*SKILL)/;
+
+/** Rewrites the placeholders skills use for their own folder and for input files into sandbox paths. */
+export function substitutePlaceholders(
+  command: string,
+  skill: Skill,
+  layout: SandboxLayout,
+  samples: SampleInput[],
+): string {
+  const sampleFor = (hint: string): string => {
+    const ext = /\.([a-z0-9]{2,5})\b/i.exec(hint)?.[1]?.toLowerCase();
+    const sample = samples.find((s) => s.extension === ext) ?? samples.find((s) => s.extension === 'txt')!;
+    return `${layout.inputsDir}/${sample.name}`;
+  };
+  return command
+    .replace(/\{baseDir\}|\{skill_?dir\}|\$\{?CLAUDE_SKILL_DIR\}?|\$\{?SKILL_DIR\}?/gi, layout.skillDir)
+    .replace(
+      new RegExp(`~/\\.(?:claude|codex|agents|opencode)/skills/${skill.folderName}`, 'g'),
+      layout.skillDir,
+    )
+    .replace(/<([^<>\n]{1,60})>/g, (_m, hint: string) => sampleFor(hint))
+    .replace(/\bpath\/to\/[\w.-]+/g, (m) => sampleFor(m));
+}
+
+function scriptEntries(
+  file: SkillFile,
+  layout: SandboxLayout,
+  samples: SampleInput[],
+): EntryPoint[] | Skipped {
+  const interpreter = interpreterFor(file);
+  if (typeof interpreter === 'string') return { file: file.path, reason: interpreter };
+  const script = `${layout.skillDir}/${file.path}`;
+  const origin = { file: file.path, line: 1, endLine: Math.max(1, (file.text ?? '').split('\n').length) };
+  const base = [...interpreter, script];
+  const entries: EntryPoint[] = [
+    { id: file.path, argv: base, cwd: layout.skillDir, origin },
+    { id: `${file.path} --help`, argv: [...base, '--help'], cwd: layout.skillDir, origin },
+  ];
+  // With an input file of a type the script mentions (or plain text), so argument-driven paths run too.
+  const mentioned = samples.find(
+    (s) => s.extension !== 'txt' && (file.text ?? '').includes(`.${s.extension}`),
+  );
+  const sample = mentioned ?? samples.find((s) => s.extension === 'txt');
+  if (sample) {
+    entries.push({
+      id: `${file.path} ${sample.name}`,
+      argv: [...base, `${layout.inputsDir}/${sample.name}`],
+      cwd: layout.skillDir,
+      origin,
+    });
+  }
+  return entries;
+}
+
+function commandEntries(skill: Skill, layout: SandboxLayout, samples: SampleInput[]): EntryPoint[] {
+  const skillMd = skill.files.find((f) => f.path === 'SKILL.md');
+  if (!skillMd?.text) return [];
+  const doc = parseMarkdown(skillMd.text);
+  const entries: EntryPoint[] = [];
+  const bash = which('bash') ?? '/bin/sh';
+  for (const block of doc.codeBlocks) {
+    if (block.framing !== 'instruction') continue;
+    const shellLike = block.lang === 'bash' || (block.lang === '' && COMMAND_START.test(block.code.trim()));
+    if (!shellLike || !block.code.trim()) continue;
+    // A leading "$ " prompt is how docs show commands; the shell must not see it.
+    const code = block.code
+      .split('\n')
+      .map((l) => l.replace(/^\s*\$\s+/, ''))
+      .join('\n');
+    entries.push({
+      id: `SKILL.md:${block.line}`,
+      argv: [bash, '-c', substitutePlaceholders(code, skill, layout, samples)],
+      cwd: layout.skillDir,
+      origin: { file: 'SKILL.md', line: block.line, endLine: block.endLine },
+    });
+  }
+  for (const inline of doc.inlineCode) {
+    if (inline.framing !== 'instruction' || !COMMAND_START.test(inline.text.trim())) continue;
+    entries.push({
+      id: `SKILL.md:${inline.line} \`${inline.text.slice(0, 40)}\``,
+      argv: [bash, '-c', substitutePlaceholders(inline.text.replace(/^\$\s+/, ''), skill, layout, samples)],
+      cwd: layout.skillDir,
+      origin: { file: 'SKILL.md', line: inline.line, endLine: inline.line },
+    });
+  }
+  return entries;
+}
+
+/** Every entry point, SKILL.md commands first (they are what the agent is told to run), then scripts. */
+export function findEntryPoints(
+  skill: Skill,
+  layout: SandboxLayout,
+  samples: SampleInput[],
+): { entries: EntryPoint[]; skipped: Skipped[] } {
+  const entries = commandEntries(skill, layout, samples);
+  const skipped: Skipped[] = [];
+  for (const file of skill.files) {
+    if (file.kind !== 'script' || file.text === null) continue;
+    const result = scriptEntries(file, layout, samples);
+    if (Array.isArray(result)) entries.push(...result);
+    else skipped.push(result);
+  }
+  return { entries, skipped };
+}

@@ -1,0 +1,183 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { findCanaryHits } from '../sandbox/canaries.js';
+import type { EvidenceBundle } from '../sandbox/evidence.js';
+import { createSandbox } from '../sandbox/index.js';
+import type { SandboxLimits, SeedFile } from '../sandbox/types.js';
+import { declaredHosts } from '../scan/skill-context.js';
+import type { Finding, Skill, Verdict } from '../types.js';
+import { errorMessage } from '../util/errors.js';
+import { type EntryPoint, findEntryPoints } from './entry-points.js';
+import { sampleInputs } from './samples.js';
+import { readSignals } from './signals.js';
+import { type DetonationRun, runtimeFindings, verdictFor } from './verdicts.js';
+
+// Detonation: the skill's own scripts and the commands SKILL.md tells the agent to run, each run in a fresh
+// instrumented sandbox seeded with canary secrets and a network sink, with benign inputs; the evidence then
+// settles the static findings (verdicts) and shows behaviour the static scan missed (runtime findings).
+
+export interface DetonateOptions {
+  /** Limits of each run; the defaults keep a whole detonation to about a minute. */
+  limits?: Partial<SandboxLimits>;
+  /** At most this many runs per skill (SKILL.md commands first, then scripts). */
+  maxRuns?: number;
+  /** Runs at once. */
+  concurrency?: number;
+  /** Where each run's evidence bundle is written (`<dir>/<n>.json`); kept in memory only when absent. */
+  writeEvidence?: (name: string, evidence: EvidenceBundle & { entry: EntryPoint }) => Promise<string>;
+}
+
+export interface RunOutcome {
+  entry: EntryPoint;
+  exitCode: number | null;
+  timedOut: boolean;
+  wallMs: number;
+  evidence: EvidenceBundle;
+  artifact: string;
+}
+
+export interface DetonationResult {
+  runs: RunOutcome[];
+  verdicts: Verdict[];
+  runtimeFindings: Finding[];
+  skipped: { entry: string; reason: string }[];
+}
+
+const DEFAULT_LIMITS: Partial<SandboxLimits> = { wallMs: 15_000, cpuSeconds: 10, maxOutputBytes: 256 * 1024 };
+
+/** Where the skill sits in the sandbox workspace: where agents install it. */
+function skillRelDir(skill: Skill): string {
+  return `.claude/skills/${skill.folderName.replace(/[^\w.-]/g, '_') || 'skill'}`;
+}
+
+async function seedFiles(skill: Skill, samples: ReturnType<typeof sampleInputs>): Promise<SeedFile[]> {
+  const rel = skillRelDir(skill);
+  const files: SeedFile[] = [];
+  for (const f of skill.files) {
+    // Text files come from intake's copy; binaries are read from the intake folder (still open).
+    const content =
+      f.text !== null && !f.truncated ? f.text : await readFile(join(skill.root, f.path)).catch(() => null);
+    if (content === null) continue;
+    files.push({ path: `${rel}/${f.path}`, content, mode: f.kind === 'script' ? 0o755 : 0o644 });
+  }
+  for (const s of samples) files.push({ path: `inputs/${s.name}`, content: s.content });
+  return files;
+}
+
+async function runEntry(
+  entry: EntryPoint,
+  files: SeedFile[],
+  limits: Partial<SandboxLimits>,
+): Promise<{ exitCode: number | null; timedOut: boolean; wallMs: number; evidence: EvidenceBundle }> {
+  const sandbox = await createSandbox({ seedCanaries: true, files });
+  try {
+    const result = await sandbox.run({
+      argv: entry.argv,
+      env: {
+        PATH: '/usr/local/bin:/usr/bin:/bin',
+        HOME: sandbox.inner.home,
+        LANG: 'C.UTF-8',
+        TERM: 'dumb',
+        USER: 'user',
+      },
+      cwd: entry.cwd,
+      stdin: '',
+      limits,
+      network: 'sink',
+    });
+    return {
+      exitCode: result.exitCode,
+      timedOut: result.timedOut,
+      wallMs: result.wallMs,
+      evidence: result.evidence,
+    };
+  } finally {
+    await sandbox.dispose();
+  }
+}
+
+/** Bounded parallel map that keeps order. */
+async function mapLimit<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}
+
+export async function detonateSkill(
+  skill: Skill,
+  findings: readonly Finding[],
+  options: DetonateOptions = {},
+): Promise<DetonationResult> {
+  const samples = sampleInputs(skill);
+  const rel = skillRelDir(skill);
+  // The inner paths are fixed by the sandbox layout; a probe sandbox tells them without running anything.
+  const probe = await createSandbox({ seedCanaries: false });
+  const inner = probe.inner;
+  await probe.dispose();
+  const layout = { skillDir: `${inner.workspace}/${rel}`, inputsDir: `${inner.workspace}/inputs` };
+  const found = findEntryPoints(skill, layout, samples);
+  const maxRuns = options.maxRuns ?? 24;
+  const entries = found.entries.slice(0, maxRuns);
+  const skipped = [
+    ...found.skipped.map((s) => ({ entry: s.file, reason: s.reason })),
+    ...found.entries
+      .slice(maxRuns)
+      .map((e) => ({ entry: e.id, reason: `over the limit of ${maxRuns} runs` })),
+  ];
+  const files = await seedFiles(skill, samples);
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const hosts = declaredHosts(skill);
+
+  const outcomes = await mapLimit(entries, options.concurrency ?? 2, async (entry, i) => {
+    try {
+      const run = await runEntry(entry, files, limits);
+      const artifact = options.writeEvidence
+        ? await options.writeEvidence(`run-${String(i + 1).padStart(2, '0')}`, { ...run.evidence, entry })
+        : `run-${i + 1}`;
+      return { entry, ...run, artifact } satisfies RunOutcome;
+    } catch (error) {
+      skipped.push({ entry: entry.id, reason: `sandbox run failed: ${errorMessage(error)}` });
+      return null;
+    }
+  });
+  const runs = outcomes.filter((o): o is RunOutcome => o !== null);
+
+  const detonations: DetonationRun[] = runs.map((r) => {
+    // An environment secret sent to a host the skill declares is the skill using its own key: not exfiltration.
+    const hits = findCanaryHits(r.evidence).filter(
+      (h) =>
+        h.proof &&
+        !(h.kind === 'sink' && h.location.startsWith('env:') && [...hosts].some((d) => h.where.includes(d))),
+    );
+    return {
+      entry: r.entry,
+      artifact: r.artifact,
+      signals: readSignals(
+        r.evidence,
+        hosts,
+        hits.map((h) => ({ canary: h.canary, where: `${h.kind} ${h.where}` })),
+        r.timedOut,
+        rel,
+      ),
+    };
+  });
+  const verdicts = findings.map((f) => verdictFor(f, detonations));
+  const extra = runtimeFindings(findings, detonations);
+  return {
+    runs,
+    verdicts: [...verdicts, ...extra.map((e) => e.verdict)],
+    runtimeFindings: extra.map((e) => e.finding),
+    skipped,
+  };
+}

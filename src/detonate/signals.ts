@@ -1,0 +1,156 @@
+import type { EvidenceBundle, FsChange } from '../sandbox/evidence.js';
+
+// What a detonation run did, read off its evidence bundle as the few behaviours that settle static findings.
+
+// Package registries a package manager contacts on its own: the tool's vendor, not the skill's destination.
+const VENDOR_HOSTS = [
+  'pypi.org',
+  'files.pythonhosted.org',
+  'registry.npmjs.org',
+  'registry.yarnpkg.com',
+  'deb.debian.org',
+  'security.debian.org',
+  'archive.ubuntu.com',
+  'crates.io',
+  'static.crates.io',
+  'proxy.golang.org',
+  'rubygems.org',
+];
+
+const PERSISTENCE_RE =
+  /(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.config\/fish\/|\.config\/autostart\/|\.config\/systemd\/user\/|Library\/LaunchAgents\/|\.ssh\/authorized_keys|\.gitconfig|CLAUDE\.md|AGENTS\.md|\.claude\/|\.codex\/|\.config\/opencode\/|\.cursor\/|\.agents\/skills\/|\.local\/bin\/)/;
+
+const PRIVILEGE_PROGRAMS = new Set(['sudo', 'su', 'doas', 'pkexec', 'runuser', 'setpriv']);
+const FETCHERS = new Set(['curl', 'wget', 'fetch', 'aria2c']);
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'python', 'python3', 'node', 'perl', 'ruby', 'pwsh']);
+
+export interface Destination {
+  host: string;
+  address: string;
+  port: number | null;
+  protocol: string;
+  /** Bytes the run sent there, when the sink saw them. */
+  bytes: number;
+  /** A one-line description for reports. */
+  summary: string;
+}
+
+export interface RunSignals {
+  /** Canary tokens seen leaving: in a network payload, a DNS name, or a file outside the workspace. */
+  canaryExfil: { canary: string; where: string }[];
+  /** Network destinations the skill does not declare (vendor registries excluded). */
+  undeclared: Destination[];
+  /** Declared or vendor destinations, for the record. */
+  expected: Destination[];
+  credentialReads: { path: string; canary: string | null; argv: string[] }[];
+  privilege: string[];
+  persistence: FsChange[];
+  /** A fetcher (curl, wget) ran and a shell or interpreter ran after it, or a downloaded file was executed. */
+  fetchThenExec: string[];
+  tmpLeftovers: string[];
+  timedOut: boolean;
+  processes: string[];
+}
+
+function base(program: string | null | undefined): string {
+  return (program ?? '').split('/').pop() ?? '';
+}
+
+function hostMatches(host: string, list: Iterable<string>): boolean {
+  const h = host.toLowerCase();
+  for (const d of list) if (h === d || h.endsWith(`.${d}`)) return true;
+  return false;
+}
+
+/** The destinations of a run: hostnames from the sink when it ran, else the DNS names and addresses strace saw. */
+function destinations(evidence: EvidenceBundle): Destination[] {
+  const out: Destination[] = [];
+  for (const r of evidence.network.sink) {
+    const host = r.host ?? r.address;
+    const what =
+      r.kind === 'dns'
+        ? `DNS ${r.queryType ?? 'A'} ${host}`
+        : `${r.method ?? r.protocol.toUpperCase()} ${host}${r.path ?? ''}`;
+    out.push({ host, address: r.address, port: r.port, protocol: r.protocol, bytes: r.bytes, summary: what });
+  }
+  if (evidence.network.mode !== 'sink') {
+    for (const q of evidence.network.dnsQueries) {
+      out.push({
+        host: q.name,
+        address: '',
+        port: 53,
+        protocol: 'dns',
+        bytes: 0,
+        summary: `DNS ${q.type} ${q.name} (blocked)`,
+      });
+    }
+    for (const a of evidence.network.attempts) {
+      if (a.protocol === 'unix' || a.address.startsWith('127.') || a.address === '::1') continue;
+      if (a.port === 53) continue;
+      out.push({
+        host: a.address,
+        address: a.address,
+        port: a.port,
+        protocol: a.protocol,
+        bytes: a.payload?.length ?? 0,
+        summary: `${a.protocol} ${a.address}:${a.port ?? ''}${a.blocked ? ' (blocked)' : ''}`,
+      });
+    }
+  }
+  return out;
+}
+
+export function readSignals(
+  evidence: EvidenceBundle,
+  declaredHosts: ReadonlySet<string>,
+  canaryHits: { canary: string; where: string }[],
+  timedOut: boolean,
+  /** The skill's own folder relative to the workspace: what it writes there is its output, not persistence. */
+  skillDir: string,
+): RunSignals {
+  const dests = destinations(evidence);
+  const undeclared = dests.filter(
+    (d) => !hostMatches(d.host, declaredHosts) && !hostMatches(d.host, VENDOR_HOSTS),
+  );
+  const expected = dests.filter((d) => !undeclared.includes(d));
+
+  const argvs = evidence.processes.map((p) => p.argv);
+  const names = evidence.processes.map((p) => base(p.executable ?? p.argv[0]));
+  const fetchThenExec: string[] = [];
+  const firstFetch = names.findIndex((n) => FETCHERS.has(n));
+  if (firstFetch >= 0 && names.slice(firstFetch + 1).some((n) => SHELLS.has(n))) {
+    fetchThenExec.push(
+      `${argvs[firstFetch]!.join(' ')} → ${names.slice(firstFetch + 1).find((n) => SHELLS.has(n))}`,
+    );
+  }
+  const created = new Set(evidence.fsChanges.filter((c) => c.change === 'created').map((c) => c.path));
+  for (const p of evidence.processes) {
+    const exe = p.executable ?? '';
+    if ([...created].some((c) => c && exe.endsWith(`/${c}`)))
+      fetchThenExec.push(`executed a file the run created: ${exe}`);
+  }
+
+  return {
+    canaryExfil: canaryHits,
+    undeclared,
+    expected,
+    credentialReads: evidence.sensitiveReads
+      .filter((r) => !r.write && r.error === null)
+      .map((r) => ({ path: r.path, canary: r.canary, argv: r.argv })),
+    privilege: evidence.processes
+      .filter((p) => PRIVILEGE_PROGRAMS.has(base(p.executable ?? p.argv[0])))
+      .map((p) => p.argv.join(' ')),
+    persistence: evidence.fsChanges.filter(
+      (c) =>
+        c.change !== 'deleted' &&
+        (c.root === 'home' || (c.root === 'workspace' && !c.path.startsWith(`${skillDir}/`))) &&
+        PERSISTENCE_RE.test(c.path),
+    ),
+    fetchThenExec,
+    tmpLeftovers: evidence.fsChanges
+      .filter((c) => c.root === 'tmp' && c.change === 'created')
+      .map((c) => c.path),
+    timedOut,
+    processes: argvs.map((a) => a.join(' ')),
+  };
+}

@@ -1,0 +1,228 @@
+import { createHash } from 'node:crypto';
+import type { Rule } from '../scan/rule.js';
+import { patternById } from '../scan/taxonomy.js';
+import type { Finding, PatternId, Verdict, VerdictKind } from '../types.js';
+import { RUNTIME_RULES } from './runtime-rules.js';
+import type { RunSignals } from './signals.js';
+
+// Maps detonation evidence onto static findings as dynamic verdicts (seed 000 Table A3), and turns runtime
+// behaviour no static finding explains into findings of its own.
+
+export interface DetonationRun {
+  entry: { id: string; origin: { file: string; line: number; endLine: number } };
+  signals: RunSignals;
+  /** Relative path of the run's evidence bundle in the run folder. */
+  artifact: string;
+}
+
+type Judge = (s: RunSignals) => { kind: VerdictKind; exploit: number; why: string[] } | null;
+
+const confirmed = (exploit: number, why: string[]) => ({ kind: 'confirmed' as const, exploit, why });
+const suspected = (why: string[]) => ({ kind: 'suspected' as const, exploit: 0.7, why });
+
+function exfilWhy(s: RunSignals): string[] {
+  return s.canaryExfil.map((c) => `canary ${c.canary} seen in ${c.where}`);
+}
+function undeclaredWhy(s: RunSignals): string[] {
+  return s.undeclared.map((d) => `${d.summary}${d.bytes ? ` (${d.bytes} bytes)` : ''}`);
+}
+function malicious(s: RunSignals): string[] {
+  return [
+    ...exfilWhy(s),
+    ...undeclaredWhy(s),
+    ...s.credentialReads.filter((r) => r.canary).map((r) => `opened ${r.path}`),
+    ...s.persistence.map((p) => `wrote ${p.root}:${p.path}`),
+    ...s.privilege.map((p) => `ran ${p}`),
+    ...s.fetchThenExec,
+  ];
+}
+
+// Per pattern: the runtime behaviour that settles it. Patterns absent here cannot be observed by running the
+// skill's scripts (permissions in frontmatter, pinning, naming, input validation): they keep the no_probe prior.
+const JUDGES: Partial<Record<PatternId, Judge>> = {
+  E2: (s) =>
+    s.canaryExfil.length
+      ? confirmed(0.95, exfilWhy(s))
+      : s.undeclared.length
+        ? suspected(undeclaredWhy(s))
+        : null,
+  E1: (s) => {
+    const sent = s.undeclared.filter((d) => d.bytes > 0);
+    if (sent.length) return confirmed(s.canaryExfil.length ? 1 : 0.9, undeclaredWhy(s));
+    return s.undeclared.length ? suspected(undeclaredWhy(s)) : null;
+  },
+  P3: (s) =>
+    s.canaryExfil.length
+      ? confirmed(0.95, exfilWhy(s))
+      : s.undeclared.length
+        ? suspected(undeclaredWhy(s))
+        : null,
+  PE3: (s) => {
+    const canaryReads = s.credentialReads.filter((r) => r.canary);
+    if (canaryReads.length)
+      return confirmed(
+        s.canaryExfil.length ? 1 : 0.88,
+        canaryReads.map((r) => `opened ${r.path}`),
+      );
+    return s.credentialReads.length ? suspected(s.credentialReads.map((r) => `opened ${r.path}`)) : null;
+  },
+  E4: (s) => {
+    const agentReads = s.credentialReads.filter((r) => /\.(claude|codex)\/|opencode/.test(r.path));
+    if (agentReads.length && (s.undeclared.length || s.canaryExfil.length))
+      return confirmed(0.9, malicious(s));
+    return agentReads.length ? suspected(agentReads.map((r) => `opened ${r.path}`)) : null;
+  },
+  E3: (s) => {
+    const walks = s.processes.filter((p) =>
+      /\b(find|tree|du|ls -R)\b.*(\s~|\s\/\s|\$HOME|\/home|\/root)/.test(p),
+    );
+    return walks.length ? suspected(walks) : null;
+  },
+  SC2: (s) =>
+    s.fetchThenExec.length
+      ? confirmed(0.92, s.fetchThenExec)
+      : s.undeclared.length
+        ? suspected(undeclaredWhy(s))
+        : null,
+  SC3: (s) => (malicious(s).length ? confirmed(0.9, malicious(s)) : null),
+  SC5: (s) => (s.undeclared.length ? suspected(undeclaredWhy(s)) : null),
+  PE2: (s) =>
+    s.privilege.length
+      ? confirmed(
+          0.9,
+          s.privilege.map((p) => `ran ${p}`),
+        )
+      : null,
+  P4: (s) =>
+    s.persistence.length
+      ? confirmed(
+          0.92,
+          s.persistence.map((p) => `wrote ${p.root}:${p.path}`),
+        )
+      : null,
+  R3: (s) => (s.timedOut ? suspected(['the run was stopped at its time limit']) : null),
+  R5: (s) =>
+    s.tmpLeftovers.length
+      ? confirmed(
+          0.9,
+          s.tmpLeftovers.map((p) => `left /tmp/${p}`),
+        )
+      : null,
+};
+
+/** Runs whose code contains the finding: its script, its SKILL.md command block, or a script that called it. */
+function runsFor(f: Finding, runs: readonly DetonationRun[]): DetonationRun[] {
+  return runs.filter(
+    (r) =>
+      (r.entry.origin.file === f.file && f.line >= r.entry.origin.line && f.line <= r.entry.origin.endLine) ||
+      r.signals.processes.some((p) => p.includes(`/${f.file}`)),
+  );
+}
+
+function merge(signals: RunSignals[]): RunSignals {
+  const all = <K extends keyof RunSignals>(k: K) => signals.flatMap((s) => s[k] as unknown[]) as never;
+  return {
+    canaryExfil: all('canaryExfil'),
+    undeclared: all('undeclared'),
+    expected: all('expected'),
+    credentialReads: all('credentialReads'),
+    privilege: all('privilege'),
+    persistence: all('persistence'),
+    fetchThenExec: all('fetchThenExec'),
+    tmpLeftovers: all('tmpLeftovers'),
+    timedOut: signals.some((s) => s.timedOut),
+    processes: all('processes'),
+  };
+}
+
+export function verdictFor(f: Finding, runs: readonly DetonationRun[]): Verdict {
+  const judge = JUDGES[f.pattern];
+  const relevant = runsFor(f, runs);
+  if (!judge || relevant.length === 0)
+    return { finding: f.id, kind: 'no_probe', exploitConfidence: 0.6, evidence: [] };
+  const outcome = judge(merge(relevant.map((r) => r.signals)));
+  const artifacts = relevant.map((r) => r.artifact);
+  if (outcome) {
+    return {
+      finding: f.id,
+      kind: outcome.kind,
+      exploitConfidence: outcome.exploit,
+      evidence: [...outcome.why.slice(0, 20), ...artifacts],
+    };
+  }
+  // The code ran (with benign inputs) and did none of what the finding predicts.
+  return { finding: f.id, kind: 'path_exists_not_triggered', exploitConfidence: 0.3, evidence: artifacts };
+}
+
+function runtimeFinding(rule: Rule, run: DetonationRun, evidence: string[], confidence: number): Finding {
+  const pattern = patternById(rule.pattern);
+  const quoted = evidence.slice(0, 6).join('\n');
+  return {
+    id: createHash('sha256').update(`${rule.id}\0${run.entry.id}\0${quoted}`).digest('hex').slice(0, 16),
+    pattern: pattern.id,
+    family: pattern.family,
+    severity: pattern.severity,
+    confidence,
+    file: run.entry.origin.file,
+    line: run.entry.origin.line,
+    endLine: run.entry.origin.endLine,
+    evidence: quoted,
+    rule: rule.id,
+    message: rule.message,
+    rationale: `runtime evidence from detonating \`${run.entry.id}\` (${run.artifact})`,
+  };
+}
+
+/** Runtime behaviour that no static finding of the same pattern in the same file accounts for. */
+export function runtimeFindings(
+  staticFindings: readonly Finding[],
+  runs: readonly DetonationRun[],
+): { finding: Finding; verdict: Verdict }[] {
+  const out: { finding: Finding; verdict: Verdict }[] = [];
+  const explained = (pattern: PatternId, file: string) =>
+    staticFindings.some((f) => f.pattern === pattern && f.file === file) ||
+    out.some((o) => o.finding.pattern === pattern && o.finding.file === file);
+  const add = (rule: Rule, run: DetonationRun, evidence: string[], exploit: number) => {
+    if (evidence.length === 0 || explained(rule.pattern, run.entry.origin.file)) return;
+    const finding = runtimeFinding(rule, run, evidence, 1);
+    out.push({
+      finding,
+      verdict: {
+        finding: finding.id,
+        kind: 'confirmed',
+        exploitConfidence: exploit,
+        evidence: [run.artifact],
+      },
+    });
+  };
+  for (const run of runs) {
+    const s = run.signals;
+    add(RUNTIME_RULES.canaryExfil, run, exfilWhy(s), 1);
+    add(
+      RUNTIME_RULES.credentialRead,
+      run,
+      s.credentialReads.filter((r) => r.canary).map((r) => `opened ${r.path}`),
+      0.88,
+    );
+    add(
+      RUNTIME_RULES.undeclaredDestination,
+      run,
+      s.undeclared.filter((d) => d.bytes > 0).map((d) => d.summary),
+      0.9,
+    );
+    add(
+      RUNTIME_RULES.persistence,
+      run,
+      s.persistence.map((p) => `wrote ${p.root}:${p.path}`),
+      0.92,
+    );
+    add(
+      RUNTIME_RULES.privilege,
+      run,
+      s.privilege.map((p) => `ran ${p}`),
+      0.9,
+    );
+    add(RUNTIME_RULES.fetchExec, run, s.fetchThenExec, 0.92);
+  }
+  return out;
+}

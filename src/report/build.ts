@@ -1,0 +1,157 @@
+import type { DetonationResult } from '../detonate/index.js';
+import type { QualityProfile } from '../quality/types.js';
+import type { SkillScan } from '../scan/engine.js';
+import { safetyScore, safetyStatus } from '../score/safety.js';
+import type { Finding, Skill, Verdict } from '../types.js';
+import { VERSION } from '../version.js';
+import type { Recommendation, Report, ReportFinding, RuntimeSummary } from './model.js';
+
+// Builds the one report model from the stages' artifacts. Pure: no I/O, so every number is traceable to
+// the inputs passed here (which the pipeline also writes to the run folder).
+
+export interface ReportInputs {
+  skill: Skill;
+  skillPath: string;
+  scan: SkillScan;
+  detonation: DetonationResult | null;
+  quality: QualityProfile | null;
+  notRun: { stage: string; reason: string }[];
+  configuration: Record<string, unknown>;
+  sandboxBackend?: string;
+}
+
+const NO_PROBE: Omit<Verdict, 'finding'> = { kind: 'no_probe', exploitConfidence: 0.6, evidence: [] };
+
+function withVerdicts(findings: Finding[], verdicts: Verdict[]): ReportFinding[] {
+  const byId = new Map(verdicts.map((v) => [v.finding, v]));
+  return findings.map((f) => {
+    const v = byId.get(f.id) ?? { finding: f.id, ...NO_PROBE };
+    return {
+      ...f,
+      verdict: v.kind,
+      exploitConfidence: v.exploitConfidence,
+      runtimeEvidence: v.evidence.map((e) =>
+        e.endsWith('.json')
+          ? { kind: 'artifact', summary: `evidence bundle ${e}`, artifact: e }
+          : { kind: 'runtime', summary: e },
+      ),
+    };
+  });
+}
+
+function runtimeSummary(d: DetonationResult, backend: string | undefined): RuntimeSummary {
+  const all = d.runs.map((r) => r.evidence);
+  return {
+    scriptsRun: d.runs.map((r) => ({
+      command: r.entry.id,
+      exitCode: r.exitCode,
+      timedOut: r.timedOut,
+      wallMs: r.wallMs,
+    })),
+    network: all.flatMap((e) => [
+      ...e.network.sink.map((s) => ({
+        destination: `${s.host ?? s.address}:${s.port}${s.path ?? ''}`,
+        protocol: s.protocol,
+        blocked: false,
+        bytes: s.bytes,
+      })),
+      ...e.network.attempts
+        .filter((a) => a.protocol !== 'unix')
+        .map((a) => ({
+          destination: `${a.address}:${a.port ?? ''}`,
+          protocol: a.protocol,
+          blocked: a.blocked,
+        })),
+    ]),
+    canaryHits: d.runtimeFindings
+      .filter((f) => f.rule === 'runtime.canary-exfiltration')
+      .flatMap((f) => f.evidence.split('\n').map((line) => ({ canary: line, where: f.file }))),
+    filesChanged: all.flatMap((e) =>
+      e.fsChanges.map((c) => ({ path: `${c.root}:${c.path}`, change: c.change })),
+    ),
+    processes: all.flatMap((e) => e.processes.map((p) => ({ argv: p.argv }))).slice(0, 500),
+    sandbox: {
+      backend: backend ?? all[0]?.backend ?? 'unknown',
+      limitsApplied: [
+        ...new Set(all.flatMap((e) => e.limits.applied.map((l) => `${l.limit}=${l.value} (${l.via})`))),
+      ],
+    },
+  };
+}
+
+function recommend(status: Report['safety']['status'], findings: ReportFinding[]): Report['verdict'] {
+  const active = findings.filter((f) => !f.suppressed);
+  const confirmed = active.filter((f) => f.verdict === 'confirmed');
+  const high = active.filter((f) => f.severity === 'high');
+  const reasons: string[] = [];
+  if (confirmed.length)
+    reasons.push(
+      `${confirmed.length} risk(s) confirmed at runtime: ${[...new Set(confirmed.map((f) => f.pattern))].join(', ')}`,
+    );
+  if (high.length)
+    reasons.push(
+      `${high.length} high-severity finding(s): ${[...new Set(high.map((f) => f.pattern))].join(', ')}`,
+    );
+  let recommendation: Recommendation;
+  let headline: string;
+  if (status === 'risky') {
+    recommendation = 'do not install';
+    headline = 'Risky: do not install this skill unless you have reviewed every finding below.';
+  } else if (status === 'caution') {
+    recommendation = 'test first';
+    headline = 'Caution: review the findings and try the skill in a sandbox before you rely on it.';
+    if (!reasons.length) reasons.push(`${active.length} lower-severity finding(s) to review`);
+  } else {
+    recommendation = 'adopt';
+    headline = 'Pass: no safety findings. Check the utility section to see whether it helps your agent.';
+  }
+  return { recommendation, headline, reasons };
+}
+
+export function buildReport(inputs: ReportInputs): Report {
+  const { skill, scan, detonation } = inputs;
+  const verdicts = detonation?.verdicts ?? [];
+  const findings = withVerdicts([...scan.findings, ...(detonation?.runtimeFindings ?? [])], verdicts);
+  const score = safetyScore(findings.filter((f) => !f.suppressed));
+  const status = safetyStatus(score);
+  return {
+    version: 1,
+    generatedAt: new Date().toISOString(),
+    tool: { name: 'skillaudit', version: VERSION },
+    skill: {
+      id: skill.id,
+      name: skill.name || skill.folderName,
+      description: skill.description,
+      path: inputs.skillPath,
+      provenance: skill.provenance,
+      files: skill.files.map((f) => ({
+        path: f.path,
+        size: f.size,
+        kind: f.kind,
+        language: f.language,
+        sha256: f.sha256,
+      })),
+      diagnostics: skill.diagnostics,
+    },
+    verdict: recommend(status, findings),
+    safety: { score, status, findings, notes: scan.notes },
+    runtime: detonation ? runtimeSummary(detonation, inputs.sandboxBackend) : null,
+    utility: null,
+    quality: inputs.quality
+      ? {
+          overall: inputs.quality.overall,
+          groups: inputs.quality.groups,
+          dimensions: inputs.quality.dimensions.map((d) => ({
+            id: d.id,
+            name: d.name,
+            group: d.group,
+            status: d.status,
+            score: d.score,
+            ...(d.reason ? { reason: d.reason } : {}),
+          })),
+        }
+      : null,
+    notRun: inputs.notRun,
+    configuration: inputs.configuration,
+  };
+}
