@@ -83,6 +83,8 @@ export interface FakeModelServer {
   requests: LoggedRequest[];
   setScripts(scripts: FakeScript[]): void;
   inject(fault: FakeFault): void;
+  /** Forgets logged requests and pending faults (between tests). */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -257,6 +259,10 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
     },
     inject(fault) {
       faults.push({ ...fault, left: fault.times ?? 1 });
+    },
+    reset() {
+      requests.length = 0;
+      faults.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {
