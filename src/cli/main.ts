@@ -1,7 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { UserError, errorMessage } from '../util/errors.js';
 import { VERSION } from '../version.js';
+import { registerAudit } from './audit.js';
 import { registerInspect } from './inspect.js';
+import { registerScan } from './scan.js';
 
 /** Builds the program; each command lives in its own file and registers itself. */
 export function buildProgram(): Command {
@@ -10,6 +12,8 @@ export function buildProgram(): Command {
     .version(VERSION, '-V, --version')
     .showHelpAfterError()
     .exitOverride();
+  registerAudit(program);
+  registerScan(program);
   registerInspect(program);
   return program;
 }
