@@ -1,0 +1,512 @@
+// The bubblewrap backend (DESIGN section 5): bwrap started as an unprivileged host uid, every namespace
+// unshared, a read-only view of the host with private /tmp, /root, /home, /run and /var/tmp, the sandbox
+// HOME (with the workspace inside it) bound read-write, rlimits via prlimit, memory and pids via cgroups,
+// a wall-clock timer that kills the whole tree, and strace outside the sandbox recording what happened.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
+import { open, rm, stat } from 'node:fs/promises';
+import { dirname, join, posix } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { errorMessage } from '../util/errors.js';
+import { makeTempDir, removeTempDir } from '../util/tempdir.js';
+import { type CanarySet, seedCanaries } from './canaries.js';
+import { createRunCgroup, type RunCgroup } from './cgroup.js';
+import type { EvidenceBundle, LimitRecord } from './evidence.js';
+import { findTool, isRoot } from './host-tools.js';
+import { type NetworkSink, startNetworkSink } from './network-sink.js';
+import { BoundedOutput } from './output-capture.js';
+import { isAlive, killAll, killTree } from './process-tree.js';
+import { type StraceEvidence, StraceParser } from './strace-parse.js';
+import {
+  type CreateSandboxOptions,
+  DEFAULT_SANDBOX_LIMITS,
+  type RunRequest,
+  type RunResult,
+  type Sandbox,
+  type SandboxInnerPaths,
+  type SandboxLimits,
+  type SeedFile,
+} from './types.js';
+import { diffTrees, snapshotTrees, type WritableTree } from './writable-trees.js';
+
+const SANDBOX_UID = 65534;
+const INNER: SandboxInnerPaths = { home: '/home/skill', workspace: '/home/skill/work', tmp: '/tmp' };
+/** Directories the sandbox sees as empty and private instead of the host's. */
+const PRIVATE_DIRS = ['/root', '/home', '/run', '/var/tmp'];
+const STRACE_SYSCALLS =
+  'execve,execveat,clone,clone3,fork,vfork,socket,connect,sendto,sendmsg,sendmmsg,openat,open';
+/** A trace larger than this means a run is flooding syscalls on purpose; it is stopped. */
+const MAX_TRACE_BYTES = 256 * 1024 * 1024;
+/** Output far beyond the kept bytes only costs time: the run is stopped. */
+const OUTPUT_KILL_FACTOR = 8;
+
+export interface BubblewrapTools {
+  bwrap: string;
+  strace: string | null;
+  setpriv: string | null;
+  prlimit: string | null;
+  nsenter: string | null;
+  sh: string;
+}
+
+export function bubblewrapTools(): BubblewrapTools | { missing: string } {
+  const bwrap = findTool('bwrap');
+  if (!bwrap) return { missing: 'bwrap not found (install the bubblewrap package)' };
+  const setpriv = findTool('setpriv');
+  if (isRoot() && !setpriv)
+    return { missing: 'setpriv not found (util-linux); refusing to run bwrap as root' };
+  return {
+    bwrap,
+    strace: findTool('strace'),
+    setpriv,
+    prlimit: findTool('prlimit'),
+    nsenter: findTool('nsenter'),
+    sh: findTool('sh') ?? '/bin/sh',
+  };
+}
+
+function chownTree(path: string, uid: number): void {
+  chownSync(path, uid, uid);
+  if (!lstatSync(path).isDirectory()) return;
+  for (const name of readdirSync(path)) {
+    const child = join(path, name);
+    if (lstatSync(child).isSymbolicLink()) continue;
+    chownTree(child, uid);
+  }
+}
+
+/** Host file to put over /etc/resolv.conf, and where, so DNS goes where the network mode wants it. */
+function resolvBind(hostFile: string): string[] {
+  try {
+    const target = lstatSync('/etc/resolv.conf').isSymbolicLink()
+      ? realpathSync('/etc/resolv.conf')
+      : '/etc/resolv.conf';
+    // A symlink into a private dir (systemd-resolved's /run) is rebuilt there; elsewhere bind over the file.
+    return ['--ro-bind', hostFile, target];
+  } catch {
+    return [];
+  }
+}
+
+function resolveCwd(cwd: string | undefined): string {
+  if (!cwd) return INNER.workspace;
+  const inner = cwd.startsWith('/') ? posix.normalize(cwd) : posix.join(INNER.workspace, cwd);
+  if (inner !== INNER.workspace && !inner.startsWith(`${INNER.workspace}/`)) {
+    throw new Error(`cwd must be inside the workspace (${INNER.workspace}): ${cwd}`);
+  }
+  return inner;
+}
+
+function signalName(code: number | null): string | null {
+  if (code === null || code <= 128) return null;
+  const names: Record<number, string> = {
+    1: 'SIGHUP',
+    2: 'SIGINT',
+    6: 'SIGABRT',
+    9: 'SIGKILL',
+    11: 'SIGSEGV',
+    15: 'SIGTERM',
+    24: 'SIGXCPU',
+    25: 'SIGXFSZ',
+  };
+  return names[code - 128] ?? `SIG${code - 128}`;
+}
+
+async function parseTraceFile(path: string, parser: StraceParser): Promise<StraceEvidence> {
+  const handle = await open(path, 'r').catch(() => null);
+  if (!handle) return parser.finish();
+  try {
+    let carry = '';
+    const buf = Buffer.alloc(1024 * 1024);
+    for (let read = 0; read < MAX_TRACE_BYTES; ) {
+      const { bytesRead } = await handle.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+      const lines = (carry + buf.toString('latin1', 0, bytesRead)).split('\n');
+      carry = lines.pop() ?? '';
+      for (const line of lines) parser.line(line);
+    }
+    if (carry) parser.line(carry);
+  } finally {
+    await handle.close();
+  }
+  return parser.finish();
+}
+
+export async function createBubblewrapSandbox(
+  options: CreateSandboxOptions,
+  tools: BubblewrapTools,
+): Promise<Sandbox> {
+  const root = isRoot();
+  const uid = root ? SANDBOX_UID : (process.getuid?.() ?? SANDBOX_UID);
+  const base = makeTempDir('sandbox');
+  // Others (the sandbox uid) may traverse the base but not list it.
+  chmodSync(base, 0o711);
+  const home = join(base, 'home');
+  const workspace = join(home, 'work');
+  const tmp = join(base, 'tmp');
+  const etc = join(base, 'etc');
+  for (const dir of [home, workspace, tmp, etc]) mkdirSync(dir, { recursive: true });
+  chmodSync(tmp, 0o1777);
+  writeFileSync(join(etc, 'resolv-none.conf'), 'nameserver 127.0.0.1\n');
+  writeFileSync(join(etc, 'resolv-sink.conf'), 'nameserver 192.0.2.1\noptions timeout:1 attempts:1\n');
+  chmodSync(etc, 0o755);
+
+  let canarySet: CanarySet | null = null;
+  let sink: NetworkSink | null = null;
+  let sinkFailure: string | null = null;
+  let disposed = false;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  try {
+    if (options.seedCanaries) {
+      canarySet = await seedCanaries({
+        hostHome: home,
+        hostWorkspace: workspace,
+        innerHome: INNER.home,
+        innerWorkspace: INNER.workspace,
+      });
+    }
+    for (const file of options.files ?? []) writeSeedFile(home, workspace, file);
+    if (root) chownTree(home, uid);
+    if (root) chownSync(tmp, uid, uid);
+  } catch (error) {
+    removeTempDir(base);
+    throw error;
+  }
+
+  const trees: WritableTree[] = [
+    { name: 'workspace', hostPath: workspace },
+    { name: 'home', hostPath: home, exclude: new Set(['work']) },
+    { name: 'tmp', hostPath: tmp },
+  ];
+
+  async function networkFor(
+    requested: RunRequest['network'],
+  ): Promise<{ mode: EvidenceBundle['network']['mode']; note?: string }> {
+    if (requested !== 'sink') return { mode: 'loopback-only' };
+    if (!root)
+      return {
+        mode: 'loopback-only',
+        note: 'network sink needs root (network namespaces); loopback only, connect attempts from strace',
+      };
+    if (!tools.nsenter || !findTool('ip'))
+      return { mode: 'loopback-only', note: 'network sink needs iproute2 and nsenter; loopback only' };
+    if (!sink && !sinkFailure) {
+      try {
+        sink = await startNetworkSink();
+      } catch (error) {
+        sinkFailure = errorMessage(error);
+      }
+    }
+    return sink
+      ? { mode: 'sink' }
+      : { mode: 'loopback-only', note: `network sink unavailable: ${sinkFailure}` };
+  }
+
+  async function runOnce(req: RunRequest): Promise<RunResult> {
+    if (disposed) throw new Error('sandbox was disposed');
+    if (req.argv.length === 0) throw new Error('argv is empty');
+    const limits: SandboxLimits = { ...DEFAULT_SANDBOX_LIMITS, ...req.limits };
+    const cwd = resolveCwd(req.cwd);
+    const network = await networkFor(req.network);
+    const activeSink: NetworkSink | null = network.mode === 'sink' ? sink : null;
+    const sinkStart = activeSink?.records.length ?? 0;
+    const runId = `skillaudit-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const tracePath = join(base, `${runId}.strace`);
+
+    const before = await snapshotTrees(trees);
+    const applied: LimitRecord[] = [];
+    const notApplied: { limit: string; reason: string }[] = [];
+    let cgroup: RunCgroup | null = null;
+    if (root) {
+      const outcome = await createRunCgroup(runId, limits.memoryBytes, limits.maxProcesses);
+      if (outcome.cgroup) {
+        cgroup = outcome.cgroup;
+        applied.push(...cgroup.applied);
+      } else notApplied.push({ limit: 'memory', reason: outcome.reason });
+    } else notApplied.push({ limit: 'memory', reason: 'cgroups need root or a delegated subtree' });
+
+    const command = buildCommand({
+      req,
+      limits,
+      cwd,
+      uid,
+      root,
+      tools,
+      network: network.mode,
+      cgroup,
+      tracePath,
+      home,
+      tmp,
+      etc,
+      canarySet,
+      sink: activeSink,
+      applied,
+      notApplied,
+    });
+    applied.push(
+      { limit: 'wallMs', value: limits.wallMs, via: 'timer' },
+      { limit: 'maxOutputBytes', value: limits.maxOutputBytes, via: 'reader' },
+    );
+
+    const started = performance.now();
+    const child = spawn(command[0]!, command.slice(1), {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+      env: { PATH: '/usr/bin:/bin' },
+    });
+    let killedFor: EvidenceBundle['killedFor'] = null;
+    const stopAll = (reason: NonNullable<EvidenceBundle['killedFor']>) => {
+      killedFor ??= reason;
+      if (child.pid) killTree(child.pid);
+      if (cgroup) void cgroup.members().then(killAll);
+    };
+    const stdout = new BoundedOutput(limits.maxOutputBytes, child.stdout, () => checkOutput());
+    const stderr = new BoundedOutput(limits.maxOutputBytes, child.stderr, () => checkOutput());
+    function checkOutput(): void {
+      if (stdout.total + stderr.total > limits.maxOutputBytes * OUTPUT_KILL_FACTOR) stopAll('output');
+    }
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(req.stdin ?? '');
+    const wallTimer = setTimeout(() => stopAll('timeout'), limits.wallMs);
+    const traceWatch = setInterval(() => {
+      void stat(tracePath)
+        .then((s) => (s.size > MAX_TRACE_BYTES ? stopAll('trace') : undefined))
+        .catch(() => undefined);
+    }, 250);
+    const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+      child.once('error', () => resolve({ code: null, signal: null }));
+      child.once('close', (code, signal) => resolve({ code, signal }));
+    });
+    clearTimeout(wallTimer);
+    clearInterval(traceWatch);
+    const wallMs = Math.round(performance.now() - started);
+    // Nothing may outlive the run: sweep the tree and the cgroup until both are empty.
+    if (child.pid) killTree(child.pid);
+    if (cgroup) {
+      for (let i = 0; i < 50; i++) {
+        const left = (await cgroup.members()).filter(isAlive);
+        if (left.length === 0) break;
+        killAll(left);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+    const usage = cgroup ? await cgroup.usage() : { cpuUserMs: null, cpuSystemMs: null, maxRssBytes: null };
+    await cgroup?.remove();
+
+    const parser = new StraceParser({
+      sandboxExecutable: tools.bwrap,
+      cwd,
+      canaryPaths: canarySet?.paths ?? new Map(),
+    });
+    const trace = tools.strace ? await parseTraceFile(tracePath, parser) : null;
+    await rm(tracePath, { force: true });
+    await activeSink?.settle();
+    const sinkRecords = activeSink ? activeSink.records.slice(sinkStart) : [];
+    const after = await snapshotTrees(trees);
+    const canaries = canarySet?.canaries ?? [];
+    const fs = await diffTrees(trees, before, after, canaries);
+
+    const main = trace?.processes.find((p) => p.executable !== null);
+    const exitCode = main?.exit
+      ? main.exit.code
+      : exit.signal
+        ? null
+        : exit.code !== null && exit.code > 128
+          ? null
+          : exit.code;
+    const exitSignal = main?.exit ? main.exit.signal : (exit.signal ?? signalName(exit.code));
+    const timedOut = killedFor === 'timeout';
+
+    const evidence: EvidenceBundle = {
+      version: 1,
+      backend: 'bubblewrap',
+      argv: req.argv,
+      processes: trace?.processes ?? [],
+      network: {
+        requested: req.network ?? 'none',
+        mode: network.mode,
+        ...(network.note ? { note: network.note } : {}),
+        attempts: trace?.attempts ?? [],
+        dnsQueries: [
+          ...(trace?.dnsQueries ?? []),
+          ...sinkRecords
+            .filter((r) => r.kind === 'dns' && r.host)
+            .map((r) => ({ name: r.host!, type: r.queryType ?? 'A', source: 'sink' as const })),
+        ],
+        sink: sinkRecords.slice(0, 1000),
+      },
+      sensitiveReads: trace?.sensitiveReads ?? [],
+      fsChanges: fs.changes,
+      resources: { wallMs, ...usage },
+      limits: { applied, notApplied },
+      killedFor,
+      capture: tools.strace
+        ? { strace: true }
+        : { strace: false, note: 'strace not found: no process, network or file-open evidence' },
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      stdoutTruncated: stdout.truncated,
+      stderrTruncated: stderr.truncated,
+      canaries,
+      dropped: {
+        processes: trace?.dropped.processes ?? 0,
+        attempts: trace?.dropped.attempts ?? 0,
+        sensitiveReads: trace?.dropped.sensitiveReads ?? 0,
+        fsChanges: fs.dropped,
+        sink: Math.max(0, sinkRecords.length - 1000),
+      },
+    };
+    return {
+      exitCode: timedOut ? null : exitCode,
+      signal: timedOut ? 'SIGKILL' : exitSignal,
+      timedOut,
+      stdout: evidence.stdout,
+      stderr: evidence.stderr,
+      stdoutTruncated: evidence.stdoutTruncated,
+      stderrTruncated: evidence.stderrTruncated,
+      wallMs,
+      evidence,
+    };
+  }
+
+  return {
+    backend: 'bubblewrap',
+    workspace,
+    home,
+    inner: INNER,
+    run(req: RunRequest): Promise<RunResult> {
+      // One run at a time: each run's fs diff and sink slice must belong to it alone.
+      const result = queue.then(() => runOnce(req));
+      queue = result.catch(() => undefined);
+      return result;
+    },
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      await queue;
+      await (sink as NetworkSink | null)?.close();
+      removeTempDir(base);
+    },
+  };
+}
+
+function writeSeedFile(home: string, workspace: string, file: SeedFile): void {
+  const inHome = file.path.startsWith('~/');
+  const rel = posix.normalize(inHome ? file.path.slice(2) : file.path);
+  if (rel.startsWith('..') || rel.startsWith('/') || rel === '.')
+    throw new Error(`seed file path escapes the sandbox: ${file.path}`);
+  const target = join(inHome ? home : workspace, rel);
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, file.content);
+  chmodSync(target, file.mode ?? 0o644);
+}
+
+interface CommandParts {
+  req: RunRequest;
+  limits: SandboxLimits;
+  cwd: string;
+  uid: number;
+  root: boolean;
+  tools: BubblewrapTools;
+  network: EvidenceBundle['network']['mode'];
+  cgroup: RunCgroup | null;
+  tracePath: string;
+  home: string;
+  tmp: string;
+  etc: string;
+  canarySet: CanarySet | null;
+  sink: NetworkSink | null;
+  applied: LimitRecord[];
+  notApplied: { limit: string; reason: string }[];
+}
+
+/** strace → cgroup join → netns → drop to the sandbox uid → rlimits → bwrap → the command. */
+function buildCommand(p: CommandParts): string[] {
+  const out: string[] = [];
+  if (p.tools.strace) {
+    out.push(
+      p.tools.strace,
+      '-f',
+      '-q',
+      '--seccomp-bpf',
+      '--decode-pids=pidns',
+      '-s',
+      '1024',
+      '-e',
+      'signal=none',
+    );
+    out.push('-e', `trace=${STRACE_SYSCALLS}`, '-o', p.tracePath, '--');
+  }
+  if (p.cgroup) {
+    // Join the run's cgroups before anything forks, then become the rest of the command line.
+    const files = p.cgroup.procsFiles;
+    out.push(
+      p.tools.sh,
+      '-c',
+      'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"',
+      'sh',
+      String(files.length),
+      ...files,
+    );
+  }
+  if (p.sink) out.push(p.tools.nsenter!, `--net=${p.sink.netnsPath}`, '--');
+  if (p.root)
+    out.push(p.tools.setpriv!, '--reuid', String(p.uid), '--regid', String(p.uid), '--clear-groups', '--');
+  if (p.tools.prlimit) {
+    const { cpuSeconds, maxProcesses, maxFileBytes, maxOpenFiles } = p.limits;
+    out.push(
+      p.tools.prlimit,
+      `--cpu=${cpuSeconds}`,
+      `--nproc=${maxProcesses}`,
+      `--fsize=${maxFileBytes}`,
+      `--nofile=${maxOpenFiles}`,
+    );
+    p.applied.push(
+      { limit: 'cpuSeconds', value: cpuSeconds, via: 'prlimit' },
+      { limit: 'maxProcesses', value: maxProcesses, via: 'prlimit' },
+      { limit: 'maxFileBytes', value: maxFileBytes, via: 'prlimit' },
+      { limit: 'maxOpenFiles', value: maxOpenFiles, via: 'prlimit' },
+    );
+    if (!p.cgroup) {
+      // Without a memory cgroup, bound the data segment (heap and private mappings) instead.
+      out.push(`--data=${p.limits.memoryBytes}`);
+      p.applied.push({ limit: 'memoryBytes', value: p.limits.memoryBytes, via: 'prlimit-data' });
+    }
+    out.push('--');
+  } else
+    p.notApplied.push({
+      limit: 'cpuSeconds',
+      reason: 'prlimit not found: no CPU, process, file-size or open-file limits',
+    });
+
+  out.push(p.tools.bwrap, '--unshare-all', '--unshare-user');
+  if (p.network === 'sink') out.push('--share-net');
+  out.push('--die-with-parent', '--new-session', '--hostname', 'sandbox', '--clearenv');
+  const env: Record<string, string> = {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    HOME: INNER.home,
+    USER: 'skill',
+    LANG: 'C.UTF-8',
+    TMPDIR: INNER.tmp,
+    ...p.canarySet?.env,
+    ...p.req.env,
+  };
+  for (const [key, value] of Object.entries(env)) out.push('--setenv', key, value);
+  out.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  for (const dir of PRIVATE_DIRS) out.push('--tmpfs', dir);
+  out.push('--bind', p.tmp, INNER.tmp, '--bind', p.home, INNER.home);
+  out.push(...resolvBind(join(p.etc, p.network === 'sink' ? 'resolv-sink.conf' : 'resolv-none.conf')));
+  out.push('--chdir', p.cwd, '--', ...p.req.argv);
+  return out;
+}

@@ -1,0 +1,305 @@
+// Canary secrets: fake credentials with unique random tokens, planted where real ones live (HOME, the
+// workspace, the environment). Seeing a token leave (network payload, DNS name, a file outside the expected
+// outputs) is proof of exfiltration, because nothing but the sandboxed code could know it.
+import { randomBytes, randomInt } from 'node:crypto';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { dnsExfilStrings, findNeedle, type Needle, tokenNeedles } from './canary-encodings.js';
+import type { CanaryRef, EvidenceBundle } from './evidence.js';
+
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+function randomFrom(alphabet: string, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)];
+  return out;
+}
+
+const base62 = (n: number) => randomFrom(BASE62, n);
+
+interface EnvCanarySpec {
+  name: string;
+  make: () => string;
+}
+
+// Realistic shapes, so format-matching stealers pick them up.
+const ENV_CANARIES: EnvCanarySpec[] = [
+  { name: 'OPENAI_API_KEY', make: () => `sk-proj-${base62(48)}` },
+  { name: 'ANTHROPIC_API_KEY', make: () => `sk-ant-api03-${randomBytes(66).toString('base64url')}AA` },
+  { name: 'AWS_ACCESS_KEY_ID', make: () => `AKIA${randomFrom('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}` },
+  { name: 'AWS_SECRET_ACCESS_KEY', make: () => randomBytes(30).toString('base64') },
+  { name: 'GITHUB_TOKEN', make: () => `ghp_${base62(36)}` },
+  { name: 'HF_TOKEN', make: () => `hf_${randomFrom(BASE62.slice(0, 52), 34)}` },
+  { name: 'NPM_TOKEN', make: () => `npm_${base62(36)}` },
+  {
+    name: 'SLACK_BOT_TOKEN',
+    make: () => `xoxb-${randomInt(1e11, 1e12)}-${randomInt(1e11, 1e12)}-${base62(24)}`,
+  },
+];
+
+interface FileCanarySpec {
+  name: string;
+  root: 'home' | 'workspace';
+  path: string;
+  mode: number;
+  /** Writes the file around `token`. */
+  write: (file: string, token: string) => Promise<void>;
+  make: () => string;
+}
+
+function sshPrivateKey(tokenLine: string): string {
+  const lines = [randomBytes(52).toString('base64'), randomBytes(52).toString('base64'), tokenLine];
+  for (let i = 0; i < 20; i++) lines.push(randomBytes(52).toString('base64'));
+  return `-----BEGIN OPENSSH PRIVATE KEY-----\n${lines.join('\n')}\n-----END OPENSSH PRIVATE KEY-----\n`;
+}
+
+const text = (body: (token: string) => string) => async (file: string, token: string) => {
+  await writeFile(file, body(token));
+};
+
+function writeCookieStore(file: string, token: string): Promise<void> {
+  // Chrome's schema (the columns stealers select); the value is stored in clear, like a test profile.
+  const db = new Database(file);
+  try {
+    db.exec(
+      "CREATE TABLE cookies (creation_utc INTEGER NOT NULL, host_key TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, path TEXT NOT NULL, expires_utc INTEGER NOT NULL, is_secure INTEGER NOT NULL, is_httponly INTEGER NOT NULL, encrypted_value BLOB DEFAULT '')",
+    );
+    const insert = db.prepare('INSERT INTO cookies VALUES (?, ?, ?, ?, ?, ?, 1, 1, ?)');
+    insert.run(
+      13_300_000_000_000_000,
+      '.github.com',
+      'user_session',
+      token,
+      '/',
+      13_400_000_000_000_000,
+      Buffer.alloc(0),
+    );
+    insert.run(
+      13_300_000_000_000_000,
+      '.example.com',
+      'theme',
+      'dark',
+      '/',
+      13_400_000_000_000_000,
+      Buffer.alloc(0),
+    );
+  } finally {
+    db.close();
+  }
+  return Promise.resolve();
+}
+
+const FILE_CANARIES: FileCanarySpec[] = [
+  {
+    name: 'ssh-private-key',
+    root: 'home',
+    path: '.ssh/id_rsa',
+    mode: 0o600,
+    make: () => randomBytes(52).toString('base64'),
+    write: text(sshPrivateKey),
+  },
+  {
+    name: 'aws-credentials-file',
+    root: 'home',
+    path: '.aws/credentials',
+    mode: 0o600,
+    make: () => randomBytes(30).toString('base64'),
+    write: text(
+      (t) =>
+        `[default]\naws_access_key_id = AKIA${randomFrom('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}\naws_secret_access_key = ${t}\nregion = us-east-1\n`,
+    ),
+  },
+  {
+    name: 'workspace-dotenv',
+    root: 'workspace',
+    path: '.env',
+    mode: 0o600,
+    make: () => `sk_live_${base62(40)}`,
+    write: text(
+      (t) =>
+        `# local settings\nDATABASE_URL=postgres://app:${base62(20)}@db.internal:5432/app\nPAYMENTS_SECRET_KEY=${t}\n`,
+    ),
+  },
+  {
+    name: 'netrc',
+    root: 'home',
+    path: '.netrc',
+    mode: 0o600,
+    make: () => base62(32),
+    write: text((t) => `machine api.internal.example.com\n  login deploy\n  password ${t}\n`),
+  },
+  {
+    name: 'git-credentials',
+    root: 'home',
+    path: '.git-credentials',
+    mode: 0o600,
+    make: () => `ghp_${base62(36)}`,
+    write: text((t) => `https://deploy-bot:${t}@github.com\n`),
+  },
+  {
+    name: 'kube-config',
+    root: 'home',
+    path: '.kube/config',
+    mode: 0o600,
+    make: () => randomBytes(48).toString('base64url'),
+    write: text(
+      (t) =>
+        `apiVersion: v1\nkind: Config\nclusters:\n- name: prod\n  cluster:\n    server: https://10.20.0.1:6443\ncontexts:\n- name: prod\n  context: {cluster: prod, user: admin}\ncurrent-context: prod\nusers:\n- name: admin\n  user:\n    token: ${t}\n`,
+    ),
+  },
+  {
+    name: 'npmrc',
+    root: 'home',
+    path: '.npmrc',
+    mode: 0o600,
+    make: () => `npm_${base62(36)}`,
+    write: text((t) => `//registry.npmjs.org/:_authToken=${t}\n`),
+  },
+  {
+    name: 'gh-cli-token',
+    root: 'home',
+    path: '.config/gh/hosts.yml',
+    mode: 0o600,
+    make: () => `gho_${base62(36)}`,
+    write: text((t) => `github.com:\n    oauth_token: ${t}\n    user: deploy-bot\n    git_protocol: https\n`),
+  },
+  {
+    name: 'chrome-cookies',
+    root: 'home',
+    path: '.config/google-chrome/Default/Cookies',
+    mode: 0o600,
+    make: () => base62(40),
+    write: writeCookieStore,
+  },
+];
+
+export interface CanarySet {
+  canaries: CanaryRef[];
+  /** The environment variables to add to every run. */
+  env: Record<string, string>;
+  /** Inner path (as the sandbox sees it) of each file canary, to its name. */
+  paths: Map<string, string>;
+}
+
+/** Plants every canary under `hostHome` and `hostWorkspace`; `innerHome`/`innerWorkspace` name them inside. */
+export async function seedCanaries(dirs: {
+  hostHome: string;
+  hostWorkspace: string;
+  innerHome: string;
+  innerWorkspace: string;
+}): Promise<CanarySet> {
+  const canaries: CanaryRef[] = [];
+  const env: Record<string, string> = {};
+  const paths = new Map<string, string>();
+  for (const spec of ENV_CANARIES) {
+    const token = spec.make();
+    env[spec.name] = token;
+    canaries.push({ name: spec.name, location: `env:${spec.name}`, token });
+  }
+  for (const spec of FILE_CANARIES) {
+    const token = spec.make();
+    const host = join(spec.root === 'home' ? dirs.hostHome : dirs.hostWorkspace, spec.path);
+    await mkdir(dirname(host), { recursive: true, mode: 0o700 });
+    await spec.write(host, token);
+    await chmod(host, spec.mode);
+    canaries.push({ name: spec.name, location: `${spec.root}:${spec.path}`, token });
+    paths.set(`${spec.root === 'home' ? dirs.innerHome : dirs.innerWorkspace}/${spec.path}`, spec.name);
+  }
+  return { canaries, env, paths };
+}
+
+export type CanaryHitKind = 'sink' | 'network-payload' | 'dns' | 'file' | 'argv';
+
+export interface CanaryHit {
+  canary: string;
+  location: string;
+  kind: CanaryHitKind;
+  encoding: Needle['encoding'];
+  /** Where it was seen: destination, query name, file path or the command. */
+  where: string;
+  /** True for evidence that the secret left the sandbox or was staged for it; false for intent only (argv). */
+  proof: boolean;
+}
+
+export interface CanaryHitOptions {
+  /** Paths (`workspace:out/`, `home:.cache/`) where a run may legitimately write secrets, e.g. a config it was asked to build. */
+  expectedOutputs?: string[];
+}
+
+/** Every place a canary token (in any encoding) shows up in the evidence. */
+export function findCanaryHits(
+  evidence: EvidenceBundle,
+  canaries: CanaryRef[] = evidence.canaries,
+  options: CanaryHitOptions = {},
+): CanaryHit[] {
+  const hits: CanaryHit[] = [];
+  const seen = new Set<string>();
+  const armed = canaries.map((c) => ({ canary: c, needles: tokenNeedles(c.token) }));
+  const check = (haystack: string, kind: CanaryHitKind, where: string, proof: boolean, relaxCase = false) => {
+    if (haystack === '') return;
+    for (const { canary, needles } of armed) {
+      const needle = findNeedle(haystack, needles, relaxCase);
+      if (!needle) continue;
+      const key = `${canary.name}\0${kind}\0${where}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      hits.push({
+        canary: canary.name,
+        location: canary.location,
+        kind,
+        encoding: needle.encoding,
+        where,
+        proof,
+      });
+    }
+  };
+
+  for (const record of evidence.network.sink) {
+    const body = record.bodyBase64 ? Buffer.from(record.bodyBase64, 'base64').toString('latin1') : '';
+    const where = `${record.protocol} ${record.host ?? record.address}:${record.port}${record.path ?? ''}`;
+    check([record.host ?? '', record.path ?? '', record.headers ?? '', body].join('\n'), 'sink', where, true);
+  }
+  for (const attempt of evidence.network.attempts) {
+    if (attempt.payload)
+      check(attempt.payload, 'network-payload', `${attempt.address}:${attempt.port ?? ''}`, true);
+  }
+  const names = [
+    ...evidence.network.dnsQueries.map((q) => q.name),
+    ...evidence.network.sink.filter((r) => r.kind === 'dns' && r.host).map((r) => r.host!),
+  ];
+  for (const name of names) check(name.replaceAll('.', ''), 'dns', name, true, true);
+  for (const joined of dnsExfilStrings(names))
+    check(joined, 'dns', 'DNS queries (labels joined in order)', true, true);
+
+  const canaryFiles = new Set(canaries.map((c) => c.location));
+  const expected = options.expectedOutputs ?? [];
+  for (const change of evidence.fsChanges) {
+    if (change.change !== 'created' && change.change !== 'modified') continue;
+    const location = `${change.root}:${change.path}`;
+    if (canaryFiles.has(location) || expected.some((prefix) => location.startsWith(prefix))) continue;
+    for (const name of change.canaryTokens ?? []) {
+      const canary = canaries.find((c) => c.name === name);
+      const key = `${name}\0file\0${location}`;
+      if (!canary || seen.has(key)) continue;
+      seen.add(key);
+      hits.push({
+        canary: name,
+        location: canary.location,
+        kind: 'file',
+        encoding: 'raw',
+        where: location,
+        proof: true,
+      });
+    }
+    if (change.head) check(change.head, 'file', location, true);
+  }
+  for (const proc of evidence.processes)
+    check(proc.argv.join(' '), 'argv', proc.argv.join(' ').slice(0, 200), false);
+  return hits;
+}
+
+/** Names of the canaries whose token (in any encoding) occurs in `content`. */
+export function canaryTokensIn(content: string, canaries: CanaryRef[]): string[] {
+  return canaries.filter((c) => findNeedle(content, tokenNeedles(c.token)) !== null).map((c) => c.name);
+}

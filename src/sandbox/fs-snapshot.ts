@@ -1,0 +1,134 @@
+// Before/after snapshots of the sandbox's writable trees (workspace, home, tmp) and their diff.
+// Walks without following symlinks; bounded in entries and in bytes hashed, since a run may have written
+// millions of files or a huge one on purpose.
+import { createHash } from 'node:crypto';
+import { lstat, open, readdir, readlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FileState, FsChange, FsRoot } from './evidence.js';
+import { EVIDENCE_CAPS } from './evidence.js';
+
+export interface Snapshot {
+  entries: Map<string, FileState>;
+  /** Entries not visited because the walk hit its cap. */
+  truncated: boolean;
+}
+
+export interface SnapshotOptions {
+  maxEntries: number;
+  /** Files larger than this are recorded by size only (sha256 null). */
+  maxHashBytes: number;
+  /** Relative paths not to descend into (another root mounted inside this one). */
+  exclude?: ReadonlySet<string>;
+}
+
+export const DEFAULT_SNAPSHOT_OPTIONS: SnapshotOptions = {
+  maxEntries: 20_000,
+  maxHashBytes: 16 * 1024 * 1024,
+};
+
+async function hashFile(path: string, size: number, maxBytes: number): Promise<string | null> {
+  if (size > maxBytes) return null;
+  const hash = createHash('sha256');
+  const handle = await open(path, 'r');
+  try {
+    for await (const chunk of handle.createReadStream()) hash.update(chunk as Buffer);
+  } finally {
+    await handle.close();
+  }
+  return hash.digest('hex');
+}
+
+function kindOf(stat: Awaited<ReturnType<typeof lstat>>): FileState['type'] {
+  if (stat.isFile()) return 'file';
+  if (stat.isDirectory()) return 'dir';
+  if (stat.isSymbolicLink()) return 'symlink';
+  return 'other';
+}
+
+export async function takeSnapshot(
+  root: string,
+  options: SnapshotOptions = DEFAULT_SNAPSHOT_OPTIONS,
+): Promise<Snapshot> {
+  const entries = new Map<string, FileState>();
+  let truncated = false;
+  const queue: string[] = [''];
+  while (queue.length > 0) {
+    const rel = queue.shift()!;
+    let names: string[];
+    try {
+      names = await readdir(join(root, rel));
+    } catch {
+      continue; // unreadable or vanished: the diff shows what could be seen
+    }
+    for (const name of names.sort()) {
+      const childRel = rel === '' ? name : `${rel}/${name}`;
+      if (options.exclude?.has(childRel)) continue;
+      if (entries.size >= options.maxEntries) {
+        truncated = true;
+        return { entries, truncated };
+      }
+      const abs = join(root, childRel);
+      let stat: Awaited<ReturnType<typeof lstat>>;
+      try {
+        stat = await lstat(abs);
+      } catch {
+        continue;
+      }
+      const type = kindOf(stat);
+      let sha256: string | null = null;
+      if (type === 'file') sha256 = await hashFile(abs, stat.size, options.maxHashBytes).catch(() => null);
+      else if (type === 'symlink')
+        sha256 = createHash('sha256')
+          .update(await readlink(abs).catch(() => ''))
+          .digest('hex');
+      entries.set(childRel, { type, mode: stat.mode & 0o7777, size: stat.size, sha256 });
+      if (type === 'dir') queue.push(childRel);
+    }
+  }
+  return { entries, truncated };
+}
+
+async function readHead(path: string, bytes: number): Promise<string | undefined> {
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const buf = Buffer.alloc(bytes);
+      const { bytesRead } = await handle.read(buf, 0, bytes, 0);
+      return buf.subarray(0, bytesRead).toString('latin1');
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** Changes from `before` to `after`; created and modified regular files carry the first bytes read from `root`. */
+export async function diffSnapshots(
+  rootName: FsRoot,
+  root: string,
+  before: Snapshot,
+  after: Snapshot,
+): Promise<FsChange[]> {
+  const changes: FsChange[] = [];
+  for (const [path, now] of after.entries) {
+    const was = before.entries.get(path) ?? null;
+    let change: FsChange['change'] | null = null;
+    if (!was) change = 'created';
+    else if (was.type !== now.type || was.sha256 !== now.sha256 || was.size !== now.size) change = 'modified';
+    else if (was.mode !== now.mode) change = 'mode';
+    // Directory contents show up as their own entries; a directory's size changing is not news.
+    if (change === 'modified' && now.type === 'dir' && was?.type === 'dir')
+      change = was.mode !== now.mode ? 'mode' : null;
+    if (!change) continue;
+    const entry: FsChange = { root: rootName, path, change, before: was, after: now };
+    if (now.type === 'file' && change !== 'mode')
+      entry.head = await readHead(join(root, path), EVIDENCE_CAPS.headBytes);
+    changes.push(entry);
+  }
+  for (const [path, was] of before.entries) {
+    if (!after.entries.has(path))
+      changes.push({ root: rootName, path, change: 'deleted', before: was, after: null });
+  }
+  return changes;
+}

@@ -1,0 +1,91 @@
+// The sandbox contract every backend implements. Stages (detonate, run) talk only to these types.
+import type { EvidenceBundle } from './evidence.js';
+
+export interface SandboxLimits {
+  /** Wall-clock budget of one run; the whole process tree is killed when it runs out. */
+  wallMs: number;
+  cpuSeconds: number;
+  memoryBytes: number;
+  maxProcesses: number;
+  maxFileBytes: number;
+  maxOpenFiles: number;
+  /** Bytes of stdout and of stderr kept; a run that keeps printing far beyond this is killed. */
+  maxOutputBytes: number;
+}
+
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
+  wallMs: 30_000,
+  cpuSeconds: 20,
+  memoryBytes: 512 * 1024 * 1024,
+  maxProcesses: 128,
+  maxFileBytes: 64 * 1024 * 1024,
+  maxOpenFiles: 256,
+  maxOutputBytes: 1024 * 1024,
+};
+
+export type NetworkMode = 'none' | 'sink';
+
+export interface RunRequest {
+  argv: string[];
+  /** The complete environment of the run: nothing is inherited from the host. */
+  env: Record<string, string>;
+  /** Working directory: relative to the workspace, or an absolute path inside the sandbox workspace. */
+  cwd?: string;
+  stdin?: string;
+  limits?: Partial<SandboxLimits>;
+  /** 'sink' routes all traffic to a logging sink when the host allows it; otherwise the run says why not. */
+  network?: NetworkMode;
+}
+
+export interface RunResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  wallMs: number;
+  evidence: EvidenceBundle;
+}
+
+export type BackendName = 'bubblewrap' | 'docker';
+
+/** Paths as the sandboxed process sees them. */
+export interface SandboxInnerPaths {
+  home: string;
+  workspace: string;
+  tmp: string;
+}
+
+export interface Sandbox {
+  readonly backend: BackendName;
+  /** Host path of the workspace (the sandbox's working tree, read-write inside). */
+  readonly workspace: string;
+  /** Host path of the sandbox HOME (seeded with canaries when asked). */
+  readonly home: string;
+  readonly inner: SandboxInnerPaths;
+  run(req: RunRequest): Promise<RunResult>;
+  dispose(): Promise<void>;
+}
+
+export interface SeedFile {
+  /** Relative to the workspace; `~/` prefixes a path relative to HOME instead. */
+  path: string;
+  content: Buffer | string;
+  mode?: number;
+}
+
+export interface CreateSandboxOptions {
+  backend?: 'auto' | BackendName;
+  seedCanaries?: boolean;
+  files?: SeedFile[];
+  /** Docker only: the image runs are made in. */
+  image?: string;
+}
+
+export interface BackendStatus {
+  backend: BackendName;
+  usable: boolean;
+  reason?: string;
+}
