@@ -86,7 +86,11 @@ export function parseSkillMd(text: string): ParsedSkillMd {
       ],
     };
   }
-  const source = lines.slice(1, close).join('\n');
+  // CRLF files: a lone trailing \r on the last YAML line would otherwise end up inside its value.
+  const source = lines
+    .slice(1, close)
+    .map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line))
+    .join('\n');
   const body = lines.slice(close + 1).join('\n');
   const bodyStartLine = close + 2;
   const { frontmatter, frontmatterLines, diagnostics } = parseYamlMap(source, 2);
