@@ -1,0 +1,231 @@
+import type { Recommendation, ReportFinding } from '../../model.js';
+import type { VerdictKind } from '../../../types.js';
+
+// Words and number formats shared by every report renderer (terminal, Markdown, HTML app), plus the one
+// defence they all need against skill text: characters a reader cannot see are shown as visible markers.
+// Pure functions only: this module runs in Node and, bundled, in the browser.
+
+export const RECOMMENDATION_LABEL: Record<Recommendation, string> = {
+  adopt: 'Adopt',
+  'test first': 'Test first',
+  'do not install': 'Do not install',
+};
+
+export const RECOMMENDATION_MEANING: Record<Recommendation, string> = {
+  adopt: 'Safe by every check that ran, and it helps the agent.',
+  'test first':
+    'Nothing proves it harmful, but check the findings and try it in a sandbox before relying on it.',
+  'do not install': 'It can harm you or your data; do not install it as it is.',
+};
+
+export const VERDICT_LABEL: Record<VerdictKind, string> = {
+  confirmed: 'confirmed at runtime',
+  suspected: 'suspected at runtime',
+  agent_refused: 'agent refused',
+  path_exists_not_triggered: 'reachable, not triggered',
+  likely_false_positive: 'likely false positive',
+  no_probe: 'not probed',
+};
+
+export const STATUS_LABEL = { pass: 'Pass', caution: 'Caution', risky: 'Risky' } as const;
+
+// Which `notRun` stages explain an empty report section (stage names are free text, matched by word).
+export const SECTION_STAGES = {
+  'Runtime evidence': /detonat|runtime|sandbox/i,
+  Utility: /utility|scenario|agent|judge|trial/i,
+  Quality: /quality/i,
+} as const;
+
+/** Why a report section is empty, from the report's own `notRun` records. */
+export function notRunReason(
+  report: { notRun: readonly { stage: string; reason: string }[] },
+  section: keyof typeof SECTION_STAGES,
+): string {
+  const reasons = report.notRun.filter((n) => SECTION_STAGES[section].test(n.stage));
+  return reasons.length ? [...new Set(reasons.map((n) => n.reason))].join('; ') : 'no reason was recorded';
+}
+
+export type Segment = { hidden: false; text: string } | { hidden: true; text: string };
+
+// Code points a reader does not see or that rewrite what is shown around them: C0/C1 controls (terminal
+// escapes), bidi embeddings/overrides/isolates (Trojan Source), zero-width and other invisible formatting
+// characters, variation selectors used for data smuggling, and Unicode tag characters (decoded separately).
+// Tab and newline are kept; emoji presentation selectors (U+FE0E/F) are ordinary text.
+const INVISIBLE_RANGES: readonly (readonly [number, number])[] = [
+  [0x0000, 0x0008],
+  [0x000b, 0x001f],
+  [0x007f, 0x009f],
+  [0x00ad, 0x00ad],
+  [0x034f, 0x034f],
+  [0x061c, 0x061c],
+  [0x115f, 0x1160],
+  [0x17b4, 0x17b5],
+  [0x180b, 0x180f],
+  [0x200b, 0x200f],
+  [0x2028, 0x202e],
+  [0x2060, 0x206f],
+  [0x3164, 0x3164],
+  [0xfe00, 0xfe0d],
+  [0xfeff, 0xfeff],
+  [0xffa0, 0xffa0],
+  [0xfff9, 0xfffb],
+  [0xe0000, 0xe007f],
+  [0xe0100, 0xe01ef],
+];
+const TAG_START = 0xe0000;
+const TAG_END = 0xe007f;
+
+function isInvisible(cp: number): boolean {
+  return INVISIBLE_RANGES.some(([lo, hi]) => cp >= lo && cp <= hi);
+}
+
+function codePointLabel(cp: number): string {
+  return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * Splits text into visible runs and markers for invisible characters, e.g. `⟨U+202E⟩`. A run of Unicode tag
+ * characters is decoded (they mirror ASCII) so hidden instructions become readable; long runs of one character
+ * are collapsed so that a flood of zero-width spaces cannot bloat the report.
+ */
+export function revealSegments(input: string): Segment[] {
+  const text = input.replace(/\r\n/g, '\n');
+  const out: Segment[] = [];
+  let visible = '';
+  const chars = Array.from(text);
+  for (let i = 0; i < chars.length; ) {
+    const ch = chars[i]!;
+    if (!isInvisible(ch.codePointAt(0)!)) {
+      visible += ch;
+      i++;
+      continue;
+    }
+    if (visible) out.push({ hidden: false, text: visible });
+    visible = '';
+    const cp = ch.codePointAt(0)!;
+    let j = i + 1;
+    if (cp >= TAG_START && cp <= TAG_END) {
+      while (j < chars.length && isTag(chars[j]!)) j++;
+      const decoded = chars
+        .slice(i, j)
+        .map((c) => c.codePointAt(0)! - TAG_START)
+        .filter((c) => c >= 0x20 && c < 0x7f)
+        .map((c) => String.fromCharCode(c))
+        .join('');
+      out.push({ hidden: true, text: `⟨hidden tag text: "${decoded}"⟩` });
+    } else {
+      while (j < chars.length && chars[j] === ch) j++;
+      const count = j - i;
+      out.push({
+        hidden: true,
+        text: count > 3 ? `⟨${codePointLabel(cp)} ×${count}⟩` : `⟨${codePointLabel(cp)}⟩`.repeat(count),
+      });
+    }
+    i = j;
+  }
+  if (visible) out.push({ hidden: false, text: visible });
+  return out;
+}
+
+function isTag(ch: string): boolean {
+  const cp = ch.codePointAt(0)!;
+  return cp >= TAG_START && cp <= TAG_END;
+}
+
+/** The text with every invisible character replaced by a visible marker. */
+export function reveal(text: string): string {
+  return revealSegments(text)
+    .map((s) => s.text)
+    .join('');
+}
+
+/** Whether the text holds any character that `reveal` would mark. */
+export function hasHidden(text: string): boolean {
+  return revealSegments(text).some((s) => s.hidden);
+}
+
+/** At most `max` characters, with a count of what was cut. */
+export function clip(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max
+    ? text
+    : `${chars.slice(0, max).join('')}… (${chars.length - max} more characters)`;
+}
+
+/** An http(s) URL safe to make clickable, or null: skill text never becomes any other kind of link. */
+export function safeHttpUrl(text: string): string | null {
+  if (!/^https?:\/\//i.test(text.trim())) return null;
+  try {
+    const url = new URL(text.trim());
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    if (url.username || url.password) return null;
+    return url.href;
+  } catch {
+    return null;
+  }
+}
+
+export function findingLocation(f: Pick<ReportFinding, 'file' | 'line' | 'endLine'>): string {
+  return f.endLine > f.line ? `${f.file}:${f.line}-${f.endLine}` : `${f.file}:${f.line}`;
+}
+
+const SEVERITY_ORDER = { high: 3, medium: 2, low: 1 } as const;
+const VERDICT_ORDER: Record<VerdictKind, number> = {
+  confirmed: 6,
+  suspected: 5,
+  no_probe: 4,
+  path_exists_not_triggered: 3,
+  agent_refused: 2,
+  likely_false_positive: 1,
+};
+
+/** Active findings first, then by severity, runtime verdict and confidence: what to read first. */
+export function orderFindings(findings: readonly ReportFinding[]): ReportFinding[] {
+  return [...findings].sort(
+    (a, b) =>
+      Number(Boolean(a.suppressed)) - Number(Boolean(b.suppressed)) ||
+      SEVERITY_ORDER[b.severity] - SEVERITY_ORDER[a.severity] ||
+      VERDICT_ORDER[b.verdict] - VERDICT_ORDER[a.verdict] ||
+      b.confidence - a.confidence,
+  );
+}
+
+/** A gain in [-1, 1] as a signed whole percentage, e.g. `+42%`; `n/a` when unknown. */
+export function signedPercent(value: number | null): string {
+  if (value === null || !Number.isFinite(value)) return 'n/a';
+  const pct = Math.round(value * 100);
+  return `${pct > 0 ? '+' : pct < 0 ? '−' : '±'}${Math.abs(pct)}%`;
+}
+
+/** A score in [0, 1] as a whole percentage. */
+export function percent(value: number | null): string {
+  return value === null || !Number.isFinite(value) ? 'n/a' : `${Math.round(value * 100)}%`;
+}
+
+export function duration(ms: number): string {
+  const abs = Math.abs(ms);
+  const sign = ms < 0 ? '−' : '';
+  if (abs < 1000) return `${sign}${Math.round(abs)} ms`;
+  if (abs < 60_000) return `${sign}${(abs / 1000).toFixed(1)} s`;
+  return `${sign}${Math.floor(abs / 60_000)} min ${Math.round((abs % 60_000) / 1000)} s`;
+}
+
+export function count(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** Effective input tokens (input − cached), the cost measure of seed 000 eq. 3. */
+export function effectiveTokens(t: { input: number; cached: number }): number {
+  return Math.max(0, t.input - t.cached);
+}
+
+/** A signed saving, e.g. `12.6 s saved` or `3.1 s slower`. */
+export function timeSaving(ms: number | null): string {
+  if (ms === null) return 'n/a';
+  return ms >= 0 ? `${duration(ms)} saved` : `${duration(-ms)} slower`;
+}
+
+export function tokenSaving(tokens: number | null): string {
+  if (tokens === null) return 'n/a';
+  return tokens >= 0 ? `${count(tokens)} tokens saved` : `${count(-tokens)} more tokens`;
+}

@@ -1,0 +1,251 @@
+import { patternById } from '../scan/taxonomy.js';
+import {
+  RECOMMENDATION_LABEL,
+  RECOMMENDATION_MEANING,
+  STATUS_LABEL,
+  VERDICT_LABEL,
+  clip,
+  count,
+  duration,
+  effectiveTokens,
+  findingLocation,
+  notRunReason,
+  orderFindings,
+  percent,
+  reveal,
+  signedPercent,
+  timeSaving,
+  tokenSaving,
+} from './html/app/format.js';
+import type { Report, ReportFinding, RuntimeSummary, UtilitySummary } from './model.js';
+
+// The audit as GitHub-flavoured Markdown for PR comments. Every string from the report is untrusted: short
+// values go into code spans, quoted code into fenced blocks (both render no HTML, links, images or mentions),
+// and prose goes through `prose`, which escapes Markdown and HTML and defangs autolinks and @-mentions.
+// Hidden characters are revealed first everywhere. Output stays well under GitHub's 65,536-character limit.
+
+const MAX_FINDINGS = 25;
+const EVIDENCE_LINES = 8;
+const LINE_CHARS = 200;
+const LIST_ITEMS = 10;
+
+const RECOMMENDATION_ICON = { adopt: '🟢', 'test first': '🟡', 'do not install': '🔴' } as const;
+const STATUS_ICON = { pass: '🟢', caution: '🟡', risky: '🔴' } as const;
+
+/** Untrusted text as inline Markdown prose: nothing in it can become markup, a link or a mention. */
+export function prose(text: string, max = 400): string {
+  return (
+    clip(reveal(text), max)
+      .replace(/\s*\n\s*/g, ' ')
+      // GFM autolinks scheme:// and www. text even when escaped: defang them visibly before escaping.
+      .replace(/\b([a-z][a-z0-9+.-]*):\/\//gi, '$1[:]//')
+      .replace(/\bwww\./gi, 'www[.]')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/[\\`*_{}[\]()#+!|~]/g, '\\$&')
+      .replace(/^([-=]|\d+[.)])/, '\\$1')
+      // A fullwidth at sign: no e-mail autolink and no @-mention notification.
+      .replace(/@/g, '\uFF20')
+  );
+}
+
+/** Untrusted text as a code span (single line), safe inside table cells too. */
+export function codeSpan(text: string, max = LINE_CHARS): string {
+  const value = clip(reveal(text), max).replace(/\n/g, ' ⏎ ').replace(/\|/g, '\\|');
+  const longestRun = Math.max(0, ...(value.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longestRun + 1);
+  const pad = value.startsWith('`') || value.endsWith('`') || value === '' ? ' ' : '';
+  return `${fence}${pad}${value}${pad}${fence}`;
+}
+
+/** Untrusted multi-line text as a fenced block whose fence no line inside can close. */
+export function fencedBlock(text: string, maxLines = EVIDENCE_LINES): string {
+  const lines = reveal(text).split('\n');
+  const shown = lines.slice(0, maxLines).map((l) => clip(l, LINE_CHARS));
+  if (lines.length > maxLines) shown.push(`… ${lines.length - maxLines} more lines`);
+  const body = shown.join('\n');
+  const longestRun = Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longestRun + 1));
+  return `${fence}text\n${body}\n${fence}`;
+}
+
+function renderFinding(f: ReportFinding): string[] {
+  const out = [
+    `#### ${f.severity.toUpperCase()} · ${f.pattern} ${patternById(f.pattern).name} · ${codeSpan(findingLocation(f))}`,
+    '',
+    `${prose(f.message)} — **${VERDICT_LABEL[f.verdict]}**, confidence ${f.confidence.toFixed(2)}, rule ${codeSpan(f.rule, 80)}`,
+    '',
+    fencedBlock(f.evidence),
+  ];
+  if (f.rationale) out.push('', `Why: ${prose(f.rationale)}`);
+  if (f.runtimeEvidence.length) {
+    out.push('', ...f.runtimeEvidence.map((e) => `- runtime (${prose(e.kind, 40)}): ${prose(e.summary)}`));
+  }
+  out.push('');
+  return out;
+}
+
+function renderSafety(report: Report): string[] {
+  const { safety } = report;
+  const active = orderFindings(safety.findings.filter((f) => !f.suppressed));
+  const suppressed = safety.findings.filter((f) => f.suppressed);
+  const n = (s: ReportFinding['severity']) => active.filter((f) => f.severity === s).length;
+  const out = [
+    `### Safety: ${STATUS_ICON[safety.status]} ${STATUS_LABEL[safety.status]} (${safety.score}/100)`,
+    '',
+    `${n('high')} high, ${n('medium')} medium, ${n('low')} low` +
+      (suppressed.length ? `; ${suppressed.length} suppressed` : '') +
+      (active.length === 0 ? '. No active findings.' : '.'),
+    '',
+  ];
+  if (active.length) {
+    out.push('| severity | pattern | where | runtime verdict |', '|---|---|---|---|');
+    for (const f of active.slice(0, MAX_FINDINGS)) {
+      out.push(
+        `| ${f.severity} | ${f.pattern} ${patternById(f.pattern).name} | ${codeSpan(findingLocation(f))} | ${VERDICT_LABEL[f.verdict]} |`,
+      );
+    }
+    out.push('');
+    for (const f of active.slice(0, MAX_FINDINGS)) out.push(...renderFinding(f));
+    if (active.length > MAX_FINDINGS) {
+      out.push(
+        `… and ${active.length - MAX_FINDINGS} more findings (the HTML or JSON report lists all).`,
+        '',
+      );
+    }
+  }
+  for (const f of suppressed) {
+    out.push(
+      `- suppressed (${f.suppressed!.by}): ${f.pattern} at ${codeSpan(findingLocation(f))}: ${prose(f.suppressed!.reason)}`,
+    );
+  }
+  for (const note of safety.notes) out.push(`- note: ${prose(note)}`);
+  if (suppressed.length || safety.notes.length) out.push('');
+  return out;
+}
+
+function bulletList<T>(items: readonly T[], show: (item: T) => string): string[] {
+  const out = items.slice(0, LIST_ITEMS).map((item) => `  - ${show(item)}`);
+  if (items.length > LIST_ITEMS) out.push(`  - … ${items.length - LIST_ITEMS} more`);
+  return out;
+}
+
+function renderRuntime(runtime: RuntimeSummary): string[] {
+  return [
+    '### Runtime evidence',
+    '',
+    `Sandbox: ${codeSpan(runtime.sandbox.backend, 40)}` +
+      (runtime.sandbox.limitsApplied.length
+        ? `, limits ${runtime.sandbox.limitsApplied.map((l) => codeSpan(l, 60)).join(', ')}`
+        : ''),
+    '',
+    `- **Scripts run:** ${runtime.scriptsRun.length}`,
+    ...bulletList(
+      runtime.scriptsRun,
+      (s) =>
+        `${codeSpan(s.command)}: ${s.timedOut ? 'timed out' : `exit ${s.exitCode ?? 'by signal'}`}, ${duration(s.wallMs)}`,
+    ),
+    `- **Network attempts:** ${runtime.network.length || 'none'}`,
+    ...bulletList(
+      runtime.network,
+      (n) =>
+        `${codeSpan(n.protocol, 20)} ${codeSpan(n.destination)} ${n.blocked ? '(blocked)' : '**(allowed)**'}` +
+        (n.bytes !== undefined ? `, ${count(n.bytes)} bytes` : '') +
+        (n.canaries?.length ? `, carried ${n.canaries.map((x) => codeSpan(x, 60)).join(', ')}` : ''),
+    ),
+    `- **Canary hits:** ${runtime.canaryHits.length || 'none'}`,
+    ...bulletList(runtime.canaryHits, (h) => `${codeSpan(h.canary, 60)} in ${codeSpan(h.where)}`),
+    `- **Files changed:** ${runtime.filesChanged.length || 'none'}`,
+    ...bulletList(runtime.filesChanged, (f) => `${f.change} ${codeSpan(f.path)}`),
+    `- **Processes:** ${runtime.processes.length}`,
+    ...bulletList(runtime.processes, (p) => codeSpan(p.argv.join(' '))),
+    '',
+  ];
+}
+
+function renderUtility(u: UtilitySummary): string[] {
+  const out = [
+    '### Utility, efficiency and cost',
+    '',
+    '| pass-rate gain | efficiency gain | cost gain | combined (ECG) |',
+    '|---|---|---|---|',
+    `| ${signedPercent(u.prg)} | ${signedPercent(u.eg)} (${timeSaving(u.deltaT)}) | ${signedPercent(u.cg)} (${tokenSaving(u.deltaQ)}) | ${signedPercent(u.ecg)} |`,
+    '',
+  ];
+  if (u.ceiling)
+    out.push('The agent already passes these scenarios without the skill, so no gain can show.', '');
+  out.push('| scenario | with skill | without skill | PRG |', '|---|---|---|---|');
+  for (const s of u.scenarios) {
+    const cell = (t: typeof s.withSkill) =>
+      `${t.passed}/${t.total} · ${duration(t.timeMs)} · ${count(effectiveTokens(t.tokens))} tok`;
+    out.push(
+      `| ${codeSpan(s.id, 60)} | ${cell(s.withSkill)} | ${cell(s.noSkill)} | ${s.valid ? signedPercent(s.prg) : `invalid: ${prose(s.invalidReason ?? 'unknown', 120)}`} |`,
+    );
+  }
+  out.push('');
+  return out;
+}
+
+function renderQuality(report: Report): string[] {
+  const q = report.quality!;
+  const out = [
+    `### Quality: ${percent(q.overall)} overall`,
+    '',
+    `Static ${percent(q.groups.static)}, dynamic ${percent(q.groups.dynamic)}, rubric ${percent(q.groups.rubric)}.`,
+    '',
+    '| dimension | group | score |',
+    '|---|---|---|',
+  ];
+  for (const d of q.dimensions) {
+    out.push(
+      `| ${prose(d.name, 60)} | ${prose(d.group, 20)} | ${d.score === null ? `not run: ${prose(d.reason ?? d.status, 160)}` : percent(d.score)} |`,
+    );
+  }
+  out.push('');
+  return out;
+}
+
+function notRunSection(report: Report, title: 'Runtime evidence' | 'Utility' | 'Quality'): string[] {
+  return [`### ${title}`, '', `Not run: ${prose(notRunReason(report, title))}.`, ''];
+}
+
+export function renderReportMarkdown(report: Report): string {
+  const { skill, verdict } = report;
+  const p = skill.provenance;
+  const out = [
+    `## ${RECOMMENDATION_ICON[verdict.recommendation]} ${RECOMMENDATION_LABEL[verdict.recommendation]}: ${codeSpan(skill.name, 80)}`,
+    '',
+    `**${prose(verdict.headline)}** ${RECOMMENDATION_MEANING[verdict.recommendation]}`,
+    '',
+    ...verdict.reasons.map((r) => `- ${prose(r)}`),
+    '',
+    ...renderSafety(report),
+    ...(report.runtime ? renderRuntime(report.runtime) : notRunSection(report, 'Runtime evidence')),
+    ...(report.utility ? renderUtility(report.utility) : notRunSection(report, 'Utility')),
+    ...(report.quality ? renderQuality(report) : notRunSection(report, 'Quality')),
+  ];
+  if (report.notRun.length) {
+    out.push(
+      '### Not run',
+      '',
+      ...report.notRun.map((n) => `- ${prose(n.stage, 80)}: ${prose(n.reason)}`),
+      '',
+    );
+  }
+  if (skill.diagnostics.length) {
+    out.push('### Spec and intake diagnostics', '');
+    for (const d of skill.diagnostics) {
+      const where = d.file ? ` ${codeSpan(d.line ? `${d.file}:${d.line}` : d.file)}` : '';
+      out.push(`- ${d.level} ${codeSpan(d.code, 60)}${where}: ${prose(d.message)}`);
+    }
+    out.push('');
+  }
+  out.push(
+    `<sub>Skill ${codeSpan(skill.id.slice(0, 12), 12)} from ${p.source} ${codeSpan(p.uri)}` +
+      (p.commit ? ` at ${codeSpan(p.commit, 40)}` : p.ref ? ` at ${codeSpan(p.ref, 80)}` : '') +
+      ` · ${report.tool.name} ${codeSpan(report.tool.version, 40)} · ${codeSpan(report.generatedAt, 40)}</sub>`,
+    '',
+  );
+  return out.join('\n');
+}
