@@ -3,8 +3,8 @@ import { scoredDimension } from './dimensions.js';
 import { normaliseToInterval } from './efficiency.js';
 import type { Outline } from './outline.js';
 import { skillMarkdown } from './skill-text.js';
-import { estimateTokens } from './tokens.js';
 import { words } from './terms.js';
+import { estimateTokens } from './tokens.js';
 import type { DimensionResult } from './types.js';
 
 // Conciseness = 0.4·budget + 0.3·(1 − repetition) + 0.3·disclosure. The constants, and why, are in
@@ -78,7 +78,7 @@ function repeatedLines(text: string, minWords: number, firstLine: number): Repet
 }
 
 const PATH_MENTION =
-  /(?:^|[\s(`'"[<])(\.{0,2}\/?[\w.-]+(?:\/[\w.-]+)*\.[A-Za-z0-9]{1,8})(?=$|[\s)`'"\]>:,;#])/gm;
+  /(?:^|[\s(`'"[<])(\.{0,2}\/?[\w.-]+(?:\/[\w.-]+)*\.[A-Za-z0-9]{1,8})(?=$|[\s)`'"\]>:,;#.!?])/gm;
 
 /**
  * Bundled files (other than SKILL.md) that the body links or names, by their path in the skill. Matching
@@ -93,7 +93,7 @@ export function linkedBundledFiles(skill: Skill, outline: Outline): string[] {
     if (path !== undefined) found.add(path);
   };
   for (const target of outline.links) consider(decodeLinkTarget(target));
-  for (const m of skill.body.matchAll(PATH_MENTION)) consider(m[1]!);
+  for (const m of outline.text.matchAll(PATH_MENTION)) consider(m[1]!);
   return [...found].sort();
 }
 

@@ -2,6 +2,7 @@ import type { Skill } from '../types.js';
 import { scoredDimension } from './dimensions.js';
 import type { Outline } from './outline.js';
 import { frontmatterString } from './skill-text.js';
+import { TermIndex, topTerms } from './term-index.js';
 import { contentTerms } from './terms.js';
 import type { DimensionResult } from './types.js';
 
@@ -40,24 +41,15 @@ function splitIdentifier(name: string): string {
     .replace(/[_.-]+/g, ' ');
 }
 
-/** Terms by descending frequency, ties kept in order of first appearance. */
-function topTerms(terms: readonly string[], k: number): string[] {
-  const counts = new Map<string, number>();
-  for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
-  return [...counts.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, k)
-    .map(([t]) => t);
-}
-
 export function descriptionContentConsistency(skill: Skill, outline: Outline): DimensionResult {
   const description = frontmatterString(skill, 'description') ?? '';
   const descriptionTerms = [...new Set(contentTerms(description))];
   const actionTerms = contentTerms(actionSurfaceText(skill, outline));
-  const bodyTerms = new Set([...contentTerms(skill.body), ...actionTerms]);
-  const actionSet = new Set(actionTerms);
+  const proseTerms = contentTerms(outline.text);
+  const actionIndex = new TermIndex(actionTerms);
+  const bodyIndex = new TermIndex([...proseTerms, ...actionTerms]);
 
-  if (descriptionTerms.length === 0 || bodyTerms.size === 0) {
+  if (descriptionTerms.length === 0 || (actionTerms.length === 0 && proseTerms.length === 0)) {
     return scoredDimension('description-content-consistency', 0, {
       method: 'lexical',
       reason:
@@ -69,17 +61,17 @@ export function descriptionContentConsistency(skill: Skill, outline: Outline): D
   }
 
   const { credit, weights, focusTerms } = CONSISTENCY;
-  const matched = descriptionTerms.filter((t) => actionSet.has(t));
-  const mentionedOnly = descriptionTerms.filter((t) => !actionSet.has(t) && bodyTerms.has(t));
-  const unmatched = descriptionTerms.filter((t) => !bodyTerms.has(t));
+  const matched = descriptionTerms.filter((t) => actionIndex.has(t));
+  const mentionedOnly = descriptionTerms.filter((t) => !actionIndex.has(t) && bodyIndex.has(t));
+  const unmatched = descriptionTerms.filter((t) => !bodyIndex.has(t));
   const coverage =
     (matched.length * credit.actionSurface + mentionedOnly.length * credit.bodyOnly) /
     descriptionTerms.length;
 
   // A body without headings, steps, tables or scripts: its salient terms come from its prose.
-  const salient = topTerms(actionTerms.length > 0 ? actionTerms : contentTerms(skill.body), focusTerms);
-  const descriptionSet = new Set(descriptionTerms);
-  const named = salient.filter((t) => descriptionSet.has(t));
+  const salient = topTerms(actionTerms.length > 0 ? actionTerms : proseTerms, focusTerms);
+  const descriptionIndex = new TermIndex(descriptionTerms);
+  const named = salient.filter((t) => descriptionIndex.has(t));
   const focus = named.length / salient.length;
 
   return scoredDimension(

@@ -22,6 +22,8 @@ export interface CodeBlock {
 }
 
 export interface Outline {
+  /** The markdown that was outlined. */
+  text: string;
   headings: Heading[];
   /** Bullet and numbered list items outside code: the body's steps. */
   listItems: OutlineItem[];
@@ -105,7 +107,7 @@ export function outlineMarkdown(body: string): Outline {
   // CommonMark: an unclosed fence runs to the end of the document.
   if (fence) codeBlocks.push({ lang: fence.lang, text: fence.lines.join('\n'), line: fence.line });
 
-  return { headings, listItems, tableRows, codeBlocks, prose: proseLines.join('\n'), links };
+  return { text: body, headings, listItems, tableRows, codeBlocks, prose: proseLines.join('\n'), links };
 }
 
 function closesFence(line: string, marker: string): boolean {

@@ -3,6 +3,7 @@ import { conciseness } from './conciseness.js';
 import { descriptionContentConsistency } from './consistency.js';
 import { DIMENSIONS, notRunDimension, roundScore } from './dimensions.js';
 import { outlineMarkdown } from './outline.js';
+import { ANALYSIS_CHAR_LIMIT, analysedBody } from './skill-text.js';
 import { structuralCompleteness } from './structural.js';
 import type { DimensionGroup, DimensionResult, GroupScores, QualityProfile } from './types.js';
 
@@ -47,7 +48,8 @@ export function aggregateProfile(dimensions: readonly DimensionResult[]): Qualit
 
 /** The three static dimensions scored from the skill's files; the six that need a model reported as not run. */
 export function staticQualityProfile(skill: Skill): QualityProfile {
-  const outline = outlineMarkdown(skill.body);
+  const body = analysedBody(skill);
+  const outline = outlineMarkdown(body.text);
   const dimensions = DIMENSIONS.map((spec): DimensionResult => {
     switch (spec.id) {
       case 'structural-completeness':
@@ -61,6 +63,11 @@ export function staticQualityProfile(skill: Skill): QualityProfile {
     }
   });
   const profile = aggregateProfile(dimensions);
+  if (body.truncated) {
+    profile.notes.push(
+      `The body is longer than ${ANALYSIS_CHAR_LIMIT.toLocaleString('en-US')} characters; only its start was analysed (token counts cover all of it).`,
+    );
+  }
   profile.notes.push(
     'Description-content consistency is lexical; a model refines it when one is configured.',
   );

@@ -15,6 +15,18 @@ export function skillMarkdown(skill: Skill): string {
   return file?.text ?? skill.body;
 }
 
+/**
+ * Bodies are analysed on their first 200,000 characters (about 50,000 tokens, ten times the spec's 5,000-token
+ * ceiling): enough for any hand-written skill, and it bounds the time a hostile multi-megabyte body costs.
+ * Token counts and lengths always cover the whole text.
+ */
+export const ANALYSIS_CHAR_LIMIT = 200_000;
+
+export function analysedBody(skill: Skill): { text: string; truncated: boolean } {
+  const truncated = skill.body.length > ANALYSIS_CHAR_LIMIT;
+  return { text: truncated ? skill.body.slice(0, ANALYSIS_CHAR_LIMIT) : skill.body, truncated };
+}
+
 /** Length in Unicode code points, so that a description in Chinese is not counted double. */
 export function charLength(text: string): number {
   let n = 0;

@@ -1,4 +1,4 @@
-import { GENERIC_SKILL_WORDS, STOPWORDS } from './stopwords.js';
+import { CODE_WORDS, GENERIC_SKILL_WORDS, STOPWORDS } from './stopwords.js';
 
 // Content terms for lexical comparison: lowercase words, stopwords and generic skill vocabulary removed, light
 // stemming so that "merging", "merged" and "merges" meet. CJK runs become character bigrams, the usual
@@ -48,9 +48,9 @@ export function stem(word: string): string {
   return stripE(w);
 }
 
-// "running" → "run", "mapped" → "map", but "filled" → "fill" and "processed" → "process".
+// "running" → "run", "mapped" → "map", but "filled" → "fill", "processed" → "process" and "adding" → "add".
 function undouble(s: string): string {
-  return /([bcdfghjkmnpqrtvxz])\1$/.test(s) ? s.slice(0, -1) : stripE(s);
+  return s.length > 3 && /([bcdfghjkmnpqrtvxz])\1$/.test(s) ? s.slice(0, -1) : stripE(s);
 }
 
 // "merge", "merges", "merged" and "merging" all become "merg".
@@ -59,10 +59,25 @@ function stripE(s: string): string {
 }
 
 function isContentWord(w: string): boolean {
-  if (STOPWORDS.has(w) || GENERIC_SKILL_WORDS.has(w)) return false;
+  if (STOPWORDS.has(w) || GENERIC_SKILL_WORDS.has(w) || CODE_WORDS.has(w)) return false;
   if (/^\d+$/.test(w)) return false;
   // One Latin letter carries no topic; a single CJK character (a whole CJK word) may.
   return w.length > 1 || /[^\p{ASCII}]/u.test(w);
+}
+
+/**
+ * Whether two stems name the same term: equal, or Latin stems sharing a prefix of at least five letters that
+ * covers more than 80% of the shorter one. The light stemmer leaves "summary", "summarise" and "summarize" as
+ * "summary", "summaris" and "summariz"; the prefix rule joins them, while "transform" and "transfer" (6 of 8)
+ * stay apart.
+ */
+export function sameTerm(a: string, b: string): boolean {
+  if (a === b) return true;
+  const shorter = Math.min(a.length, b.length);
+  if (shorter < 5 || !/^[a-z]+$/.test(a) || !/^[a-z]+$/.test(b)) return false;
+  let prefix = 0;
+  while (prefix < shorter && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
+  return prefix >= 5 && prefix > 0.8 * shorter;
 }
 
 /** Stemmed content terms of `text`, in order, repeats kept. */
