@@ -69,7 +69,15 @@ describe('description-content consistency', () => {
     // Action terms ("run", "scripts" and "py" are code words): merg pdf | extract tabl | merg pdf pdf pdf |
     // read pag pdfplumber | merg pdf → pdf ×5, merg ×3, then five singletons: 7 distinct terms, all salient.
     // The description names pdf, merg, extract and tabl → focus 4 / 7.
-    expect(r.evidence.salientBodyTerms).toEqual(['pdf', 'merg', 'extract', 'tabl', 'read', 'pag', 'pdfplumber']);
+    expect(r.evidence.salientBodyTerms).toEqual([
+      'pdf',
+      'merg',
+      'extract',
+      'tabl',
+      'read',
+      'pag',
+      'pdfplumber',
+    ]);
     expect(r.evidence.salientNamedInDescription).toEqual(['pdf', 'merg', 'extract', 'tabl']);
     expect(r.evidence.focus).toBeCloseTo(4 / 7, 10);
     expect(r.score).toBeCloseTo(0.6 * (5 / 6) + 0.4 * (4 / 7), 4);
