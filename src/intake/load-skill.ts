@@ -4,6 +4,7 @@ import { lstat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Diagnostic, Provenance, Skill, SkillFile, SkillLink } from '../types.js';
 import { UserError } from '../util/errors.js';
+import { mapInBatches } from './batches.js';
 import { classifyFile } from './classify.js';
 import { decodeText } from './decode-text.js';
 import { parseSkillMd } from './frontmatter.js';
@@ -54,21 +55,21 @@ function reportOnce(state: ReadState, diagnostic: Diagnostic): void {
   state.diagnostics.push(diagnostic);
 }
 
-async function readSkillFile(path: string, abs: string, stat: Stats, state: ReadState): Promise<SkillFile> {
+interface ReadOutcome {
+  file: SkillFile;
+  /** This file's own diagnostics, appended in file order once every read is done. */
+  notes: Diagnostic[];
+}
+
+async function readSkillFile(path: string, abs: string, stat: Stats, state: ReadState): Promise<ReadOutcome> {
   const { limits } = state;
+  // Budgets are reserved before the first await, in file order, so concurrent reads stay deterministic.
   const textRoom = Math.max(0, limits.maxTextBytes - state.textBytes);
-  const readBytes = Math.min(limits.maxReadBytes, textRoom);
-  let bytes: Awaited<ReturnType<typeof readFileBounded>>;
-  try {
-    bytes = await readFileBounded(abs, stat, readBytes, limits.maxTotalBytes - state.hashedBytes);
-  } catch (cause) {
-    const code = cause instanceof FileChangedError ? 'changed' : (cause as NodeJS.ErrnoException).code;
-    state.diagnostics.push(warning('unreadable', `${path} could not be read (${code})`, path));
-    const { kind, language } = classifyFile(path, '');
-    return { path, size: stat.size, sha256: null, kind, language, text: null, truncated: false };
-  }
-  state.hashedBytes += bytes.hashedBytes;
-  if (bytes.sha256 === null) {
+  const readBytes = Math.min(limits.maxReadBytes, stat.size, textRoom);
+  state.textBytes += readBytes;
+  const hashing = stat.size <= limits.maxTotalBytes - state.hashedBytes;
+  if (hashing) state.hashedBytes += stat.size;
+  else {
     reportOnce(state, {
       code: 'limit-total-bytes',
       level: 'warning',
@@ -76,7 +77,8 @@ async function readSkillFile(path: string, abs: string, stat: Stats, state: Read
       file: path,
     });
   }
-  if (readBytes < Math.min(limits.maxReadBytes, stat.size)) {
+  const textSkipped = stat.size > 0 && readBytes === 0;
+  if (textSkipped) {
     reportOnce(state, {
       code: 'limit-text-bytes',
       level: 'warning',
@@ -85,23 +87,33 @@ async function readSkillFile(path: string, abs: string, stat: Stats, state: Read
     });
   }
   const nameClass = classifyFile(path, '');
+  const unread = { path, size: stat.size, sha256: null, kind: nameClass.kind, language: nameClass.language };
+  let bytes: Awaited<ReturnType<typeof readFileBounded>>;
+  try {
+    bytes = await readFileBounded(abs, stat, readBytes, hashing);
+  } catch (cause) {
+    const code = cause instanceof FileChangedError ? 'changed' : (cause as NodeJS.ErrnoException).code;
+    return {
+      file: { ...unread, text: null, truncated: false },
+      notes: [warning('unreadable', `${path} could not be read (${code})`, path)],
+    };
+  }
+  if (textSkipped)
+    return { file: { ...unread, sha256: bytes.sha256, text: null, truncated: false }, notes: [] };
+  const notes: Diagnostic[] = [];
   const decoded = decodeText(bytes.head, bytes.truncated, nameClass.expectsText);
   const { kind, language } = classifyFile(path, decoded.text === null ? null : decoded.text.slice(0, 256));
-  if (decoded.text === null && nameClass.expectsText && bytes.head.length > 0) {
-    state.diagnostics.push(
-      warning('binary-content', `${path} has a text file name but binary content`, path),
+  if (decoded.text === null && nameClass.expectsText) {
+    notes.push(warning('binary-content', `${path} has a text file name but binary content`, path));
+  }
+  if (decoded.text !== null && decoded.invalidUtf8) {
+    notes.push(
+      warning('invalid-utf8', `${path} is not valid UTF-8; decoded with replacement characters`, path),
     );
   }
-  if (decoded.text !== null) {
-    state.textBytes += bytes.head.length;
-    if (decoded.invalidUtf8) {
-      state.diagnostics.push(
-        warning('invalid-utf8', `${path} is not valid UTF-8; decoded with replacement characters`, path),
-      );
-    }
-    if (decoded.nulBytes) state.diagnostics.push(warning('nul-bytes', `${path} contains NUL bytes`, path));
-  }
-  return {
+  if (decoded.text !== null && decoded.nulBytes)
+    notes.push(warning('nul-bytes', `${path} contains NUL bytes`, path));
+  const file = {
     path,
     size: stat.size,
     sha256: bytes.sha256,
@@ -110,6 +122,7 @@ async function readSkillFile(path: string, abs: string, stat: Stats, state: Read
     text: decoded.text,
     truncated: decoded.text !== null && bytes.truncated,
   };
+  return { file, notes };
 }
 
 /** sha256 over the sorted (path, sha256) pairs and the SKILL.md text: equal content gives an equal id. */
@@ -131,16 +144,18 @@ export async function loadSkill(
   const root = resolve(dir);
   const skillMdStat = await statSkillMd(root);
   const state: ReadState = { limits, hashedBytes: 0, textBytes: 0, diagnostics: [], reported: new Set() };
-  const skillMd = await readSkillFile(SKILL_MD, join(root, SKILL_MD), skillMdStat, state);
-  if (state.diagnostics.some((d) => d.code === 'unreadable')) {
+  const first = await readSkillFile(SKILL_MD, join(root, SKILL_MD), skillMdStat, state);
+  const skillMd = first.file;
+  if (first.notes.some((d) => d.code === 'unreadable')) {
     throw new UserError('UNREADABLE', 'SKILL.md could not be read (permission denied or changed)', SKILL_MD);
   }
   if (skillMd.size === 0 || (skillMd.text !== null && skillMd.text.trim() === '')) {
     throw new UserError('EMPTY_SKILL_MD', 'SKILL.md is empty', SKILL_MD);
   }
   if (skillMd.text === null) throw new UserError('BINARY_SKILL_MD', 'SKILL.md is binary, not text', SKILL_MD);
+  const notes = [...first.notes];
   if (skillMd.truncated) {
-    state.diagnostics.push(
+    notes.push(
       warning(
         'skill-md-truncated',
         `SKILL.md is larger than ${limits.maxReadBytes} bytes; only the start was read`,
@@ -150,11 +165,12 @@ export async function loadSkill(
   }
 
   const walked = await walkSkill(root, limits);
-  const files: SkillFile[] = [skillMd];
-  for (const entry of walked.files) {
-    if (entry.path === SKILL_MD) continue;
-    files.push(await readSkillFile(entry.path, entry.abs, entry.stat, state));
-  }
+  const others = walked.files.filter((entry) => entry.path !== SKILL_MD);
+  const outcomes = await mapInBatches(others, (entry) =>
+    readSkillFile(entry.path, entry.abs, entry.stat, state),
+  );
+  const files = [skillMd, ...outcomes.map((o) => o.file)];
+  for (const outcome of outcomes) notes.push(...outcome.notes);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
   const parsed = parseSkillMd(skillMd.text);

@@ -2,6 +2,7 @@ import type { Stats } from 'node:fs';
 import { lstat, readdir, readlink, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic, SkillLink } from '../types.js';
+import { mapInBatches } from './batches.js';
 
 // Lists a skill folder without ever following a symlink or opening anything but regular files:
 // every entry is lstat'ed, links are recorded (inside or outside the root), special files are skipped.
@@ -26,6 +27,7 @@ export interface WalkLimits {
 
 /** Folders that are never part of a skill's content (version-control internals). */
 const SKIPPED_DIRS = new Set(['.git']);
+const SLICE = 512;
 
 export function isInside(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
@@ -79,57 +81,66 @@ export async function walkSkill(root: string, limits: WalkLimits): Promise<WalkR
       continue;
     }
     const subdirs: string[] = [];
-    for (const name of names) {
-      const path = dir ? `${dir}/${name}` : name;
-      const abs = join(root, path);
-      let stat: Stats;
-      try {
-        stat = await lstat(abs);
-      } catch (cause) {
-        warn('unreadable', `${path} could not be examined (${(cause as NodeJS.ErrnoException).code})`, path);
-        continue;
-      }
-      if (stat.isSymbolicLink()) {
-        const { link, loop } = await describeLink(root, realRoot, abs, toPosix(path));
-        result.links.push(link);
-        if (loop)
-          warn('symlink-loop', `${path} is a symbolic link loop (to ${link.target}); not followed`, path);
-        else if (!link.inside) {
-          warn(
-            'symlink-outside',
-            `${path} is a symbolic link to ${link.target}, outside the skill; not followed`,
-            path,
-          );
+    // Examined in slices so that a folder of a million entries stops costing once the file limit is hit.
+    for (let start = 0; start < names.length; start += SLICE) {
+      const entries = await mapInBatches(names.slice(start, start + SLICE), async (name) => {
+        const path = dir ? `${dir}/${name}` : name;
+        try {
+          return { name, path, stat: await lstat(join(root, path)) };
+        } catch (cause) {
+          return { name, path, error: (cause as NodeJS.ErrnoException).code };
         }
-      } else if (stat.isDirectory()) {
-        if (SKIPPED_DIRS.has(name)) {
-          result.diagnostics.push({
-            code: 'skipped-dir',
-            level: 'info',
-            message: `${path} skipped`,
-            file: path,
-          });
-        } else if (depth + 1 > limits.maxDepth) {
-          if (!depthReported) {
+      });
+      for (const entry of entries) {
+        const { name, path } = entry;
+        const abs = join(root, path);
+        if (!entry.stat) {
+          warn('unreadable', `${path} could not be examined (${entry.error})`, path);
+          continue;
+        }
+        const { stat } = entry;
+        if (stat.isSymbolicLink()) {
+          const { link, loop } = await describeLink(root, realRoot, abs, toPosix(path));
+          result.links.push(link);
+          if (loop)
+            warn('symlink-loop', `${path} is a symbolic link loop (to ${link.target}); not followed`, path);
+          else if (!link.inside) {
             warn(
-              'limit-depth',
-              `folders nested deeper than ${limits.maxDepth} levels were not read (first: ${path})`,
+              'symlink-outside',
+              `${path} is a symbolic link to ${link.target}, outside the skill; not followed`,
               path,
             );
-            depthReported = true;
           }
-        } else subdirs.push(path);
-      } else if (stat.isFile()) {
-        if (result.files.length >= limits.maxFiles) {
-          warn(
-            'limit-files',
-            `the skill has more than ${limits.maxFiles} files; only the first ${limits.maxFiles} were read`,
-          );
-          return result;
+        } else if (stat.isDirectory()) {
+          if (SKIPPED_DIRS.has(name)) {
+            result.diagnostics.push({
+              code: 'skipped-dir',
+              level: 'info',
+              message: `${path} skipped`,
+              file: path,
+            });
+          } else if (depth + 1 > limits.maxDepth) {
+            if (!depthReported) {
+              warn(
+                'limit-depth',
+                `folders nested deeper than ${limits.maxDepth} levels were not read (first: ${path})`,
+                path,
+              );
+              depthReported = true;
+            }
+          } else subdirs.push(path);
+        } else if (stat.isFile()) {
+          if (result.files.length >= limits.maxFiles) {
+            warn(
+              'limit-files',
+              `the skill has more than ${limits.maxFiles} files; only the first ${limits.maxFiles} were read`,
+            );
+            return result;
+          }
+          result.files.push({ path: toPosix(path), abs, stat });
+        } else {
+          warn('special-file', `${path} is ${specialKind(stat)}; skipped without opening it`, path);
         }
-        result.files.push({ path: toPosix(path), abs, stat });
-      } else {
-        warn('special-file', `${path} is ${specialKind(stat)}; skipped without opening it`, path);
       }
     }
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push({ dir: subdirs[i]!, depth: depth + 1 });
