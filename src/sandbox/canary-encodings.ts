@@ -72,25 +72,36 @@ export function findNeedle(haystack: string, needles: Needle[], relaxCase = fals
   return null;
 }
 
+/** Labels every name in `names` ends with (at least the last two: the parent domain). */
+function commonSuffix(names: string[][]): number {
+  const shortest = Math.min(...names.map((n) => n.length));
+  let k = 2;
+  while (k < shortest && names.every((n) => n[n.length - 1 - k] === names[0]![names[0]!.length - 1 - k])) k++;
+  return k;
+}
+
 /**
  * Strings an exfiltrating script may have spread over DNS queries: for each parent domain (last two labels),
- * the leading labels of its queries in the order sent, concatenated; also without short numeric labels
- * (chunk counters) and without hyphens (some encoders pad with them). Repeats (retries, A then AAAA) count once.
+ * the labels before the suffix all its queries share, concatenated in the order sent; also without short
+ * numeric labels (chunk counters) and without hyphens (some encoders pad with them). Repeats (retries, A
+ * then AAAA) count once.
  */
 export function dnsExfilStrings(names: string[]): string[] {
   const groups = new Map<string, string[][]>();
-  for (const name of new Set(names)) {
-    const labels = name.toLowerCase().replace(/\.$/, '').split('.');
+  for (const name of new Set(names.map((n) => n.toLowerCase().replace(/\.$/, '')))) {
+    const labels = name.split('.');
     if (labels.length < 3) continue;
     const parent = labels.slice(-2).join('.');
     const list = groups.get(parent) ?? [];
-    list.push(labels.slice(0, -2));
+    list.push(labels);
     groups.set(parent, list);
   }
   const out: string[] = [];
   for (const queries of groups.values()) {
-    const all = queries.map((q) => q.join('')).join('');
-    const noCounters = queries.map((q) => q.filter((l) => !/^\d{1,5}$/.test(l)).join('')).join('');
+    const suffix = queries.length > 1 ? commonSuffix(queries) : 2;
+    const leading = queries.map((q) => q.slice(0, q.length - suffix));
+    const all = leading.map((q) => q.join('')).join('');
+    const noCounters = leading.map((q) => q.filter((l) => !/^\d{1,5}$/.test(l)).join('')).join('');
     out.push(all, noCounters, noCounters.replaceAll('-', ''));
   }
   return out;

@@ -1,0 +1,38 @@
+// Crash cleanup: namespaces named for a SkillAudit process that no longer exists are removed on start.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { removeStaleNamespaces } from '../../../src/sandbox/network-sink.js';
+import { requireSandboxTools } from './support.js';
+
+beforeAll(() => requireSandboxTools());
+
+/** A pid that is certainly not running: past the kernel's pid_max. */
+function deadPid(): number {
+  return 4_194_304 + 1;
+}
+
+describe('stale network namespace cleanup', () => {
+  it('removes namespaces whose owning process is gone and keeps live ones', () => {
+    const stale = `skau-${deadPid()}-abc123-box`;
+    const live = `skau-${process.pid}-def456-sink`;
+    const foreign = 'other-tool-netns-test';
+    for (const name of [stale, live, foreign]) execFileSync('ip', ['netns', 'add', name]);
+    return removeStaleNamespaces()
+      .then((removed) => {
+        expect(removed).toContain(stale);
+        expect(existsSync(`/run/netns/${stale}`)).toBe(false);
+        expect(existsSync(`/run/netns/${live}`)).toBe(true);
+        expect(existsSync(`/run/netns/${foreign}`)).toBe(true);
+      })
+      .finally(() => {
+        for (const name of [stale, live, foreign]) {
+          try {
+            execFileSync('ip', ['netns', 'delete', name], { stdio: 'ignore' });
+          } catch {
+            // Already removed.
+          }
+        }
+      });
+  });
+});

@@ -1,0 +1,41 @@
+// Shared helpers for the sandbox integration tests: tool checks that fail loudly, fixtures, /proc scans.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findTool, isRoot } from '../../../src/sandbox/host-tools.js';
+import type { SeedFile } from '../../../src/sandbox/types.js';
+
+const FIXTURES = join(import.meta.dirname, '../../fixtures/sandbox');
+
+/** Fails (never skips) when a tool the suite needs is missing; CI installs bubblewrap, strace, iproute2. */
+export function requireSandboxTools(): void {
+  const missing = ['bwrap', 'strace', 'setpriv', 'prlimit', 'ip', 'nsenter'].filter(
+    (t) => findTool(t) === null,
+  );
+  if (missing.length > 0) {
+    throw new Error(
+      `sandbox tests need ${missing.join(', ')}: apt-get install -y bubblewrap strace iproute2 util-linux`,
+    );
+  }
+  if (!isRoot())
+    throw new Error(
+      'sandbox integration tests run as root (as CI does): the network sink and cgroups need it',
+    );
+}
+
+export function fixture(name: string, mode = 0o755): SeedFile {
+  return { path: name, content: readFileSync(join(FIXTURES, name)), mode };
+}
+
+/** Pids of live processes whose command line contains `marker`. */
+export function processesWith(marker: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(marker)) out.push(Number(name));
+    } catch {
+      // Gone while reading.
+    }
+  }
+  return out;
+}
