@@ -41,7 +41,9 @@ export function aggregateProfile(dimensions: readonly DimensionResult[]): Qualit
   }
   const missingGroups = GROUPS.filter((g) => groups[g] === null);
   if (missingGroups.length > 0 && scoredDims.length > 0) {
-    notes.push(`Groups without a score: ${missingGroups.join(', ')}. Run with --model to score them.`);
+    notes.push(
+      `Groups without a score: ${missingGroups.join(', ')} (they need agent runs or a judge, hence a model).`,
+    );
   }
   return { dimensions: [...dimensions], groups, overall, notes };
 }

@@ -74,5 +74,10 @@ export function renderQualityText(results: readonly QualitySkillResult[], c: Col
     for (const note of q.notes) out.push(`  ${c.dim(`note: ${note}`)}`);
     out.push('');
   }
+  const failed = results.filter((r) => 'error' in r).length;
+  const total = results.length;
+  out.push(
+    `${total} skill${total === 1 ? '' : 's'}: ${total - failed} profiled${failed ? `, ${failed} failed to load` : ''}`,
+  );
   return `${out.join('\n')}\n`;
 }

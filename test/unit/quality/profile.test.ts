@@ -31,7 +31,7 @@ describe('aggregateProfile', () => {
     expect(p.notes[0]).toBe(
       'Overall is the mean of 4 of 6 dimensions; not run: Cross-model robustness, Behavior-chain semantic consistency.',
     );
-    expect(p.notes[1]).toMatch(/^Groups without a score: rubric\./);
+    expect(p.notes[1]).toMatch(/^Groups without a score: rubric \(/);
   });
 
   it('reproduces seed 001 Table 3: the nine Original scores average to the reported overall 0.806', () => {
