@@ -87,7 +87,7 @@ describe('skillaudit quality', () => {
     expect(out).toMatch(/^ {2}Efficiency {27}·{20} {2}not run: needs --model/m);
     expect(out).toContain('groups: static');
     expect(out.trimEnd().split('\n').at(-1)).toBe('1 skill: 1 profiled');
-    expect(out).not.toMatch(/\x1b\[/); // no colour when stdout is not a terminal
+    expect(out).not.toContain('\u001b['); // no colour when stdout is not a terminal
   });
 
   it('rejects an unknown format as a usage error', async () => {
