@@ -2,7 +2,9 @@ import { Command, CommanderError } from 'commander';
 import { UserError, errorMessage } from '../util/errors.js';
 import { VERSION } from '../version.js';
 import { registerAudit } from './audit.js';
+import { registerEvalScanner } from './eval-scanner.js';
 import { registerInspect } from './inspect.js';
+import { registerQuality } from './quality.js';
 import { registerScan } from './scan.js';
 
 /** Builds the program; each command lives in its own file and registers itself. */
@@ -14,7 +16,9 @@ export function buildProgram(): Command {
     .exitOverride();
   registerAudit(program);
   registerScan(program);
+  registerQuality(program);
   registerInspect(program);
+  registerEvalScanner(program);
   return program;
 }
 
