@@ -94,7 +94,7 @@ describe('eval/labeled/labels.json', () => {
       );
     for (const clean of [false, true]) {
       const seen = extensions(clean);
-      for (const ext of ['.sh', '.py', '.ts', '.ps1', '.md', '.json', '.txt'])
+      for (const ext of ['.sh', '.py', '.ts', '.ps1', '.md', '.json', '.txt', '.toml'])
         expect(seen.has(ext), `${ext} clean=${clean}`).toBe(true);
       expect(seen.has('.js') || seen.has('.mjs'), `javascript clean=${clean}`).toBe(true);
     }
