@@ -37,13 +37,15 @@ export interface Outline {
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([^\s`]*)/;
-const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+// Every pattern below is anchored or bounded so that a hostile line cannot make it backtrack quadratically.
+const ATX_OPEN = /^ {0,3}(#{1,6})(?:[ \t]|$)/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
-const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?(.*\S)/;
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
+const TASK_BOX = /^\[[ xX]\][ \t]+/;
 const TABLE_ROW = /^\s*\|/;
-const TABLE_DELIMITER = /^\s*\|?[\s:|-]+$/;
+const TABLE_DELIMITER = /^[\s:|-]+$/;
 const BLOCKQUOTE = /^ {0,3}>/;
-const INLINE_LINK = /!?\[[^\]\n]*\]\(\s*(?:<([^>\n]*)>|([^)\s]+))/g;
+const INLINE_LINK = /!?\[[^\][\n]*\]\(\s*(?:<([^>\n]*)>|([^)\s]+))/g;
 const REFERENCE_DEFINITION = /^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/;
 
 export function outlineMarkdown(body: string): Outline {
@@ -81,10 +83,10 @@ export function outlineMarkdown(body: string): Outline {
     const definition = REFERENCE_DEFINITION.exec(line);
     if (definition) links.push(definition[1]!);
 
-    const atx = ATX.exec(line);
+    const atx = ATX_OPEN.exec(line);
     const setext = SETEXT.exec(line);
     if (atx) {
-      headings.push({ depth: atx[1]!.length, text: (atx[2] ?? '').trim(), line: lineNo });
+      headings.push({ depth: atx[1]!.length, text: atxText(line.slice(atx[0].length)), line: lineNo });
       paragraphLine = null;
     } else if (setext && paragraphLine !== null) {
       headings.push({
@@ -97,7 +99,8 @@ export function outlineMarkdown(body: string): Outline {
       paragraphLine = null;
     } else {
       const item = LIST_ITEM.exec(line);
-      if (item) listItems.push({ text: item[1]!, line: lineNo });
+      const itemText = item ? item[1]!.replace(TASK_BOX, '').trim() : '';
+      if (itemText) listItems.push({ text: itemText, line: lineNo });
       else if (TABLE_ROW.test(line) && !TABLE_DELIMITER.test(line))
         tableRows.push({ text: line.trim(), line: lineNo });
       // A list item, table row or quote cannot be underlined into a heading; a paragraph continuation can.
@@ -108,6 +111,17 @@ export function outlineMarkdown(body: string): Outline {
   if (fence) codeBlocks.push({ lang: fence.lang, text: fence.lines.join('\n'), line: fence.line });
 
   return { text: body, headings, listItems, tableRows, codeBlocks, prose: proseLines.join('\n'), links };
+}
+
+/** Heading text without its optional closing run of `#` (which must follow a space, or be all there is). */
+function atxText(rest: string): string {
+  const text = rest.trim();
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '#') end--;
+  if (end === 0) return '';
+  if (end < text.length && (text[end - 1] === ' ' || text[end - 1] === '\t'))
+    return text.slice(0, end).trim();
+  return text;
 }
 
 function closesFence(line: string, marker: string): boolean {

@@ -54,3 +54,14 @@ describe('outlineMarkdown', () => {
     expect(o.prose.split('\n')).toEqual(['one', '', '', '', 'five', 'six']);
   });
 });
+
+describe('outlineMarkdown on edge lines', () => {
+  it('keeps # runs that are part of the heading text and drops a closing run', () => {
+    const o = outlineMarkdown('## C# tips\n## Done ##\n###\n## Issue #42\n');
+    expect(o.headings.map((h) => h.text)).toEqual(['C# tips', 'Done', '', 'Issue #42']);
+  });
+
+  it('ignores empty list markers', () => {
+    expect(outlineMarkdown('- \n1.   \n- real\n').listItems.map((i) => i.text)).toEqual(['real']);
+  });
+});

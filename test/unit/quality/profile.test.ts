@@ -130,3 +130,29 @@ describe('staticQualityProfile', () => {
     expect(b.dimensions.filter((d) => d.status === 'not_run')).toHaveLength(6);
   });
 });
+
+describe('hostile bodies', () => {
+  // Lines built to make naive markdown regexes backtrack quadratically; at 200,000 characters a quadratic
+  // pattern takes minutes and the test times out. Each profile must still be complete and in range.
+  const N = 200_000;
+  const lines: Record<string, string> = {
+    'heading padded with spaces': `# ${' '.repeat(N)}x`,
+    'unclosed brackets': '['.repeat(N),
+    'table row padded with spaces': `${' '.repeat(N / 2)}|${' '.repeat(N / 2)}x`,
+    'list marker then spaces': `1. ${' '.repeat(N)}`,
+    'dotted token': `${'a.'.repeat(N / 2)}!`,
+    'slashed token': ` ${'a/'.repeat(N / 2)}%`,
+  };
+  for (const [name, body] of Object.entries(lines)) {
+    it(`profiles a body of one ${name}`, () => {
+      const p = staticQualityProfile(
+        makeSkill({ frontmatter: { name: 'x', description: 'Hostile input.' }, body }),
+      );
+      for (const d of p.dimensions.slice(0, 3)) {
+        expect(d.status).toBe('scored');
+        expect(d.score).toBeGreaterThanOrEqual(0);
+        expect(d.score).toBeLessThanOrEqual(1);
+      }
+    });
+  }
+});
