@@ -1,4 +1,5 @@
 import {
+  type CallWarning,
   type LanguageModel,
   type LanguageModelUsage,
   type ModelMessage,
@@ -60,6 +61,8 @@ export interface ModelClient {
   readonly ledger: UsageLedger;
   /** Null when the model's price is unknown. */
   readonly price: Price | null;
+  /** Provider warnings seen so far (e.g. a setting the model ignores), each once; for reports. */
+  readonly warnings: readonly string[];
   /** The ai SDK model, for callers that run their own tool loop (they account with `recordUsage`). */
   readonly languageModel: LanguageModel;
   generateText(request: ModelRequest): Promise<TextResult>;
@@ -104,6 +107,9 @@ export function createModelClient(settings: ModelSettings, options: ModelClientO
   const languageModel = languageModelFor(settings);
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const cache = settings.useCache ? ResponseCache.open(settings.cacheDir) : null;
+  const warnings: string[] = [];
+  // Warnings are collected on the client for reports instead of being printed over the CLI's output.
+  globalThis.AI_SDK_LOG_WARNINGS = false;
 
   function toUsage(sdk: LanguageModelUsage): Usage {
     const tokens = {
@@ -120,11 +126,20 @@ export function createModelClient(settings: ModelSettings, options: ModelClientO
     };
   }
 
+  const estimate = (promptTokens: number) => ({
+    tokens: promptTokens,
+    cost: price ? (promptTokens * price.input) / 1_000_000 : 0,
+  });
+
   function checkBudget(promptTokens: number, wanted: string): void {
-    ledger.check(
-      { tokens: promptTokens, cost: price ? (promptTokens * price.input) / 1_000_000 : 0 },
-      wanted,
-    );
+    ledger.check(estimate(promptTokens), wanted);
+  }
+
+  function noteWarnings(list: CallWarning[] | undefined): void {
+    for (const w of list ?? []) {
+      const text = w.type === 'other' ? w.message : `${w.feature}: ${w.details ?? 'not supported'}`;
+      if (!warnings.includes(text)) warnings.push(text);
+    }
   }
 
   async function run(
@@ -159,7 +174,10 @@ export function createModelClient(settings: ModelSettings, options: ModelClientO
       (request.system?.length ?? 0) +
       JSON.stringify(messages).length +
       JSON.stringify(jsonSchema ?? '').length;
-    checkBudget(Math.ceil(promptChars / 4), `a ${request.stage} call to ${name}`);
+    const release = ledger.reserve(
+      estimate(Math.ceil(promptChars / 4)),
+      `a ${request.stage} call to ${name}`,
+    );
 
     const output = schema
       ? Output.object({
@@ -181,6 +199,7 @@ export function createModelClient(settings: ModelSettings, options: ModelClientO
       async (abortSignal) => {
         if (!request.stream) {
           const r = await generateText({ ...call, abortSignal, ...(output ? { output } : {}) });
+          noteWarnings(r.warnings);
           return {
             text: r.text,
             finishReason: r.finishReason,
@@ -203,12 +222,15 @@ export function createModelClient(settings: ModelSettings, options: ModelClientO
         });
         if (streamError) throw streamError;
         const object = output ? await r.output : undefined;
+        noteWarnings(await r.warnings);
         return { text, finishReason: await r.finishReason, sdkUsage: await r.usage, object };
       },
       request.abortSignal,
-    ).catch((error: unknown) => {
-      throw unwrapOutputError(error, name);
-    });
+    )
+      .catch((error: unknown) => {
+        throw unwrapOutputError(error, name);
+      })
+      .finally(release);
 
     const usage = toUsage(result.sdkUsage);
     ledger.record(request.stage, usage);
@@ -233,6 +255,7 @@ export function createModelClient(settings: ModelSettings, options: ModelClientO
     spec,
     ledger,
     price,
+    warnings,
     languageModel,
     async generateText(request) {
       const { object: _ignored, ...result } = await run(request, null);

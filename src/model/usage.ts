@@ -71,6 +71,7 @@ export class BudgetExceeded extends Error {
 export class UsageLedger {
   readonly cap: CostCap | undefined;
   private readonly stages = new Map<string, Usage>();
+  private readonly reserved = { tokens: 0, cost: 0 };
 
   constructor(cap?: CostCap) {
     this.cap = cap;
@@ -100,8 +101,25 @@ export class UsageLedger {
     const spent = this.total();
     const over =
       'dollars' in this.cap
-        ? spent.cost + next.cost > this.cap.dollars
-        : spent.input + spent.output + next.tokens > this.cap.tokens;
+        ? spent.cost + this.reserved.cost + next.cost > this.cap.dollars
+        : spent.input + spent.output + this.reserved.tokens + next.tokens > this.cap.tokens;
     if (over) throw new BudgetExceeded(this.cap, spent, wanted);
+  }
+
+  /**
+   * Like `check`, then holds the estimate until the returned release is called (after the call's usage is
+   * recorded), so calls running in parallel count each other's prompts and cannot all slip under the cap.
+   */
+  reserve(next: { tokens: number; cost: number }, wanted: string): () => void {
+    this.check(next, wanted);
+    this.reserved.tokens += next.tokens;
+    this.reserved.cost += next.cost;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.reserved.tokens -= next.tokens;
+      this.reserved.cost -= next.cost;
+    };
   }
 }

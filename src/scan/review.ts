@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { ModelClient, Usage } from '../model/index.js';
+import { BudgetExceeded, type ModelClient, ModelCallError, type Usage } from '../model/index.js';
 import type { Finding, PatternId, Severity, Skill, SkillFile } from '../types.js';
 import { PATTERNS, patternById } from './taxonomy.js';
 import { quote } from './text.js';
@@ -86,6 +86,34 @@ export async function reviewWithModel(
     maxOutputTokens: 8192,
   });
   return { ...enforceReview(skill, findings, object), usage };
+}
+
+export interface ReviewedFindings {
+  /** The rule findings with the review applied, or unchanged when it did not run. */
+  findings: Finding[];
+  review: ReviewResult | null;
+  /** Why the review did not run (cost cap reached, model unreachable or unusable); null when it ran. */
+  notRun: string | null;
+}
+
+/**
+ * What `scan --model` calls per skill: the review applied, or the rule findings unchanged with the reason the
+ * review did not run (the cap or a model failure never costs the user their rule findings).
+ */
+export async function reviewFindings(
+  skill: Skill,
+  findings: Finding[],
+  client: ModelClient,
+): Promise<ReviewedFindings> {
+  try {
+    const review = await reviewWithModel(skill, findings, client);
+    return { findings: applyReview(findings, review), review, notRun: null };
+  } catch (error) {
+    if (error instanceof BudgetExceeded || error instanceof ModelCallError) {
+      return { findings, review: null, notRun: `model review not run: ${error.message}` };
+    }
+    throw error;
+  }
 }
 
 /** The rule findings with the review applied: adjusted confidences (noted in the rationale), then the added findings. */

@@ -88,6 +88,18 @@ export interface FakeModelServer {
   close(): Promise<void>;
 }
 
+/**
+ * A matcher for scripts: does the request mention `needle` in its system prompt, its tool definitions (where
+ * harnesses such as Claude Code list skills), or anywhere in the body?
+ */
+export function mentions(needle: string, where: 'system' | 'tools' | 'anywhere' = 'anywhere') {
+  return (req: FakeRequestView): boolean => {
+    if (where === 'system') return req.system.includes(needle);
+    if (where === 'tools') return JSON.stringify(req.body.tools ?? []).includes(needle);
+    return req.raw.includes(needle);
+  };
+}
+
 const HIDDEN_HEADERS = new Set(['authorization', 'x-api-key', 'api-key', 'cookie', 'proxy-authorization']);
 const DEFAULT_USAGE: FakeUsage = { input: 100, cached: 0, output: 20 };
 const ROUTES: Record<string, Protocol> = {

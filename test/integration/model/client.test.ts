@@ -235,6 +235,18 @@ describe('cost cap', () => {
     expect(c.ledger.total().cost).toBeCloseTo(0.00426, 6);
   });
 
+  it('counts calls in flight, so parallel calls cannot all slip under the cap', async () => {
+    const c = client('anthropic', { maxCost: 'tokens:700' });
+    const prompt = 'x'.repeat(1600); // estimated at about 400 prompt tokens each
+    const results = await Promise.allSettled([
+      c.generateText({ stage: 'judge', prompt }),
+      c.generateText({ stage: 'judge', prompt: `${prompt}y` }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(results.find((r) => r.status === 'rejected')?.reason).toBeInstanceOf(BudgetExceeded);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('refuses a dollar cap for a model without a known price', () => {
     expect(() => client('openai-compatible', { maxCost: '1.00' })).toThrow(/no price is known/);
   });
@@ -292,6 +304,16 @@ describe('response cache', () => {
     const result = await c.generateText({ stage: 'judge', prompt: 'p' });
     expect(result.fromCache).toBe(false);
     expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('provider warnings', () => {
+  it('collects what the model ignores on the client instead of printing it', async () => {
+    const c = client('openai');
+    await c.generateText({ stage: 'judge', prompt: 'p', temperature: 0 });
+    await c.generateText({ stage: 'judge', prompt: 'q', temperature: 0 });
+    expect(c.warnings).toHaveLength(1);
+    expect(c.warnings[0]).toMatch(/temperature/);
   });
 });
 

@@ -10,12 +10,13 @@ import {
   createModelClient,
   resolveModelSettings,
 } from '../../../src/model/index.js';
-import { applyReview, reviewWithModel } from '../../../src/scan/review.js';
+import { applyReview, reviewFindings, reviewWithModel } from '../../../src/scan/review.js';
 import type { Finding } from '../../../src/types.js';
 import { makeSkill, ruleFinding } from '../../support/fake-model/review-skill.js';
 import {
   type FakeModelServer,
   type FakeTurn,
+  mentions,
   startFakeModelServer,
 } from '../../support/fake-model-server.js';
 
@@ -82,7 +83,7 @@ function script(turn: FakeTurn) {
   server.setScripts([
     {
       name: 'review',
-      match: (req) => req.system.includes('security reviewer of AI-agent skills'),
+      match: mentions('security reviewer of AI-agent skills', 'system'),
       turns: [turn],
     },
   ]);
@@ -337,5 +338,32 @@ describe('budget', () => {
     await expect(reviewWithModel(skill, [envHarvest], capped)).rejects.toThrow(BudgetExceeded);
     capped.close();
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('reviewFindings, as scan --model calls it', () => {
+  const skill = makeSkill('invoice-tool', { 'SKILL.md': SKILL_MD, 'scripts/fill.py': FILL_PY });
+
+  it('keeps the rule findings and says why when the model fails', async () => {
+    server.inject({ status: 500, times: 1 });
+    const result = await reviewFindings(skill, [envHarvest], client);
+    expect(result.findings).toEqual([envHarvest]);
+    expect(result.review).toBeNull();
+    expect(result.notRun).toMatch(/model review not run: .*answered 500/);
+  });
+
+  it('keeps the rule findings when the cost cap is reached', async () => {
+    const capped = makeClient('anthropic/claude-sonnet-4-6', { maxCost: 'tokens:100' });
+    const result = await reviewFindings(skill, [envHarvest], capped);
+    capped.close();
+    expect(result.findings).toEqual([envHarvest]);
+    expect(result.notRun).toMatch(/cost cap 100 tokens reached/);
+  });
+
+  it('applies the review when it runs', async () => {
+    script({ json: { added: [], adjustments: [{ id: 'f-env', confidence: 1, reason: 'Sent off-host.' }] } });
+    const result = await reviewFindings(skill, [envHarvest], client);
+    expect(result.notRun).toBeNull();
+    expect(result.findings[0]?.confidence).toBe(1);
   });
 });

@@ -57,6 +57,16 @@ describe('UsageLedger', () => {
     expect(() => ledger.check({ tokens: 1, cost: 0.06 }, 'next')).toThrow(/\$1\.00/);
   });
 
+  it('counts reserved estimates of calls in flight until they are released', () => {
+    const ledger = new UsageLedger({ tokens: 1000 });
+    const release = ledger.reserve({ tokens: 600, cost: 0 }, 'first');
+    expect(() => ledger.reserve({ tokens: 600, cost: 0 }, 'parallel')).toThrow(BudgetExceeded);
+    ledger.record('a', use(300, 50));
+    release();
+    release();
+    expect(() => ledger.reserve({ tokens: 600, cost: 0 }, 'after')).not.toThrow();
+  });
+
   it('never refuses without a cap', () => {
     const ledger = new UsageLedger();
     ledger.record('a', use(1e9, 1e9, 1e6));
