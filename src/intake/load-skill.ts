@@ -77,8 +77,7 @@ async function readSkillFile(path: string, abs: string, stat: Stats, state: Read
       file: path,
     });
   }
-  const textSkipped = stat.size > 0 && readBytes === 0;
-  if (textSkipped) {
+  if (readBytes < Math.min(limits.maxReadBytes, stat.size)) {
     reportOnce(state, {
       code: 'limit-text-bytes',
       level: 'warning',
@@ -86,6 +85,7 @@ async function readSkillFile(path: string, abs: string, stat: Stats, state: Read
       file: path,
     });
   }
+  const textSkipped = stat.size > 0 && readBytes === 0;
   const nameClass = classifyFile(path, '');
   const unread = { path, size: stat.size, sha256: null, kind: nameClass.kind, language: nameClass.language };
   let bytes: Awaited<ReturnType<typeof readFileBounded>>;
@@ -198,6 +198,7 @@ export async function loadSkill(
       ...parsed.diagnostics,
       ...spec,
       ...state.diagnostics,
+      ...notes,
       ...extras.diagnostics,
       ...walked.diagnostics,
     ],
