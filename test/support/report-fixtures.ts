@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Report, ReportFinding, ScenarioResult } from '../../src/report/model.js';
 import { safetyScore, safetyStatus } from '../../src/score/safety.js';
 
@@ -625,10 +628,48 @@ export function hostileReport(): Report {
   };
 }
 
+/** A complete audit of a risky skill that was also run by agents: every section of the report has data. */
+export function fullReport(): Report {
+  const risky = riskyReport();
+  const clean = cleanReport();
+  return {
+    ...risky,
+    verdict: {
+      ...risky.verdict,
+      reasons: [
+        ...risky.verdict.reasons,
+        'It does help on spreadsheet tasks (+42% checklist items), but not enough to outweigh the risk.',
+      ],
+    },
+    utility: clean.utility,
+    quality: clean.quality,
+    notRun: clean.notRun,
+    configuration: { ...risky.configuration, ...clean.configuration },
+  };
+}
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Builds the HTML report template from the current app source with the project's vite.config.ts and returns
+ * it. `outDir` defaults to the real location (dist/report-template) that renderReportHtml reads.
+ */
+export async function buildReportTemplate(outDir = join(ROOT, 'dist', 'report-template')): Promise<string> {
+  // Loaded lazily: only the HTML tests need vite.
+  const { build } = await import('vite');
+  await build({
+    configFile: join(ROOT, 'vite.config.ts'),
+    logLevel: 'silent',
+    build: { outDir, emptyOutDir: true },
+  });
+  return readFileSync(join(outDir, 'index.html'), 'utf8');
+}
+
 /** Every fixture, named, for tests that run the same assertion over all of them. */
 export const REPORT_FIXTURES: Record<string, () => Report> = {
   risky: riskyReport,
   clean: cleanReport,
   scanOnly: scanOnlyReport,
   hostile: hostileReport,
+  full: fullReport,
 };

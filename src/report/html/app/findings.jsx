@@ -1,0 +1,108 @@
+/** @import { Report, ReportFinding } from '../../model.js' */
+import { PATTERNS } from '../../../scan/taxonomy.js';
+import { VERDICT_LABEL, findingLocation, orderFindings } from './format.js';
+import { Code, CodeBlock, Section, Txt } from './text.jsx';
+
+const VERDICT_TONE = {
+  confirmed: 'bad',
+  suspected: 'warn',
+  no_probe: 'muted',
+  path_exists_not_triggered: 'muted',
+  agent_refused: 'good',
+  likely_false_positive: 'good',
+};
+
+const PATTERN_NAMES = Object.fromEntries(PATTERNS.map((p) => [p.id, p.name]));
+
+/** @param {{ f: ReportFinding }} props */
+function FindingCard({ f }) {
+  return (
+    <article class={`finding sev-${f.severity}`} data-testid="finding" data-pattern={f.pattern}>
+      <header class="finding-head">
+        <span class={`sev sev-${f.severity}`}>{f.severity}</span>
+        <span class="pattern">
+          {f.pattern} {PATTERN_NAMES[f.pattern] ?? 'Unknown pattern'}
+        </span>
+        <Code value={findingLocation(f)} max={300} />
+        <span class={`chip tone-${VERDICT_TONE[f.verdict]}`} data-testid="finding-verdict">
+          {VERDICT_LABEL[f.verdict]}
+        </span>
+        <span class="confidence" title="existence confidence × exploitability">
+          confidence {f.confidence.toFixed(2)} · exploitability {f.exploitConfidence.toFixed(2)}
+        </span>
+      </header>
+      <p class="finding-message">
+        <Txt value={f.message} max={600} />
+      </p>
+      <CodeBlock text={f.evidence} firstLine={f.line} />
+      {f.rationale ? (
+        <p class="rationale">
+          <span class="label">Why</span> <Txt value={f.rationale} max={1200} />
+        </p>
+      ) : null}
+      {f.runtimeEvidence.length ? (
+        <ul class="runtime-refs">
+          {f.runtimeEvidence.map((e, i) => (
+            <li key={i}>
+              <span class="chip chip-muted">
+                <Txt value={e.kind} max={40} />
+              </span>{' '}
+              <Txt value={e.summary} max={600} />
+              {e.artifact ? (
+                <>
+                  {' '}
+                  <Code value={e.artifact} max={300} />
+                </>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <footer class="finding-foot">
+        rule <Code value={f.rule} max={120} />
+        {f.suppressed ? (
+          <>
+            {' '}
+            · suppressed by {f.suppressed.by}: <Txt value={f.suppressed.reason} max={400} />
+          </>
+        ) : null}
+      </footer>
+    </article>
+  );
+}
+
+/** @param {{ report: Report }} props */
+export function Findings({ report }) {
+  const ordered = orderFindings(report.safety.findings);
+  const active = ordered.filter((f) => !f.suppressed);
+  const suppressed = ordered.filter((f) => f.suppressed);
+  return (
+    <Section
+      id="findings"
+      title="Findings"
+      aside={`${active.length} active${suppressed.length ? `, ${suppressed.length} suppressed` : ''} · safety score ${report.safety.score} / 100`}
+    >
+      {active.length === 0 ? <p class="empty">No active findings.</p> : null}
+      {active.map((f) => (
+        <FindingCard f={f} key={f.id} />
+      ))}
+      {suppressed.length ? (
+        <details class="suppressed">
+          <summary>{suppressed.length} suppressed finding(s)</summary>
+          {suppressed.map((f) => (
+            <FindingCard f={f} key={f.id} />
+          ))}
+        </details>
+      ) : null}
+      {report.safety.notes.length ? (
+        <ul class="notes">
+          {report.safety.notes.map((n, i) => (
+            <li key={i}>
+              <Txt value={n} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Section>
+  );
+}

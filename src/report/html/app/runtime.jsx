@@ -1,0 +1,120 @@
+/** @import { RuntimeSummary } from '../../model.js' */
+import { count, duration } from './format.js';
+import { Code, Section, Txt } from './text.jsx';
+
+/** @param {{ title: string, n: number, alarming?: boolean, wide?: boolean, children: import('preact').ComponentChildren }} props */
+function Block({ title, n, alarming = false, wide = false, children }) {
+  return (
+    <div
+      class={`evidence-block${wide ? ' wide' : ''}`}
+      data-testid={`runtime-${title.toLowerCase().replace(/\s+/g, '-')}`}
+    >
+      <h3>
+        {title}{' '}
+        <span class={`count ${n > 0 && alarming ? 't-bad' : n === 0 ? 't-good' : ''}`}>
+          {n === 0 ? 'none' : n}
+        </span>
+      </h3>
+      {n > 0 ? children : null}
+    </div>
+  );
+}
+
+/** What the skill's own scripts did in the sandbox. @param {{ runtime: RuntimeSummary }} props */
+export function Runtime({ runtime }) {
+  return (
+    <Section
+      id="runtime"
+      title="Runtime evidence"
+      aside={
+        <>
+          <Txt value={runtime.sandbox.backend} max={60} /> sandbox
+          {runtime.sandbox.limitsApplied.length ? (
+            <>
+              {' · '}
+              <Txt value={runtime.sandbox.limitsApplied.join(', ')} max={300} />
+            </>
+          ) : null}
+        </>
+      }
+    >
+      <div class="evidence-grid">
+        <Block title="Network attempts" n={runtime.network.length} alarming wide>
+          <table>
+            <thead>
+              <tr>
+                <th>destination</th>
+                <th>protocol</th>
+                <th>outcome</th>
+                <th>carried</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runtime.network.map((a, i) => (
+                <tr key={i}>
+                  <td>
+                    <Code value={a.destination} max={300} />
+                  </td>
+                  <td>
+                    <Txt value={a.protocol} max={20} />
+                  </td>
+                  <td>
+                    {a.blocked ? 'blocked' : <strong class="t-bad">allowed</strong>}
+                    {a.bytes !== undefined ? ` · ${count(a.bytes)} B` : ''}
+                  </td>
+                  <td class="t-bad">
+                    {a.canaries?.length ? (
+                      <Txt value={a.canaries.join(', ')} max={300} />
+                    ) : (
+                      <span class="muted">—</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Block>
+        <Block title="Canary hits" n={runtime.canaryHits.length} alarming>
+          <ul>
+            {runtime.canaryHits.map((h, i) => (
+              <li key={i}>
+                <Code value={h.canary} max={80} /> in <Txt value={h.where} max={400} />
+              </li>
+            ))}
+          </ul>
+        </Block>
+        <Block title="Files changed" n={runtime.filesChanged.length}>
+          <ul>
+            {runtime.filesChanged.map((f, i) => (
+              <li key={i}>
+                <span class={`chip change-${f.change}`}>{f.change}</span> <Code value={f.path} max={400} />
+              </li>
+            ))}
+          </ul>
+        </Block>
+        <Block title="Scripts run" n={runtime.scriptsRun.length}>
+          <ul>
+            {runtime.scriptsRun.map((s, i) => (
+              <li key={i}>
+                <Code value={s.command} max={400} />{' '}
+                <span class="muted">
+                  {s.timedOut ? 'timed out' : `exit ${s.exitCode ?? 'by signal'}`} · {duration(s.wallMs)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </Block>
+      </div>
+      <details class="processes" open={runtime.processes.length <= 8}>
+        <summary>Processes ({runtime.processes.length})</summary>
+        <ol>
+          {runtime.processes.map((p, i) => (
+            <li key={i}>
+              <Code value={p.argv.join(' ')} max={1000} />
+            </li>
+          ))}
+        </ol>
+      </details>
+    </Section>
+  );
+}
