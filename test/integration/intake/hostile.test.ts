@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
@@ -55,6 +55,8 @@ afterEach(() => {
   // right before intake runs (see `run`).
   expect(snapshot(area.root, (p) => p.startsWith('tmp/'))).toEqual(before);
   expect(readdirSync(area.tmp)).toEqual([]);
+  // Later cases snapshot the area too: drop this case's (possibly huge) fixtures once checked.
+  rmSync(caseDir, { recursive: true, force: true });
 });
 
 interface Outcome {
