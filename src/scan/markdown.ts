@@ -1,0 +1,359 @@
+import type { Nodes, Parent, Root } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
+import { frontmatter } from 'micromark-extension-frontmatter';
+import { type Framing, leadInFraming, sectionFraming, sentenceFraming } from './markdown/framing.js';
+import { lineAt, lineStarts } from './text.js';
+
+// Markdown as the scanner sees it: prose spans, fenced code and inline code, each with its file lines, the
+// heading it sits under, and how it is framed (told to the agent, an example, a documented risk, or advice
+// to the human user). Positions are the file's own: frontmatter lines count.
+
+export type { Framing } from './markdown/framing.js';
+
+export type ProseKind =
+  | 'paragraph'
+  | 'heading'
+  | 'list-item'
+  | 'blockquote'
+  | 'table'
+  | 'html-comment'
+  | 'html'
+  | 'link-title'
+  | 'image-alt'
+  | 'frontmatter';
+
+export interface ProseSpan {
+  /** Visible text (markup removed); for html, frontmatter, alt text and titles, the raw value. */
+  text: string;
+  line: number;
+  endLine: number;
+  kind: ProseKind;
+  /** Nearest heading text ('' before the first heading). */
+  section: string;
+  framing: Framing;
+  /** Framing from the section and lead-in alone, before the span's own sentences were read. */
+  contextFraming: Framing;
+  /** Offsets of the span's source in the file: [start, end). For alt text and titles, the image or link. */
+  start: number;
+  end: number;
+}
+
+export interface CodeBlock {
+  /** Normalised: bash, python, javascript, typescript, powershell, json, yaml, or '' for anything else. */
+  lang: string;
+  /** The info string's language as written, lower-cased ('' when absent). */
+  rawLang: string;
+  code: string;
+  /** Line of the first code line. */
+  line: number;
+  endLine: number;
+  section: string;
+  framing: Framing;
+}
+
+export interface InlineCode {
+  text: string;
+  line: number;
+  framing: Framing;
+  start: number;
+}
+
+export interface MarkdownDoc {
+  spans: ProseSpan[];
+  codeBlocks: CodeBlock[];
+  inlineCode: InlineCode[];
+  /** File offsets [start, end) of fenced, indented and inline code: text a reader sees as code, not prose. */
+  codeRanges: [number, number][];
+}
+
+const LANG_ALIASES: Record<string, string> = {
+  bash: 'bash',
+  sh: 'bash',
+  shell: 'bash',
+  zsh: 'bash',
+  console: 'bash',
+  'shell-session': 'bash',
+  shellsession: 'bash',
+  terminal: 'bash',
+  python: 'python',
+  py: 'python',
+  python3: 'python',
+  javascript: 'javascript',
+  js: 'javascript',
+  node: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsx: 'javascript',
+  typescript: 'typescript',
+  ts: 'typescript',
+  tsx: 'typescript',
+  powershell: 'powershell',
+  ps1: 'powershell',
+  pwsh: 'powershell',
+  ps: 'powershell',
+  json: 'json',
+  jsonc: 'json',
+  json5: 'json',
+  yaml: 'yaml',
+  yml: 'yaml',
+};
+
+/** Maps a fence's info string to one of the languages the code detectors read ('' for anything else). */
+export function normaliseLang(info: string | null | undefined): string {
+  const raw =
+    (info ?? '')
+      .trim()
+      .toLowerCase()
+      .replace(/^\{?\.?/, '')
+      .split(/[\s,{}]/)[0] ?? '';
+  return LANG_ALIASES[raw] ?? '';
+}
+
+interface Walk {
+  text: string;
+  starts: number[];
+  headings: { depth: number; text: string }[];
+  doc: MarkdownDoc;
+}
+
+function visibleText(node: Nodes): string {
+  if (node.type === 'text' || node.type === 'inlineCode') return node.value;
+  if (node.type === 'image') return node.alt ?? '';
+  if (node.type === 'break') return '\n';
+  if ('children' in node) return (node.children as Nodes[]).map(visibleText).join('');
+  return '';
+}
+
+function offsets(node: Nodes): [number, number] | null {
+  const s = node.position?.start.offset;
+  const e = node.position?.end.offset;
+  return s === undefined || e === undefined ? null : [s, e];
+}
+
+function currentSection(w: Walk): string {
+  return w.headings[w.headings.length - 1]?.text ?? '';
+}
+
+function paragraphKind(w: Walk, start: number, end: number, container: ProseKind): ProseKind {
+  const lines = w.text.slice(start, end).split('\n');
+  if (lines.length > 0 && lines.every((l) => /^\s*(>\s*)*\|/.test(l))) return 'table';
+  return container;
+}
+
+function pushSpan(
+  w: Walk,
+  kind: ProseKind,
+  text: string,
+  start: number,
+  end: number,
+  context: Framing,
+): void {
+  const line = lineAt(w.starts, start);
+  const endLine = Math.max(line, lineAt(w.starts, Math.max(start, end - 1)));
+  const framing =
+    kind === 'html-comment' || kind === 'frontmatter' ? context : sentenceFraming(text, context);
+  w.doc.spans.push({
+    text,
+    line,
+    endLine,
+    kind,
+    section: currentSection(w),
+    framing,
+    contextFraming: context,
+    start,
+    end,
+  });
+}
+
+/** Inline parts of a paragraph or heading: inline code, alt text, link titles, inline HTML. */
+function walkInline(w: Walk, node: Nodes, framing: Framing): void {
+  if (!('children' in node)) return;
+  for (const child of node.children as Nodes[]) {
+    const range = offsets(child);
+    if (!range) continue;
+    const [start, end] = range;
+    if (child.type === 'inlineCode') {
+      w.doc.inlineCode.push({ text: child.value, line: lineAt(w.starts, start), framing, start });
+      w.doc.codeRanges.push([start, end]);
+    } else if (child.type === 'image') {
+      if (child.alt) pushSpan(w, 'image-alt', child.alt, start, end, framing);
+      if (child.title) pushSpan(w, 'link-title', child.title, start, end, framing);
+    } else if (child.type === 'link') {
+      if (child.title) pushSpan(w, 'link-title', child.title, start, end, framing);
+      walkInline(w, child, framing);
+    } else if (child.type === 'html') {
+      const kind = child.value.trimStart().startsWith('<!--') ? 'html-comment' : 'html';
+      pushSpan(w, kind, child.value, start, end, framing);
+    } else {
+      walkInline(w, child, framing);
+    }
+  }
+}
+
+function frontmatterSpans(w: Walk, start: number, end: number): void {
+  // One span per top-level key, so a multi-line description is read as one text.
+  const bodyStart = w.text.indexOf('\n', start) + 1;
+  const closing = w.text.lastIndexOf('\n', end - 1);
+  if (bodyStart <= 0 || closing < bodyStart) return;
+  let keyStart = -1;
+  let offset = bodyStart;
+  const flush = (at: number) => {
+    if (keyStart >= 0 && at > keyStart) {
+      pushSpan(w, 'frontmatter', w.text.slice(keyStart, at).replace(/\s+$/, ''), keyStart, at, 'instruction');
+    }
+  };
+  for (const line of w.text.slice(bodyStart, closing + 1).split('\n')) {
+    if (/^[^\s#-][^:]*:/.test(line)) {
+      flush(offset);
+      keyStart = offset;
+    }
+    offset += line.length + 1;
+  }
+  flush(closing);
+}
+
+function codeBlock(
+  w: Walk,
+  node: Nodes & { type: 'code' },
+  start: number,
+  end: number,
+  framing: Framing,
+): void {
+  w.doc.codeRanges.push([start, end]);
+  const opening = lineAt(w.starts, start);
+  const last = lineAt(w.starts, Math.max(start, end - 1));
+  const fenced = /^\s*(`{3,}|~{3,})/.test(w.text.slice(start, start + 64 + (node.lang?.length ?? 0)));
+  const closed = fenced && /^\s*(`{3,}|~{3,})\s*$/.test(w.text.slice(w.starts[last - 1] ?? start, end));
+  const line = fenced ? opening + 1 : opening;
+  const endLine = Math.max(line, closed ? last - 1 : last);
+  w.doc.codeBlocks.push({
+    lang: normaliseLang(node.lang),
+    rawLang: (node.lang ?? '').toLowerCase(),
+    code: node.value,
+    line,
+    endLine,
+    section: currentSection(w),
+    framing,
+  });
+}
+
+/**
+ * Walks a container's children in order. `inherited` is the framing a list's lead-in gave its items (null
+ * when none); `container` is the span kind for paragraphs here.
+ */
+function walkBlocks(w: Walk, parent: Parent, inherited: Framing | null, container: ProseKind): void {
+  let lead: Framing | null = null;
+  // A paragraph frames the next paragraph only when it introduces it ("Bad example:").
+  let introduces = false;
+  for (const child of parent.children as Nodes[]) {
+    const range = offsets(child);
+    if (!range) continue;
+    const [start, end] = range;
+    const introduced = introduces;
+    introduces = false;
+    const section = (): Framing => inherited ?? sectionFraming(w.headings.map((h) => h.text));
+    const context = (): Framing => lead ?? section();
+    switch (child.type) {
+      case 'yaml':
+        frontmatterSpans(w, start, end);
+        lead = null;
+        break;
+      case 'heading': {
+        const text = visibleText(child);
+        while ((w.headings[w.headings.length - 1]?.depth ?? 0) >= child.depth) w.headings.pop();
+        w.headings.push({ depth: child.depth, text });
+        pushSpan(w, 'heading', text, start, end, section());
+        walkInline(w, child, section());
+        lead = null;
+        break;
+      }
+      case 'paragraph': {
+        const text = visibleText(child);
+        const framing = introduced ? context() : section();
+        pushSpan(w, paragraphKind(w, start, end, container), text, start, end, framing);
+        walkInline(w, child, w.doc.spans[w.doc.spans.length - 1]!.framing);
+        // What a paragraph says about the block after it ("Run:", "Bad example:").
+        lead = leadInFraming(text);
+        introduces = /:\s*$/.test(text);
+        break;
+      }
+      case 'code':
+        codeBlock(w, child, start, end, context());
+        lead = null;
+        break;
+      case 'list':
+        walkBlocks(w, child, context(), container === 'blockquote' ? 'blockquote' : 'list-item');
+        lead = null;
+        break;
+      case 'listItem':
+        walkBlocks(w, child, inherited, container);
+        break;
+      case 'blockquote':
+        walkBlocks(w, child, context(), 'blockquote');
+        lead = null;
+        break;
+      case 'html': {
+        const kind = child.value.trimStart().startsWith('<!--') ? 'html-comment' : 'html';
+        pushSpan(w, kind, child.value, start, end, context());
+        break;
+      }
+      default:
+        if ('children' in child) walkBlocks(w, child as Parent, inherited, container);
+    }
+  }
+}
+
+function parseTree(text: string): Root {
+  return fromMarkdown(text, {
+    extensions: [frontmatter(['yaml'])],
+    mdastExtensions: [frontmatterFromMarkdown(['yaml'])],
+  });
+}
+
+/** Without a tree (the parser failed), every run of non-blank lines is a paragraph in an instruction section. */
+function fallbackDoc(text: string): MarkdownDoc {
+  const doc: MarkdownDoc = { spans: [], codeBlocks: [], inlineCode: [], codeRanges: [] };
+  const starts = lineStarts(text);
+  for (const m of text.matchAll(/[^\n]+(?:\n[^\S\n]*\S[^\n]*)*/g)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    doc.spans.push({
+      text: m[0],
+      line: lineAt(starts, start),
+      endLine: lineAt(starts, Math.max(start, end - 1)),
+      kind: 'paragraph',
+      section: '',
+      framing: 'instruction',
+      contextFraming: 'instruction',
+      start,
+      end,
+    });
+  }
+  return doc;
+}
+
+const CACHE_SIZE = 32;
+const cache = new Map<string, MarkdownDoc>();
+
+/** Parses markdown into framed spans and code blocks. Cached per text; never throws. */
+export function parseMarkdown(text: string): MarkdownDoc {
+  const hit = cache.get(text);
+  if (hit) return hit;
+  let doc: MarkdownDoc;
+  try {
+    const w: Walk = {
+      text,
+      starts: lineStarts(text),
+      headings: [],
+      doc: { spans: [], codeBlocks: [], inlineCode: [], codeRanges: [] },
+    };
+    walkBlocks(w, parseTree(text), null, 'paragraph');
+    doc = w.doc;
+  } catch {
+    doc = fallbackDoc(text);
+  }
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(text, doc);
+  return doc;
+}

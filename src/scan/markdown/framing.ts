@@ -1,0 +1,161 @@
+// How a piece of a markdown document is framed: told to the agent, shown as an example, documenting a
+// risk, or addressed to the human user. Cues are data; the order of FRAMING_ORDER decides ties.
+
+export type Framing = 'instruction' | 'example' | 'documents-risk' | 'user-action';
+
+interface CueSet {
+  framing: Framing;
+  cues: readonly RegExp[];
+}
+
+/** When several cues match, the first framing here wins: warnings beat examples beat setup beat steps. */
+const FRAMING_ORDER: readonly Framing[] = ['documents-risk', 'example', 'user-action', 'instruction'];
+
+// Headings name what a section is about; a section that documents attacks, rules or anti-patterns quotes
+// risky text without asking anyone to act on it.
+const HEADING_CUES: readonly CueSet[] = [
+  {
+    framing: 'documents-risk',
+    cues: [
+      /\b(detect(ion|s|ed|ing)?|red[ -]flags?|warning signs?|anti-?patterns?|pitfalls?|gotchas?)\b/i,
+      /\b(malicious|malware|attacks?|attackers?|threats?|threat model|vulnerabilit(y|ies)|exploits?|payloads?)\b/i,
+      /\b(injection|jailbreaks?|phishing|indicators? of compromise|iocs?|signatures?|heuristics?)\b/i,
+      /\b(never|don'?t|do not|avoid|forbidden|prohibited|not allowed|what not to|bad|wrong|unsafe|insecure)\b/i,
+      /\b(security|safety) (checklist|rules?|checks?|review|considerations?|notes?|guidelines?|model|concerns?)\b/i,
+      /\b(what|things) (this|the|it|we) (scanner|tool|skill|checker|linter|auditor)? ?(detects?|flags?|catches|finds|looks for|blocks?)\b/i,
+      /\b(rule (list|set|catalog)|detection rules?|(risk|threat|attack) (patterns?|categories|taxonomy|examples?))\b/i,
+      /\b(risks?|dangers?|mistakes|common errors|caveats?)\b/i,
+    ],
+  },
+  {
+    framing: 'example',
+    cues: [
+      /\b(examples?|samples?|demo|illustrations?|walkthrough|transcripts?|sample output|expected output|output format)\b/i,
+      /\b(results?|responses?|templates?|showcase|gallery|screenshots?)\b/i,
+    ],
+  },
+  {
+    framing: 'user-action',
+    cues: [
+      /\b(prerequisites?|requirements|system requirements|dependencies|installation|installing|install|setup|set up)\b/i,
+      /\b(getting started|before (you )?(begin|start|use|using)|manual (steps|setup)|for (the )?users?|troubleshooting)\b/i,
+    ],
+  },
+  {
+    framing: 'instruction',
+    cues: [
+      /\b(workflow|steps?|usage|instructions|how to|procedure|process|quick ?start|commands?|tasks?)\b/i,
+    ],
+  },
+];
+
+// The sentence right before a block (or a list) says how to read it: "Run:", "Example output:",
+// "Bad:", "You can install it with".
+const LEAD_IN_CUES: readonly CueSet[] = [
+  {
+    framing: 'documents-risk',
+    cues: [
+      /^\s*(bad|wrong|incorrect|insecure|unsafe|dangerous|vulnerable|don'?t|do not|never|avoid|❌|🚫|⛔)\b/i,
+      /(^|[\s(])(❌|🚫|⛔|✗)/,
+      /\b(malicious|attackers?|adversar(y|ies|ial)|exploit(s|ed)?|payloads?|phishing|injection attempts?)\b/i,
+      /\b(will|would|should|must|are|is|gets?) (be )?(flagged|detected|blocked|rejected|reported|caught)\b/i,
+      /\b(flags?|detects?|catches|matches|looks for|scans for|blocks) (the following|these|patterns?|phrases?|commands?|strings?|text|lines?)\b/i,
+      /\b(never|do not|don'?t) (run|execute|do|use|write|copy|paste|install|follow|trust)\b/i,
+      /\b(red flags?|warning signs?|anti-?pattern|what not to do|insecure example|vulnerable code)\b/i,
+    ],
+  },
+  {
+    framing: 'example',
+    cues: [
+      /\b(for example|e\.g\.|for instance|example( output| response| result| usage| input)?:|sample( output)?|such as)\b/i,
+      /\b(output|response|result|results|returns?|prints?|produces|looks like|would look like|will look like)\s*:?\s*$/i,
+      /\b(the output (is|looks|will)|you(['’]ll| will| should) see|like this|as follows)\b/i,
+    ],
+  },
+  {
+    framing: 'user-action',
+    cues: [
+      /\byou (can|could|may|might|should|need to|must|will need to|have to)( first| also)? (install|run|set up|setup|download|configure|enable|add|use)\b/i,
+      /\b(if you (don'?t|do not) (already )?have|make sure you have|ensure you have|you('ll| will) need)\b/i,
+      /\b(on your (own )?(machine|system|computer|laptop|host|workstation)|in your (own )?(terminal|shell))\b/i,
+      /\b(install (it|them|this) (with|via|using|from)|manually)\b/i,
+      /\b((ask|tell|instruct|advise) the user to|the user (should|must|can|needs to|may) (run|install|execute|set up))\b/i,
+      /^\s*(prerequisites?|requirements|setup|installation|before (you (begin|start)|using this skill))\b/i,
+    ],
+  },
+  {
+    framing: 'instruction',
+    cues: [
+      /\b(run|execute|invoke|call|use|then run|next,? run|first,? run)( the following| this| these)?( command| script| commands)?\s*:?\s*$/i,
+      /\b(run|execute) (the following|this|these)\b/i,
+      /^\s*(step \d+|\d+\.)\s/i,
+    ],
+  },
+];
+
+// Own-sentence cues that can change how a prose sentence is read, whatever its section says. Only
+// cues an attacker gains little from: setup advice to the user, and explicit talk about detection.
+const SENTENCE_CUES: readonly CueSet[] = [
+  {
+    framing: 'documents-risk',
+    cues: [
+      /\b(attackers?|adversaries|malicious (skills?|actors?|prompts?|instructions|packages?|content)|threat actors?)\b/i,
+      /\b(prompt[- ]injection|jailbreak (attempts?|prompts?)|social[- ]engineering)\b/i,
+      /\b(is|are|will be|would be|gets?|get) (flagged|detected|blocked|reported as)\b/i,
+      /\b(the (scanner|detector|checker|linter|auditor|rule)|this (scanner|detector|rule|check)) (flags?|detects?|catches|reports?|looks for|matches)\b/i,
+    ],
+  },
+  {
+    framing: 'user-action',
+    cues: LEAD_IN_CUES.find((c) => c.framing === 'user-action')!.cues,
+  },
+];
+
+function classify(text: string, sets: readonly CueSet[]): Framing | null {
+  const t = text.slice(0, 600);
+  for (const framing of FRAMING_ORDER) {
+    const set = sets.find((s) => s.framing === framing);
+    if (set?.cues.some((re) => re.test(t))) return framing;
+  }
+  return null;
+}
+
+/** Framing a heading gives its section, or null when the heading says nothing about it. */
+export function headingFraming(heading: string): Framing | null {
+  return classify(heading, HEADING_CUES);
+}
+
+/**
+ * Framing of the lead-in sentence before a block or list: its last sentence decides ("... . Run:"); a lead-in
+ * that ends with a colon is read whole for warnings ("Never do this. The following is wrong:").
+ */
+export function leadInFraming(leadIn: string): Framing | null {
+  const sentences = leadIn.trim().split(/(?<=[.!?])\s+/);
+  const last = sentences[sentences.length - 1] ?? '';
+  if (!/:\s*$/.test(leadIn)) return classify(last, LEAD_IN_CUES);
+  return (
+    classify(last, LEAD_IN_CUES) ?? (classify(leadIn, LEAD_IN_CUES.slice(0, 1)) ? 'documents-risk' : null)
+  );
+}
+
+/** Framing of one prose sentence: its own cues where present, else what its context gave it. */
+export function sentenceFraming(sentence: string, context: Framing): Framing {
+  const own = classify(sentence, SENTENCE_CUES);
+  if (own === null) return context;
+  // A documented risk stays documented; a sentence's own setup advice does not lift an example or warning.
+  if (own === 'user-action' && context !== 'instruction') return context;
+  return own;
+}
+
+/**
+ * Section framing from the heading trail: a section documenting risks frames everything below it; otherwise
+ * the nearest heading with a cue decides, and SKILL.md sections default to instructions.
+ */
+export function sectionFraming(headings: readonly string[]): Framing {
+  if (headings.some((h) => headingFraming(h) === 'documents-risk')) return 'documents-risk';
+  for (let i = headings.length - 1; i >= 0; i--) {
+    const f = headingFraming(headings[i]!);
+    if (f !== null) return f;
+  }
+  return 'instruction';
+}

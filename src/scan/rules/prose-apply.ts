@@ -1,0 +1,189 @@
+import type { Framing } from '../markdown.js';
+import { sentenceFraming } from '../markdown/framing.js';
+import type { Hit } from '../rule.js';
+import { lineAt, quote } from '../text.js';
+import { DEFAULT_FRAMING_WEIGHT, DEFAULT_MENTION, type PhraseRule, type Variant } from './prose-phrase.js';
+import { isMention, type NormalText, sentences } from './prose-normalise.js';
+
+// Applies phrase rules to segments of prose and turns matches into hits with a confidence set by the
+// variant, the sentence's framing, adjustments, and whether the text is hidden or merely mentioned.
+
+export interface Segment {
+  norm: NormalText;
+  /** Framing from the section and lead-in; each sentence may refine it. */
+  framing: Framing;
+  /** Heading the segment sits under (also read for supporting cues such as "Prerequisites"). */
+  section: string;
+  /** Set for text a reader does not see: how it was hidden (e.g. "HTML comment"). */
+  hidden?: string;
+  /** The P2 rule that reports this hidden content when another rule fires inside it. */
+  hiddenRule?: string;
+  /** True when the text was decoded, so evidence is the decoded text rather than a slice of the file. */
+  decoded?: boolean;
+}
+
+export interface SkillPurpose {
+  /** The skill's name and description: what it says its job is. */
+  text: string;
+  /** A security tool quotes attack text in its rules and docs. */
+  securityTool: boolean;
+}
+
+const MAX_CONFIDENCE = 0.97;
+const MIN_CONFIDENCE = 0.1;
+const HIDDEN_BOOST = 1.15;
+
+interface Match {
+  start: number;
+  end: number;
+}
+
+function matchVariant(variant: Variant, sentence: string, offset: number, context: string): Match[] | null {
+  const found: Match[] = [];
+  for (const [i, re] of variant.all.entries()) {
+    const m = re.exec(sentence);
+    if (m) found.push({ start: offset + m.index, end: offset + m.index + Math.max(1, m[0].length) });
+    // Supporting cues (not the first expression) may come from the section heading.
+    else if (i === 0 || !re.test(context)) return null;
+  }
+  return found;
+}
+
+function evidenceOf(seg: Segment, fileText: string, start: number, end: number): string {
+  if (seg.decoded) return quote(seg.norm.text.slice(start, end));
+  const from = seg.norm.map[start]!;
+  const to = seg.norm.map[end - 1]! + 1;
+  return quote(fileText.slice(from, Math.max(from, to)));
+}
+
+function confidenceOf(
+  rule: PhraseRule,
+  variant: Variant,
+  sentence: string,
+  framing: Framing,
+  mention: boolean,
+  seg: Segment,
+  purpose: SkillPurpose,
+): { confidence: number; notes: string[] } {
+  let c = variant.base;
+  const notes: string[] = [];
+  for (const adj of rule.adjust ?? []) {
+    if (adj.re.test(sentence)) {
+      c *= adj.factor;
+      notes.push(adj.why);
+    }
+  }
+  if (rule.scope?.re.test(purpose.text)) {
+    c *= rule.scope.factor;
+    notes.push(rule.scope.why);
+  }
+  if (seg.hidden) {
+    c = Math.min(MAX_CONFIDENCE, c * HIDDEN_BOOST);
+    return { confidence: c, notes };
+  }
+  c *= rule.framing?.[framing] ?? DEFAULT_FRAMING_WEIGHT[framing];
+  const mentionFactor = rule.mention ?? DEFAULT_MENTION;
+  if (mention && mentionFactor < 1) {
+    c *= mentionFactor;
+    notes.push('quoted rather than said');
+  }
+  if (purpose.securityTool && (mention ? mentionFactor < 1 : framing !== 'instruction')) {
+    c *= 0.6;
+    notes.push('a security tool quoting what it detects');
+  }
+  return { confidence: Math.min(MAX_CONFIDENCE, c), notes };
+}
+
+// A rule whose parts span two sentences ("Download it from X. Then run it.") counts a little less.
+const NEXT_SENTENCE_FACTOR = 0.9;
+
+/** Matches a variant in the sentence, or across it and the next when it needs more than one expression. */
+function matchAcross(
+  variant: Variant,
+  norm: NormalText,
+  sentence: [number, number],
+  next: [number, number] | undefined,
+  context: string,
+): { found: Match[]; end: number } | null {
+  const [sStart, sEnd] = sentence;
+  const alone = matchVariant(variant, norm.text.slice(sStart, sEnd), sStart, context);
+  if (alone) return { found: alone, end: sEnd };
+  if (!next || variant.all.length < 2) return null;
+  const both = matchVariant(variant, norm.text.slice(sStart, next[1]), sStart, context);
+  return both?.some((m) => m.start < sEnd) ? { found: both, end: next[1] } : null;
+}
+
+function hitFor(
+  rule: PhraseRule,
+  variant: Variant,
+  match: { found: Match[]; end: number },
+  sStart: number,
+  ctx: { seg: Segment; fileText: string; starts: readonly number[]; purpose: SkillPurpose; framing: Framing },
+): Hit | null {
+  const { seg, framing } = ctx;
+  const { norm } = seg;
+  const start = Math.min(...match.found.map((m) => m.start));
+  const end = Math.max(...match.found.map((m) => m.end));
+  const window = norm.text.slice(sStart, match.end);
+  const mention = match.found.every((m) => isMention(norm, sStart, m.start, m.end));
+  const scored = confidenceOf(rule, variant, window, framing, mention, seg, ctx.purpose);
+  let confidence = scored.confidence;
+  const { notes } = scored;
+  const evasive = norm.evasive.slice(start + 1, end).some(Boolean);
+  if (evasive) confidence = Math.min(MAX_CONFIDENCE, confidence * HIDDEN_BOOST);
+  if (confidence < MIN_CONFIDENCE) return null;
+  const where = seg.hidden
+    ? `in hidden content (${seg.hidden})`
+    : `framed as ${framing}${seg.section ? ` under "${quote(seg.section, 80)}"` : ''}`;
+  const rationale = [
+    variant.why,
+    where,
+    ...(evasive ? ['invisible characters inside the words'] : []),
+    ...notes,
+  ];
+  return {
+    rule: rule.id,
+    line: lineAt(ctx.starts, norm.map[start]!),
+    endLine: lineAt(ctx.starts, norm.map[end - 1]!),
+    evidence: evidenceOf(seg, ctx.fileText, sStart, match.end),
+    confidence,
+    rationale: rationale.join('; '),
+  };
+}
+
+/**
+ * Runs every rule over every sentence of a segment: one hit per rule and sentence (its strongest variant),
+ * minus hits of rules that yield to another rule firing on the same sentence.
+ */
+export function applyRules(
+  rules: readonly PhraseRule[],
+  seg: Segment,
+  fileText: string,
+  starts: readonly number[],
+  purpose: SkillPurpose,
+): Hit[] {
+  const hits: Hit[] = [];
+  const ranges = sentences(seg.norm.text);
+  for (const [i, range] of ranges.entries()) {
+    const sentence = seg.norm.text.slice(range[0], range[1]);
+    if (sentence.length < 4) continue;
+    const framing: Framing = seg.hidden ? 'instruction' : sentenceFraming(sentence, seg.framing);
+    const ctx = { seg, fileText, starts, purpose, framing };
+    const fired = new Map<string, { rule: PhraseRule; hit: Hit }>();
+    for (const rule of rules) {
+      let best: Hit | null = null;
+      for (const variant of rule.variants) {
+        const match = matchAcross(variant, seg.norm, range, ranges[i + 1], seg.section);
+        if (!match) continue;
+        const hit = hitFor(rule, variant, match, range[0], ctx);
+        if (hit && match.end !== range[1]) hit.confidence *= NEXT_SENTENCE_FACTOR;
+        if (hit && (!best || hit.confidence > best.confidence)) best = hit;
+      }
+      if (best) fired.set(rule.id, { rule, hit: best });
+    }
+    for (const { rule, hit } of fired.values()) {
+      if (!rule.yieldsTo?.some((id) => fired.has(id))) hits.push(hit);
+    }
+  }
+  return hits;
+}

@@ -1,0 +1,130 @@
+import { type MarkdownDoc, parseMarkdown } from '../markdown.js';
+import type { Detector, FileContext, Hit } from '../rule.js';
+import { lineStarts } from '../text.js';
+import type { Skill, SkillFile } from '../../types.js';
+import { applyRules, type Segment, type SkillPurpose } from './prose-apply.js';
+import { findHidden, HIDDEN_RULES } from './prose-hidden.js';
+import { normalise } from './prose-normalise.js';
+import type { PhraseRule } from './prose-phrase.js';
+import { dataRules } from './prose-rules-data.js';
+import { injectionRules } from './prose-rules-injection.js';
+import { supplyRules } from './prose-rules-supply.js';
+
+// The prose detector: every phrase rule over the visible prose of a document (frontmatter included) and
+// over whatever hidden content it holds; hidden text that trips a rule is itself a hidden instruction (P2).
+
+export const PHRASE_RULES: readonly PhraseRule[] = [...injectionRules, ...dataRules, ...supplyRules];
+
+const VISIBLE_KINDS = new Set([
+  'paragraph',
+  'heading',
+  'list-item',
+  'blockquote',
+  'table',
+  'html',
+  'frontmatter',
+]);
+// Fenced blocks in these languages are text the agent reads (prompts, transcripts), not code to parse.
+const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'plain', 'plaintext', 'prompt', 'none']);
+const SECURITY_TOOL =
+  /\b(?:secur\w*|scann\w*|scan|audit\w*|detect\w*|injection|malware|threats?|vulnerab\w*|guard\w*|red[- ]?team\w*|pentest\w*|forensic\w*|incident|compliance|sast|lint\w*|sanitiz\w*|moderat\w*)\b/i;
+
+const CODE_LANGUAGES = new Set([
+  'bash',
+  'python',
+  'javascript',
+  'typescript',
+  'powershell',
+  'json',
+  'yaml',
+  'toml',
+]);
+
+/** Documents: markdown, plain text, reStructuredText; never scripts (even a fenced block passed as a file). */
+export function isProseFile(file: SkillFile): boolean {
+  if (file.kind !== 'doc') return false;
+  return file.language === null || !CODE_LANGUAGES.has(file.language);
+}
+
+export function skillPurpose(skill: Skill): SkillPurpose {
+  const text = `${skill.name} ${skill.description}`;
+  return { text, securityTool: SECURITY_TOOL.test(text) };
+}
+
+function visibleSegments(doc: MarkdownDoc, text: string, starts: readonly number[]): Segment[] {
+  const segments: Segment[] = [];
+  for (const span of doc.spans) {
+    if (!VISIBLE_KINDS.has(span.kind)) continue;
+    segments.push({
+      norm: normalise(text.slice(span.start, span.end), span.start),
+      framing: span.contextFraming,
+      section: span.section,
+    });
+  }
+  for (const block of doc.codeBlocks) {
+    if (block.lang !== '' || !PROSE_FENCES.has(block.rawLang.split(/\s/)[0] ?? '')) continue;
+    const start = starts[block.line - 1];
+    const end = starts[block.endLine] ?? text.length;
+    if (start === undefined) continue;
+    segments.push({
+      norm: normalise(text.slice(start, end), start),
+      framing: block.framing,
+      section: block.section,
+    });
+  }
+  return segments;
+}
+
+/** A hidden segment that trips any rule is a hidden instruction, whatever the finder thought of it. */
+function hiddenInstruction(seg: Segment, ruleHits: Hit[]): Hit | null {
+  const strongest = ruleHits.reduce<Hit | null>((a, h) => (a && a.confidence >= h.confidence ? a : h), null);
+  if (!strongest) return null;
+  return {
+    rule: seg.hiddenRule ?? HIDDEN_RULES.comment.id,
+    line: strongest.line,
+    endLine: strongest.endLine,
+    evidence: strongest.evidence,
+    confidence: Math.max(0.85, strongest.confidence),
+    rationale: `in hidden content (${seg.hidden}): also matches ${strongest.rule}`,
+  };
+}
+
+/** Keeps the most confident hit per rule and line. */
+function strongestPerLine(hits: Hit[]): Hit[] {
+  const best = new Map<string, Hit>();
+  for (const h of hits) {
+    const key = `${h.rule}\0${h.line}`;
+    const prev = best.get(key);
+    if (!prev || h.confidence > prev.confidence) best.set(key, h);
+  }
+  return [...best.values()].sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
+}
+
+export function detectProse(ctx: FileContext): Hit[] {
+  const text = ctx.text;
+  const starts = lineStarts(text);
+  const doc = parseMarkdown(text);
+  const purpose = skillPurpose(ctx.skill);
+  const hits: Hit[] = [];
+  for (const seg of visibleSegments(doc, text, starts))
+    hits.push(...applyRules(PHRASE_RULES, seg, text, starts, purpose));
+  const hidden = findHidden(doc, text, starts, ctx.file.path === 'SKILL.md');
+  hits.push(...hidden.hits);
+  for (const seg of hidden.segments) {
+    const found = applyRules(PHRASE_RULES, seg, text, starts, purpose);
+    hits.push(...found);
+    const p2 = hiddenInstruction(seg, found);
+    if (p2) hits.push(p2);
+  }
+  return strongestPerLine(hits);
+}
+
+export const proseDetector: Detector = {
+  name: 'prose',
+  rules: [
+    ...PHRASE_RULES.map(({ id, pattern, message, help }) => ({ id, pattern, message, help })),
+    ...Object.values(HIDDEN_RULES),
+  ],
+  appliesTo: isProseFile,
+  detect: detectProse,
+};

@@ -1,0 +1,172 @@
+import { BIDI_RE, INVISIBLE_RE, TAG_RE } from '../decode.js';
+
+// Prose as the rules read it: invisible characters dropped, emphasis and code marks removed, look-alike
+// letters folded to ASCII, whitespace collapsed, while every character keeps its offset in the file so a
+// match maps back to exact lines and quoted text.
+
+export interface NormalText {
+  text: string;
+  /** File offset of each character of `text`. */
+  map: number[];
+  /** True where the character sat inside inline code (between backticks). */
+  code: boolean[];
+  /** True where invisible characters were dropped right before this character. */
+  evasive: boolean[];
+}
+
+// Cyrillic and Greek letters that look like Latin ones, used to slip words past filters.
+const CONFUSABLES: Record<string, string> = {
+  а: 'a',
+  е: 'e',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ј: 'j',
+  ѕ: 's',
+  ԁ: 'd',
+  ɡ: 'g',
+  һ: 'h',
+  А: 'A',
+  В: 'B',
+  Е: 'E',
+  К: 'K',
+  М: 'M',
+  Н: 'H',
+  О: 'O',
+  Р: 'P',
+  С: 'C',
+  Т: 'T',
+  Х: 'X',
+  І: 'I',
+  ο: 'o',
+  α: 'a',
+  ν: 'v',
+  ι: 'i',
+  κ: 'k',
+  τ: 't',
+  Ο: 'O',
+  Α: 'A',
+  Β: 'B',
+  Ε: 'E',
+  Ι: 'I',
+  Κ: 'K',
+  Ν: 'N',
+  Τ: 'T',
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u00a0': ' ',
+};
+
+// Characters that render as nothing: zero-width, bidi controls, tag characters, variation selectors
+// (the supplement block is used to smuggle bytes).
+const HIDDEN_CHAR = new RegExp(
+  `${INVISIBLE_RE.source}|${BIDI_RE.source}|${TAG_RE.source}|[\\ufe00-\\ufe0f]|[\\u{e0100}-\\u{e01ef}]`,
+  'u',
+);
+
+const isWordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+
+/**
+ * An emphasis mark (`**bold**`, `_it_`) opens or closes a word: a word character on exactly one side of the
+ * run. Globs and wildcards (`Bash(*)`, `*.py`, `snake_case`) keep their characters.
+ */
+function isEmphasisMark(chars: readonly string[], i: number): boolean {
+  const mark = chars[i];
+  let from = i;
+  let to = i;
+  while (chars[from - 1] === mark) from--;
+  while (chars[to + 1] === mark) to++;
+  return isWordChar(chars[from - 1]) !== isWordChar(chars[to + 1]);
+}
+
+/** Normalises `source` (found at file offset `base`) for matching. */
+export function normalise(source: string, base: number): NormalText {
+  const out: string[] = [];
+  const map: number[] = [];
+  const code: boolean[] = [];
+  const evasive: boolean[] = [];
+  let inCode = false;
+  let dropped = false;
+  let atLineStart = true;
+  const push = (ch: string, offset: number) => {
+    out.push(ch);
+    map.push(base + offset);
+    code.push(inCode);
+    evasive.push(dropped);
+    dropped = false;
+  };
+  const chars = Array.from(source);
+  let offset = 0;
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i]!;
+    const at = offset;
+    offset += ch.length;
+    if (HIDDEN_CHAR.test(ch)) {
+      dropped = true;
+      continue;
+    }
+    if (ch === '`') {
+      inCode = !inCode;
+      if (out[out.length - 1] !== ' ') push(' ', at);
+      continue;
+    }
+    if (/\s/.test(ch)) {
+      if (ch === '\n') atLineStart = true;
+      if (out.length > 0 && out[out.length - 1] !== ' ') push(' ', at);
+      continue;
+    }
+    // Blockquote markers at the start of a line are layout, not text.
+    if (atLineStart && ch === '>') continue;
+    atLineStart = false;
+    if (!inCode && (ch === '*' || ch === '_') && isEmphasisMark(chars, i)) continue;
+    push(CONFUSABLES[ch] ?? ch, at);
+  }
+  while (out.length > 0 && out[out.length - 1] === ' ') {
+    out.pop();
+    map.pop();
+    code.pop();
+    evasive.pop();
+  }
+  return { text: out.join(''), map, code, evasive };
+}
+
+/** A text whose characters all stand at one place in the file (decoded hidden text, alt text). */
+export function atOffset(text: string, offset: number): NormalText {
+  const n = normalise(text, 0);
+  return { ...n, map: n.map.map(() => offset) };
+}
+
+const MAX_SENTENCE = 1200;
+
+/** Sentence ranges [start, end) in normalised text; a dot inside a path or URL does not end a sentence. */
+export function sentences(text: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  let start = 0;
+  const re = /[.!?]+(?=\s+(?:[A-Z0-9"“'([]|[-*•] )|\s*$)|\s[•▪]\s|;\s+(?=[A-Z])/g;
+  for (const m of text.matchAll(re)) {
+    const end = m.index + m[0].length;
+    pushRange(ranges, start, end);
+    start = end;
+  }
+  pushRange(ranges, start, text.length);
+  return ranges;
+}
+
+function pushRange(ranges: [number, number][], start: number, end: number): void {
+  for (let s = start; s < end; s += MAX_SENTENCE) {
+    const e = Math.min(end, s + MAX_SENTENCE);
+    if (e > s) ranges.push([s, e]);
+  }
+}
+
+/** True when [start, end) sits inside inline code or quotation marks: the words are mentioned, not said. */
+export function isMention(n: NormalText, sentenceStart: number, start: number, end: number): boolean {
+  if (n.code[start] && n.code[Math.max(start, end - 1)]) return true;
+  const before = n.text.slice(sentenceStart, start);
+  const straight = (before.match(/"/g) ?? []).length;
+  const opened = (before.match(/[“«]/g) ?? []).length - (before.match(/[”»]/g) ?? []).length;
+  return straight % 2 === 1 || opened > 0;
+}

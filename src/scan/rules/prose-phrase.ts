@@ -1,0 +1,55 @@
+import type { Framing } from '../markdown.js';
+import type { Rule } from '../rule.js';
+
+// The shape of a prose rule: data only. A rule fires on a sentence when every expression of one of its
+// variants matches there; adjustments, framing and scope then set the confidence (prose-apply.ts).
+
+export interface Variant {
+  /** All must match in the same sentence; the hit spans from the first match to the last. */
+  all: readonly RegExp[];
+  /** Confidence when told to the agent as an instruction, before adjustments. */
+  base: number;
+  /** Why this variant is a risk, said in the rationale. */
+  why: string;
+}
+
+export interface Adjustment {
+  re: RegExp;
+  /** Multiplies the confidence: below 1 for benign readings, above 1 for aggravating ones. */
+  factor: number;
+  why: string;
+}
+
+export interface PhraseRule extends Rule {
+  variants: readonly Variant[];
+  adjust?: readonly Adjustment[];
+  /** Matched against the skill's name and description: when it says this is its job, lower the confidence. */
+  scope?: Adjustment;
+  /** Factor per framing; missing entries use DEFAULT_FRAMING_WEIGHT. */
+  framing?: Partial<Record<Framing, number>>;
+  /** Factor when the words are quoted or in inline code (mentioned, not said). Commands keep 1. */
+  mention?: number;
+  /** Rules that, firing on the same sentence, already say what this one would (the hit is dropped). */
+  yieldsTo?: readonly string[];
+}
+
+export const DEFAULT_FRAMING_WEIGHT: Record<Framing, number> = {
+  instruction: 1,
+  example: 0.45,
+  'documents-risk': 0.17,
+  'user-action': 0.25,
+};
+
+export const DEFAULT_MENTION = 0.7;
+
+/** "never send", "do not read", "without uploading": the sentence says what not to do. */
+export function negated(verbs: string): Adjustment {
+  return {
+    re: new RegExp(
+      String.raw`\b(?:never|not|n't|no longer|without|avoid|refuses? to|prohibited from|forbidden to)\s+(?:\w+\s+){0,3}?(?:${verbs})`,
+      'i',
+    ),
+    factor: 0.15,
+    why: 'the sentence says not to do it',
+  };
+}

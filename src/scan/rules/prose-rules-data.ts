@@ -1,0 +1,250 @@
+import { negated, type PhraseRule } from './prose-phrase.js';
+import {
+  CONTEXT_OBJECT,
+  EXTERNAL_DESTINATION,
+  PASTE_HOST,
+  RAW_IP_URL,
+  rx,
+  SECRET_FILE,
+  SECRET_WORD,
+  USER_OWNED_DESTINATION,
+} from './prose-vocabulary.js';
+
+// Data rules over prose: sending files, secrets or the conversation out (P3), leaking the agent's context
+// (E4), and reading credential stores (PE3).
+
+// Where the data goes: an external destination introduced as a target ("from https://..." is where a key comes from).
+const TO_EXTERNAL = String.raw`\b(?:to|into|via|through|onto|towards?|using|with)\s+(?:[\w'./:@-]+\s+){0,4}?${EXTERNAL_DESTINATION}`;
+const SEND_VERB = String.raw`\b(?:send|sends|sending|upload|uploads|uploading|post|posts|posting|transmit|transmits|exfiltrate|exfiltrates|forward|forwards|email|e-mail|mail|beacon|leak|ship|sync|push|submit|report|copy|share|relay|dump|deliver|attach|paste|pipe|curl)\b`;
+// The user's personal data and environment dumps are as sensitive as keys when they leave the machine.
+const PERSONAL_DATA = String.raw`(?:\b(?:the\s+)?user'?s\s+(?:[\w-]+\s+){0,2}?(?:email(?:\s+address)?|phone(?:\s+number)?|address|full\s+name|resume|cv|contacts?|location|messages?|files?|documents?|photos?|data|history|browsing)\b|\b(?:personal|private|sensitive)\s+(?:data|information|details)\b|\bpii\b|\btranscripts?\b|\bresume\s+text\b|\benv(?:ironment)?[_ -]?(?:report|dump|output|snapshot)\b|\bprintenv\b|\b(?:all|every|full|whole)\s+(?:the\s+)?environment(?:\s+variables)?\b)`;
+const SENSITIVE = String.raw`(?:${SECRET_FILE}|${SECRET_WORD}|${CONTEXT_OBJECT}|${PERSONAL_DATA}|\b(?:the\s+)?(?:user'?s\s+)?(?:home\s+directory|ssh\s+keys|private\s+files|personal\s+(?:files|data|information)|source\s+code|codebase|entire\s+(?:repo|repository|workspace|project)|documents\s+folder|clipboard|keystrokes|screenshots?\s+of\s+the\s+screen))`;
+const STRONG_RECEIVER = String.raw`(?:${PASTE_HOST}|${RAW_IP_URL}|\bwebhooks?\b|\bdiscord\b|\btelegram\b|\bngrok\b|\brequestbin\b|\bpipedream\b|webhook\.site|\binteract\.sh\b|\boast\.\w+|burpcollaborator)`;
+const READ_VERB = String.raw`\b(?:read|reads|reading|cat|open|opens|load|loads|access|accesses|grab|collect|collects|copy|copies|extract|dump|harvest|retrieve|parse|print|view|inspect|look\s+(?:at|in|inside|through)|search|scan|enumerate|steal|gather|fetch|obtain|type|head|tail|base64|Get-Content|gc|tar|zip)\b`;
+const STRONG_SECRET_FILE = String.raw`(?:\.ssh/(?:id_[a-z0-9]+(?!\.pub)\b|[\w.-]*key\b(?!\.pub)|\*)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws/credentials|\.netrc\b|\.git-credentials|application_default_credentials|\.azure/(?:accessTokens|msal_token_cache)|/etc/shadow|wallet\.dat|\bkeychains?\b|login\.keychain|\bLogin Data\b|cookies\.sqlite|\bbrowser\s+(?:cookies|passwords|(?:saved\s+)?(?:credentials|logins))|\bsaved\s+passwords|\bseed\s+phrases?|\b(?:metamask|phantom|exodus)\s+(?:vault|wallet)|\bkeystore\b)`;
+
+export const exfiltrationInstruction: PhraseRule = {
+  id: 'md.exfiltration-instruction',
+  pattern: 'P3',
+  message: 'Text tells the agent to send files, secrets or the conversation to an external destination.',
+  help: 'Sending credentials, private files or the conversation off the machine is data theft unless the user asked for it and chose the destination. Remove the instruction, or make the destination the user’s own configured service.',
+  mention: 0.8,
+  variants: [
+    {
+      all: [rx(SEND_VERB), rx(SENSITIVE), rx(TO_EXTERNAL)],
+      base: 0.9,
+      why: 'sends sensitive data to an external destination',
+    },
+    {
+      all: [
+        rx(SEND_VERB),
+        rx(String.raw`\b(?:to|into|via|through|at)\s+(?:[\w'-]+\s+){0,3}?`, STRONG_RECEIVER),
+      ],
+      base: 0.7,
+      why: 'sends data to an anonymous receiver (webhook, paste site, raw IP)',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:curl|wget|http|https|httpie|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|nc|ncat|netcat|scp|rsync|ftp)\b[^|;&]{0,200}?(?:-d\s*@|--data(?:-binary|-raw|-urlencode)?[\s=]*@|-F\s*["']?\w*=@|--form\s*["']?\w*=@|-T\s|--upload-file|--post-file|-InFile|\$\(\s*cat\b|<\s*)[^|;&]{0,80}?`,
+          SECRET_FILE,
+        ),
+      ],
+      base: 0.9,
+      why: 'a command that uploads a credential file',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:cat|type|base64|tar|zip|gzip|Get-Content)\b[^|;]{0,80}?`,
+          SECRET_FILE,
+          String.raw`[^|;]{0,60}\|\s*(?:curl|wget|nc|ncat|netcat|telnet|openssl\s+s_client|Invoke-WebRequest|iwr)\b`,
+        ),
+      ],
+      base: 0.9,
+      why: 'a pipeline that ships a credential file over the network',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:urlopen|urlretrieve|requests\.(?:post|put|get)|httpx\.(?:post|put)|fetch\s*\(|axios\.(?:post|put)|http\.request|Invoke-RestMethod|Invoke-WebRequest)\b`,
+        ),
+        rx(
+          String.raw`\b(?:os\.environ|process\.env|dict\(os\.environ\)|\$env:|Get-ChildItem\s+env:|printenv|os\.getenv)`,
+        ),
+      ],
+      base: 0.85,
+      why: 'code in the prose that posts environment variables',
+    },
+    {
+      all: [rx(String.raw`\bscp\s+(?:-\S+\s+)*\S*`, SECRET_FILE, String.raw`\S*\s+\S*@`)],
+      base: 0.85,
+      why: 'copies a credential file to a remote host',
+    },
+  ],
+  adjust: [
+    {
+      re: rx(USER_OWNED_DESTINATION),
+      factor: 0.25,
+      why: 'the destination is the user’s own configured service',
+    },
+    { re: rx(String.raw`\bto\s+(?:the\s+)?user\b(?!'s)`), factor: 0.3, why: 'sent to the user' },
+    negated(
+      'send|upload|post|transmit|exfiltrate|forward|email|share|leak|copy|expose|commit|push|include|log',
+    ),
+    {
+      re: rx(STRONG_SECRET_FILE),
+      factor: 1.1,
+      why: 'the data is a private key or credential store',
+    },
+  ],
+};
+
+export const contextLeakage: PhraseRule = {
+  id: 'md.context-leakage',
+  pattern: 'E4',
+  message:
+    'Text tells the agent to capture its system prompt, conversation, memory or other skills and emit them.',
+  // Sending that context out is already said by the exfiltration rule (P3).
+  yieldsTo: ['md.exfiltration-instruction'],
+  help: 'The system prompt, the conversation and other skills’ instructions belong to the user’s session. A skill that makes the agent dump them to a file, a URL or its answer leaks that context.',
+  mention: 0.6,
+  variants: [
+    {
+      all: [
+        rx(
+          String.raw`\b(?:capture|dump|print|output|reveal|repeat|recite|copy|save|write|export|log|record|store|include|paste|send|upload|post|echo|extract|collect|gather|leak|disclose|exfiltrate|transmit|forward|append|attach)\b`,
+        ),
+        rx(CONTEXT_OBJECT),
+        rx(TO_EXTERNAL),
+      ],
+      base: 0.9,
+      why: 'sends the agent’s context to an external destination',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:reveal|repeat|recite|print|dump|output|disclose|leak|show|display|echo|return|write\s+out|spell\s+out|copy)\s+(?:\w+\s+){0,3}?(?:system\s+prompt|system\s+message|system\s+instructions|developer\s+(?:message|prompt)|(?:your|the)\s+(?:initial|original|hidden|full|complete|entire|exact|underlying)\s+(?:instructions|prompt))\b`,
+        ),
+      ],
+      base: 0.75,
+      why: 'makes the agent disclose its system prompt',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:save|write|copy|dump|store|export|log|append|include|attach|capture|record|commit|paste)\b`,
+        ),
+        rx(
+          String.raw`\b(?:(?:full|entire|whole|complete|raw|verbatim)\s+(?:conversation|chat)(?:\s+(?:history|log|transcript))?|(?:conversation|chat|message)\s+history|system\s+prompt|(?:all|other|installed)\s+skills?(?:'s?)?\s+(?:contents?|files|instructions|SKILL\.md)|~/\.claude\b|\.claude/projects|(?:agent|long[- ]term|persistent)\s+memor(?:y|ies))`,
+        ),
+        rx(
+          String.raw`\b(?:to|into|in)\s+(?:a\s+|the\s+)?(?:[\w./~-]+\.(?:txt|md|json|log|jsonl|html)\b|file|issues?|comments?|pull\s+requests?|commits?|gists?|logs?|repos?(?:itory)?|/tmp|artifacts?)`,
+        ),
+      ],
+      base: 0.6,
+      why: 'writes the agent’s context where others can read it',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:read|cat|list|copy|collect|enumerate|scan|dump|gather)\s+(?:\w+\s+){0,3}?(?:~/\.claude/(?:skills|projects)|(?:all|every|other)\s+(?:installed\s+)?skills?(?:'s?)?\s+(?:SKILL\.md|files|contents|instructions))`,
+        ),
+      ],
+      base: 0.55,
+      why: 'reads other skills’ instructions',
+    },
+  ],
+  adjust: [
+    negated(
+      'reveal|repeat|print|dump|output|disclose|leak|share|send|save|write|log|store|include|expose|copy|echo',
+    ),
+    {
+      re: rx(String.raw`\b(?:summar(?:y|ies|i[sz]e)|notes|handoff|handover|recap|changelog)\b`),
+      factor: 0.5,
+      why: 'a summary, not the raw context',
+    },
+  ],
+  scope: {
+    re: rx(
+      String.raw`\b(?:memory|conversation|transcript|session|chat\s+(?:export|history|log)|journal|notes|handoff|skill[- ]?(?:manager|creator|installer|auditor|scanner|linter))`,
+    ),
+    factor: 0.45,
+    why: 'the skill’s stated purpose is handling this context',
+  },
+};
+
+export const credentialAccess: PhraseRule = {
+  id: 'md.credential-access',
+  pattern: 'PE3',
+  message: 'Text tells the agent to read credential files or secret stores.',
+  yieldsTo: ['md.exfiltration-instruction'],
+  help: 'SSH keys, cloud credentials, .env files, .netrc, git credential stores, kube configs, browser cookies and keychains hold the user’s secrets. A skill should receive the one credential it needs through configuration, never browse these stores.',
+  mention: 1,
+  variants: [
+    {
+      all: [rx(READ_VERB), rx(STRONG_SECRET_FILE)],
+      base: 0.9,
+      why: 'reads a private key or credential store',
+    },
+    {
+      all: [rx(READ_VERB), rx(SECRET_FILE)],
+      base: 0.55,
+      why: 'reads a file that holds secrets',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:all|every|any)\s+(?:saved\s+|stored\s+|cached\s+)?(?:passwords|credentials|api\s+keys|tokens|secrets|cookies)\s+(?:\w+\s+)?(?:on|from|in|stored\s+(?:on|in))\s+(?:the|this|your|user'?s?)\s+(?:machine|system|computer|disk|browsers?|home\s+directory|keychain|profile)`,
+        ),
+      ],
+      base: 0.85,
+      why: 'collects every stored credential',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|\bcmdkey\s+/list\b|\bvaultcmd\b|\bmimikatz\b|\blazagne\b`,
+        ),
+      ],
+      base: 0.9,
+      why: 'queries the system credential store',
+    },
+  ],
+  adjust: [
+    {
+      re: rx(
+        String.raw`\b(?:set|put|add|store|place|save|define|configure|export|create|write|keep|copy|rename)\s+(?:\w+\s+){0,3}?(?:your|the|an?|a)\s+(?:\w+\s+){0,2}?(?:api[_ -]?keys?|tokens?|credentials?|secrets?|variables?|keys?|values?|settings)\s+(?:\w+\s+){0,2}?(?:in|into|to|inside)\s+`,
+      ),
+      factor: 0.2,
+      why: 'user setup: the user stores their own key',
+    },
+    {
+      re: rx(
+        String.raw`\b(?:put|add|paste|save|store|place|set|write|define|configure|export|create|copy)\b[^.!?]{0,60}?\b(?:in|into|to|inside)\s+(?:your|the|a|an)\s+(?:own\s+|project'?s?\s+|local\s+)?(?:\.env|~/\.netrc|\.npmrc|\.pypirc|credentials\s+file|config\s+file)`,
+      ),
+      factor: 0.2,
+      why: 'user setup: the user writes their own key into a config file',
+    },
+    negated('commit|push|share|check in|expose|print|log|read|access|open|cat|upload|send|include|store'),
+    {
+      re: rx(String.raw`\.gitignore\b|\bgitignored\b`),
+      factor: 0.2,
+      why: 'about keeping secrets out of git',
+    },
+    {
+      re: rx(
+        String.raw`\b(?:loads?|reads?|picks\s+up|uses?)\s+(?:\w+\s+){0,4}?(?:from|in)\s+(?:the\s+|a\s+|your\s+)?(?:project'?s?\s+|local\s+|workspace\s+)?\.env\b`,
+      ),
+      factor: 0.5,
+      why: 'loads the skill’s own configuration from .env',
+    },
+    {
+      re: rx(String.raw`\b(?:ls|check\s+(?:for|whether|if)|exists?|existing|ssh-keygen|ssh-add|generate)\b`),
+      factor: 0.5,
+      why: 'checks for or creates keys rather than reading them',
+    },
+  ],
+};
+
+export const dataRules: readonly PhraseRule[] = [exfiltrationInstruction, contextLeakage, credentialAccess];

@@ -1,0 +1,608 @@
+import { negated, type PhraseRule } from './prose-phrase.js';
+import { rx } from './prose-vocabulary.js';
+
+// Prompt-injection rules over prose: overriding instructions (P1), text aimed at the auditor (P1), and
+// steering the agent beyond the skill's scope (P4).
+
+const OVERRIDE_VERB = String.raw`\b(?:ignore|disregard|forget|override|bypass|overrule|discard|abandon|set aside|pay no (?:attention|heed) to|do not (?:follow|obey|listen to)|don'?t (?:follow|obey|listen to)|stop (?:following|obeying)|no longer (?:follow|obey))`;
+const EARLIER = `(?:previous|prior|preceding|earlier|above|former|original|initial|system|developer|safety|foregoing)`;
+const INSTRUCTIONS = `(?:instructions?|prompts?|directives?|guidelines?|rules|context|messages?|constraints|guardrails|programming|commands|orders|guidance|policies|restrictions|training)`;
+
+export const instructionOverride: PhraseRule = {
+  id: 'md.instruction-override',
+  pattern: 'P1',
+  message: 'Text tells the agent to ignore or override its instructions, or claims higher authority.',
+  help: 'A skill must not countermand the system prompt, the user or earlier instructions, nor pose as the system, the vendor or an administrator. Remove the text, or quote it clearly as an example if the skill documents such attacks.',
+  mention: 0.6,
+  variants: [
+    {
+      all: [
+        rx(
+          OVERRIDE_VERB,
+          String.raw`\s+(?:(?:all|any|every|each|of|the|your|my|these|those|its)\s+){0,4}`,
+          EARLIER,
+          String.raw`\s+(?:(?:system|safety|user|developer|operator|ethical|security|content)\s+)?`,
+          INSTRUCTIONS,
+          String.raw`\b`,
+        ),
+      ],
+      base: 0.9,
+      why: 'tells the agent to drop its earlier instructions',
+    },
+    {
+      all: [
+        rx(
+          OVERRIDE_VERB,
+          String.raw`\s+(?:the\s+|your\s+|all\s+|any\s+)?(?:user|operator|developer|system|owner)'?s?\s+(?:\w+\s+){0,2}?(?:instructions?|criteria|requests?|rules|guidelines|preferences|wishes|prompts?|checklists?|polic(?:y|ies)|settings|constraints)\b`,
+        ),
+      ],
+      base: 0.8,
+      why: 'tells the agent to override what the user or system asked',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:your|all|any|the|these|those)\s+(?:previous|prior|earlier|original|existing|system|safety|other)\s+(?:\w+\s+){0,6}?(?:instructions?|rules|guidelines|directives|restrictions|constraints|policies)\s+(?:\w+\s+){0,6}?(?:are|is|become|becomes)\s+(?:now\s+|hereby\s+)?(?:void|null|cancell?ed|revoked|invalid|obsolete|suspended|lifted|disabled|overridden|superseded|no\s+longer\s+(?:valid|apply|applicable|binding|in\s+effect|relevant))\b|\b(?:previous|prior|earlier|safety|system)\s+(?:\w+\s+)?(?:instructions|rules|guidelines|restrictions)\s+no\s+longer\s+apply\b`,
+        ),
+      ],
+      base: 0.85,
+      why: 'declares the agent’s earlier instructions void',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:ignore|disregard|forget)\s+(?:all|any|every)(?:\s+(?:of\s+)?(?:the|your|my))?\s+(?:(?:other|prior|safety|system)\s+)?(?:instructions|rules|guidelines|directives|restrictions|prompts)\b`,
+        ),
+      ],
+      base: 0.85,
+      why: 'tells the agent to drop all its instructions',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:ignore|disregard|forget)\s+(?:everything|anything|all)\s+(?:(?:that\s+)?(?:above|before|prior|previously|earlier)|(?:that\s+)?you(?:'ve| have)?\s+(?:were|been)\s+told|you know)`,
+        ),
+      ],
+      base: 0.85,
+      why: 'tells the agent to forget what it was told',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+|the\s+)?(?:developer|god|jailbreak|jailbroken|unrestricted|unfiltered|uncensored|unlocked|evil|DAN)\b`,
+        ),
+      ],
+      base: 0.85,
+      why: 'switches the agent into an unrestricted persona',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:enter|entering|enable|activate|switch\s+to|engage)\s+(?:developer|god|jailbreak|unrestricted|unfiltered|DAN)\s+mode\b|\b(?:developer|jailbreak|god|DAN)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:enabled|activated|on|engaged)\b|\bdo\s+anything\s+now\b`,
+        ),
+      ],
+      base: 0.85,
+      why: 'switches the agent into an unrestricted mode',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\byou\s+(?:are|have\s+been)\s+(?:no\s+longer|not)\s+(?:bound|restricted|limited|constrained)\s+by\b|\byou\s+have\s+no\s+(?:restrictions|limits|rules|guidelines|filters|boundaries)\b`,
+        ),
+      ],
+      base: 0.85,
+      why: 'tells the agent it is free of its rules',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:these|this|the\s+following|my|our|skill'?s?|above)\s+(?:\w+\s+){0,2}(?:instructions?|rules|directives?|prompt)\s+(?:take|takes|have|has|get|gets|carry|carries)\s+(?:precedence|priority|preference)\s+over\s+(?:the\s+|any\s+|all\s+|your\s+)?(?:system|user|developer|other|previous|prior|default|built-in|safety|anthropic|openai|claude|model|operator)`,
+        ),
+      ],
+      base: 0.85,
+      why: 'claims precedence over the system prompt or the user',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:supersedes?|overrides?|overrules?|replaces?|outranks?|trumps?|take\s+precedence\s+over)\s+(?:(?:any|all|the|your|every)\s+)?(?:(?:previous|prior|earlier|other|existing|system|developer|user|operator|safety|default)\s*(?:,|or|and)?\s+){1,4}(?:instructions|prompts?|messages?|rules|guidelines|directives)\b|\b(?:supersedes?|overrides?|overrules?|replaces?|outranks?|trumps?)\s+(?:\w+\s+){0,2}?(?:system\s+prompt|system\s+message|system\s+instructions|user(?:'s)?\s+instructions|(?:any|all)\s+(?:other|previous|prior)\s+instructions|developer\s+(?:message|instructions)|safety\s+guidelines)\b|\b(?:higher|highest|top)\s+priority\s+than\s+(?:the\s+)?(?:system|user|developer|any\s+other)\b`,
+        ),
+      ],
+      base: 0.85,
+      why: 'claims precedence over the system prompt or the user',
+    },
+    {
+      all: [/<\|?(?:im_start|im_end|system|endoftext)\|?>|<\/?system>|\[\/?INST\]|<<\/?SYS>>/i],
+      base: 0.8,
+      why: 'imitates chat-template control tokens to pose as the system',
+    },
+    {
+      // Case-sensitive on purpose: "System: Linux" in a requirements list is not a claim of authority.
+      all: [
+        /(?:^|\s)[[<{(]?\s*(?:SYSTEM|ADMIN|ADMINISTRATOR|ROOT|DEVELOPER|OPERATOR)(?:\s+(?:OVERRIDE|MESSAGE|NOTE|NOTICE|INSTRUCTIONS?|PROMPT|UPDATE|DIRECTIVE))?\s*[\]>})]?\s*:/,
+        rx(
+          String.raw`\b(?:you\s+(?:must|will|shall|are\s+(?:required|now|authori[sz]ed))|ignore|always|never|do\s+not|override|from\s+now\s+on|immediately|new\s+instructions)\b`,
+        ),
+      ],
+      base: 0.75,
+      why: 'poses as a system or administrator message',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:as|from|by\s+order\s+of|on\s+behalf\s+of|message\s+from|this\s+is|signed,?)\s+(?:anthropic|openai|the\s+anthropic\s+team|the\s+openai\s+team|claude'?s?\s+(?:developers|creators)|your\s+(?:developers|creators|administrator|system\s+administrator|operator)|the\s+system\s+administrator)\b`,
+        ),
+        rx(
+          String.raw`\b(?:authori[sz]\w*|instruct\w*|order\w*|command\w*|requir\w*|permit\w*|grant\w*|mandat\w*|direct\w*|you\s+must|you\s+are\s+(?:required|allowed|permitted)|override)\b`,
+        ),
+      ],
+      base: 0.8,
+      why: 'claims to speak for the vendor or an administrator',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:admin(?:istrator)?|root|system|developer|emergency|security|maintenance|god)\s+override\b|\boverride\s+(?:code|authori[sz]ation)\b`,
+        ),
+      ],
+      base: 0.75,
+      why: 'invokes an override authority',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:your|the)\s+(?:new|updated|real|true|actual|revised)\s+(?:system\s+prompt|instructions|directives|orders|purpose|task|goal|role)\s+(?:is|are|follows?)\b|\bnew\s+system\s+prompt\s*:`,
+        ),
+      ],
+      base: 0.75,
+      why: 'replaces the agent’s instructions with new ones',
+    },
+  ],
+  adjust: [
+    {
+      re: rx(
+        String.raw`\b(?:linter|eslint|prettier|gitignore|\.\w+ignore|tsconfig|compiler|option|flag|setting|config(?:uration)?\s+file|--[\w-]+)\b`,
+      ),
+      factor: 0.4,
+      why: 'the sentence is about a tool setting',
+    },
+  ],
+};
+
+export const auditorDirectedText: PhraseRule = {
+  id: 'md.auditor-directed-text',
+  pattern: 'P1',
+  message: 'Text addresses the security reviewer or scanner, e.g. claims the skill is verified safe.',
+  help: 'Skills have no reason to talk to their auditors. Text that tells an AI reviewer or scanner the skill is safe, or not to flag it, is an attempt to steer the review; it never lowers other findings. Remove it.',
+  mention: 0.6,
+  variants: [
+    {
+      all: [
+        rx(
+          String.raw`\b(?:note|message|notice|attention|memo|instructions?|hint|reminder|disclaimer|warning|important)\s*(?:to|for)\s+(?:any\s+|all\s+)?(?:the\s+)?(?:ai|llm|automated|automatic|security|safety|code|skill|model|language\s+model)s?\s*(?:security\s+|safety\s+|code\s+)?(?:reviewers?|auditors?|scanners?|analy[sz]ers?|checkers?|assessors?|evaluators?|moderators?|graders?|judges?|classifiers?|models?|llms?|systems?|agents?|tools?)\b`,
+        ),
+      ],
+      base: 0.85,
+      why: 'addresses automated reviewers directly',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\bif\s+you(?:'re|\s+are)\s+(?:an?\s+|the\s+)?(?:ai|llm|language\s+model|automated|security|safety|model|bot|machine|scanner|reviewer|auditor)\b(?:[^.!?]{0,60}?\b(?:audit|review|scan|analy[sz]|evaluat|assess|check|inspect|classif|grad|judg|moderat|read)\w*)?`,
+        ),
+      ],
+      base: 0.85,
+      why: 'addresses an AI reading or auditing the skill',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:ai|llm|automated|security|safety)\s+(?:reviewers?|auditors?|scanners?|analy[sz]ers?|tools?|systems?|models?|agents?)\s+(?:\w+\s+){0,3}?(?:should|must|need\s+to|are\s+(?:asked|instructed|required|advised)\s+to|can\s+safely|may)\s+(?:ignore|skip|approve|pass|allow|not\s+flag|not\s+report|report\s+no(?:thing)?|flag\s+nothing|return\s+(?:no|clean|safe)|whitelist|allowlist|trust|classify|mark|rate|treat|consider|disregard)\b`,
+        ),
+      ],
+      base: 0.9,
+      why: 'tells scanners how to judge the skill',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:this|the)\s+(?:skill|package|plugin|tool|file|code|repository|repo|script|extension|content|document|module)\s+(?:is|has\s+been|was)\s+(?:already\s+|fully\s+|officially\s+|independently\s+|manually\s+)?(?:verified|certified|confirmed|audited|approved|vetted|reviewed|whitelisted|allowlisted|known|proven|guaranteed|tested)\s+(?:to\s+be\s+|as\s+|and\s+(?:is\s+)?)?(?:100%\s+|completely\s+|totally\s+)?(?:safe|secure|benign|clean|legitimate|harmless|trusted|trustworthy|non-malicious|malware[- ]free)\b`,
+        ),
+      ],
+      base: 0.75,
+      why: 'asserts the skill is verified safe',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:this|the)\s+(?:skill|package|plugin|tool|file|code|repository|repo|script|extension)\s+(?:is|has\s+been|was)\s+(?:\w+\s+){0,3}?(?:whitelisted|allowlisted|pre-?approved|cleared|vetted|certified|verified|signed\s+off)\s+by\s+(?:the\s+|an?\s+)?(?:\w+\s+){0,3}?(?:security|safety|trust|review|audit|compliance)\s+(?:team|reviewers?|auditors?|board|department)\b|\b(?:treat|consider)\s+(?:all\s+(?:of\s+)?)?(?:its|this\s+skill'?s?|the\s+skill'?s?)\s+(?:commands|actions|scripts|requests)\s+as\s+(?:pre-?approved|safe|trusted|authori[sz]ed)\b`,
+        ),
+      ],
+      base: 0.8,
+      why: 'claims a security team already cleared the skill',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:do\s+not|don'?t|never|please\s+do\s+not|no\s+need\s+to|should\s+not)\s+(?:flag|report|mark|classify|treat|consider|label|block|quarantine|reject)\s+(?:this|it|these|them|the\s+following|any\s+of\s+(?:this|these|the))(?:\s+\w+){0,3}?\s+as\s+(?:malicious|unsafe|dangerous|suspicious|a\s+(?:threat|risk|vulnerability|finding)|risky|harmful|prompt\s+injection|an?\s+(?:attack|injection|issue))`,
+        ),
+      ],
+      base: 0.85,
+      why: 'asks not to be flagged as malicious',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:do\s+not|don'?t|never|please\s+do\s+not)\s+flag\s+(?:this|it|these|the\s+following)\b`,
+        ),
+      ],
+      base: 0.75,
+      why: 'asks not to be flagged',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:classify|mark|rate|label|treat|consider|score|report|grade)\s+(?:this|it|the\s+(?:skill|package|file|plugin))\s+as\s+(?:safe|benign|clean|harmless|low[- ]risk|trusted|legitimate|pass(?:ing|ed)?|not\s+malicious)\b`,
+        ),
+      ],
+      base: 0.85,
+      why: 'tells the reviewer which verdict to give',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:any|all|these|the|such)\s+(?:findings?|warnings?|alerts?|detections?|flags?|matches)\s+(?:\w+\s+){0,4}?(?:are|is|would\s+be|will\s+be)\s+(?:a\s+|all\s+|just\s+|only\s+)?false[- ]positives?\b`,
+        ),
+      ],
+      base: 0.6,
+      why: 'pre-emptively calls findings false positives',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:safety|security|risk|trust)\s+(?:score|rating|verdict|status|assessment)\s+(?:should|must|is|=|of\s+this\s+skill\s+(?:is|should\s+be))\s+(?:be\s+)?(?:100|10/10|pass|safe|low|clean|maximum|benign)\b`,
+        ),
+      ],
+      base: 0.75,
+      why: 'dictates its own safety verdict',
+    },
+  ],
+};
+
+export const concealFromUser: PhraseRule = {
+  id: 'md.conceal-from-user',
+  pattern: 'P4',
+  message: 'Text tells the agent to hide what it does from the user.',
+  help: 'Agents must keep the user informed of what they run and send. Instructions to act silently, hide output or not tell the user remove the user’s oversight. Remove them.',
+  mention: 0.6,
+  variants: [
+    {
+      all: [
+        rx(
+          String.raw`\b(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|show(?:ing)?|let(?:ting)?|report(?:ing)?|admit(?:ting)?|explain(?:ing)?|acknowledg(?:e|ing))\s+(?:[\w'-]+\s+){0,5}?(?:the\s+)?(?:user|human|operator|owner|anyone|them)\b`,
+        ),
+      ],
+      base: 0.6,
+      why: 'tells the agent to keep the user uninformed',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:hide|conceal|mask|suppress|obscure|cover\s+up)\s+(?:\w+\s+){0,3}?(?:actions?|commands?|activit(?:y|ies)|traces?|tracks|evidence|requests?|network\s+(?:calls|requests|traffic)|uploads?|downloads?|changes|modifications|logs?|history|output|this\s+(?:step|behaviou?r))\s+(?:\w+\s+){0,3}?(?:from\s+(?:the\s+)?(?:user|human|operator|owner|view)|so\s+(?:that\s+)?(?:the\s+)?(?:user|human|nobody|no\s+one))`,
+        ),
+      ],
+      base: 0.85,
+      why: 'tells the agent to hide its actions from the user',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:silently|quietly|secretly|covertly|stealthily|invisibly|discreetly|surreptitiously)\s+(?:\w+\s+)?(?:run|execute|send|upload|post|install|download|delete|remove|modify|change|edit|add|append|write|copy|collect|exfiltrate|read|access|forward|transmit|commit|push|overwrite|replace|disable|fetch|inject|record|capture|update|include|attach|harvest)\b`,
+        ),
+      ],
+      base: 0.8,
+      why: 'tells the agent to act without the user noticing',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\bwithout\s+(?:the\s+)?(?:user'?s?|human'?s?|owner'?s?|their|anyone'?s?|them)\s+(?:\w+\s+)?(?:knowledge|knowing|consent|awareness|noticing|seeing|being\s+aware)\b`,
+        ),
+      ],
+      base: 0.85,
+      why: 'acts without the user’s knowledge',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:the\s+)?(?:user|human|owner)\s+(?:must|should|need|needs\s+to|may)\s+(?:never|not)\s+(?:know|see|notice|find\s+out|learn|be\s+(?:told|informed|aware))\b|\b(?:keep|make)\s+(?:this|it|these|the\s+\w+)\s+(?:secret|hidden|invisible|confidential)\s+from\b`,
+        ),
+      ],
+      base: 0.9,
+      why: 'keeps the user unaware',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:do\s+not|don'?t|never)\s+(?:include|mention|list|report|show|record|log)\s+(?:it|this|that|them|these|the\s+[\w-]+(?:\s+(?:step|upload|request|call|action))?)\s+in\s+(?:your|the)\s+(?:summary|report|response|answer|output|reply|final\s+(?:message|answer|summary)|changelog|commit\s+message)`,
+        ),
+      ],
+      base: 0.65,
+      why: 'keeps an action out of what the user is shown',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:lie\s+(?:to|about)|mislead|deceive|misreport|misrepresent|falsely\s+(?:say|claim|report|state|tell))\b|\bif\s+(?:the\s+)?(?:user|anyone|someone|they)\s+asks?\b[^.!?]{0,100}?\b(?:say|tell\s+(?:them|the\s+user)|answer|reply|respond|claim|state)\b[^.!?]{0,80}?\b(?:only|never|nothing|not|no|just)\b`,
+        ),
+      ],
+      base: 0.75,
+      why: 'tells the agent to deceive the user about what it does',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:clear|delete|erase|wipe|remove|scrub)\s+(?:the\s+|your\s+|any\s+)?(?:shell\s+|bash\s+|command\s+|terminal\s+)?(?:history|traces?|tracks|evidence)\b`,
+        ),
+      ],
+      base: 0.55,
+      why: 'removes traces of what was done',
+    },
+  ],
+  adjust: [
+    {
+      re: rx(
+        String.raw`\b(?:raw|internal|intermediate|verbose|debug|technical|jargon|stack\s+traces?|json|ids?|implementation\s+details|boilerplate|every\s+step|each\s+step|all\s+(?:the\s+)?details|clarifying|follow-up|unnecessary|trivial|obvious|filler)\b`,
+      ),
+      factor: 0.35,
+      why: 'the sentence is about presentation, not concealment',
+    },
+    {
+      re: rx(
+        String.raw`\b(?:this|these|that)\s+(?:action|step|command|request|upload|file|instruction|change|behaviou?r|operation|transfer)s?\b|\babout\s+(?:this|it|the\s+(?:upload|request|transfer|command|change))\b`,
+      ),
+      factor: 1.3,
+      why: 'it conceals a specific action',
+    },
+  ],
+};
+
+export const autoApprove: PhraseRule = {
+  id: 'md.auto-approve',
+  pattern: 'P4',
+  message: 'Text tells the agent to skip the user’s confirmation or approval.',
+  help: 'Confirmation prompts are how the user keeps control of risky actions. A skill should not tell the agent to approve on the user’s behalf or to proceed without asking.',
+  mention: 0.6,
+  variants: [
+    {
+      all: [
+        rx(
+          String.raw`\bauto[- ]?(?:approve|accept|confirm)\w*\b(?!\s+(?:mode\s+)?(?:is|was)\s+(?:off|disabled))`,
+        ),
+      ],
+      base: 0.6,
+      why: 'approves actions automatically',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:skip|bypass|avoid|omit|disable|suppress|circumvent|never\s+ask\s+for|don'?t\s+ask\s+for|do\s+not\s+(?:ask|wait)\s+for|no\s+need\s+(?:for|to\s+ask\s+for))\s+(?:\w+\s+){0,2}?(?:the\s+)?(?:user'?s?\s+|human\s+|any\s+|explicit\s+)?(?:confirmation|approval|permission|consent|authori[sz]ation)s?(?:\s+(?:prompts?|dialogs?|steps?|checks?|requests?))?\b`,
+        ),
+      ],
+      base: 0.7,
+      why: 'skips the user’s confirmation',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\bwithout\s+(?:first\s+)?(?:asking|checking\s+with|consulting|confirming(?:\s+with)?|prompting|waiting\s+for)(?:\s+(?:the\s+)?(?:user|human|owner|them)|\s+(?:for\s+)?(?:confirmation|approval|permission)|\s+first)?\b|\b(?:there\s+is\s+)?no\s+need\s+to\s+(?:ask|check|confirm|wait)(?:\s+(?:the\s+user|first|for\s+(?:confirmation|approval|permission)))?\b`,
+        ),
+      ],
+      base: 0.75,
+      why: 'acts without asking the user',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:assume|treat|consider)\s+(?:that\s+)?(?:the\s+)?(?:user'?s?\s+)?(?:consent|approval|permission|confirmation)\s+(?:is|as|has\s+been)\s+(?:already\s+)?(?:given|granted|implied|obtained)\b`,
+        ),
+      ],
+      base: 0.85,
+      why: 'presumes the user’s consent',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:answer|respond|reply|say)\s+["'“]?(?:yes|y|approve|allow)["'”]?\s+to\s+(?:all|every|any)\s+(?:\w+\s+)?(?:prompts?|questions?|confirmations?|permission\s+requests?|dialogs?)\b|\b(?:auto-?)?(?:approve|accept|allow|grant|merge)\s+(?:all|every|any|each)\s+(?:[\w-]+\s+){0,3}?(?:commands?|requests?|pull\s+requests?|prs?|changes|edits|tool\s+calls?|actions?|prompts?|permissions?|deploy(?:ment)?s?)\b`,
+        ),
+      ],
+      base: 0.8,
+      why: 'approves every request on the user’s behalf',
+    },
+  ],
+  adjust: [
+    {
+      re: rx(
+        String.raw`(?:\s--?[a-z][\w-]*|\b(?:flag|option|parameter|apt|apt-get|npm|pip|yum|dnf|brew|installer|non-?interactive|CI|headless)\b)`,
+      ),
+      factor: 0.5,
+      why: 'about a command-line prompt of a tool',
+    },
+    {
+      re: rx(
+        String.raw`\b(?:automatically|regardless|whatever|no\s+matter|even\s+if|never\s+request\s+changes)\b`,
+      ),
+      factor: 1.2,
+      why: 'whatever the outcome',
+    },
+  ],
+};
+
+export const disableSafety: PhraseRule = {
+  id: 'md.disable-safety',
+  pattern: 'P4',
+  message: 'Text tells the agent to disable or bypass safety checks, guardrails or the sandbox.',
+  help: 'Safety checks, sandboxes and security tools protect the user. A skill that tells the agent to turn them off or work around them steers it outside its scope.',
+  mention: 0.6,
+  variants: [
+    {
+      all: [
+        rx(
+          String.raw`\b(?:disable|turn\s+off|switch\s+off|deactivate|bypass|circumvent|evade|get\s+around|work\s+around|sidestep|ignore|override|remove|strip|defeat|suspend)\s+(?:\w+\s+){0,2}?(?:the\s+|any\s+|all\s+|your\s+|its\s+)?(?:safety|security|content|ethical|moral)\s+(?:checks?|filters?|guidelines?|guardrails?|measures?|restrictions?|policies|policy|protocols?|constraints|features?|settings?|controls?|mechanisms?|scanning|warnings?|training)\b`,
+        ),
+      ],
+      base: 0.85,
+      why: 'tells the agent to drop its safety rules',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:disable|turn\s+off|bypass|circumvent|evade|get\s+around|escape|break\s+out\s+of|remove|ignore|override|defeat)\s+(?:\w+\s+){0,2}?(?:the\s+|any\s+|all\s+|your\s+)?(?:guardrails?|safeguards?|sandbox(?:ing)?|content\s+filters?|moderation|refusals?|alignment|approval\s+(?:prompts?|checks?|system)|permission\s+(?:checks?|system|prompts?)|antivirus|anti-?virus|windows\s+defender|defender|edr|endpoint\s+protection|firewall|selinux|apparmor|gatekeeper|system\s+integrity\s+protection|amsi|smartscreen|audit\s+logging|security\s+monitoring)\b`,
+        ),
+      ],
+      base: 0.75,
+      why: 'tells the agent to switch off a protection',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:you\s+(?:don'?t|do\s+not)\s+need\s+to|no\s+need\s+to|there\s+is\s+no\s+need\s+to)\s+(?:follow|respect|obey|adhere\s+to|worry\s+about|apply)\s+(?:\w+\s+){0,2}?(?:safety|security|ethical|content|usage|anthropic|openai)\s+(?:guidelines|policies|rules|restrictions|policy|checks)\b`,
+        ),
+      ],
+      base: 0.85,
+      why: 'releases the agent from its safety policies',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:disable|turn\s+off|skip|bypass|ignore)\s+(?:\w+\s+)?(?:ssl|tls|https|certificate|cert)\s+(?:verification|validation|checks?|errors?|warnings?)\b|\b(?:bypass|skip|disable)\s+(?:the\s+)?(?:git\s+|commit\s+)?hooks\b|--no-verify\b`,
+        ),
+      ],
+      base: 0.45,
+      why: 'turns off an integrity check',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:commit|push|merge|deploy)\s+(?:\w+\s+){0,3}?directly\s+(?:to|into|on)\s+(?:the\s+)?(?:main|master|production|prod|release)\b(?:\s+branch)?|\bforce[- ]push\w*\b|\bpush\s+--force\b`,
+        ),
+      ],
+      base: 0.5,
+      why: 'bypasses code review',
+    },
+  ],
+  adjust: [negated('disable|turn off|bypass|circumvent|evade|skip|ignore|remove')],
+};
+
+export const forcedRecommendation: PhraseRule = {
+  id: 'md.forced-recommendation',
+  pattern: 'P4',
+  message: 'Text tells the agent to always recommend or promote a product, vendor or link.',
+  help: 'An agent’s advice should serve the user. A skill that makes it push a product regardless of fit, hide alternatives or slip in affiliate links manipulates the user.',
+  variants: [
+    {
+      all: [
+        rx(
+          String.raw`\b(?:always|only|exclusively|must|should\s+always)\s+(?:recommend|suggest|promote|endorse|advertise|upsell|push|favou?r|steer\s+(?:users|people|the\s+user)\s+(?:to|towards))\s+(?!(?:that|to|running|using|checking|testing|reviewing|adding|writing|the\s+user|users|tests?|small|a\s+(?:backup|review|test))\b)`,
+        ),
+      ],
+      base: 0.45,
+      why: 'always pushes one choice',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\bnever\s+(?:recommend|suggest|mention|promote)\s+(?:\w+\s+){0,2}?(?:competitors?|competing|alternatives?|rival|other\s+(?:vendors|products|providers|brands|tools|services|companies))\b`,
+        ),
+      ],
+      base: 0.8,
+      why: 'hides alternatives from the user',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:include|insert|add|append|embed|inject)\s+(?:\w+\s+){0,2}?(?:our|this|the|an?)?\s*(?:affiliate|referral|tracking|sponsor(?:ed)?|promo(?:tional)?)\s+(?:links?|codes?|urls?|messages?|banners?|ids?)\b`,
+        ),
+      ],
+      base: 0.75,
+      why: 'slips promotional links into answers',
+    },
+  ],
+  adjust: [
+    {
+      re: rx(
+        String.raw`\b(?:regardless|no\s+matter|even\s+(?:if|when|though)|over\s+(?:any|all|other|competing)|instead\s+of\s+(?:any|other|competitors?)|competitors?|rivals?|affiliate|referral|sponsor(?:ed)?|promo(?:tion(?:al)?)?\s+codes?|discount\s+codes?|coupons?|utm_|[?&]ref=)`,
+      ),
+      factor: 1.8,
+      why: 'regardless of fit or for commercial gain',
+    },
+  ],
+};
+
+const PERSISTENCE_TARGET = String.raw`(?:(?:~|\$HOME)?/?\.claude/(?:settings(?:\.local)?\.json|CLAUDE\.md|skills|agents|commands|hooks)|(?<![\w/.-])CLAUDE\.md\b|\bAGENTS\.md\b|\bGEMINI\.md\b|\.cursorrules\b|\.cursor/rules\b|\.github/copilot-instructions\.md|\.windsurfrules\b|\.codex/(?:config|AGENTS)|\.bashrc\b|\.zshrc\b|\.bash_profile\b|\.zprofile\b|(?<![\w.])\.profile\b|\.config/fish/config\.fish|\bcrontab\b|\bcron\s+jobs?\b|\blaunch\s?agents?\b|\blaunchd\b|\bsystemd\s+(?:units?|services?|timers?)\b|\bautostart\b|\bstartup\s+(?:items?|folder|scripts?)\b|\bauthorized_keys\b|\bregistry\s+run\s+keys?\b|\bother\s+skills?(?:'s?)?\b|\b(?:all|every|each)\s+(?:other\s+|installed\s+)?skills?\b|\.git/hooks\b|\bglobal\s+git\s+hooks\b|\.mcp\.json\b|\bmcp\s+(?:config|settings)\b|\.vscode/settings\.json)`;
+
+export const persistenceEdit: PhraseRule = {
+  id: 'md.persistence-config-edit',
+  pattern: 'P4',
+  message:
+    'Text tells the agent to edit agent instructions, shell start-up files or other skills so it persists.',
+  help: 'Editing CLAUDE.md, AGENTS.md, shell rc files, cron, hooks or other skills makes a skill’s influence outlive the task. Unless that is the skill’s stated purpose and the user asked for it, remove it.',
+  variants: [
+    {
+      all: [
+        rx(
+          String.raw`\b(?:add|adds|append|appends|write|writes|insert|inject|modify|edit|update|create|overwrite|patch|prepend|register|install|place|copy|save|put|echo|set\s+up|schedule)\b`,
+        ),
+        rx(PERSISTENCE_TARGET),
+      ],
+      base: 0.55,
+      why: 'writes to a file that shapes later sessions',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:keeps?|leaves?|installs?|registers?|sets?\s+up|adds?|creates?|starts?|spawns?|schedules?)\s+(?:\w+\s+){0,3}?(?:watchdog|daemon|background\s+(?:service|process|job|task|agent|worker)|scheduled\s+(?:task|job)|cron\s*job|launch\s*agent|login\s+item|startup\s+(?:item|entry)|resident\s+(?:process|agent)|persistent\s+(?:process|agent|service|hook))\b`,
+        ),
+        rx(
+          String.raw`\b(?:automatically|in\s+(?:the\s+)?future|from\s+now\s+on|every\s+(?:\w+\s+)?(?:time|day|hour|session|login|boot|startup|run)|on\s+(?:startup|login|boot)|persist\w*|permanently|keeps?\s+running|in\s+the\s+background|after\s+(?:the\s+)?(?:task|session|skill))\b`,
+        ),
+      ],
+      base: 0.6,
+      why: 'leaves a process behind that outlives the task',
+    },
+  ],
+  adjust: [
+    {
+      re: rx(
+        String.raw`\b(?:every|each|all\s+future|future|subsequent|next|later)\s+(?:sessions?|conversations?|runs?|times?|startups?|logins?|boots?|shells?|tasks?)\b|\b(?:persist\w*|permanently|survives?|always\s+(?:load|run)|on\s+(?:every\s+)?(?:startup|login|boot)|even\s+after|reboots?)\b`,
+      ),
+      factor: 1.5,
+      why: 'so that it persists across sessions',
+    },
+    {
+      re: rx(
+        String.raw`\b(?:other|all|every)\s+(?:installed\s+)?skills\b|authorized_keys|\bcrontab\b|\blaunchd\b|\bautostart\b|registry\s+run`,
+      ),
+      factor: 1.3,
+      why: 'the target is outside this skill',
+    },
+    negated('add|append|write|insert|modify|edit|update|create|overwrite|touch|change'),
+  ],
+  scope: {
+    re: rx(
+      String.raw`claude\.md|agents\.md|memory|dotfiles?|shell\s+(?:config|setup|profile)|\bzsh|\bbash|\bcron|\bhooks?\b|settings|configur|\bsetup\b|onboard|\binit\b|bootstrap|skill[- ]?(?:creator|installer|manager|builder|author|writer)|\binstall|\bmcp\b|schedul|launchd|systemd`,
+    ),
+    factor: 0.45,
+    why: 'the skill’s stated purpose covers this file',
+  },
+};
+
+export const injectionRules: readonly PhraseRule[] = [
+  instructionOverride,
+  auditorDirectedText,
+  concealFromUser,
+  autoApprove,
+  disableSafety,
+  forcedRecommendation,
+  persistenceEdit,
+];
