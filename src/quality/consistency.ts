@@ -82,7 +82,7 @@ export function descriptionContentConsistency(skill: Skill, outline: Outline): D
       formula: '0.6·coverage + 0.4·focus',
       coverage,
       focus,
-      descriptionTerms: descriptionTerms.length,
+      descriptionTerms,
       inActionSurface: matched,
       inBodyOnly: mentionedOnly,
       notInBody: unmatched,

@@ -1,5 +1,5 @@
 import { notRunDimension, scoredDimension } from './dimensions.js';
-import type { DimensionId, DimensionResult } from './types.js';
+import type { DimensionResult } from './types.js';
 
 // The human-assisted rubrics, seed 001 Tables 13 and 14, verbatim. A judge (model or human) picks one level per
 // subject (a trajectory for Table 13, the skill for Table 14); the dimension is the mean of the levels picked.
@@ -53,6 +53,12 @@ export const TASK_GRANULARITY_RUBRIC: readonly RubricLevel[] = [
   },
 ];
 
+/** What each rubric grades, for the evidence. */
+const RUBRIC_SOURCE = {
+  'behavior-chain-semantic-consistency': 'trajectories (seed 001 Table 13)',
+  'task-abstraction-granularity': 'judgements of the skill (seed 001 Table 14)',
+} as const;
+
 export const RUBRICS: Readonly<
   Record<'behavior-chain-semantic-consistency' | 'task-abstraction-granularity', readonly RubricLevel[]>
 > = {
@@ -82,10 +88,10 @@ export function rubricDimension(
   id: RubricDimensionId,
   judgements: readonly RubricJudgement[],
 ): DimensionResult {
-  if (judgements.length === 0) return notRunDimension(id as DimensionId, 'no judgement was made');
+  if (judgements.length === 0) return notRunDimension(id, 'no judgement was made');
   const graded = judgements.map((j) => ({ ...j, criterion: rubricLevel(id, j.score).criterion }));
   return scoredDimension(id, graded.reduce((sum, j) => sum + j.score, 0) / graded.length, {
-    formula: `mean of rubric levels over ${id === 'task-abstraction-granularity' ? 'judgements of the skill' : 'trajectories'} (seed 001 Table ${id === 'task-abstraction-granularity' ? 14 : 13})`,
+    formula: `mean of rubric levels over ${RUBRIC_SOURCE[id]}`,
     judgements: graded,
   });
 }
