@@ -86,36 +86,38 @@ export function Provenance({ report }) {
       ) : null}
       <details>
         <summary>Files ({skill.files.length})</summary>
-        <table class="files">
-          <thead>
-            <tr>
-              <th>path</th>
-              <th>kind</th>
-              <th>language</th>
-              <th class="num">bytes</th>
-              <th>sha256</th>
-            </tr>
-          </thead>
-          <tbody>
-            {skill.files.map((f, i) => (
-              <tr key={i}>
-                <td>
-                  <Code value={f.path} max={300} />
-                </td>
-                <td>
-                  <Txt value={f.kind} max={20} />
-                </td>
-                <td>
-                  <Txt value={f.language ?? '—'} max={30} />
-                </td>
-                <td class="num">{count(f.size)}</td>
-                <td>
-                  {f.sha256 ? <Code value={f.sha256.slice(0, 16)} /> : <span class="muted">not read</span>}
-                </td>
+        <div class="table-scroll">
+          <table class="files">
+            <thead>
+              <tr>
+                <th>path</th>
+                <th>kind</th>
+                <th>language</th>
+                <th class="num">bytes</th>
+                <th>sha256</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {skill.files.map((f, i) => (
+                <tr key={i}>
+                  <td>
+                    <Code value={f.path} max={300} />
+                  </td>
+                  <td>
+                    <Txt value={f.kind} max={20} />
+                  </td>
+                  <td>
+                    <Txt value={f.language ?? '—'} max={30} />
+                  </td>
+                  <td class="num">{count(f.size)}</td>
+                  <td>
+                    {f.sha256 ? <Code value={f.sha256.slice(0, 16)} /> : <span class="muted">not read</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </details>
       <details>
         <summary>Configuration</summary>

@@ -40,39 +40,41 @@ export function Runtime({ runtime }) {
     >
       <div class="evidence-grid">
         <Block title="Network attempts" n={runtime.network.length} alarming wide>
-          <table>
-            <thead>
-              <tr>
-                <th>destination</th>
-                <th>protocol</th>
-                <th>outcome</th>
-                <th>carried</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runtime.network.map((a, i) => (
-                <tr key={i}>
-                  <td>
-                    <Code value={a.destination} max={300} />
-                  </td>
-                  <td>
-                    <Txt value={a.protocol} max={20} />
-                  </td>
-                  <td>
-                    {a.blocked ? 'blocked' : <strong class="t-bad">allowed</strong>}
-                    {a.bytes !== undefined ? ` · ${count(a.bytes)} B` : ''}
-                  </td>
-                  <td class="t-bad">
-                    {a.canaries?.length ? (
-                      <Txt value={a.canaries.join(', ')} max={300} />
-                    ) : (
-                      <span class="muted">—</span>
-                    )}
-                  </td>
+          <div class="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th>destination</th>
+                  <th>protocol</th>
+                  <th>outcome</th>
+                  <th>carried</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {runtime.network.map((a, i) => (
+                  <tr key={i}>
+                    <td>
+                      <Code value={a.destination} max={300} />
+                    </td>
+                    <td>
+                      <Txt value={a.protocol} max={20} />
+                    </td>
+                    <td>
+                      {a.blocked ? 'blocked' : <strong class="t-bad">allowed</strong>}
+                      {a.bytes !== undefined ? ` · ${count(a.bytes)} B` : ''}
+                    </td>
+                    <td class="t-bad">
+                      {a.canaries?.length ? (
+                        <Txt value={a.canaries.join(', ')} max={300} />
+                      ) : (
+                        <span class="muted">—</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </Block>
         <Block title="Canary hits" n={runtime.canaryHits.length} alarming>
           <ul>

@@ -60,9 +60,9 @@ export function Verdict({ report }) {
       <div class="tiles">
         <Tile
           label="Safety"
-          value={`${STATUS_LABEL[safety.status]} · ${safety.score}`}
+          value={STATUS_LABEL[safety.status]}
           tone={STATUS_CLASS[safety.status]}
-          detail={`${n('high')} high · ${n('medium')} medium · ${n('low')} low`}
+          detail={`score ${safety.score} / 100 · ${n('high')} high · ${n('medium')} medium · ${n('low')} low`}
         />
         {u ? (
           <>

@@ -1,0 +1,233 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderReportHtml } from '../../../src/report/html/render.js';
+import type { Report } from '../../../src/report/model.js';
+import {
+  buildReportTemplate,
+  cleanReport,
+  fullReport,
+  hostileReport,
+  riskyReport,
+  scanOnlyReport,
+} from '../../support/report-fixtures.js';
+
+// The HTML report in real Debian Chromium, opened from file:// as a user would: DOM content, hostile skill
+// text that must stay inert, the CSP, and a screenshot for the README (docs/screenshots/report.png).
+
+const CHROMIUM = '/usr/bin/chromium';
+const ROOT = new URL('../../../', import.meta.url);
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+let browser: Browser;
+const workDir = mkdtempSync(join(tmpdir(), 'skillaudit-html-report-'));
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium is required for this test and was not found at ${CHROMIUM}: apt-get install -y chromium`,
+    );
+  }
+  // Build the real template where renderReportHtml reads it, from the current app source.
+  await buildReportTemplate();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+interface Opened {
+  page: Page;
+  problems: string[];
+}
+
+/** Renders the report to a file, opens it from file:// and records errors, CSP violations and the trap. */
+async function open(report: Report, name: string, width = 1280): Promise<Opened> {
+  const file = join(workDir, `${name}.html`);
+  writeFileSync(file, renderReportHtml(report));
+  const page = await browser.newPage({ viewport: { width, height: 1000 } });
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) problems.push(`request: ${r.url()}`);
+  });
+  // Injected by the browser driver, outside the page's CSP: a trap that any hostile payload would spring.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __sprung: string[]; __violations: string[] };
+    w.__sprung = [];
+    w.__violations = [];
+    Object.defineProperty(window, '__pwned', {
+      set: (v: unknown) => w.__sprung.push(String(v)),
+      get: () => undefined,
+    });
+    document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(e.effectiveDirective));
+  });
+  await page.goto(pathToFileURL(file).href);
+  await page.getByTestId('recommendation').waitFor({ timeout: 10_000 });
+  return { page, problems };
+}
+
+async function trapState(page: Page): Promise<{ sprung: string[]; violations: string[] }> {
+  return page.evaluate(() => {
+    const w = window as unknown as { __sprung: string[]; __violations: string[] };
+    return { sprung: w.__sprung, violations: w.__violations };
+  });
+}
+
+describe('HTML report in Chromium', () => {
+  it('shows the verdict, the findings with file:line and verdicts, and the runtime evidence', async () => {
+    const { page, problems } = await open(riskyReport(), 'risky');
+    expect(await page.getByTestId('recommendation').textContent()).toBe('Do not install');
+    expect(await page.getByTestId('headline').textContent()).toBe(
+      'Sends your API keys to an external server when its setup script runs.',
+    );
+    expect(await page.title()).toBe('Do not install: pdf-toolkit · SkillAudit');
+    const findings = page.getByTestId('finding');
+    expect(await findings.count()).toBe(5);
+    const first = findings.first();
+    expect(await first.getAttribute('data-pattern')).toBe('E2');
+    expect(await first.textContent()).toContain('scripts/setup.sh:14-16');
+    expect(await first.getByTestId('finding-verdict').textContent()).toBe('confirmed at runtime');
+    expect(await first.locator('.ln').allTextContents()).toEqual(['14', '15', '16']);
+    const network = page.getByTestId('runtime-network-attempts');
+    expect(await network.locator('tbody tr').count()).toBe(2);
+    expect(await network.textContent()).toContain('OPENAI_API_KEY');
+    expect(await page.getByTestId('runtime-canary-hits').locator('li').count()).toBe(2);
+    expect(await page.getByTestId('runtime-files-changed').textContent()).toContain('~/.bashrc');
+    expect(await page.locator('#scenarios').textContent()).toContain(
+      'not run skipped: the static scan and detonation already rate this skill risky',
+    );
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows scenarios side by side and the quality chart', async () => {
+    const { page, problems } = await open(cleanReport(), 'clean');
+    expect(await page.getByTestId('recommendation').textContent()).toBe('Adopt');
+    expect(await page.locator('.tile').allTextContents()).toContain(
+      'Utility gain+42%checklist items passed vs no skill',
+    );
+    const scenarios = page.getByTestId('scenario');
+    expect(await scenarios.count()).toBe(3);
+    const s1 = scenarios.first();
+    expect(await s1.locator('.trial-score').allTextContents()).toEqual(['4/4 items', '2/4 items']);
+    expect(await s1.locator('.checklist tbody tr').count()).toBe(4);
+    expect(await s1.locator('.check-fail').count()).toBe(2);
+    expect(await page.getByTestId('quality-bar').count()).toBe(9);
+    expect(await page.locator('.chart-notrun').count()).toBe(1);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('says what was not run and why', async () => {
+    const { page, problems } = await open(scanOnlyReport(), 'scan-only');
+    expect(await page.locator('#runtime').textContent()).toContain(
+      'bubblewrap is not installed (apt-get install bubblewrap)',
+    );
+    expect(await page.getByTestId('not-run').locator('li').count()).toBe(5);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps hostile skill text inert: no script runs, no markup, no javascript: link, hidden text shown', async () => {
+    const { page, problems } = await open(hostileReport(), 'hostile');
+    expect(await trapState(page)).toEqual({ sprung: [], violations: [] });
+    // Only the bundle and the JSON data block exist; no element came from skill text.
+    expect(await page.locator('script').count()).toBe(2);
+    expect(await page.locator('img, iframe, object, embed, form').count()).toBe(0);
+    const handlers = await page.evaluate(
+      () =>
+        [...document.querySelectorAll('*')].flatMap((el) =>
+          [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => `${el.tagName} ${a.name}`),
+        ).length,
+    );
+    expect(handlers).toBe(0);
+    const links = await page
+      .locator('a[href]')
+      .evaluateAll((as) =>
+        as.map((a) => ({ href: a.getAttribute('href') ?? '', rel: a.getAttribute('rel') ?? '' })),
+      );
+    for (const link of links) {
+      expect(link.href.startsWith('#') || /^https?:\/\//.test(link.href), link.href).toBe(true);
+      if (!link.href.startsWith('#')) expect(link.rel).toBe('noopener noreferrer nofollow');
+    }
+    expect(links.some((l) => l.href.includes('javascript'))).toBe(false);
+    // The payloads are on the page as visible text.
+    expect(await page.getByTestId('skill-name').textContent()).toBe(
+      'pdf</script><script>window.__pwned = "script-close"</script>',
+    );
+    const firstEvidence = await page.getByTestId('finding').first().locator('pre').textContent();
+    expect(firstEvidence).toContain('<img src=x onerror="window.__pwned = \'img-onerror\'">');
+    const markers = await page.locator('mark.hidden-char').allTextContents();
+    expect(markers).toEqual(
+      expect.arrayContaining(['⟨U+202E⟩', '⟨U+2066⟩', '⟨U+200B⟩', '⟨U+001B⟩', '⟨U+2028⟩']),
+    );
+    const bodyText = await page.evaluate(() => document.body.innerText);
+    expect(bodyText).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B]/);
+    // Give any deferred payload (timers, image errors) a moment, then check the trap again.
+    await page.waitForTimeout(300);
+    expect(await trapState(page)).toEqual({ sprung: [], violations: [] });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('enforces its CSP: no injected inline script and no network access', async () => {
+    const { page } = await open(riskyReport(), 'csp');
+    const outcome = await page.evaluate(async () => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__pwned = "injected"';
+      document.body.append(s);
+      const fetched = await fetch('https://example.com/').then(
+        () => 'fetched',
+        () => 'blocked',
+      );
+      return fetched;
+    });
+    expect(outcome).toBe('blocked');
+    await page.waitForTimeout(100);
+    const state = await trapState(page);
+    expect(state.sprung).toEqual([]);
+    expect(state.violations).toEqual(expect.arrayContaining(['script-src-elem', 'connect-src']));
+    await page.close();
+  });
+
+  it('reads well on a phone-sized screen and saves the screenshots', async () => {
+    const narrow = await open(fullReport(), 'narrow', 390);
+    const overflow = await narrow.page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(narrow.problems).toEqual([]);
+    await narrow.page.close();
+
+    const { page, problems } = await open(fullReport(), 'full');
+    const artifacts = new URL('test-artifacts/', ROOT);
+    const docs = new URL('docs/screenshots/', ROOT);
+    mkdirSync(artifacts, { recursive: true });
+    mkdirSync(docs, { recursive: true });
+    await page.screenshot({ path: new URL('report.png', artifacts).pathname, fullPage: true });
+    // The README shows the part a developer reads first: the verdict and the top findings.
+    await page.setViewportSize({ width: 1280, height: 1440 });
+    await page.screenshot({ path: new URL('report.png', docs).pathname });
+    expect(existsSync(new URL('report.png', docs))).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
