@@ -194,46 +194,46 @@ export function createModelClient(settings: ModelSettings, options: ModelClientO
       maxOutputTokens: request.maxOutputTokens,
       maxRetries: 0,
     };
-    const result = await withRetries(
-      policy,
-      async (abortSignal) => {
-        if (!request.stream) {
-          const r = await generateText({ ...call, abortSignal, ...(output ? { output } : {}) });
-          noteWarnings(r.warnings);
-          return {
-            text: r.text,
-            finishReason: r.finishReason,
-            sdkUsage: r.usage,
-            object: output ? r.output : undefined,
-          };
-        }
-        let streamError: unknown;
-        const r = streamText({
-          ...call,
-          abortSignal,
-          ...(output ? { output } : {}),
-          onError: ({ error }) => {
-            streamError ??= error;
-          },
-        });
-        // Consuming the text drives the stream; errors arrive through onError rather than as rejections.
-        const text = await Promise.resolve(r.text).catch((error: unknown) => {
-          throw streamError ?? error;
-        });
-        if (streamError) throw streamError;
-        const object = output ? await r.output : undefined;
-        noteWarnings(await r.warnings);
-        return { text, finishReason: await r.finishReason, sdkUsage: await r.usage, object };
-      },
-      request.abortSignal,
-    )
-      .catch((error: unknown) => {
-        throw unwrapOutputError(error, name);
-      })
-      .finally(release);
-
+    const attempt = async (abortSignal: AbortSignal) => {
+      if (!request.stream) {
+        const r = await generateText({ ...call, abortSignal, ...(output ? { output } : {}) });
+        noteWarnings(r.warnings);
+        return {
+          text: r.text,
+          finishReason: r.finishReason,
+          sdkUsage: r.usage,
+          object: output ? r.output : undefined,
+        };
+      }
+      let streamError: unknown;
+      const r = streamText({
+        ...call,
+        abortSignal,
+        ...(output ? { output } : {}),
+        onError: ({ error }) => {
+          streamError ??= error;
+        },
+      });
+      // Consuming the text drives the stream; errors arrive through onError rather than as rejections.
+      const text = await Promise.resolve(r.text).catch((error: unknown) => {
+        throw streamError ?? error;
+      });
+      if (streamError) throw streamError;
+      const object = output ? await r.output : undefined;
+      noteWarnings(await r.warnings);
+      return { text, finishReason: await r.finishReason, sdkUsage: await r.usage, object };
+    };
+    let result: Awaited<ReturnType<typeof attempt>>;
+    try {
+      result = await withRetries(policy, attempt, request.abortSignal);
+    } catch (error) {
+      release();
+      throw unwrapOutputError(error, name);
+    }
     const usage = toUsage(result.sdkUsage);
+    // Recorded before the reservation is released, so parallel checks never miss this call.
     ledger.record(request.stage, usage);
+    release();
     if (cache && CACHEABLE_FINISH.has(result.finishReason)) {
       const value: CachedValue = {
         text: result.text,

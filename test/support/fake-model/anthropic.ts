@@ -49,7 +49,7 @@ export function anthropicJson(reply: Reply): unknown {
     content.push({ type: 'tool_use', id: call.id, name: call.name, input: JSON.parse(call.arguments) });
   }
   return {
-    id: reply.id,
+    id: `msg_${reply.id}`,
     type: 'message',
     role: 'assistant',
     model: reply.model,
@@ -66,7 +66,7 @@ export function anthropicStream(reply: Reply): SseEvent[] {
     sse('message_start', {
       type: 'message_start',
       message: {
-        id: reply.id,
+        id: `msg_${reply.id}`,
         type: 'message',
         role: 'assistant',
         model: reply.model,
