@@ -2,7 +2,7 @@
 // unshared, a read-only view of the host with private /tmp, /root, /home, /run and /var/tmp, the sandbox
 // HOME (with the workspace inside it) bound read-write, rlimits via prlimit, memory and pids via cgroups,
 // a wall-clock timer that kills the whole tree, and strace outside the sandbox recording what happened.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
@@ -24,6 +24,7 @@ import type { EvidenceBundle, LimitRecord } from './evidence.js';
 import { findTool, isRoot } from './host-tools.js';
 import { type NetworkSink, startNetworkSink } from './network-sink.js';
 import { BoundedOutput } from './output-capture.js';
+import { mountScratch, removeStaleScratch, unmountScratch } from './scratch-disk.js';
 import { isAlive, killAll, killTree } from './process-tree.js';
 import { type StraceEvidence, StraceParser } from './strace-parse.js';
 import {
@@ -48,6 +49,7 @@ const STRACE_SYSCALLS =
 const MAX_TRACE_BYTES = 256 * 1024 * 1024;
 /** Output far beyond the kept bytes only costs time: the run is stopped. */
 const OUTPUT_KILL_FACTOR = 8;
+const DEFAULT_DISK_BYTES = 1024 * 1024 * 1024;
 
 export interface BubblewrapTools {
   bwrap: string;
@@ -56,6 +58,16 @@ export interface BubblewrapTools {
   prlimit: string | null;
   nsenter: string | null;
   sh: string;
+  /** bwrap 0.8+ can forbid nested user namespaces (a kernel attack surface the skill has no need for). */
+  disableUserns: boolean;
+}
+
+function supportsDisableUserns(bwrap: string): boolean {
+  try {
+    return execFileSync(bwrap, ['--help'], { encoding: 'utf8', timeout: 5_000 }).includes('--disable-userns');
+  } catch {
+    return false;
+  }
 }
 
 export function bubblewrapTools(): BubblewrapTools | { missing: string } {
@@ -71,6 +83,7 @@ export function bubblewrapTools(): BubblewrapTools | { missing: string } {
     prlimit: findTool('prlimit'),
     nsenter: findTool('nsenter'),
     sh: findTool('sh') ?? '/bin/sh',
+    disableUserns: supportsDisableUserns(bwrap),
   };
 }
 
@@ -144,11 +157,27 @@ async function parseTraceFile(path: string, parser: StraceParser): Promise<Strac
 
 export async function createBubblewrapSandbox(
   options: CreateSandboxOptions,
-  tools: BubblewrapTools,
+  found: BubblewrapTools,
 ): Promise<Sandbox> {
+  const tracing = options.trace !== false;
+  const tools: BubblewrapTools = tracing ? found : { ...found, strace: null };
   const root = isRoot();
   const uid = root ? SANDBOX_UID : (process.getuid?.() ?? SANDBOX_UID);
   const base = makeTempDir('sandbox');
+  const diskBytes = options.diskBytes ?? DEFAULT_DISK_BYTES;
+  let scratch = false;
+  let diskNote = 'a size-limited scratch disk needs root; HOME, workspace and /tmp are on the host disk';
+  if (root) {
+    await removeStaleScratch();
+    try {
+      await mountScratch(base, diskBytes);
+      scratch = true;
+    } catch (error) {
+      diskNote = `could not mount a size-limited tmpfs: ${errorMessage(error)}`;
+    }
+  }
+  // strace's log stays off the scratch disk: a run filling that disk must not blind the trace.
+  const traceDir = makeTempDir('strace');
   // Others (the sandbox uid) may traverse the base but not list it.
   chmodSync(base, 0o711);
   const home = join(base, 'home');
@@ -180,7 +209,9 @@ export async function createBubblewrapSandbox(
     if (root) chownTree(home, uid);
     if (root) chownSync(tmp, uid, uid);
   } catch (error) {
+    if (scratch) await unmountScratch(base);
     removeTempDir(base);
+    removeTempDir(traceDir);
     throw error;
   }
 
@@ -222,11 +253,13 @@ export async function createBubblewrapSandbox(
     const activeSink: NetworkSink | null = network.mode === 'sink' ? sink : null;
     const sinkStart = activeSink?.records.length ?? 0;
     const runId = `skillaudit-${process.pid}-${randomBytes(4).toString('hex')}`;
-    const tracePath = join(base, `${runId}.strace`);
+    const tracePath = join(traceDir, `${runId}.strace`);
 
     const before = await snapshotTrees(trees);
-    const applied: LimitRecord[] = [];
-    const notApplied: { limit: string; reason: string }[] = [];
+    const applied: LimitRecord[] = scratch ? [{ limit: 'disk', value: diskBytes, via: 'tmpfs' }] : [];
+    const notApplied: { limit: string; reason: string }[] = scratch
+      ? []
+      : [{ limit: 'disk', reason: diskNote }];
     let cgroup: RunCgroup | null = null;
     if (root) {
       const outcome = await createRunCgroup(runId, limits.memoryBytes, limits.maxProcesses);
@@ -353,7 +386,12 @@ export async function createBubblewrapSandbox(
       killedFor,
       capture: tools.strace
         ? { strace: true }
-        : { strace: false, note: 'strace not found: no process, network or file-open evidence' },
+        : {
+            strace: false,
+            note: tracing
+              ? 'strace not found: no process, network or file-open evidence'
+              : 'tracing turned off by the caller',
+          },
       stdout: stdout.text(),
       stderr: stderr.text(),
       stdoutTruncated: stdout.truncated,
@@ -396,7 +434,9 @@ export async function createBubblewrapSandbox(
       disposed = true;
       await queue;
       await (sink as NetworkSink | null)?.close();
+      if (scratch) await unmountScratch(base);
       removeTempDir(base);
+      removeTempDir(traceDir);
     },
   };
 }
@@ -491,6 +531,7 @@ function buildCommand(p: CommandParts): string[] {
     });
 
   out.push(p.tools.bwrap, '--unshare-all', '--unshare-user');
+  if (p.tools.disableUserns) out.push('--disable-userns');
   if (p.network === 'sink') out.push('--share-net');
   out.push('--die-with-parent', '--new-session', '--hostname', 'sandbox', '--clearenv');
   const env: Record<string, string> = {

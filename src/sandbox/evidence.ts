@@ -90,9 +90,9 @@ export interface FsChange {
 }
 
 export interface LimitRecord {
-  limit: keyof SandboxLimits | 'memory' | 'pids';
+  limit: keyof SandboxLimits | 'memory' | 'pids' | 'disk';
   value: number;
-  /** prlimit, cgroup-v1, cgroup-v2, docker, or the timer/reader in this process. */
+  /** prlimit, cgroup-v1, cgroup-v2, tmpfs, docker, or the timer/reader in this process. */
   via: string;
 }
 

@@ -80,6 +80,10 @@ export interface CreateSandboxOptions {
   backend?: 'auto' | BackendName;
   seedCanaries?: boolean;
   files?: SeedFile[];
+  /** bubblewrap as root: size of the tmpfs holding HOME, the workspace and /tmp (default 1 GiB). */
+  diskBytes?: number;
+  /** bubblewrap only: record processes, network attempts and file opens with strace (default true). */
+  trace?: boolean;
   /** Docker only: the image runs are made in. */
   image?: string;
 }

@@ -22,6 +22,7 @@ beforeAll(async () => {
   sandbox = await createSandbox({
     backend: 'bubblewrap',
     seedCanaries: true,
+    diskBytes: 64 * 1024 * 1024,
     files: [
       ...[
         'egress.py',
@@ -103,6 +104,13 @@ describe('bubblewrap containment', () => {
     expect(changes).toContain('created home:.bashrc');
     expect(changes).toContain('mode workspace:keep.txt');
     expect(changes).toContain('deleted workspace:remove-me.txt');
+    // 40 files of 8 MB do not fit the 64 MB scratch disk, though each is under the file-size limit.
+    expect(result.stdout).toMatch(/DISK-FULL at [1-8]\b/);
+    expect(result.evidence.limits.applied).toContainEqual({
+      limit: 'disk',
+      value: 64 * 1024 * 1024,
+      via: 'tmpfs',
+    });
     const bashrc = result.evidence.fsChanges.find((c) => c.path === '.bashrc');
     expect(bashrc?.head).toContain('persist.example.com');
   });
@@ -179,6 +187,7 @@ describe('bubblewrap containment', () => {
     expect(result.stdout).toMatch(/FINAL-UID 65534 /);
     expect(result.stdout).not.toMatch(/^0$/m);
     expect(result.stdout).toMatch(/EUID-STATUS Uid: 65534 65534 65534 65534/);
+    expect(result.stdout).not.toMatch(/NESTED-USERNS 0/);
     // The attempts are in the exec log for the detonation stage to judge.
     const programs = result.evidence.processes.map((p) => p.argv[0]);
     expect(programs).toEqual(expect.arrayContaining(['su', 'mount', 'python3']));

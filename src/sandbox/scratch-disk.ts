@@ -1,0 +1,52 @@
+// A size-limited tmpfs under the sandbox's host directory (root only), so a run cannot fill the host disk
+// with many files below the per-file size limit. Its pages are charged to the run's memory cgroup as they
+// are written. The mount's source names this process, so a later start can unmount what a crash left.
+import { execFile } from 'node:child_process';
+import { readFile, rmdir, stat } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { findTool } from './host-tools.js';
+
+const run = promisify(execFile);
+const SOURCE_PREFIX = 'skillaudit-';
+
+export async function mountScratch(dir: string, bytes: number): Promise<void> {
+  const mount = findTool('mount');
+  if (!mount) throw new Error('mount not found');
+  await run(mount, [
+    '-t',
+    'tmpfs',
+    '-o',
+    `size=${bytes},mode=0711,nosuid,nodev`,
+    `${SOURCE_PREFIX}${process.pid}`,
+    dir,
+  ]);
+}
+
+export async function unmountScratch(dir: string): Promise<void> {
+  const umount = findTool('umount');
+  if (umount) await run(umount, ['-l', dir]).catch(() => undefined);
+}
+
+/** Unmounts scratch disks whose owning process is gone; returns their mount points. */
+export async function removeStaleScratch(): Promise<string[]> {
+  const mounts = await readFile('/proc/self/mounts', 'utf8').catch(() => '');
+  const removed: string[] = [];
+  for (const line of mounts.split('\n')) {
+    const [source, target, type] = line.split(' ');
+    const m = new RegExp(`^${SOURCE_PREFIX}(\\d+)$`).exec(source ?? '');
+    if (!m || type !== 'tmpfs' || !target || Number(m[1]) === process.pid) continue;
+    const alive = await stat(`/proc/${m[1]}`).then(
+      () => true,
+      () => false,
+    );
+    if (alive) continue;
+    // /proc/mounts escapes spaces and the like as octal.
+    const path = target.replace(/\\([0-7]{3})/g, (_, o: string) =>
+      String.fromCharCode(Number.parseInt(o, 8)),
+    );
+    await unmountScratch(path);
+    await rmdir(path).catch(() => undefined);
+    removed.push(path);
+  }
+  return removed;
+}
