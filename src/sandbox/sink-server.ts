@@ -145,6 +145,7 @@ async function main(): Promise<void> {
     ),
   );
   // Everything is bound: the sink has no further use for root.
+  process.setgroups?.([]);
   process.setgid?.(Number(dropToUid));
   process.setuid?.(Number(dropToUid));
   emit({ type: 'ready', ports: ports.length - failed.length, failed });
