@@ -1,0 +1,122 @@
+// Entry point of code analysis: parse once, extract the CodeModel, then analyse code hidden inside it
+// (inline shell strings, exec'd literals, decoded base64/hex blobs) and merge those calls with their origin.
+// Results are cached by text so every detector of a file shares one parse.
+import { findEncodedBlobs } from '../decode.js';
+import { codeLanguage, MAX_PARSE_CHARS, parseCode } from '../treesitter.js';
+import type { Call, CodeModel, Value } from './model.js';
+import { extractJavaScript } from './javascript.js';
+import { extractPowerShell } from './powershell.js';
+import { extractPython } from './python.js';
+import type { Embedded, Extraction } from './script.js';
+import { extractShell } from './shell.js';
+
+const CACHE_SIZE = 32;
+const MAX_EMBED_DEPTH = 2;
+const MAX_EMBEDDED = 50;
+const cache = new Map<string, Promise<CodeModel | null>>();
+
+/** Code-like decoded text: worth parsing as a script. */
+const CODE_HINT =
+  /\b(import|require|exec|eval|curl|wget|subprocess|os\.|fetch|http|socket|base64|chmod|bash|sh -c|powershell|iex)\b|\|\s*(ba)?sh\b/;
+
+/** Analyses `text` as `language`; null when the language has no grammar. Cached per (language, text). */
+export function analyseCode(language: string, text: string): Promise<CodeModel | null> {
+  const lang = codeLanguage(language);
+  if (!lang) return Promise.resolve(null);
+  const key = `${lang}\u0000${text}`;
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const pending = analyse(lang, text, 0).catch(() => null);
+  cache.set(key, pending);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return pending;
+}
+
+async function analyse(language: string, text: string, depth: number): Promise<CodeModel | null> {
+  const tree = await parseCode(language, text);
+  if (!tree) return null;
+  let ex: Extraction & { nounset?: boolean };
+  let modelLang: CodeModel['language'];
+  try {
+    const lang = codeLanguage(language)!;
+    if (lang === 'bash') {
+      ex = extractShell(tree);
+      modelLang = 'bash';
+    } else if (lang === 'python') {
+      ex = extractPython(tree);
+      modelLang = 'python';
+    } else if (lang === 'powershell') {
+      ex = extractPowerShell(tree);
+      modelLang = 'powershell';
+    } else {
+      ex = extractJavaScript(tree);
+      modelLang = 'javascript';
+    }
+    if (tree.rootNode.hasError) ex.hasErrors = true;
+  } finally {
+    tree.delete();
+  }
+  const model: CodeModel = {
+    language: modelLang,
+    calls: ex.calls,
+    loops: ex.loops,
+    swallows: ex.swallows,
+    names: ex.names,
+    nounset: ex.nounset ?? false,
+    truncated: text.length > MAX_PARSE_CHARS,
+    hasErrors: ex.hasErrors,
+  };
+  if (depth < MAX_EMBED_DEPTH)
+    await mergeEmbedded(model, [...ex.embedded, ...blobsIn(text, modelLang, ex.embedded)], depth);
+  return model;
+}
+
+/** Base64/hex blobs that decode to code; scanned as the host language (or shell when it looks like one). */
+function blobsIn(text: string, language: CodeModel['language'], known: readonly Embedded[]): Embedded[] {
+  const seen = new Set(known.map((e) => e.text));
+  const out: Embedded[] = [];
+  for (const blob of findEncodedBlobs(
+    text.length > MAX_PARSE_CHARS ? text.slice(0, MAX_PARSE_CHARS) : text,
+    50,
+  )) {
+    if (!blob.printable || seen.has(blob.decoded) || !CODE_HINT.test(blob.decoded)) continue;
+    const line = text.slice(0, blob.index).split('\n').length;
+    const shellish = /^\s*(#!.*sh|curl|wget|bash|sh|chmod|echo|cat)\b|\|\s*(ba)?sh\b/m.test(blob.decoded);
+    out.push({
+      language: shellish ? 'bash' : language,
+      text: blob.decoded,
+      line,
+      origin: `decoded from ${blob.encoding} at line ${line}`,
+    });
+  }
+  return out;
+}
+
+async function mergeEmbedded(model: CodeModel, embedded: readonly Embedded[], depth: number): Promise<void> {
+  for (const e of embedded.slice(0, MAX_EMBEDDED)) {
+    const inner = await analyse(e.language, e.text.slice(0, 100_000), depth + 1);
+    if (!inner) continue;
+    for (const c of inner.calls) model.calls.push(relocate(c, e));
+    for (const l of inner.loops) model.loops.push({ ...l, line: e.line, endLine: e.line });
+  }
+}
+
+/** Moves a call found in embedded code to the host line that runs it, taint dates included. */
+function relocate(call: Call, e: Embedded): Call {
+  const at = (v: Value): Value => ({ ...v, taint: v.taint.at(e.line) });
+  return {
+    ...call,
+    args: call.args.map(at),
+    named: new Map([...call.named].map(([k, v]) => [k, at(v)])),
+    receiver: call.receiver ? at(call.receiver) : null,
+    output: call.output.at(e.line),
+    stdin: call.stdin.at(e.line),
+    line: e.line,
+    endLine: e.line,
+    origin: call.origin ? `${e.origin}; ${call.origin}` : e.origin,
+  };
+}

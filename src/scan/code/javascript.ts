@@ -1,0 +1,610 @@
+// JavaScript/TypeScript extractor: imports and require() aliases, destructuring of process/env, constant
+// strings through concatenation and template literals, calls with their option objects as named arguments.
+import type { Node, Tree } from '../treesitter.js';
+import type { Call, Value } from './model.js';
+import { T, Taint } from './model.js';
+import { READ_CALL_RE, WRITE_CALL_RE } from './names.js';
+import { shellQuote } from './python.js';
+import {
+  type Extraction,
+  endLineOf,
+  isDecodeCallee,
+  isExecCallee,
+  isNetworkCallee,
+  isShellCallee,
+  lineOf,
+  ScriptExtractor,
+  shellOutputTaint,
+  taintOfBits,
+} from './script.js';
+import {
+  candidates,
+  decodeLiteral,
+  EMPTY_VALUE,
+  isSecretName,
+  joinParts,
+  pathTaint,
+  readTaint,
+  unescapeLiteral,
+  unionTaint,
+} from './values.js';
+
+const MODULE_ALIASES: Record<string, string> = {
+  'node-fetch': 'fetch',
+  'cross-fetch': 'fetch',
+  'isomorphic-fetch': 'fetch',
+  'undici.fetch': 'fetch',
+  'fs/promises': 'fs.promises',
+  'fs-extra': 'fs',
+  'graceful-fs': 'fs',
+  'child-process-promise': 'child_process',
+};
+const GLOBAL_PREFIX = /^(globalThis|window|global|self)\./;
+const MUTATORS = new Set(['push', 'unshift', 'set', 'add', 'assign', 'write', 'append', 'concat']);
+const FUNCTIONS = new Set([
+  'function_declaration',
+  'function_expression',
+  'arrow_function',
+  'method_definition',
+  'generator_function_declaration',
+]);
+const PASS_TYPES = new Set([
+  'parenthesized_expression',
+  'await_expression',
+  'as_expression',
+  'satisfies_expression',
+  'non_null_expression',
+  'type_assertion',
+]);
+
+export function extractJavaScript(tree: Tree): Extraction {
+  const x = new JavaScriptExtractor();
+  x.walk(tree.rootNode);
+  return x.finish();
+}
+
+function moduleName(spec: string): string {
+  const bare = spec.replace(/^node:/, '');
+  return MODULE_ALIASES[bare] ?? bare;
+}
+
+function canonicalName(name: string): string {
+  let n = name;
+  while (GLOBAL_PREFIX.test(n)) n = n.replace(GLOBAL_PREFIX, '');
+  for (const [from, to] of Object.entries(MODULE_ALIASES))
+    if (n === from || n.startsWith(`${from}.`)) n = to + n.slice(from.length);
+  return n.replace(/^new /, '');
+}
+
+class JavaScriptExtractor extends ScriptExtractor {
+  private readonly loopNodes: Node[] = [];
+
+  walk(root: Node): void {
+    const stack: { node: Node; top: boolean; guarded: boolean }[] = [
+      { node: root, top: true, guarded: false },
+    ];
+    while (stack.length > 0) {
+      const { node, top, guarded } = stack.pop()!;
+      let childTop = top;
+      if (FUNCTIONS.has(node.type)) childTop = false;
+      switch (node.type) {
+        case 'ERROR':
+          this.out.hasErrors = true;
+          break;
+        case 'identifier':
+        case 'property_identifier':
+          this.out.names.add(node.text);
+          break;
+        case 'import_statement':
+          this.recordImport(node);
+          break;
+        case 'variable_declarator':
+          this.bind(node.childForFieldName('name'), node.childForFieldName('value'));
+          break;
+        case 'assignment_expression':
+        case 'augmented_assignment_expression':
+          this.bind(node.childForFieldName('left'), node.childForFieldName('right'));
+          break;
+        case 'for_in_statement': {
+          const left = node.childForFieldName('left');
+          const right = node.childForFieldName('right');
+          for (const id of left ? [left, ...left.descendantsOfType('identifier')] : [])
+            if (id?.type === 'identifier' && right) this.loopVars.set(id.text, [right]);
+          break;
+        }
+        case 'call_expression':
+        case 'new_expression':
+          this.addSite(node, top, guarded);
+          this.recordMutation(node);
+          break;
+        case 'while_statement':
+        case 'for_statement':
+        case 'do_statement':
+          this.loopNodes.push(node);
+          break;
+        case 'catch_clause':
+          this.recordCatch(node, node.childForFieldName('body'));
+          break;
+      }
+      const children = node.namedChildren;
+      for (let i = children.length - 1; i >= 0; i--) {
+        const c = children[i];
+        if (!c) continue;
+        const g = guarded || (node.type === 'try_statement' && c.id === node.childForFieldName('body')?.id);
+        stack.push({ node: c, top: childTop, guarded: FUNCTIONS.has(node.type) ? false : g });
+      }
+    }
+  }
+
+  finish(): Extraction {
+    for (const s of this.sites) this.out.calls.push(this.toCall(s.node, s.topLevel, s.guarded));
+    for (const l of this.loopNodes) this.recordLoop(l);
+    return this.out;
+  }
+
+  private recordImport(node: Node): void {
+    const source = node.childForFieldName('source');
+    const spec = source ? this.valueOf(source).str : null;
+    if (!spec) return;
+    const mod = moduleName(spec);
+    this.out.names.add(mod);
+    if (/^https?:\/\//i.test(spec)) this.out.calls.push(importCall(node, spec));
+    const clause = node.namedChildren.find((c) => c?.type === 'import_clause');
+    for (const c of clause?.namedChildren ?? []) {
+      if (!c) continue;
+      if (c.type === 'identifier') this.aliases.set(c.text, mod);
+      else if (c.type === 'namespace_import') {
+        const id = c.namedChildren[0];
+        if (id) this.aliases.set(id.text, mod);
+      } else if (c.type === 'named_imports') {
+        for (const s of c.namedChildren) {
+          if (s?.type !== 'import_specifier') continue;
+          const name = s.childForFieldName('name')?.text;
+          const alias = s.childForFieldName('alias')?.text ?? name;
+          if (name && alias) this.aliases.set(alias, canonicalName(`${mod}.${name}`));
+        }
+      }
+    }
+  }
+
+  /** Binds a declarator or assignment target: plain names, and destructuring of objects (`{env} = process`). */
+  private bind(target: Node | null, value: Node | null): void {
+    if (!target || !value) return;
+    const valueCanon = this.canon(value);
+    if (target.type === 'identifier') {
+      this.assign(target.text, value);
+      if (
+        valueCanon &&
+        /^(identifier|member_expression|subscript_expression|call_expression|new_expression|await_expression)$/.test(
+          value.type,
+        )
+      )
+        this.aliases.set(target.text, valueCanon);
+      return;
+    }
+    if (target.type === 'object_pattern') {
+      for (const p of target.namedChildren) {
+        if (!p) continue;
+        const key =
+          p.type === 'shorthand_property_identifier_pattern' ? p.text : p.childForFieldName('key')?.text;
+        const local = p.type === 'shorthand_property_identifier_pattern' ? p : p.childForFieldName('value');
+        if (
+          key &&
+          (local?.type === 'identifier' || local?.type === 'shorthand_property_identifier_pattern')
+        ) {
+          this.assign(local.text, value);
+          if (valueCanon) this.aliases.set(local.text, `${valueCanon}.${key}`);
+        }
+      }
+      return;
+    }
+    if (target.type === 'array_pattern') {
+      for (const id of target.descendantsOfType('identifier')) if (id) this.assign(id.text, value);
+      return;
+    }
+    let base: Node | null = target;
+    while (base && (base.type === 'member_expression' || base.type === 'subscript_expression'))
+      base = base.childForFieldName('object');
+    if (base?.type === 'identifier') this.assign(base.text, value);
+  }
+
+  private recordMutation(call: Node): void {
+    const fn = call.childForFieldName('function');
+    if (fn?.type !== 'member_expression') return;
+    const method = fn.childForFieldName('property')?.text ?? '';
+    const obj = fn.childForFieldName('object');
+    const args = call.childForFieldName('arguments')?.namedChildren ?? [];
+    if (MUTATORS.has(method) && obj?.type === 'identifier')
+      for (const a of args) if (a) this.assign(obj.text, a);
+    // Object.assign(target, source)
+    if (this.canon(fn) === 'Object.assign' && args[0]?.type === 'identifier')
+      for (const a of args.slice(1)) if (a) this.assign(args[0].text, a);
+    if (method === 'catch') {
+      const handler = args[0];
+      const body = handler?.childForFieldName('body');
+      if (handler && FUNCTIONS.has(handler.type)) this.recordCatch(call, body ?? null);
+    }
+  }
+
+  private recordCatch(node: Node, body: Node | null): void {
+    if (body?.type !== 'statement_block') return;
+    if (body.namedChildren.some((c) => c && c.type !== 'comment')) return;
+    this.out.swallows.push({
+      line: lineOf(node),
+      endLine: endLineOf(node),
+      text: node.text.split('\n')[0] ?? '',
+      kind: 'empty-catch',
+    });
+  }
+
+  private recordLoop(node: Node): void {
+    const cond = node.childForFieldName('condition');
+    const condText = cond?.text.replace(/^\(|\)$|;$/g, '').trim() ?? '';
+    const infinite = node.type === 'for_statement' ? condText === '' : /^(true|1|!0|!false)$/.test(condText);
+    if (!infinite) return;
+    const body = node.childForFieldName('body');
+    if (!body) return;
+    let exits = false;
+    let network = false;
+    let retries = false;
+    const stack: { n: Node; nested: boolean }[] = [{ n: body, nested: false }];
+    let budget = 5000;
+    while (stack.length > 0 && budget-- > 0) {
+      const { n, nested } = stack.pop()!;
+      if (FUNCTIONS.has(n.type) && n.type !== 'arrow_function') continue;
+      if (n.type === 'return_statement' || n.type === 'throw_statement') exits = true;
+      if (n.type === 'break_statement' && !nested) exits = true;
+      if (n.type === 'try_statement') retries = true;
+      if (n.type === 'call_expression') {
+        const callee = this.canon(n.childForFieldName('function')) ?? '';
+        if (/^process\.exit$/.test(callee)) exits = true;
+        if (/(^|\.)(setTimeout|sleep|delay|wait)$|retry/i.test(callee)) retries = true;
+        if (isNetworkCallee(callee)) network = true;
+      }
+      const inner =
+        nested ||
+        /^(for_statement|for_in_statement|while_statement|do_statement|switch_statement)$/.test(n.type);
+      for (const c of n.namedChildren) if (c) stack.push({ n: c, nested: inner && n !== body });
+    }
+    const header = node.text.split('\n')[0] ?? '';
+    this.out.loops.push({
+      line: lineOf(node),
+      endLine: endLineOf(node),
+      text: header,
+      exits,
+      network,
+      retries,
+    });
+  }
+
+  canon(node: Node | null | undefined): string | null {
+    if (!node) return null;
+    if (PASS_TYPES.has(node.type)) return this.canon(node.namedChildren[0]);
+    switch (node.type) {
+      case 'identifier':
+        return canonicalName(this.aliases.get(node.text) ?? node.text);
+      case 'this':
+        return 'this';
+      case 'member_expression': {
+        const base = this.canon(node.childForFieldName('object')) ?? '?';
+        return canonicalName(`${base}.${node.childForFieldName('property')?.text ?? '?'}`);
+      }
+      case 'subscript_expression': {
+        const base = this.canon(node.childForFieldName('object')) ?? '?';
+        const key = this.valueOf(node.childForFieldName('index')).str;
+        return key && !key.includes('\u2026') ? canonicalName(`${base}.${key}`) : `${base}[]`;
+      }
+      case 'call_expression': {
+        const fn = node.childForFieldName('function');
+        const args = node.childForFieldName('arguments')?.namedChildren ?? [];
+        if (fn?.type === 'identifier' && fn.text === 'require' && args[0]) {
+          const spec = this.valueOf(args[0]).str;
+          return spec ? moduleName(spec) : null;
+        }
+        const name = this.canon(fn);
+        return name ? `${name}()` : null;
+      }
+      case 'new_expression': {
+        const name = this.canon(node.childForFieldName('constructor'));
+        return name ? `${name}()` : null;
+      }
+      default:
+        return null;
+    }
+  }
+
+  /** Taint or string of canonical names that are sources by themselves. */
+  private sourceValue(canon: string, text: string, line: number): Value | null {
+    if (canon === 'process.env' || canon === 'Deno.env.toObject()')
+      return { ...EMPTY_VALUE, text, taint: Taint.of(T.ENV_ALL, line) };
+    const env = /^process\.env\.(.+)$/.exec(canon);
+    if (env) {
+      const key = env[1]!;
+      return {
+        ...EMPTY_VALUE,
+        text,
+        str: key === 'HOME' || key === 'USERPROFILE' ? '~' : null,
+        taint: taintOfBits(isSecretName(key) ? T.ENV_SECRET : 0, line),
+      };
+    }
+    if (/^process\.(argv|stdin)\b/.test(canon))
+      return { ...EMPTY_VALUE, text, taint: Taint.of(T.INPUT, line) };
+    if (canon === 'os.homedir()') return { ...EMPTY_VALUE, text, str: '~' };
+    return null;
+  }
+
+  protected evaluate(node: Node): Value {
+    const text = node.text;
+    const line = lineOf(node);
+    if (PASS_TYPES.has(node.type)) return { ...this.valueOf(node.namedChildren[0]), text };
+    switch (node.type) {
+      case 'string': {
+        const body = text.slice(1, -1);
+        const str = unescapeLiteral(body);
+        return { text, str, alts: [], taint: pathTaint(str, line) };
+      }
+      case 'template_string': {
+        const parts: (string | null)[] = [];
+        let taint = Taint.NONE;
+        let cursor = node.startIndex + 1;
+        for (const c of node.namedChildren) {
+          if (c?.type !== 'template_substitution') continue;
+          parts.push(unescapeLiteral(text.slice(cursor - node.startIndex, c.startIndex - node.startIndex)));
+          const v = this.valueOf(c.namedChildren[0]);
+          parts.push(v.str);
+          taint = taint.union(v.taint);
+          cursor = c.endIndex;
+        }
+        parts.push(unescapeLiteral(text.slice(cursor - node.startIndex, -1)));
+        const str = joinParts(parts);
+        return { text, str, alts: [], taint: str ? taint.union(pathTaint(str, line)) : taint };
+      }
+      case 'number':
+        return { ...EMPTY_VALUE, text, str: text };
+      case 'shorthand_property_identifier':
+        return this.variableValue(node.text, text);
+      case 'identifier': {
+        const alias = this.aliases.get(node.text);
+        const src = alias ? this.sourceValue(canonicalName(alias), text, line) : null;
+        return src ?? this.variableValue(node.text, text);
+      }
+      case 'binary_expression': {
+        const l = this.valueOf(node.childForFieldName('left'));
+        const r = this.valueOf(node.childForFieldName('right'));
+        const op = node.childForFieldName('operator')?.text;
+        const str = op === '+' ? joinParts([l.str, r.str]) : null;
+        const alts = op === '||' || op === '??' ? candidates(l).concat(candidates(r)) : [];
+        return {
+          text,
+          str,
+          alts,
+          taint: l.taint.union(r.taint).union(str ? pathTaint(str, line) : Taint.NONE),
+        };
+      }
+      case 'member_expression':
+      case 'subscript_expression': {
+        const canon = this.canon(node);
+        const src = canon ? this.sourceValue(canon, text, line) : null;
+        if (src) return src;
+        const objNode = node.childForFieldName('object');
+        if (node.type === 'subscript_expression' && this.canon(objNode) === 'process.env') {
+          const key = this.valueOf(node.childForFieldName('index'));
+          return {
+            ...EMPTY_VALUE,
+            text,
+            taint: taintOfBits(candidates(key).some(isSecretName) ? T.ENV_SECRET : 0, line),
+          };
+        }
+        const obj = this.valueOf(objNode);
+        const idx =
+          node.type === 'subscript_expression'
+            ? this.valueOf(node.childForFieldName('index')).taint
+            : Taint.NONE;
+        return { ...EMPTY_VALUE, text, taint: obj.taint.union(idx) };
+      }
+      case 'call_expression':
+      case 'new_expression':
+        return this.callValue(node);
+      case 'array': {
+        const parts = node.namedChildren.map((c) => this.valueOf(c));
+        return { text, str: null, alts: [], taint: unionTaint(parts) };
+      }
+      case 'ternary_expression': {
+        const parts = node.namedChildren.map((c) => this.valueOf(c));
+        return { text, str: null, alts: parts.flatMap(candidates), taint: unionTaint(parts) };
+      }
+      default: {
+        const parts = node.namedChildren.map((c) => this.valueOf(c));
+        return { text, str: null, alts: [], taint: unionTaint(parts) };
+      }
+    }
+  }
+
+  private argNodes(node: Node): Node[] {
+    const args = node.childForFieldName('arguments');
+    if (!args) return [];
+    // Tagged templates (zx's $`cmd`) pass the template itself.
+    if (args.type === 'template_string') return [args];
+    return args.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment');
+  }
+
+  private callValue(node: Node): Value {
+    const text = node.text;
+    const line = lineOf(node);
+    const fnNode = node.childForFieldName('function') ?? node.childForFieldName('constructor');
+    const callee = (this.canon(fnNode) ?? '').replace(/\(\)$/, '');
+    const args = this.argNodes(node);
+    const values = args.map((a) => this.valueOf(a));
+    const first = values[0] ?? EMPTY_VALUE;
+    const objNode = fnNode?.type === 'member_expression' ? fnNode.childForFieldName('object') : null;
+    const method =
+      fnNode?.type === 'member_expression' ? (fnNode.childForFieldName('property')?.text ?? '') : '';
+    const passThrough = unionTaint(values).union(
+      fnNode?.type === 'member_expression' ? this.valueOf(objNode).taint : Taint.NONE,
+    );
+
+    const src = this.sourceValue(`${callee}()`, text, line);
+    if (src) return src;
+    if (/^path(\.posix|\.win32)?\.(join|resolve|normalize)$/.test(callee)) {
+      const joined = joinParts(
+        values.map((v) => v.str),
+        '/',
+      );
+      return {
+        text,
+        str: joined,
+        alts: [],
+        taint: passThrough.union(joined ? pathTaint(joined, line) : Taint.NONE),
+      };
+    }
+    if (callee === 'String.fromCharCode') {
+      const codes = args.flatMap((a) =>
+        a.type === 'spread_element' ? (a.namedChildren[0]?.namedChildren ?? []) : [a],
+      );
+      const chars = codes.map((c) =>
+        c && /^\d+$/.test(c.text) ? String.fromCharCode(Number(c.text)) : null,
+      );
+      return { text, str: joinParts(chars), alts: [], taint: passThrough };
+    }
+    if (method === 'join' && objNode?.type === 'array') {
+      const items = this.elementsOf(objNode);
+      const sep = first.str ?? ',';
+      return {
+        text,
+        str: items.length === objNode.namedChildCount ? items.join(sep) : null,
+        alts: [],
+        taint: passThrough,
+      };
+    }
+    if (method === 'toString' || method === 'trim') {
+      const obj = this.valueOf(objNode);
+      return { ...obj, text };
+    }
+    const bufferCodec = callee === 'Buffer.from' ? values[1]?.str : null;
+    if (
+      callee === 'atob' ||
+      isDecodeCallee(callee) ||
+      (bufferCodec && /^(base64|base64url|hex)$/.test(bufferCodec))
+    ) {
+      const kind =
+        callee === 'atob' || bufferCodec?.startsWith('base64')
+          ? 'base64'
+          : bufferCodec === 'hex'
+            ? 'hex'
+            : null;
+      const str = kind && first.str ? decodeLiteral(kind, first.str) : null;
+      return { text, str, alts: [], taint: passThrough.union(Taint.of(T.DECODED, line)) };
+    }
+    if (READ_CALL_RE.test(callee) && !WRITE_CALL_RE.test(callee))
+      return { text, str: null, alts: [], taint: passThrough.union(readTaint(first, line)) };
+    if (isNetworkCallee(callee)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.FETCHED, line) };
+    if (isShellCallee(callee)) {
+      const command = this.commandString(callee, args);
+      return {
+        ...EMPTY_VALUE,
+        text,
+        taint: passThrough.union(command ? shellOutputTaint(command, line) : Taint.NONE),
+      };
+    }
+    return { text, str: null, alts: [], taint: passThrough };
+  }
+
+  /** exec('cmd') as is; spawn('cmd', ['a', 'b']) joined with shell quoting. */
+  private commandString(callee: string, args: Node[]): string | null {
+    const first = this.valueOf(args[0]).str;
+    if (!first) return null;
+    if (/spawn|execFile|fork|execa$/.test(callee) && args[1]?.type === 'array') {
+      const rest = args[1].namedChildren.map((c) => this.valueOf(c).str ?? '\u2026');
+      return [first, ...rest].map(shellQuote).join(' ');
+    }
+    return first;
+  }
+
+  private toCall(node: Node, topLevel: boolean, guarded: boolean): Call {
+    const fnNode = node.childForFieldName('function') ?? node.childForFieldName('constructor');
+    let callee = (this.canon(fnNode) ?? fnNode?.text ?? '').replace(/\(\)$/, '');
+    if (node.type === 'new_expression' && callee === 'Function') callee = 'Function';
+    if (fnNode?.type === 'import') callee = 'import';
+    const argNodes = this.argNodes(node);
+    const args: Value[] = [];
+    const named = new Map<string, Value>();
+    for (const a of argNodes) {
+      args.push(this.valueOf(a));
+      if (a.type === 'object')
+        for (const p of a.namedChildren) {
+          if (p?.type === 'pair') {
+            const key = p.childForFieldName('key');
+            const k = key?.type === 'string' ? this.valueOf(key).str : key?.text;
+            if (k) named.set(k, this.valueOf(p.childForFieldName('value')));
+          } else if (p?.type === 'shorthand_property_identifier')
+            named.set(p.text, this.variableValue(p.text, p.text));
+        }
+    }
+    const line = lineOf(node);
+    if (isShellCallee(callee)) {
+      const command = this.commandString(callee, argNodes);
+      if (command && !command.startsWith('\u2026'))
+        this.out.embedded.push({
+          language: 'bash',
+          text: command,
+          line,
+          origin: `command run by ${callee}()`,
+        });
+    } else if (isExecCallee(callee)) {
+      const code = callee === 'Function' ? args[args.length - 1] : args[0];
+      if (code?.str && !code.str.startsWith('\u2026')) {
+        const decoded = code.taint.has(T.DECODED);
+        this.out.embedded.push({
+          language: 'javascript',
+          text: code.str,
+          line,
+          origin: decoded
+            ? `code decoded at line ${code.taint.lineOf(T.DECODED)} and run by ${callee}()`
+            : `code run by ${callee}()`,
+        });
+      }
+    }
+    return {
+      kind: 'call',
+      callee,
+      args,
+      named,
+      receiver:
+        fnNode?.type === 'member_expression' ? this.valueOf(fnNode.childForFieldName('object')) : null,
+      output: this.valueOf(node).taint,
+      stdin: Taint.NONE,
+      pipedTo: [],
+      redirectTo: null,
+      line,
+      endLine: endLineOf(node),
+      text: node.text,
+      topLevel,
+      guarded,
+      background: false,
+      origin: null,
+    };
+  }
+}
+
+/** `import x from "https://…"`: recorded as a call to `import` so the remote-code rule sees it. */
+function importCall(node: Node, spec: string): Call {
+  const line = lineOf(node);
+  return {
+    kind: 'call',
+    callee: 'import',
+    args: [{ text: spec, str: spec, alts: [], taint: Taint.NONE }],
+    named: new Map(),
+    receiver: null,
+    output: Taint.of(T.FETCHED, line),
+    stdin: Taint.NONE,
+    pipedTo: [],
+    redirectTo: null,
+    line,
+    endLine: endLineOf(node),
+    text: node.text,
+    topLevel: true,
+    guarded: false,
+    background: false,
+    origin: null,
+  };
+}

@@ -1,0 +1,157 @@
+// Vocabulary shared by extractors and rules: which names are network sinks, executors, decoders, readers,
+// and which strings name secrets, credential stores or other agents' context. Data only.
+
+/** Environment variable names that hold secrets. */
+export const SECRET_NAME_RE =
+  /(KEY|TOKEN|SECRET|PASSW(OR)?D|PASSWD|CREDENTIAL|PRIVATE|SESSION|COOKIE|AUTH|_PAT$|^PAT_|WEBHOOK)/i;
+
+/** Paths of credential stores (after `~`/$HOME normalisation to `~`). */
+export const CREDENTIAL_PATH_RE = new RegExp(
+  [
+    String.raw`\.ssh(/|$)`,
+    String.raw`\.aws/(credentials|config)`,
+    String.raw`\.netrc`,
+    String.raw`\.git-credentials`,
+    String.raw`\.kube/config`,
+    String.raw`\.docker/config\.json`,
+    String.raw`\.config/gcloud`,
+    String.raw`\.azure(/|$)`,
+    String.raw`\.npmrc`,
+    String.raw`\.pypirc`,
+    String.raw`\.gnupg`,
+    String.raw`\.config/gh/hosts\.yml`,
+    'Login Data',
+    String.raw`Cookies(\.sqlite)?$`,
+    String.raw`cookies\.sqlite`,
+    String.raw`logins\.json`,
+    String.raw`key[34]\.db`,
+    'Keychains/',
+    String.raw`login\.keychain`,
+    String.raw`\.password-store`,
+    String.raw`wallet\.dat`,
+    'Local State$',
+    '/etc/shadow',
+  ].join('|'),
+  'i',
+);
+
+/** A `.env` file under home or a parent directory (another project's secrets), not the working dir's own. */
+export const FOREIGN_DOTENV_RE = /(^~|^\/|\.\.\/)(?:.*\/)?\.env(\.[a-z]+)?$/i;
+
+/** Other agents' configuration, memory, transcripts and skills. */
+export const AGENT_CONTEXT_RE =
+  /(\.claude(\/|$|\.json)|CLAUDE\.md|\.codex(\/|$)|\.cursor(\/|$)|\.cursorrules|\.windsurf|\.gemini(\/|$)|GEMINI\.md|AGENTS\.md|\.continue\/|\.aider|\.opencode(\/|$)|\.agents\/skills|\/skills\/|conversations?[._/-]|transcripts?[._/-]|chat[_-]?history|history\.jsonl|\.copilot)/i;
+
+/** Commands whose job is moving data over the network. */
+export const NETWORK_COMMANDS = new Set([
+  'curl',
+  'wget',
+  'nc',
+  'ncat',
+  'netcat',
+  'socat',
+  'telnet',
+  'ftp',
+  'sftp',
+  'scp',
+  'rsync',
+  'nslookup',
+  'dig',
+  'host',
+  'http',
+  'https',
+  'invoke-webrequest',
+  'invoke-restmethod',
+  'send-mailmessage',
+]);
+
+/** DNS lookups: a name built from data is an exfiltration channel. */
+export const DNS_COMMANDS = new Set(['nslookup', 'dig', 'host', 'resolve-dnsname']);
+
+/** Call names (canonical) that make network requests, with the index of the URL argument. */
+export const NETWORK_CALL_RE =
+  /^(requests|httpx|aiohttp\.ClientSession\(\)|requests\.Session\(\)|httpx\.(Async)?Client\(\)|urllib3\.PoolManager\(\))\.(get|post|put|patch|delete|head|request|options|stream)$|^(urllib\.request\.urlopen|urllib2\.urlopen|urllib\.request\.urlretrieve|urllib\.urlretrieve|urllib\.request\.Request|fetch|axios|axios\.(get|post|put|patch|delete|request)|got|got\.(get|post|put)|ky\.(get|post)|needle|superagent\.(get|post)|https?\.(request|get)|http\.client\.HTTPS?Connection|socket\.create_connection|ftplib\.FTP|smtplib\.SMTP(_SSL)?|net\.connect|net\.createConnection|tls\.connect|dgram\.createSocket|dns\.(lookup|resolve[a-z0-9]*|promises\.(lookup|resolve[a-z0-9]*))|socket\.gethostbyname|socket\.getaddrinfo|dns\.resolver\.(resolve|query)|navigator\.sendBeacon|XMLHttpRequest\(\)\.open|WebSocket|pycurl\.Curl\(\)\.setopt)$/;
+
+/** Socket objects: connect/send on them is a network sink. */
+export const SOCKET_CALL_RE = /^socket\.socket\(\)\.(connect|connect_ex|send|sendall|sendto)$/;
+
+/** DNS resolution calls (python/JS). */
+export const DNS_CALL_RE =
+  /^(socket\.gethostbyname|socket\.getaddrinfo|dns\.(lookup|resolve[a-z0-9]*)|dns\.promises\.(lookup|resolve[a-z0-9]*)|dns\.resolver\.(resolve|query))$/;
+
+/** Calls whose result is the response body of a request (taints it as fetched). */
+export const FETCH_RESULT_RE = /^(.*\.)?(text|content|json|read|body|data|iter_content|arrayBuffer|buffer)$/;
+
+/** Code execution sinks for calls: string or code object in, code runs. */
+export const EXEC_CALL_RE =
+  /^(exec|eval|compile|execfile|runpy\.run_path|Function|Function\(\)|vm\.runInThisContext|vm\.runInNewContext|vm\.runInContext|vm\.Script|new Function|setTimeout|setInterval|importlib\.import_module|marshal\.loads|pickle\.loads|types\.FunctionType)$/;
+
+/** Process execution calls: their string argument is a shell command. */
+export const SHELL_CALL_RE =
+  /^(os\.system|os\.popen|os\.exec[lv]p?e?|os\.spawn[lv]p?e?|subprocess\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|child_process\.(exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)|execa|execa\.command|execaSync|shelljs\.exec|Bun\.spawn|Deno\.run|sh|zx|\$)$/;
+
+/** Decoders: their output is DECODED. */
+export const DECODE_CALL_RE =
+  /^(base64\.(b64decode|b32decode|b16decode|b85decode|a85decode|urlsafe_b64decode|decodebytes|decodestring)|binascii\.(a2b_base64|unhexlify|a2b_hex)|bytes\.fromhex|codecs\.decode|zlib\.decompress|gzip\.decompress|bz2\.decompress|lzma\.decompress|marshal\.loads|atob|zlib\.(inflateSync|gunzipSync|inflateRawSync|brotliDecompressSync)|unescape)$/;
+
+/** Calls that read a file named by their first argument. */
+export const READ_CALL_RE =
+  /^(open|io\.open|codecs\.open|(pathlib\.)?Path\(\)\.(read_text|read_bytes|open)|(.*\.)?read_text|(.*\.)?read_bytes|fs\.(readFileSync|readFile|createReadStream|promises\.readFile|copyFileSync|copyFile)|fs\/promises\.readFile|shutil\.(copy|copy2|copyfile|copytree|make_archive)|tarfile\.open\(\)\.add|zipfile\.ZipFile\(\)\.write|sqlite3\.connect|configparser\.ConfigParser\(\)\.read|dotenv\.load_dotenv|dotenv\.dotenv_values|load_dotenv|dotenv_values|dotenv\.config|json\.load|yaml\.safe_load|get-content|gc|cat)$/;
+
+/** Calls that write data (first arg path, data in another arg) for later upload. */
+export const WRITE_CALL_RE =
+  /^(fs\.(writeFileSync|writeFile|appendFileSync|promises\.writeFile)|fs\/promises\.writeFile|(.*\.)?write_text|(.*\.)?write_bytes|json\.dump|pickle\.dump|set-content|out-file|add-content)$/;
+
+/** Directory listing and walking calls (python/JS) with the path argument first. */
+export const WALK_CALL_RE =
+  /^(os\.walk|os\.listdir|os\.scandir|glob\.glob|glob\.iglob|glob|globSync|fast-glob|fg|fg\.sync|tinyglobby\.glob|(pathlib\.)?Path\(\)\.(rglob|glob|iterdir|walk)|(.*\.)?rglob|fs\.(readdirSync|readdir|opendir|opendirSync|promises\.readdir)|fs\/promises\.readdir|walkdir|get-childitem|gci|ls|dir)$/;
+
+/** Commands that walk a directory tree. */
+export const WALK_COMMANDS = new Set([
+  'find',
+  'ls',
+  'tree',
+  'du',
+  'locate',
+  'fd',
+  'rg',
+  'grep',
+  'get-childitem',
+  'gci',
+  'dir',
+]);
+
+/** Shells and interpreters that run code read from stdin or an argument. */
+export const INTERPRETERS = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'fish',
+  'python',
+  'python2',
+  'python3',
+  'perl',
+  'ruby',
+  'node',
+  'php',
+  'eval',
+  'source',
+  '.',
+  'exec',
+  'iex',
+  'invoke-expression',
+  'powershell',
+  'pwsh',
+  'osascript',
+  'deno',
+  'bun',
+]);
+
+/** A host that is an IP literal (v4, or bracketed v6). */
+export const IP_HOST_RE = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:]+\])$/i;
+
+/** Hosts that never leave the machine. */
+export const LOCAL_HOST_RE =
+  /^(localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|::1|host\.docker\.internal)$/i;

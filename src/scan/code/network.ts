@@ -1,0 +1,351 @@
+// Network sinks in a CodeModel: for each call that talks to the network, where it goes (host), what data it
+// carries in which channel (payload, auth, URL, stdin), and whether it has a timeout.
+import type { Call, Value } from './model.js';
+import { T, Taint, UNKNOWN } from './model.js';
+import { DNS_CALL_RE, DNS_COMMANDS, IP_HOST_RE, LOCAL_HOST_RE, NETWORK_COMMANDS } from './names.js';
+import { isNetworkCallee } from './script.js';
+import { readTaint, unionTaint } from './values.js';
+
+export interface NetworkUse {
+  call: Call;
+  kind: 'http' | 'socket' | 'dns' | 'mail' | 'copy';
+  /** Destination host, lower-case; null when unknown. */
+  host: string | null;
+  /** The destination (host or DNS name) is built from runtime data. */
+  dynamicHost: boolean;
+  url: string | null;
+  /** The request carries data beyond its URL (POST body, form, upload, stdin). */
+  sends: boolean;
+  payload: Taint;
+  auth: Taint;
+  urlTaint: Taint;
+  /** A timeout is set on this call (or the tool has a sane default). */
+  timeout: boolean;
+  /** The request downloads to this file (curl -o, wget -O, urlretrieve, -OutFile). */
+  downloadTo: string | null;
+}
+
+const URL_RE = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]+\]|[^/:?#]+)/i;
+const BARE_HOST_RE = /^((?:[a-z0-9-]+\.)+[a-z]{2,})(?::\d+)?(?:[/?#]|$)/i;
+
+/** Host of a URL or bare `host/path`; UNKNOWN labels are dropped and reported as dynamic. */
+export function hostOf(target: string | null): { host: string | null; dynamic: boolean } {
+  if (!target) return { host: null, dynamic: false };
+  const m = URL_RE.exec(target) ?? BARE_HOST_RE.exec(target);
+  const raw = m?.[1]?.toLowerCase() ?? null;
+  if (!raw) return { host: null, dynamic: target.startsWith(UNKNOWN) };
+  if (!raw.includes(UNKNOWN)) return { host: raw, dynamic: false };
+  const labels = raw.split('.');
+  const known = labels.slice(labels.findLastIndex((l) => l.includes(UNKNOWN)) + 1);
+  return { host: known.length >= 2 ? known.join('.') : null, dynamic: true };
+}
+
+/** Registrable part of a host (last two labels, three for co.uk-style suffixes). */
+function site(host: string): string {
+  if (IP_HOST_RE.test(host)) return host;
+  const labels = host.split('.');
+  const n =
+    labels.length >= 3 && labels[labels.length - 2]!.length <= 3 && labels[labels.length - 1]!.length === 2
+      ? 3
+      : 2;
+  return labels.slice(-n).join('.');
+}
+
+/** The host is one the skill documents (same site), or never leaves the machine. */
+export function isDeclared(host: string, declared: ReadonlySet<string>): boolean {
+  if (LOCAL_HOST_RE.test(host)) return true;
+  const s = site(host);
+  for (const d of declared) {
+    const dl = d.toLowerCase();
+    if (dl === host || site(dl) === s) return true;
+  }
+  return false;
+}
+
+export function isIpHost(host: string | null): boolean {
+  return !!host && IP_HOST_RE.test(host) && !LOCAL_HOST_RE.test(host);
+}
+
+function flagValue(args: readonly Value[], flags: RegExp): { values: Value[]; present: boolean } {
+  const values: Value[] = [];
+  let present = false;
+  args.forEach((a, i) => {
+    const s = a.str ?? '';
+    const eq = /^(--?[\w-]+)=(.*)$/s.exec(s);
+    if (eq && flags.test(eq[1]!)) {
+      present = true;
+      values.push({ ...a, str: eq[2]! });
+    } else if (flags.test(s)) {
+      present = true;
+      const next = args[i + 1];
+      if (next) values.push(next);
+    }
+  });
+  return { values, present };
+}
+
+function positionals(args: readonly Value[], withValue: RegExp): Value[] {
+  const out: Value[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const s = args[i]!.str ?? '';
+    if (s.startsWith('-')) {
+      if (withValue.test(s) && !s.includes('=')) i++;
+      continue;
+    }
+    out.push(args[i]!);
+  }
+  return out;
+}
+
+/** `@file` arguments of curl read that file (credential uploads). */
+function fileRefs(values: readonly Value[], line: number): Taint {
+  let t = Taint.NONE;
+  for (const v of values) {
+    const m = /@([^;\s]+)/.exec(v.str ?? '');
+    if (m) t = t.union(readTaint({ text: m[1]!, str: m[1]!, alts: [], taint: v.taint }, line));
+  }
+  return t;
+}
+
+const CURL_VALUE_FLAGS =
+  /^(-[dFHTuXbAeoxrmwCEKzY]|--(data[\w-]*|form[\w-]*|header|upload-file|user|request|cookie|user-agent|referer|output|proxy|max-time|connect-timeout|url|json|retry|cert|key|config))$/;
+
+function commandUse(call: Call): NetworkUse | null {
+  const name = call.callee;
+  if (!NETWORK_COMMANDS.has(name) && !DNS_COMMANDS.has(name)) return null;
+  const line = call.line;
+  const base = { call, downloadTo: null as string | null };
+  if (DNS_COMMANDS.has(name)) {
+    const target = positionals(call.args, /^-(t|type|class|p)$/).find(
+      (a) => !(a.str ?? '').startsWith('@') && !(a.str ?? '').startsWith('+'),
+    );
+    if (!target) return null;
+    const { host, dynamic } = hostOf(`dns://${target.str ?? UNKNOWN}`);
+    return {
+      ...base,
+      kind: 'dns',
+      host,
+      dynamicHost: dynamic || target.taint.bits !== 0,
+      url: target.str,
+      sends: dynamic,
+      payload: target.taint,
+      auth: Taint.NONE,
+      urlTaint: target.taint,
+      timeout: true,
+    };
+  }
+  if (name === 'curl' || name === 'http' || name === 'https') {
+    const data = flagValue(call.args, /^(-d|-F|-T|--data[\w-]*|--form[\w-]*|--upload-file|--json)$/);
+    const auth = flagValue(call.args, /^(-H|-u|-b|--header|--user|--cookie|--oauth2-bearer)$/);
+    const method = flagValue(call.args, /^(-X|--request)$/).values[0]?.str ?? '';
+    const explicit = flagValue(call.args, /^--url$/).values;
+    const urls = explicit.length
+      ? explicit
+      : positionals(call.args, CURL_VALUE_FLAGS).filter(
+          (a) => URL_RE.test(a.str ?? '') || BARE_HOST_RE.test(a.str ?? '') || a.taint.bits !== 0,
+        );
+    const url = urls[0] ?? null;
+    const { host, dynamic } = hostOf(url?.str ?? null);
+    const stdinUsed = data.values.some((v) => /@-$/.test(v.str ?? ''));
+    const payload = unionTaint(data.values)
+      .union(fileRefs(data.values, line))
+      .union(stdinUsed ? call.stdin : Taint.NONE);
+    const out =
+      flagValue(call.args, /^(-o|--output)$/).values[0]?.str ??
+      (call.args.some((a) => /^-[a-zA-Z]*O$|^--remote-name$/.test(a.str ?? ''))
+        ? (url?.str?.split('/').pop() ?? null)
+        : null);
+    return {
+      ...base,
+      kind: 'http',
+      host,
+      dynamicHost: dynamic,
+      url: url?.str ?? null,
+      sends: data.present || /^(POST|PUT|PATCH)$/i.test(method) || name !== 'curl',
+      payload,
+      auth: unionTaint(auth.values),
+      urlTaint: url?.taint ?? Taint.NONE,
+      timeout: flagValue(call.args, /^(-m|--max-time|--connect-timeout)$/).present,
+      downloadTo: out,
+    };
+  }
+  if (name === 'wget') {
+    const data = flagValue(call.args, /^--(post-data|post-file|body-data|body-file)$/);
+    const urls = positionals(
+      call.args,
+      /^-[OoaPTtUeiwB]$|^--(output-document|timeout|header|user|password|tries|user-agent)$/,
+    );
+    const url = urls[0] ?? null;
+    const { host, dynamic } = hostOf(url?.str ?? null);
+    const dest =
+      flagValue(call.args, /^(-O|--output-document)$/).values[0]?.str ??
+      call.args.find((a) => /^-[a-zA-Z]*O.+/.test(a.str ?? ''))?.str?.replace(/^-[a-zA-Z]*O/, '') ??
+      null;
+    const fileData = data.values.filter((_, i) => /file/.test(call.args[i]?.str ?? ''));
+    return {
+      ...base,
+      kind: 'http',
+      host,
+      dynamicHost: dynamic,
+      url: url?.str ?? null,
+      sends: data.present,
+      payload: unionTaint(data.values).union(
+        fileRefs(
+          fileData.map((v) => ({ ...v, str: `@${v.str}` })),
+          line,
+        ),
+      ),
+      auth: unionTaint(flagValue(call.args, /^--(header|user|password)$/).values),
+      urlTaint: url?.taint ?? Taint.NONE,
+      timeout:
+        flagValue(call.args, /^(-T|--timeout|--read-timeout|--connect-timeout)$/).present ||
+        call.args.some((a) => /^-T\d+$|^--timeout=/.test(a.str ?? '')),
+      downloadTo: dest === '-' ? null : (dest ?? url?.str?.split(/[/?#]/).filter(Boolean).pop() ?? null),
+    };
+  }
+  if (name === 'invoke-webrequest' || name === 'invoke-restmethod' || name === 'send-mailmessage') {
+    const uri =
+      flagValue(call.args, /^-(uri|url)$/i).values[0] ?? positionals(call.args, /^-\w+$/)[0] ?? null;
+    const { host, dynamic } = hostOf(uri?.str ?? null);
+    const body = flagValue(call.args, /^-(body|infile|form)$/i);
+    const method = flagValue(call.args, /^-method$/i).values[0]?.str ?? '';
+    return {
+      ...base,
+      kind: name === 'send-mailmessage' ? 'mail' : 'http',
+      host,
+      dynamicHost: dynamic,
+      url: uri?.str ?? null,
+      sends: body.present || /post|put|patch/i.test(method) || name === 'send-mailmessage',
+      payload: unionTaint(body.values).union(call.stdin),
+      auth: unionTaint(flagValue(call.args, /^-(headers|credential|token)$/i).values),
+      urlTaint: uri?.taint ?? Taint.NONE,
+      timeout: flagValue(call.args, /^-timeoutsec$/i).present,
+      downloadTo: flagValue(call.args, /^-outfile$/i).values[0]?.str ?? null,
+    };
+  }
+  // nc, socat, scp, rsync, ftp, telnet: the data is whatever they read.
+  const targets = positionals(call.args, /^-[pPiolwsqe]$/);
+  const remote =
+    targets.find((a) => /^[\w.-]*[a-z0-9-]\.[a-z0-9.-]+|@[\w.-]+:|^[\w.-]+:\//i.test(a.str ?? '')) ??
+    targets[0] ??
+    null;
+  const hostText = remote?.str?.replace(/^[^@]*@/, '').replace(/:.*$/, '') ?? null;
+  const { host, dynamic } = hostOf(hostText ? `x://${hostText}` : null);
+  return {
+    ...base,
+    kind: name === 'scp' || name === 'rsync' || name === 'ftp' || name === 'sftp' ? 'copy' : 'socket',
+    host,
+    dynamicHost: dynamic,
+    url: remote?.str ?? null,
+    sends: true,
+    payload: call.stdin
+      .union(unionTaint(targets.filter((t) => t !== remote)))
+      .union(unionTaint(targets.map((t) => ({ ...t, taint: readTaint(t, line) })))),
+    auth: Taint.NONE,
+    urlTaint: remote?.taint ?? Taint.NONE,
+    timeout: name !== 'nc' || call.args.some((a) => /^-w/.test(a.str ?? '')),
+    downloadTo: null,
+  };
+}
+
+const PAYLOAD_KEYS = /^(data|json|files|body|form|content|payload|message|msg|text)$/;
+// Query parameters carry API keys as often as headers do (appid=, key=), so they count as auth.
+const AUTH_KEYS =
+  /^(headers|auth|cookies|cookie|token|apiKey|api_key|Authorization|params|query|searchParams)$/i;
+
+function callUse(call: Call): NetworkUse | null {
+  const c = call.callee;
+  if (!isNetworkCallee(c) && !DNS_CALL_RE.test(c)) return null;
+  if (DNS_CALL_RE.test(c)) {
+    const name = call.args[0] ?? null;
+    const { host, dynamic } = hostOf(`dns://${name?.str ?? UNKNOWN}`);
+    return {
+      call,
+      kind: 'dns',
+      host,
+      dynamicHost: dynamic,
+      url: name?.str ?? null,
+      sends: dynamic,
+      payload: name?.taint ?? Taint.NONE,
+      auth: Taint.NONE,
+      urlTaint: name?.taint ?? Taint.NONE,
+      timeout: true,
+      downloadTo: null,
+    };
+  }
+  const verb = /\.(\w+)$/.exec(c)?.[1] ?? '';
+  const isRequest = verb === 'request' && !/^https?\./.test(c);
+  const urlArg = (isRequest ? call.args[1] : call.args[0]) ?? call.named.get('url') ?? null;
+  const socket = /socket|net\.|tls\.|dgram|create_connection/.test(c);
+  let urlStr = urlArg?.str ?? null;
+  if (socket && urlArg)
+    urlStr = `x://${/["'`]([^"'`]+)["'`]/.exec(urlArg.text)?.[1] ?? urlArg.str ?? UNKNOWN}`;
+  const hostOpt = call.named.get('hostname') ?? call.named.get('host');
+  if (!urlStr && hostOpt?.str) urlStr = `x://${hostOpt.str}`;
+  const { host, dynamic } = hostOf(urlStr);
+  let payload = Taint.NONE;
+  let auth = Taint.NONE;
+  for (const [k, v] of call.named) {
+    if (PAYLOAD_KEYS.test(k)) payload = payload.union(v.taint);
+    else if (AUTH_KEYS.test(k)) auth = auth.union(v.taint);
+  }
+  // Positional data: requests.post(url, data), axios.post(url, data), urlopen(url, data), sendBeacon(url, data).
+  const dataArg = /(post|put|patch)$|urlopen|sendBeacon|send|sendall|sendto/.test(c)
+    ? call.args[socket ? 0 : 1]
+    : undefined;
+  if (dataArg?.text.trim().startsWith('{') && /^(axios|fetch)/.test(c))
+    payload = payload.union(dataArg.taint);
+  else if (dataArg) payload = payload.union(dataArg.taint);
+  if (/urlopen/.test(c) && urlArg) payload = payload.union(urlArg.taint);
+  const method = (
+    call.named.get('method')?.str ??
+    (isRequest ? call.args[0]?.str : verb) ??
+    ''
+  ).toLowerCase();
+  const sends =
+    /post|put|patch|send|sendall|sendto|sendbeacon/.test(method) ||
+    payload.bits !== 0 ||
+    call.named.has('data') ||
+    call.named.has('json') ||
+    call.named.has('body') ||
+    call.named.has('files');
+  const timeout =
+    call.named.has('timeout') ||
+    call.named.has('signal') ||
+    call.named.has('timeoutMs') ||
+    (/urlopen/.test(c) && call.args.length >= 3) ||
+    /^(httpx|aiohttp|got|ky)/.test(c) ||
+    socket ||
+    /WebSocket|sendBeacon|dns|gethostbyname|getaddrinfo|XMLHttpRequest|Request$/.test(c);
+  const downloadTo = /urlretrieve/.test(c) ? (call.args[1]?.str ?? null) : null;
+  return {
+    call,
+    kind: socket ? 'socket' : /smtp/i.test(c) ? 'mail' : 'http',
+    host,
+    dynamicHost: dynamic,
+    url: urlStr,
+    sends,
+    payload,
+    auth,
+    urlTaint: urlArg?.taint ?? Taint.NONE,
+    timeout,
+    downloadTo,
+  };
+}
+
+/** Every network use of a model, in line order. */
+export function networkUses(calls: readonly Call[]): NetworkUse[] {
+  const out: NetworkUse[] = [];
+  for (const call of calls) {
+    const use = call.kind === 'command' ? commandUse(call) : callUse(call);
+    if (use) out.push(use);
+  }
+  return out;
+}
+
+/** All data the request carries, by any channel. */
+export function carried(use: NetworkUse): Taint {
+  return use.payload.union(use.auth).union(use.urlTaint);
+}
+
+export { T };

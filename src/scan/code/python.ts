@@ -1,0 +1,595 @@
+// Python extractor: one walk over the tree collects imports, aliases, assignments, calls, loops and
+// swallowed exceptions; calls are then evaluated into canonical names and resolved argument values.
+import type { Node, Tree } from '../treesitter.js';
+import type { Call, Value } from './model.js';
+import { T, Taint } from './model.js';
+import { READ_CALL_RE, WRITE_CALL_RE } from './names.js';
+import {
+  type Extraction,
+  endLineOf,
+  isDecodeCallee,
+  isExecCallee,
+  isNetworkCallee,
+  isShellCallee,
+  lineOf,
+  ScriptExtractor,
+  shellOutputTaint,
+  taintOfBits,
+} from './script.js';
+import {
+  candidates,
+  decodeLiteral,
+  EMPTY_VALUE,
+  isSecretName,
+  joinParts,
+  pathTaint,
+  readTaint,
+  unescapeLiteral,
+  unionTaint,
+} from './values.js';
+
+const MUTATORS = new Set([
+  'append',
+  'extend',
+  'update',
+  'insert',
+  'add',
+  'write',
+  'writelines',
+  'setdefault',
+]);
+const PATH_PASS =
+  /^(os\.path\.(expanduser|expandvars|abspath|normpath|realpath)|os\.fspath|str|pathlib\.(Pure)?Path|Path)$/;
+const PATH_METHODS = new Set([
+  'expanduser',
+  'resolve',
+  'absolute',
+  'open',
+  'read_text',
+  'read_bytes',
+  'iterdir',
+]);
+const EXITS = /^(sys\.exit|exit|quit|os\._exit)$/;
+const SLEEPS = /^(time\.sleep|asyncio\.sleep|sleep)$/;
+
+export function extractPython(tree: Tree): Extraction {
+  const x = new PythonExtractor();
+  x.walk(tree.rootNode);
+  return x.finish();
+}
+
+class PythonExtractor extends ScriptExtractor {
+  private readonly whileNodes: Node[] = [];
+
+  walk(root: Node): void {
+    const stack: { node: Node; top: boolean; guarded: boolean }[] = [
+      { node: root, top: true, guarded: false },
+    ];
+    while (stack.length > 0) {
+      const { node, top, guarded } = stack.pop()!;
+      let childTop = top;
+      let childGuarded = guarded;
+      switch (node.type) {
+        case 'ERROR':
+          this.out.hasErrors = true;
+          break;
+        case 'function_definition':
+        case 'lambda':
+          childTop = false;
+          childGuarded = false;
+          break;
+        case 'identifier':
+          this.out.names.add(node.text);
+          break;
+        case 'import_statement':
+        case 'import_from_statement':
+          this.recordImport(node);
+          break;
+        case 'assignment':
+        case 'augmented_assignment':
+        case 'named_expression':
+          this.recordAssignment(node);
+          break;
+        case 'for_statement':
+        case 'for_in_clause':
+          this.recordLoopTarget(node.childForFieldName('left'), node.childForFieldName('right'));
+          break;
+        case 'as_pattern': {
+          const target = node.childForFieldName('alias')?.namedChildren[0];
+          const value = node.namedChildren[0];
+          if (target?.type === 'identifier' && value) this.assign(target.text, value);
+          break;
+        }
+        case 'call':
+          this.addSite(node, top, guarded);
+          this.recordMutation(node);
+          break;
+        case 'while_statement':
+          this.whileNodes.push(node);
+          break;
+        case 'except_clause':
+          this.recordExcept(node);
+          break;
+      }
+      const children = node.namedChildren;
+      for (let i = children.length - 1; i >= 0; i--) {
+        const child = children[i];
+        if (!child) continue;
+        // Only the try body is guarded; handlers and finally run unguarded.
+        const g = node.type === 'try_statement' ? childGuarded || child.type === 'block' : childGuarded;
+        stack.push({ node: child, top: childTop, guarded: g });
+      }
+    }
+  }
+
+  finish(): Extraction {
+    for (const site of this.sites) this.out.calls.push(this.toCall(site.node, site.topLevel, site.guarded));
+    for (const loop of this.whileNodes) this.recordLoop(loop);
+    return this.out;
+  }
+
+  private recordImport(node: Node): void {
+    const module = node.type === 'import_from_statement' ? node.childForFieldName('module_name')?.text : null;
+    for (const name of node.childrenForFieldName('name')) {
+      if (!name) continue;
+      const dotted = name.type === 'aliased_import' ? name.childForFieldName('name')?.text : name.text;
+      const alias = name.type === 'aliased_import' ? name.childForFieldName('alias')?.text : null;
+      if (!dotted) continue;
+      const full = module ? `${module}.${dotted}` : dotted;
+      const local = alias ?? (module ? dotted : dotted.split('.')[0]!);
+      this.aliases.set(local, alias || module ? full : local);
+      this.out.names.add(full);
+    }
+    if (module) this.out.names.add(module);
+  }
+
+  private recordAssignment(node: Node): void {
+    const left = node.childForFieldName('left') ?? node.childForFieldName('name');
+    const right = node.childForFieldName('right') ?? node.childForFieldName('value');
+    if (!left || !right) return;
+    if (left.type === 'identifier') {
+      this.assign(left.text, right);
+      if (node.type !== 'augmented_assignment') {
+        const canon = this.aliasTarget(right);
+        if (canon) this.aliases.set(left.text, canon);
+      }
+      return;
+    }
+    if (left.type === 'pattern_list' || left.type === 'tuple_pattern' || left.type === 'tuple') {
+      const targets = left.namedChildren;
+      const values = right.type === 'expression_list' || right.type === 'tuple' ? right.namedChildren : null;
+      targets.forEach((t, i) => {
+        if (t?.type === 'identifier') this.assign(t.text, values?.[i] ?? right);
+      });
+      return;
+    }
+    // `d[k] = v`, `obj.attr = v`: the container carries what is stored in it.
+    const base = this.baseIdentifier(left);
+    if (base) this.assign(base, right);
+  }
+
+  private recordLoopTarget(left: Node | null, right: Node | null): void {
+    if (!left || !right) return;
+    const ids = left.type === 'identifier' ? [left] : left.descendantsOfType('identifier');
+    for (const id of ids) {
+      if (!id) continue;
+      const list = this.loopVars.get(id.text);
+      if (list) list.push(right);
+      else this.loopVars.set(id.text, [right]);
+    }
+  }
+
+  /** `payload.append(secret)`, `data.update(os.environ)`: the container now holds the argument. */
+  private recordMutation(call: Node): void {
+    const fn = call.childForFieldName('function');
+    if (fn?.type !== 'attribute') return;
+    const method = fn.childForFieldName('attribute')?.text;
+    const base = this.baseIdentifier(fn.childForFieldName('object'));
+    if (!method || !base || !MUTATORS.has(method)) return;
+    const args = call.childForFieldName('arguments');
+    for (const arg of args?.namedChildren ?? []) if (arg) this.assign(base, arg);
+  }
+
+  private recordExcept(node: Node): void {
+    const body = node.namedChildren.find((c) => c?.type === 'block');
+    if (!body) return;
+    const stmts = body.namedChildren.filter((c) => c && c.type !== 'comment');
+    const empty = stmts.every(
+      (s) => s?.type === 'pass_statement' || s?.type === 'continue_statement' || s?.text === '...',
+    );
+    if (!empty) return;
+    const type = node.namedChildren.find((c) => c && c !== body && c.type !== 'comment');
+    const typeName = type?.type === 'as_pattern' ? type.namedChildren[0]?.text : type?.text;
+    const kind = !type
+      ? 'bare-except'
+      : /^\(?\s*(Base)?Exception\b/.test(typeName ?? '')
+        ? 'broad-except'
+        : null;
+    if (!kind) return;
+    this.out.swallows.push({ line: lineOf(node), endLine: endLineOf(node), text: node.text, kind });
+  }
+
+  private recordLoop(node: Node): void {
+    const cond = node.childForFieldName('condition');
+    const body = node.childForFieldName('body');
+    if (!cond || !body) return;
+    if (!(cond.type === 'true' || (cond.type === 'integer' && cond.text !== '0'))) return;
+    let exits = false;
+    let network = false;
+    let retries = false;
+    const stack: { n: Node; nested: boolean }[] = [{ n: body, nested: false }];
+    let budget = 5000;
+    while (stack.length > 0 && budget-- > 0) {
+      const { n, nested } = stack.pop()!;
+      if (n.type === 'function_definition' || n.type === 'lambda') continue;
+      if (n.type === 'return_statement' || n.type === 'raise_statement') exits = true;
+      if (n.type === 'break_statement' && !nested) exits = true;
+      if (n.type === 'try_statement') retries = true;
+      if (n.type === 'call') {
+        const callee = this.canon(n.childForFieldName('function')) ?? '';
+        if (EXITS.test(callee)) exits = true;
+        if (SLEEPS.test(callee)) retries = true;
+        if (isNetworkCallee(callee) || (isShellCallee(callee) && /\b(curl|wget)\b/.test(n.text)))
+          network = true;
+      }
+      const inner = nested || n.type === 'for_statement' || n.type === 'while_statement';
+      for (const c of n.namedChildren) if (c) stack.push({ n: c, nested: inner && n !== body });
+    }
+    const header = node.text.split('\n')[0] ?? '';
+    this.out.loops.push({
+      line: lineOf(node),
+      endLine: endLineOf(node),
+      text: header,
+      exits,
+      network,
+      retries,
+    });
+  }
+
+  private baseIdentifier(node: Node | null | undefined): string | null {
+    let n = node;
+    while (n && (n.type === 'subscript' || n.type === 'attribute')) n = n.namedChildren[0];
+    return n?.type === 'identifier' ? n.text : null;
+  }
+
+  /** Canonical name when an assignment makes an alias (`e = os.environ`, `s = getattr(os, "system")`). */
+  private aliasTarget(node: Node): string | null {
+    if (node.type === 'identifier' || node.type === 'attribute' || node.type === 'subscript')
+      return this.canon(node);
+    if (node.type === 'call') return this.canon(node);
+    return null;
+  }
+
+  canon(node: Node | null | undefined): string | null {
+    if (!node) return null;
+    switch (node.type) {
+      case 'identifier':
+        return this.aliases.get(node.text) ?? node.text;
+      case 'attribute': {
+        const base = this.canon(node.childForFieldName('object')) ?? '?';
+        return stripBuiltins(`${base}.${node.childForFieldName('attribute')?.text ?? '?'}`);
+      }
+      case 'call': {
+        const fn = this.canon(node.childForFieldName('function'));
+        const args = positional(node);
+        if (fn === 'getattr' && args[1]) {
+          const attr = this.valueOf(args[1]).str;
+          if (attr) return stripBuiltins(`${this.canon(args[0]) ?? '?'}.${attr}`);
+        }
+        if (fn === '__import__' || fn === 'importlib.import_module') return this.valueOf(args[0]).str;
+        return fn ? `${fn}()` : null;
+      }
+      case 'subscript': {
+        const base = this.canon(node.childForFieldName('value'));
+        const key = this.valueOf(node.childForFieldName('subscript')).str;
+        if (
+          key &&
+          base &&
+          /^(globals\(\)|locals\(\)|vars\(\)|__builtins__(\.__dict__)?|builtins\.__dict__|sys\.modules)$/.test(
+            base,
+          )
+        )
+          return key;
+        return base ? `${base}[]` : null;
+      }
+      case 'parenthesized_expression':
+        return this.canon(node.namedChildren[0]);
+      default:
+        return null;
+    }
+  }
+
+  protected evaluate(node: Node): Value {
+    const text = node.text;
+    const line = lineOf(node);
+    switch (node.type) {
+      case 'string':
+        return this.stringValue(node);
+      case 'concatenated_string': {
+        const parts = node.namedChildren.map((c) => this.valueOf(c));
+        const str = joinParts(parts.map((p) => p.str));
+        return {
+          text,
+          str,
+          alts: [],
+          taint: unionTaint(parts).union(str ? pathTaint(str, line) : Taint.NONE),
+        };
+      }
+      case 'integer':
+        return { ...EMPTY_VALUE, text, str: text };
+      case 'identifier':
+        return this.variableValue(node.text, text);
+      case 'binary_operator': {
+        const l = this.valueOf(node.childForFieldName('left'));
+        const r = this.valueOf(node.childForFieldName('right'));
+        const op = node.childForFieldName('operator')?.text;
+        const str =
+          op === '+'
+            ? joinParts([l.str, r.str])
+            : op === '/'
+              ? joinParts([l.str, r.str], '/')
+              : op === '%'
+                ? l.str
+                : null;
+        return {
+          text,
+          str,
+          alts: [],
+          taint: l.taint.union(r.taint).union(str ? pathTaint(str, line) : Taint.NONE),
+        };
+      }
+      case 'attribute': {
+        const canon = this.canon(node);
+        if (canon === 'os.environ') return { ...EMPTY_VALUE, text, taint: Taint.of(T.ENV_ALL, line) };
+        if (canon === 'sys.argv' || canon === 'sys.stdin')
+          return { ...EMPTY_VALUE, text, taint: Taint.of(T.INPUT, line) };
+        if (canon === 'sys.executable') return { ...EMPTY_VALUE, text, str: 'python3' };
+        const obj = this.valueOf(node.childForFieldName('object'));
+        return { ...EMPTY_VALUE, text, taint: obj.taint };
+      }
+      case 'subscript': {
+        const base = this.canon(node.childForFieldName('value'));
+        const key = this.valueOf(node.childForFieldName('subscript'));
+        if (base === 'os.environ') return envValue(text, key, line);
+        if (base === 'sys.argv') return { ...EMPTY_VALUE, text, taint: Taint.of(T.INPUT, line) };
+        const obj = this.valueOf(node.childForFieldName('value'));
+        return { ...EMPTY_VALUE, text, taint: obj.taint.union(key.taint) };
+      }
+      case 'call':
+        return this.callValue(node);
+      case 'parenthesized_expression':
+      case 'await':
+        return { ...this.valueOf(node.namedChildren[0]), text };
+      case 'conditional_expression': {
+        const parts = node.namedChildren.map((c) => this.valueOf(c));
+        const alts = parts.flatMap((p) => (p.str === null ? [] : [p.str]));
+        return { text, str: null, alts, taint: unionTaint(parts) };
+      }
+      default: {
+        const parts = node.namedChildren.map((c) => this.valueOf(c));
+        return { text, str: null, alts: [], taint: unionTaint(parts) };
+      }
+    }
+  }
+
+  private stringValue(node: Node): Value {
+    const start = node.namedChildren[0]?.text ?? '';
+    const raw = /r/i.test(start.replace(/["']/g, ''));
+    const parts: (string | null)[] = [];
+    let taint = Taint.NONE;
+    for (const c of node.namedChildren) {
+      if (!c) continue;
+      if (c.type === 'string_content') parts.push(raw ? c.text : unescapeLiteral(c.text));
+      else if (c.type === 'interpolation') {
+        const v = this.valueOf(c.childForFieldName('expression'));
+        parts.push(v.str);
+        taint = taint.union(v.taint);
+      }
+    }
+    const str = parts.length === 0 ? '' : joinParts(parts);
+    return { text: node.text, str, alts: [], taint: str ? taint.union(pathTaint(str, lineOf(node))) : taint };
+  }
+
+  private callValue(node: Node): Value {
+    const text = node.text;
+    const line = lineOf(node);
+    const fnNode = node.childForFieldName('function');
+    const callee = this.canon(fnNode) ?? '';
+    const args = positional(node);
+    const values = args.map((a) => this.valueOf(a));
+    const first = values[0] ?? EMPTY_VALUE;
+    const objectNode = fnNode?.type === 'attribute' ? fnNode.childForFieldName('object') : null;
+    const method = fnNode?.type === 'attribute' ? (fnNode.childForFieldName('attribute')?.text ?? '') : '';
+    const passThrough = unionTaint(values).union(this.valueOf(fnNode).taint);
+
+    if (/^os\.(environ\.(get|setdefault|pop|__getitem__)|getenv)$/.test(callee))
+      return envValue(text, first, line);
+    if (callee === 'input' || callee === 'getpass.getpass')
+      return { ...EMPTY_VALUE, text, taint: Taint.of(T.INPUT, line) };
+    if (/^(pathlib\.)?Path\.(home|cwd)$|^os\.getcwd$/.test(callee))
+      return { ...EMPTY_VALUE, text, str: callee.endsWith('home') ? '~' : '.' };
+    if (PATH_PASS.test(callee)) {
+      const joined = joinParts(
+        values.map((v) => v.str),
+        '/',
+      );
+      return {
+        text,
+        str: joined,
+        alts: first.alts,
+        taint: passThrough.union(joined ? pathTaint(joined, line) : Taint.NONE),
+      };
+    }
+    if (/^(os\.path|posixpath|ntpath)\.join$/.test(callee) || method === 'joinpath') {
+      const parts = method === 'joinpath' ? [this.valueOf(objectNode), ...values] : values;
+      const joined = joinParts(
+        parts.map((v) => v.str),
+        '/',
+      );
+      return {
+        text,
+        str: joined,
+        alts: [],
+        taint: passThrough.union(joined ? pathTaint(joined, line) : Taint.NONE),
+      };
+    }
+    if (objectNode && method === 'join' && objectNode.type === 'string' && args[0]) {
+      const sep = this.valueOf(objectNode).str ?? '';
+      const items = args[0].type === 'list' || args[0].type === 'tuple' ? this.elementsOf(args[0]) : null;
+      const str = items && items.length === args[0].namedChildCount ? items.join(sep) : null;
+      return { text, str, alts: [], taint: passThrough };
+    }
+    if (objectNode && method === 'format') {
+      let i = 0;
+      const tmpl = this.valueOf(objectNode).str;
+      const str = tmpl?.replace(/\{[^{}]*\}/g, () => values[i++]?.str ?? '\u2026') ?? null;
+      return { text, str, alts: [], taint: passThrough };
+    }
+    if (callee === 'chr' && first.str && /^\d+$/.test(first.str))
+      return { ...EMPTY_VALUE, text, str: String.fromCharCode(Number(first.str)) };
+    if (objectNode && PATH_METHODS.has(method) && (method !== 'open' || callee.includes('Path'))) {
+      const obj = this.valueOf(objectNode);
+      const read = method === 'open' || method.startsWith('read') ? readTaint(obj, line) : Taint.NONE;
+      return {
+        text,
+        str: method === 'expanduser' || method === 'resolve' || method === 'absolute' ? obj.str : null,
+        alts: obj.alts,
+        taint: passThrough.union(read),
+      };
+    }
+    if (
+      isDecodeCallee(callee) ||
+      (method === 'decode' && /rot.?13|base64|hex|zlib/i.test(values[0]?.str ?? ''))
+    ) {
+      const codec =
+        (callee === 'codecs.decode' ? values[1]?.str : method === 'decode' ? first.str : null) ?? '';
+      const input = method === 'decode' ? this.valueOf(objectNode) : first;
+      const kind = /b64|base64|a2b_base64|decodebytes|decodestring/.test(callee + codec)
+        ? 'base64'
+        : /hex/.test(callee + codec)
+          ? 'hex'
+          : /rot/.test(codec)
+            ? 'rot13'
+            : null;
+      const str = kind && input.str ? decodeLiteral(kind, input.str) : null;
+      return { text, str, alts: [], taint: passThrough.union(Taint.of(T.DECODED, line)) };
+    }
+    if (method === 'decode' || method === 'encode') return { ...this.valueOf(objectNode), text };
+    if (READ_CALL_RE.test(callee) && !WRITE_CALL_RE.test(callee)) {
+      const mode = values[1]?.str ?? this.kwarg(node, 'mode')?.str ?? 'r';
+      const reading = callee !== 'open' || !/[wax]/.test(mode);
+      return {
+        text,
+        str: null,
+        alts: [],
+        taint: passThrough.union(reading ? readTaint(first, line) : Taint.NONE),
+      };
+    }
+    // A Request object is not sent yet: it carries its URL and data to urlopen().
+    if (/^urllib2?\.(request\.)?Request$/.test(callee))
+      return { text, str: first.str, alts: [], taint: passThrough };
+    if (isNetworkCallee(callee)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.FETCHED, line) };
+    if (isShellCallee(callee)) {
+      const command = this.commandString(args[0]);
+      return {
+        ...EMPTY_VALUE,
+        text,
+        taint: passThrough.union(command ? shellOutputTaint(command, line) : Taint.NONE),
+      };
+    }
+    return { text, str: null, alts: [], taint: passThrough };
+  }
+
+  private kwarg(call: Node, name: string): Value | null {
+    for (const a of call.childForFieldName('arguments')?.namedChildren ?? [])
+      if (a?.type === 'keyword_argument' && a.childForFieldName('name')?.text === name)
+        return this.valueOf(a.childForFieldName('value'));
+    return null;
+  }
+
+  /** A subprocess command as shell text: a string as is, a list joined with shell quoting. */
+  commandString(node: Node | null | undefined): string | null {
+    if (!node) return null;
+    if (node.type === 'list' || node.type === 'tuple') {
+      const items = node.namedChildren.map((c) => this.valueOf(c).str);
+      if (items.length === 0 || items[0] === null) return null;
+      return items.map((s) => shellQuote(s ?? '\u2026')).join(' ');
+    }
+    return this.valueOf(node).str;
+  }
+
+  private toCall(node: Node, topLevel: boolean, guarded: boolean): Call {
+    const fnNode = node.childForFieldName('function');
+    const callee = this.canon(fnNode) ?? fnNode?.text ?? '';
+    const args: Value[] = [];
+    const named = new Map<string, Value>();
+    for (const a of node.childForFieldName('arguments')?.namedChildren ?? []) {
+      if (!a || a.type === 'comment') continue;
+      if (a.type === 'keyword_argument') {
+        const name = a.childForFieldName('name')?.text;
+        if (name) named.set(name, this.valueOf(a.childForFieldName('value')));
+      } else args.push(this.valueOf(a));
+    }
+    const line = lineOf(node);
+    if (isShellCallee(callee)) {
+      const command = this.commandString(positional(node)[0]);
+      if (command && !command.startsWith('\u2026'))
+        this.out.embedded.push({
+          language: 'bash',
+          text: command,
+          line,
+          origin: `command run by ${callee}()`,
+        });
+    } else if (isExecCallee(callee) && args[0]?.str && !args[0].str.startsWith('\u2026')) {
+      const decoded = args[0].taint.has(T.DECODED);
+      this.out.embedded.push({
+        language: 'python',
+        text: args[0].str,
+        line,
+        origin: decoded
+          ? `code decoded at line ${args[0].taint.lineOf(T.DECODED)} and run by ${callee}()`
+          : `code run by ${callee}()`,
+      });
+    }
+    return {
+      kind: 'call',
+      callee,
+      args,
+      named,
+      receiver: fnNode?.type === 'attribute' ? this.valueOf(fnNode.childForFieldName('object')) : null,
+      output: this.valueOf(node).taint,
+      stdin: Taint.NONE,
+      pipedTo: [],
+      redirectTo: null,
+      line,
+      endLine: endLineOf(node),
+      text: node.text,
+      topLevel,
+      guarded,
+      background: false,
+      origin: null,
+    };
+  }
+}
+
+function positional(call: Node): Node[] {
+  const out: Node[] = [];
+  for (const a of call.childForFieldName('arguments')?.namedChildren ?? [])
+    if (a && a.type !== 'keyword_argument' && a.type !== 'comment') out.push(a);
+  return out;
+}
+
+function stripBuiltins(name: string): string {
+  return name.replace(/^(__builtins__|builtins)\./, '');
+}
+
+function envValue(text: string, key: Value, line: number): Value {
+  const names = candidates(key);
+  const secret = names.some(isSecretName);
+  const home = names.some((n) => n === 'HOME' || n === 'USERPROFILE');
+  return { text, str: home ? '~' : null, alts: [], taint: taintOfBits(secret ? T.ENV_SECRET : 0, line) };
+}
+
+export function shellQuote(s: string): string {
+  return /^[\w@%+=:,./~-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,441 @@
+// Bash extractor: commands with resolved words, pipelines (what feeds each stage's stdin), variables from
+// constant assignments, wrappers (sudo, env, nohup) unwrapped, and inline `sh -c`/`python -c` code embedded.
+import type { Node, Tree } from '../treesitter.js';
+import type { Call, Value } from './model.js';
+import { T, Taint } from './model.js';
+import { NETWORK_COMMANDS } from './names.js';
+import { type Extraction, endLineOf, lineOf, ScriptExtractor, taintOfBits } from './script.js';
+import {
+  EMPTY_VALUE,
+  isSecretName,
+  joinParts,
+  pathTaint,
+  readTaint,
+  unescapeLiteral,
+  unionTaint,
+} from './values.js';
+
+const WRAPPERS = new Set([
+  'sudo',
+  'doas',
+  'nohup',
+  'env',
+  'time',
+  'command',
+  'exec',
+  'nice',
+  'timeout',
+  'stdbuf',
+  'xargs',
+  'builtin',
+  'caffeinate',
+]);
+const READERS = new Set([
+  'cat',
+  'head',
+  'tail',
+  'less',
+  'more',
+  'tar',
+  'zip',
+  '7z',
+  'cp',
+  'scp',
+  'rsync',
+  'base64',
+  'xxd',
+  'gzip',
+  'openssl',
+  'sqlite3',
+  'strings',
+  'jq',
+  'grep',
+  'awk',
+  'sed',
+]);
+const DESTRUCTIVE =
+  /^(rm|rmdir|dd|mkfs(\..*)?|shred|truncate|wipefs|git|docker|kubectl|chmod|chown|mv|find)$/;
+
+export function extractShell(tree: Tree): Extraction & { nounset: boolean } {
+  const x = new ShellExtractor();
+  x.walk(tree.rootNode);
+  return x.finish();
+}
+
+interface CommandSite {
+  node: Node;
+  top: boolean;
+  guarded: boolean;
+}
+
+class ShellExtractor extends ScriptExtractor {
+  private readonly commands: CommandSite[] = [];
+  private readonly whiles: Node[] = [];
+  private nounset = false;
+
+  walk(root: Node): void {
+    const stack: { node: Node; top: boolean; guarded: boolean }[] = [
+      { node: root, top: true, guarded: false },
+    ];
+    while (stack.length > 0) {
+      const { node, top, guarded } = stack.pop()!;
+      let childTop = top;
+      let childGuarded = guarded;
+      switch (node.type) {
+        case 'ERROR':
+          this.out.hasErrors = true;
+          break;
+        case 'function_definition':
+          childTop = false;
+          break;
+        case 'if_statement':
+          childGuarded = true;
+          break;
+        case 'variable_assignment': {
+          const name = node.childForFieldName('name')?.text;
+          const value = node.childForFieldName('value');
+          if (name && value) this.assign(name, value);
+          if (name) this.out.names.add(name);
+          break;
+        }
+        case 'for_statement': {
+          const name = node.childForFieldName('variable')?.text;
+          const values = node.childrenForFieldName('value').filter((v): v is Node => v !== null);
+          if (name) this.loopVars.set(name, values);
+          break;
+        }
+        case 'command':
+          this.commands.push({ node, top, guarded });
+          break;
+        case 'while_statement':
+        case 'c_style_for_statement':
+          this.whiles.push(node);
+          break;
+        case 'list':
+          this.recordList(node);
+          break;
+        case 'variable_name':
+          this.out.names.add(node.text);
+          break;
+      }
+      const children = node.namedChildren;
+      for (let i = children.length - 1; i >= 0; i--) {
+        const c = children[i];
+        if (c) stack.push({ node: c, top: childTop, guarded: childGuarded });
+      }
+    }
+  }
+
+  finish(): Extraction & { nounset: boolean } {
+    for (const site of this.commands) this.recordCommand(site);
+    for (const loop of this.whiles) this.recordLoop(loop);
+    return { ...this.out, nounset: this.nounset };
+  }
+
+  /** `rm -rf "$X" || true`: an error silenced after a destructive command. */
+  private recordList(node: Node): void {
+    const [left, right] = [node.namedChildren[0], node.namedChildren[node.namedChildCount - 1]];
+    const op = node.children.find((c) => c?.type === '||' || c?.type === '&&')?.type;
+    if (op !== '||' || !left || !right) return;
+    const rightName = commandName(right);
+    if (rightName !== 'true' && rightName !== ':') return;
+    const leftCmd = left.type === 'command' ? left : left.descendantsOfType('command')[0];
+    if (!leftCmd || !DESTRUCTIVE.test(commandName(leftCmd) ?? '')) return;
+    this.out.swallows.push({
+      line: lineOf(node),
+      endLine: endLineOf(node),
+      text: node.text,
+      kind: 'or-true',
+    });
+  }
+
+  private recordLoop(node: Node): void {
+    const cond = node.childForFieldName('condition');
+    const body = node.childForFieldName('body');
+    const until = node.children[0]?.type === 'until';
+    const infinite =
+      node.type === 'c_style_for_statement'
+        ? !node.childForFieldName('condition')
+        : !!cond && /^(true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\))$/.test(cond.text.replace(/;$/, '').trim());
+    const condNames = cond
+      ? [cond, ...cond.descendantsOfType('command')].map((c) => (c ? commandName(c) : null))
+      : [];
+    const condNetwork = condNames.some((n) => n && NETWORK_COMMANDS.has(n));
+    // `until curl …; do sleep; done` retries forever when the host is down.
+    if (!infinite && !(until && condNetwork)) return;
+    const inner = body ? body.descendantsOfType('command') : [];
+    const names = inner.map((c) => (c ? commandName(c) : null));
+    const exits = names.some((n) => n === 'break' || n === 'exit' || n === 'return');
+    const network = condNetwork || names.some((n) => n && NETWORK_COMMANDS.has(n));
+    const retries = names.includes('sleep');
+    const header = node.text.split('\n')[0] ?? '';
+    this.out.loops.push({
+      line: lineOf(node),
+      endLine: endLineOf(node),
+      text: header,
+      exits,
+      network,
+      retries,
+    });
+  }
+
+  private recordCommand(site: CommandSite): void {
+    const { node } = site;
+    const name = this.resolvedName(node);
+    if (!name) return;
+    this.out.names.add(name);
+    const words = node.childrenForFieldName('argument').filter((a): a is Node => a !== null);
+    const args = words.map((w) => this.valueOf(w));
+    if (name === 'set' && args.some((a) => /^-[a-z]*u|^nounset$/.test(a.str ?? ''))) this.nounset = true;
+
+    const pipeline = node.parent?.type === 'pipeline' ? node.parent : null;
+    const stages = pipeline ? pipeline.namedChildren.filter((c): c is Node => c !== null) : [];
+    const at = stages.findIndex(
+      (s) => s.id === node.id || s.descendantsOfType('command').some((c) => c?.id === node.id),
+    );
+    const stdin = (at > 0 ? this.outputTaint(stages[at - 1]!) : Taint.NONE).union(this.redirectInput(node));
+    const pipedTo = at >= 0 ? stages.slice(at + 1).map(effectiveName) : [];
+    const redirected = node.parent?.type === 'redirected_statement' ? node.parent : null;
+    const redirectTo =
+      redirected
+        ?.childrenForFieldName('redirect')
+        .find(
+          (r) =>
+            r?.type === 'file_redirect' &&
+            !r.childForFieldName('descriptor') &&
+            /^>>?$/.test(r.children[0]?.text ?? ''),
+        )
+        ?.childForFieldName('destination') ?? null;
+    const background = (redirected ?? node).nextSibling?.type === '&';
+
+    const base: Call = {
+      kind: 'command',
+      callee: name,
+      args,
+      named: new Map(),
+      receiver: null,
+      output: this.stageTaint(node, stdin),
+      stdin,
+      pipedTo,
+      redirectTo: redirectTo ? this.valueOf(redirectTo).str : null,
+      line: lineOf(node),
+      endLine: endLineOf(node),
+      text: (redirected ?? node).text,
+      topLevel: site.top,
+      guarded: site.guarded,
+      background,
+      origin: null,
+    };
+    this.out.calls.push(base);
+    // Wrappers run the command after their own options: record it too so its rules apply.
+    let i = 0;
+    let current = name;
+    while (WRAPPERS.has(current) && i < args.length) {
+      while (i < args.length && /^(-|\w+=)/.test(args[i]!.str ?? '-')) i++;
+      if (current === 'timeout' && i < args.length && /^\d/.test(args[i]!.str ?? '')) i++;
+      const inner = args[i]?.str;
+      if (!inner) break;
+      current = basename(inner);
+      this.out.calls.push({ ...base, callee: current, args: args.slice(i + 1) });
+      i++;
+    }
+    this.embedInline(base);
+  }
+
+  /** The command name, resolving `$c` when `c` is built from constants (`c="cu"; c+="rl"`). */
+  private resolvedName(node: Node): string | null {
+    const nameNode = node.childForFieldName('name');
+    const word = nameNode?.namedChildren[0];
+    if (word && word.type !== 'word' && nameNode?.text.includes('$')) {
+      const v = this.valueOf(word);
+      if (v.str && !v.str.includes('\u2026')) return basename(v.str);
+    }
+    return commandName(node);
+  }
+
+  /** `bash -c '…'`, `python -c '…'`, `node -e '…'`, `eval '…'`: code in a string runs too. */
+  private embedInline(call: Call): void {
+    const flag = call.args.findIndex((a) => a.str === '-c' || a.str === '-e');
+    const lang = /^(ba|z|da|k)?sh$/.test(call.callee)
+      ? 'bash'
+      : /^python[23]?$/.test(call.callee)
+        ? 'python'
+        : call.callee === 'node'
+          ? 'javascript'
+          : null;
+    const code =
+      call.callee === 'eval'
+        ? joinParts(
+            call.args.map((a) => a.str),
+            ' ',
+          )
+        : lang
+          ? call.args[flag + 1]?.str
+          : null;
+    if (!code || (call.callee !== 'eval' && flag < 0) || code.startsWith('\u2026')) return;
+    this.out.embedded.push({
+      language: lang ?? 'bash',
+      text: code,
+      line: call.line,
+      origin: `inline code run by ${call.callee}`,
+    });
+  }
+
+  private redirectInput(node: Node): Taint {
+    const parent = node.parent?.type === 'redirected_statement' ? node.parent : node;
+    let t = Taint.NONE;
+    for (const r of parent.namedChildren) {
+      if (r?.type === 'herestring_redirect') t = t.union(this.valueOf(r.namedChildren[0]).taint);
+      if (r?.type === 'file_redirect' && r.children[0]?.text === '<')
+        t = t.union(readTaint(this.valueOf(r.childForFieldName('destination')), lineOf(r)));
+    }
+    for (const r of node.childrenForFieldName('redirect')) {
+      if (r?.type === 'herestring_redirect') t = t.union(this.valueOf(r.namedChildren[0]).taint);
+    }
+    return t;
+  }
+
+  /** What a statement writes to stdout, as taint. */
+  outputTaint(node: Node): Taint {
+    if (node.type === 'pipeline') {
+      const last = node.namedChildren[node.namedChildCount - 1];
+      let t = Taint.NONE;
+      for (const s of node.namedChildren) if (s) t = t.union(this.stageTaint(s, t));
+      return last ? t : Taint.NONE;
+    }
+    let t = Taint.NONE;
+    const cmds = node.type === 'command' ? [node] : node.descendantsOfType(['command', 'pipeline']);
+    for (const c of cmds)
+      if (c) t = t.union(c.type === 'pipeline' ? this.outputTaint(c) : this.stageTaint(c, Taint.NONE));
+    return t;
+  }
+
+  private stageTaint(stage: Node, stdin: Taint): Taint {
+    const cmd = stage.type === 'command' ? stage : stage.descendantsOfType('command')[0];
+    if (!cmd) return stdin;
+    const name = effectiveName(cmd);
+    const words = cmd.childrenForFieldName('argument').filter((a): a is Node => a !== null);
+    const args = words.map((w) => this.valueOf(w));
+    const line = lineOf(cmd);
+    const flags = args.map((a) => a.str ?? '').join(' ');
+    let t = unionTaint(args).union(stdin);
+    if (
+      name === 'env' ||
+      name === 'printenv' ||
+      name === 'export' ||
+      name === 'declare' ||
+      name === 'set' ||
+      name === 'compgen'
+    ) {
+      if (args.length === 0 || /^(-p|-x|-e)$/.test(flags.trim())) t = t.union(Taint.of(T.ENV_ALL, line));
+      else if (name === 'printenv' && args.some((a) => isSecretName(a.str ?? '')))
+        t = t.union(Taint.of(T.ENV_SECRET, line));
+    }
+    if (name === 'curl' || name === 'wget' || name === 'invoke-webrequest')
+      t = t.union(Taint.of(T.FETCHED, line));
+    if (
+      (name === 'base64' && /(^|\s)(-d|--decode|-D)\b/.test(flags)) ||
+      (name === 'xxd' && /-r/.test(flags)) ||
+      /^(gunzip|zcat|uudecode)$/.test(name) ||
+      (name === 'openssl' && /-d\b/.test(flags)) ||
+      (name === 'tr' && /N-ZA-M/i.test(flags)) ||
+      name === 'rev'
+    )
+      t = t.union(Taint.of(T.DECODED, line));
+    if (READERS.has(name)) for (const a of args) t = t.union(readTaint(a, line));
+    if (name === 'security' && /find-(generic|internet)-password|dump-keychain/.test(flags))
+      t = t.union(Taint.of(T.CRED_DATA, line));
+    return t;
+  }
+
+  protected evaluate(node: Node): Value {
+    const text = node.text;
+    const line = lineOf(node);
+    switch (node.type) {
+      case 'word':
+      case 'number': {
+        const str = text.replace(/\\(.)/g, '$1');
+        return { text, str, alts: [], taint: pathTaint(str, line) };
+      }
+      case 'raw_string': {
+        const str = text.slice(1, -1);
+        return { text, str, alts: [], taint: pathTaint(str, line) };
+      }
+      case 'ansi_c_string': {
+        const str = unescapeLiteral(text.slice(2, -1));
+        return { text, str, alts: [], taint: pathTaint(str, line) };
+      }
+      case 'string':
+      case 'concatenation': {
+        const parts: (string | null)[] = [];
+        let taint = Taint.NONE;
+        let cursor = node.startIndex + (node.type === 'string' ? 1 : 0);
+        const end = node.endIndex - (node.type === 'string' ? 1 : 0);
+        for (const c of node.namedChildren) {
+          if (!c) continue;
+          // Literal text between expansions is not always a named node in a double-quoted string.
+          if (c.startIndex > cursor)
+            parts.push(node.text.slice(cursor - node.startIndex, c.startIndex - node.startIndex));
+          const v = c.type === 'string_content' ? { ...EMPTY_VALUE, str: c.text } : this.valueOf(c);
+          parts.push(v.str);
+          taint = taint.union(v.taint);
+          cursor = c.endIndex;
+        }
+        if (end > cursor) parts.push(node.text.slice(cursor - node.startIndex, end - node.startIndex));
+        const str = parts.length === 0 ? '' : joinParts(parts);
+        return { text, str, alts: [], taint: str ? taint.union(pathTaint(str, line)) : taint };
+      }
+      case 'simple_expansion':
+      case 'expansion':
+        return this.expansionValue(node);
+      case 'command_substitution':
+      case 'process_substitution': {
+        let t = Taint.NONE;
+        for (const c of node.namedChildren) if (c) t = t.union(this.outputTaint(c));
+        return { text, str: null, alts: [], taint: t };
+      }
+      default: {
+        const parts = node.namedChildren.map((c) => this.valueOf(c));
+        return { text, str: null, alts: [], taint: unionTaint(parts) };
+      }
+    }
+  }
+
+  private expansionValue(node: Node): Value {
+    const text = node.text;
+    const line = lineOf(node);
+    const nameNode = node.descendantsOfType(['variable_name', 'special_variable_name'])[0];
+    const name = nameNode?.text ?? text.replace(/^\$\{?#?|[}:].*$/g, '');
+    if (/^([0-9]+|@|\*|#)$/.test(name)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.INPUT, line) };
+    if (name === 'HOME') return { ...EMPTY_VALUE, text, str: '~' };
+    if (this.assignments.has(name) || this.loopVars.has(name)) return this.variableValue(name, text);
+    return { ...EMPTY_VALUE, text, taint: taintOfBits(isSecretName(name) ? T.ENV_SECRET : 0, line) };
+  }
+}
+
+function basename(path: string): string {
+  return (path.split('/').pop() ?? path).toLowerCase();
+}
+
+/** The command a stage really runs, looking through wrappers (`sudo bash` runs bash). */
+function effectiveName(stage: Node): string {
+  const cmd = stage.type === 'command' ? stage : stage.descendantsOfType('command')[0];
+  if (!cmd) return '';
+  let name = commandName(cmd) ?? '';
+  const words = cmd.childrenForFieldName('argument').map((w) => w?.text.replace(/^["']|["']$/g, '') ?? '');
+  let i = 0;
+  while (WRAPPERS.has(name) && i < words.length) {
+    while (i < words.length && /^(-|\w+=|\d+$)/.test(words[i]!)) i++;
+    if (i >= words.length) break;
+    name = basename(words[i]!);
+    i++;
+  }
+  return name;
+}
+
+export function commandName(node: Node): string | null {
+  const cmd = node.type === 'command' ? node : null;
+  const nameNode = cmd?.childForFieldName('name');
+  if (!nameNode) return null;
+  return basename(nameNode.text.replace(/^["']|["']$/g, '').replace(/\\/g, ''));
+}

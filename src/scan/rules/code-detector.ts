@@ -1,0 +1,27 @@
+// Builds code detectors: each applies to files with a bundled grammar, analyses the text once (shared,
+// cached CodeModel) and hands the model to a pure rule function.
+import { analyseCode } from '../code/analyse.js';
+import { dedupe } from '../code/hits.js';
+import type { CodeModel } from '../code/model.js';
+import type { Detector, FileContext, Hit, Rule } from '../rule.js';
+import { codeLanguage } from '../treesitter.js';
+
+export type CodeRuleFn = (ctx: FileContext, model: CodeModel) => Hit[];
+
+export function codeDetector(name: string, rules: readonly Rule[], apply: CodeRuleFn): Detector {
+  return {
+    name,
+    rules,
+    appliesTo: (file) => file.text !== null && codeLanguage(file.language) !== null,
+    async detect(ctx) {
+      const model = await analyseCode(ctx.file.language ?? '', ctx.text);
+      if (!model) return [];
+      return dedupe(apply(ctx, model));
+    },
+  };
+}
+
+/** Looks up a rule of a detector's table by id (rules are data; code refers to them by id). */
+export function ruleIds<const R extends readonly Rule[]>(rules: R): { [K in R[number]['id']]: K } {
+  return Object.fromEntries(rules.map((r) => [r.id, r.id])) as { [K in R[number]['id']]: K };
+}

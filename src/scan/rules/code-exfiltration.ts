@@ -1,0 +1,275 @@
+// Data leaving the machine: E1 transmission to undeclared hosts, and flows from secret sources (environment,
+// credential stores, other agents' context) into network sinks or staged files (E2, PE3, E4).
+import { callHit } from '../code/hits.js';
+import type { Call, CodeModel } from '../code/model.js';
+import { T, type Taint } from '../code/model.js';
+import { WRITE_CALL_RE } from '../code/names.js';
+import { carried, isDeclared, type NetworkUse, networkUses } from '../code/network.js';
+import {
+  candidates,
+  isAgentContextPath,
+  isCredentialPath,
+  isSecretName,
+  normalisePath,
+} from '../code/values.js';
+import type { FileContext, Hit, Rule } from '../rule.js';
+import { codeDetector } from './code-detector.js';
+
+export const EXFILTRATION_RULES = [
+  {
+    id: 'code.external-transmission',
+    pattern: 'E1',
+    message: 'Code sends data to a host the skill does not declare.',
+    help: 'The script transmits data (a request body, an upload, a DNS name or a socket write) to an endpoint that the skill description never mentions. Check what is sent and why; declare the service in SKILL.md or remove the call.',
+  },
+  {
+    id: 'code.env-harvest',
+    pattern: 'E2',
+    message: 'Environment variables (or secret-named ones) are collected and sent or stored.',
+    help: 'The script reads the whole environment or secret-named variables and sends them over the network or writes them out. A skill should read only its own documented key and send it only to its own API.',
+  },
+  {
+    id: 'code.credential-access',
+    pattern: 'PE3',
+    message:
+      'Code reads a credential store (SSH keys, cloud credentials, tokens, browser or keychain secrets).',
+    help: 'Reading ~/.ssh, ~/.aws, .netrc, git credentials, kube or docker config, browser cookie or password stores, or the keychain gives the script your identity. Unless the skill exists to manage these, treat it as credential theft, especially when the data is then sent somewhere.',
+  },
+  {
+    id: 'code.context-leak',
+    pattern: 'E4',
+    message: "Code reads other agents' configuration, memory, transcripts or skills.",
+    help: 'Files such as ~/.claude/, CLAUDE.md, ~/.codex, .cursor rules, conversation logs or other skills hold private context. A skill that reads and emits them leaks your conversations and instructions.',
+  },
+] as const satisfies readonly Rule[];
+
+const E1 = 'code.external-transmission';
+const E2 = 'code.env-harvest';
+const PE3 = 'code.credential-access';
+const E4 = 'code.context-leak';
+
+/** Where a flow is reported: source through sink when they are close, else the sink (source in the rationale). */
+function span(taint: Taint, bit: number, call: Call): { line: number; endLine: number } {
+  const from = taint.lineOf(bit) ?? call.line;
+  if (from <= call.line && call.line - from <= 3) return { line: from, endLine: call.endLine };
+  return { line: call.line, endLine: call.endLine };
+}
+
+function dest(use: NetworkUse): string {
+  if (use.host) return use.dynamicHost ? `a name built from data under ${use.host}` : use.host;
+  return 'an endpoint computed at runtime';
+}
+
+/** Flow hits for one sink; `sources` collects `rule:line` of each flow's source so lone-source hits are not repeated. */
+function flowHits(ctx: FileContext, use: NetworkUse, declared: boolean, sources: Set<string>): Hit[] {
+  const hits: Hit[] = [];
+  const note = (rule: string, taint: Taint, bit: number) => sources.add(`${rule}:${taint.lineOf(bit)}`);
+  const all = carried(use).union(use.call.stdin);
+  const call = use.call;
+  if (all.has(T.CRED_DATA)) note(PE3, all, T.CRED_DATA);
+  if (all.has(T.CTX_DATA)) note(E4, all, T.CTX_DATA);
+  if (all.has(T.ENV_ALL)) note(E2, all, T.ENV_ALL);
+  if (all.has(T.CRED_DATA))
+    hits.push(
+      callHit(
+        ctx,
+        call,
+        PE3,
+        0.9,
+        `credential data read at line ${all.lineOf(T.CRED_DATA)} reaches a network call to ${dest(use)}`,
+        `Credential file contents are sent to ${dest(use)}.`,
+        span(all, T.CRED_DATA, call),
+      ),
+    );
+  if (all.has(T.CTX_DATA))
+    hits.push(
+      callHit(
+        ctx,
+        call,
+        E4,
+        0.85,
+        `agent context read at line ${all.lineOf(T.CTX_DATA)} reaches a network call to ${dest(use)}`,
+        `Agent memory or configuration is sent to ${dest(use)}.`,
+        span(all, T.CTX_DATA, call),
+      ),
+    );
+  if (all.has(T.ENV_ALL))
+    hits.push(
+      callHit(
+        ctx,
+        call,
+        E2,
+        declared ? 0.75 : 0.9,
+        `the whole environment (line ${all.lineOf(T.ENV_ALL)}) reaches a network call to ${dest(use)}`,
+        `The environment is sent to ${dest(use)}.`,
+        span(all, T.ENV_ALL, call),
+      ),
+    );
+  const secretOut = use.payload.union(use.call.stdin).union(use.kind === 'dns' ? use.urlTaint : use.payload);
+  // One key in a request body can be how an API authenticates; several secrets collected is harvesting.
+  const many = secretNamesRead(ctx.text) >= 2;
+  if (secretOut.has(T.ENV_SECRET) && !declared)
+    hits.push(
+      callHit(
+        ctx,
+        call,
+        E2,
+        use.kind === 'dns' ? 0.85 : many ? 0.8 : 0.5,
+        `a secret-named variable (line ${secretOut.lineOf(T.ENV_SECRET)}) is sent as data to ${dest(use)}, which the skill does not declare`,
+        `A secret is sent to ${dest(use)}.`,
+        span(secretOut, T.ENV_SECRET, call),
+      ),
+    );
+  return hits;
+}
+
+const SECRET_READ_RE =
+  /(?:environ(?:\.get)?\s*[([]\s*|getenv\(\s*|process\.env\.|process\.env\[\s*|\$\{?|\$env:)["'`]?([A-Za-z_][A-Za-z0-9_]*)/g;
+
+/** How many distinct secret-named environment variables the file reads. */
+function secretNamesRead(text: string): number {
+  const names = new Set<string>();
+  for (const m of text.matchAll(SECRET_READ_RE)) if (isSecretName(m[1]!)) names.add(m[1]!);
+  return names.size;
+}
+
+function transmissionHit(ctx: FileContext, use: NetworkUse, declared: boolean): Hit | null {
+  if (declared) return null;
+  const call = use.call;
+  const all = carried(use);
+  if (use.kind === 'dns') {
+    if (!use.dynamicHost) return null;
+    return callHit(
+      ctx,
+      call,
+      E1,
+      0.75,
+      `DNS lookup of a name built from data under ${use.host ?? 'an unknown domain'} (a DNS exfiltration channel)`,
+      `Data is encoded into a DNS lookup under ${use.host ?? 'an unknown domain'}.`,
+    );
+  }
+  if (all.has(T.ENV_SECRET))
+    return callHit(
+      ctx,
+      call,
+      E1,
+      0.3,
+      `a secret-named variable is used (as credential) with ${dest(use)}, a host the skill does not declare`,
+      `A credential is sent to undeclared host ${dest(use)}.`,
+    );
+  if (!use.sends) return null;
+  const base = use.host ? 0.6 : 0.45;
+  return callHit(
+    ctx,
+    call,
+    E1,
+    base,
+    `sends data to ${dest(use)}, which the skill does not declare`,
+    `Data is sent to undeclared host ${dest(use)}.`,
+  );
+}
+
+/** Files written with tainted data, by constant path, so a later upload of that path carries the taint. */
+function stagedFiles(model: CodeModel): Map<string, Taint> {
+  const staged = new Map<string, Taint>();
+  for (const c of model.calls) {
+    const taint =
+      c.kind === 'command'
+        ? c.output
+        : c.args.slice(1).reduce((t, a) => t.union(a.taint), c.args[0]?.taint ?? c.output);
+    if (taint.bits === 0) continue;
+    const path =
+      c.kind === 'command' ? c.redirectTo : WRITE_CALL_RE.test(c.callee) ? (c.args[0]?.str ?? null) : null;
+    if (path) staged.set(normalisePath(path), (staged.get(path) ?? taint).union(taint));
+    // Archivers and copies (`tar czf out.tgz ~/.ssh`, `cp ~/.aws/credentials /tmp/x`) stage the data they read.
+    if (
+      c.kind === 'command' &&
+      /^(tar|zip|7z|cp|gzip|rsync)$/.test(c.callee) &&
+      c.output.has(T.CRED_DATA | T.CTX_DATA)
+    )
+      for (const a of c.args) {
+        const p = a.str ?? '';
+        if (p && !p.startsWith('-') && !isCredentialPath(p) && !isAgentContextPath(p))
+          staged.set(normalisePath(p), c.output);
+      }
+  }
+  return staged;
+}
+
+function uploadsStaged(use: NetworkUse, staged: Map<string, Taint>): Taint | null {
+  for (const a of use.call.args) {
+    const ref = (a.str ?? '').replace(/^[\w-]*=?@|^@/, '');
+    const t = staged.get(normalisePath(ref));
+    if (t && ref) return t;
+  }
+  return null;
+}
+
+/** A secret source alone (no sink in this file): credential store or agent context read, env dump stored. */
+function sourceHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  for (const c of model.calls) {
+    const readsHere = (bit: number) => c.output.has(bit) && c.output.lineOf(bit) === c.line;
+    const pathArgs = [...c.args, ...(c.receiver ? [c.receiver] : [])].flatMap(candidates);
+    if (readsHere(T.CRED_DATA)) {
+      const path = pathArgs.find(isCredentialPath) ?? 'a credential store';
+      hits.push(callHit(ctx, c, PE3, 0.7, `reads ${path}`, `Reads credential store ${path}.`));
+    } else if (
+      /^security$/.test(c.callee) &&
+      c.args.some((a) => /find-(generic|internet)-password|dump-keychain/.test(a.str ?? ''))
+    ) {
+      hits.push(callHit(ctx, c, PE3, 0.7, 'queries the macOS keychain for stored passwords'));
+    } else if (
+      c.kind === 'command' &&
+      /^(find|locate|fd|grep|rg)$/.test(c.callee) &&
+      c.args.some((a) =>
+        /id_(rsa|ed25519|ecdsa|dsa)|\.pem$|credentials|\.netrc|wallet\.dat|\\?\.env\b/.test(a.str ?? ''),
+      )
+    ) {
+      hits.push(callHit(ctx, c, PE3, 0.65, 'searches the file system for key or credential files'));
+    }
+    if (readsHere(T.CTX_DATA)) {
+      const path = pathArgs.find(isAgentContextPath) ?? 'agent context';
+      hits.push(callHit(ctx, c, E4, 0.55, `reads ${path}`, `Reads another agent's context: ${path}.`));
+    }
+    // The environment written to a file (or a file-like sink): harvested for later.
+    const writes =
+      c.kind === 'command'
+        ? c.redirectTo !== null
+        : WRITE_CALL_RE.test(c.callee) || /(^|\.)(write|writelines|dump)$/.test(c.callee);
+    const envOut = c.kind === 'command' ? c.output : c.args.reduce((t, a) => t.union(a.taint), c.output);
+    if (writes && envOut.has(T.ENV_ALL))
+      hits.push(
+        callHit(
+          ctx,
+          c,
+          E2,
+          0.6,
+          `the whole environment (line ${envOut.lineOf(T.ENV_ALL)}) is written to a file`,
+          'The environment is dumped to a file.',
+        ),
+      );
+  }
+  return hits;
+}
+
+export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  const sources = new Set<string>();
+  const staged = stagedFiles(model);
+  for (const use of networkUses(model.calls)) {
+    const declared = use.host !== null && isDeclared(use.host, ctx.declaredHosts);
+    const stagedTaint = uploadsStaged(use, staged);
+    const effective = stagedTaint ? { ...use, payload: use.payload.union(stagedTaint) } : use;
+    const flows = flowHits(ctx, effective, declared, sources);
+    hits.push(...flows);
+    if (flows.length === 0) {
+      const t = transmissionHit(ctx, effective, declared);
+      if (t) hits.push(t);
+    }
+  }
+  for (const h of sourceHits(ctx, model)) if (!sources.has(`${h.rule}:${h.line}`)) hits.push(h);
+  return hits;
+}
+
+export const exfiltrationDetector = codeDetector('code-exfiltration', EXFILTRATION_RULES, exfiltrationHits);

@@ -1,0 +1,68 @@
+// E3: walking the home or root directory (or all users' homes) instead of the workspace.
+import { callHit } from '../code/hits.js';
+import type { Call, CodeModel, Value } from '../code/model.js';
+import { WALK_CALL_RE, WALK_COMMANDS } from '../code/names.js';
+import { candidates, normalisePath } from '../code/values.js';
+import type { FileContext, Hit, Rule } from '../rule.js';
+import { codeDetector } from './code-detector.js';
+
+export const FILESYSTEM_RULES = [
+  {
+    id: 'code.fs-enumeration',
+    pattern: 'E3',
+    message: 'Code walks the home or root directory beyond the workspace.',
+    help: 'Listing or searching ~, /, /Users or /home reaches every file the user owns (keys, documents, other projects). A skill should stay in its working directory or the paths the user gives it.',
+  },
+] as const satisfies readonly Rule[];
+
+/** Broad roots: home itself, everything under it by wildcard, the file system root, all users' homes. */
+const BROAD_ROOT =
+  /^(~|\/|\/Users|\/home|\/root|[a-z]:|[a-z]:\/Users|\/Volumes|\/mnt)\/?(\*\*?(\/.*)?|\.\*)?$/i;
+
+function broadPath(v: Value): string | null {
+  for (const s of candidates(v)) {
+    const p = normalisePath(s.trim());
+    if (BROAD_ROOT.test(p)) return p;
+  }
+  return null;
+}
+
+function recursive(call: Call): boolean {
+  if (call.kind === 'command') {
+    if (/^(find|tree|du|locate|fd|get-childitem|gci|dir)$/.test(call.callee))
+      return call.callee !== 'get-childitem' || call.args.some((a) => /^-rec/i.test(a.str ?? ''));
+    return call.args.some((a) => /^-[a-zA-Z]*[rR]|^--recursive$/.test(a.str ?? ''));
+  }
+  return (
+    /walk|rglob|readdir.*|glob/.test(call.callee) &&
+    (!/listdir|scandir|iterdir|readdir/.test(call.callee) || call.named.get('recursive')?.str === 'true')
+  );
+}
+
+export function filesystemHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  for (const c of model.calls) {
+    const walk = c.kind === 'command' ? WALK_COMMANDS.has(c.callee) : WALK_CALL_RE.test(c.callee);
+    if (!walk) continue;
+    const paths =
+      c.kind === 'command'
+        ? c.args.filter((a) => !(a.str ?? '').startsWith('-')).slice(0, 3)
+        : [c.args[0], c.receiver].filter((v): v is Value => !!v);
+    const root = paths.map(broadPath).find((p) => p !== null);
+    if (!root) continue;
+    const deep = recursive(c) || /\*\*/.test(root);
+    hits.push(
+      callHit(
+        ctx,
+        c,
+        'code.fs-enumeration',
+        deep ? 0.75 : 0.45,
+        `${deep ? 'recursively walks' : 'lists'} ${root}`,
+        `Enumerates ${root}.`,
+      ),
+    );
+  }
+  return hits;
+}
+
+export const filesystemDetector = codeDetector('code-filesystem', FILESYSTEM_RULES, filesystemHits);

@@ -1,0 +1,19 @@
+// Every code and manifest detector, for the engine to run over scripts, fenced code blocks and manifests.
+import type { Detector } from '../rule.js';
+import { exfiltrationDetector } from './code-exfiltration.js';
+import { filesystemDetector } from './code-filesystem.js';
+import { obfuscationDetector } from './code-obfuscation.js';
+import { privilegeDetector } from './code-privilege.js';
+import { robustnessDetector } from './code-robustness.js';
+import { supplyChainDetector } from './code-supply-chain.js';
+import { manifestDetector } from './manifest-dependencies.js';
+
+export const codeDetectors: Detector[] = [
+  exfiltrationDetector,
+  filesystemDetector,
+  privilegeDetector,
+  supplyChainDetector,
+  obfuscationDetector,
+  robustnessDetector,
+  manifestDetector,
+];

@@ -1,0 +1,186 @@
+// SC3: decoded payloads that run, names assembled from pieces so they never appear in the source,
+// character-code strings, packers, and code blobs hidden in base64/hex.
+import { callHit, contextConfidence } from '../code/hits.js';
+import type { Call, CodeModel } from '../code/model.js';
+import { T } from '../code/model.js';
+import { lineAt, lineStarts, quote } from '../text.js';
+import type { FileContext, Hit, Rule } from '../rule.js';
+import { codeDetector } from './code-detector.js';
+import { codeArgs, stdinIsCode } from './code-supply-chain.js';
+
+export const OBFUSCATION_RULES = [
+  {
+    id: 'code.decoded-exec',
+    pattern: 'SC3',
+    message: 'Encoded or obfuscated code is decoded and executed.',
+    help: 'Base64, hex, rot13, zlib or marshal payloads that are decoded and run hide what the skill does from reviewers. Legitimate skills ship readable code.',
+  },
+  {
+    id: 'code.hidden-name',
+    pattern: 'SC3',
+    message: 'A command or function name is assembled from pieces so it never appears in the source.',
+    help: 'Building names like "cu"+"rl" or getattr(os, "sys"+"tem") exists to evade review and scanners.',
+  },
+  {
+    id: 'code.packed',
+    pattern: 'SC3',
+    message: 'Packed, character-code encoded or machine-obfuscated code.',
+    help: 'Packers (eval(function(p,a,c,k,e,d)), obfuscator.io _0x names) and long chr()/fromCharCode sequences hide behaviour; ask for the readable source.',
+  },
+] as const satisfies readonly Rule[];
+
+/** Names worth hiding: executors, shells and network tools. */
+const DANGEROUS =
+  /^(system|popen|exec|execSync|execFileSync|spawn|spawnSync|eval|Function|compile|__import__|import_module|run|Popen|check_output|call|curl|wget|bash|sh|nc|ncat|python3?|powershell|iex|invoke-expression|base64|fetch|urlopen|post|get|request|environ|env)$/;
+
+function decodedExecHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  for (const c of model.calls) {
+    const decoded = codeArgs(c).find((a) => a.taint.has(T.DECODED));
+    const fromStdin = stdinIsCode(c) && c.stdin.has(T.DECODED);
+    if (decoded || fromStdin) {
+      const t = decoded ? decoded.taint : c.stdin;
+      hits.push(
+        callHit(
+          ctx,
+          c,
+          'code.decoded-exec',
+          0.9,
+          `decoded data (line ${t.lineOf(T.DECODED)}) is run by ${c.callee}`,
+        ),
+      );
+    }
+    if (c.origin?.startsWith('decoded from -EncodedCommand'))
+      hits.push(
+        callHit(
+          ctx,
+          { ...c, origin: null },
+          'code.decoded-exec',
+          0.85,
+          'PowerShell -EncodedCommand hides the script it runs',
+        ),
+      );
+  }
+  return hits;
+}
+
+/** Risky calls found only inside a decoded blob: the encoding hides them even if this file never runs them. */
+function blobHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  const seen = new Set<number>();
+  for (const c of model.calls) {
+    if (!c.origin || !/^decoded from (base64|hex)/.test(c.origin) || seen.has(c.line)) continue;
+    if (!DANGEROUS.test(c.callee.split('.').pop() ?? '')) continue;
+    seen.add(c.line);
+    hits.push(
+      callHit(ctx, c, 'code.decoded-exec', 0.55, `an encoded blob decodes to code calling ${c.callee}`),
+    );
+  }
+  return hits;
+}
+
+function hiddenNameHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  const literal = new Map<string, boolean>();
+  for (const c of model.calls) {
+    if (c.origin) continue;
+    const name = c.callee.split('.').pop() ?? '';
+    if (!DANGEROUS.test(name) || name.length < 3) continue;
+    let present = literal.get(name);
+    if (present === undefined) {
+      present = new RegExp(`(^|[^\\w])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w])`, 'i').test(
+        ctx.text,
+      );
+      literal.set(name, present);
+    }
+    if (!present)
+      hits.push(
+        callHit(
+          ctx,
+          c,
+          'code.hidden-name',
+          0.85,
+          `resolves to ${c.callee}, a name that never appears literally in the file`,
+          `Hidden call to ${c.callee}.`,
+        ),
+      );
+  }
+  return hits;
+}
+
+const PACKED: readonly { re: RegExp; why: string; confidence: number }[] = [
+  {
+    re: /eval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e\s*,\s*[dr]\s*\)/,
+    why: 'Dean Edwards packer',
+    confidence: 0.85,
+  },
+  {
+    re: /(?:\b_0x[0-9a-f]{4,6}\b[\s\S]{0,200}?){12}/,
+    why: 'obfuscator-style _0x identifiers',
+    confidence: 0.8,
+  },
+  {
+    re: /(?:chr\(\s*(?:0x)?[0-9a-f]+\s*\)\s*\+\s*){5,}/i,
+    why: 'a string spelled with chr() codes',
+    confidence: 0.65,
+  },
+  {
+    re: /String\.fromCharCode\(\s*(?:\d+\s*,\s*){5,}/,
+    why: 'a string spelled with String.fromCharCode codes',
+    confidence: 0.65,
+  },
+  {
+    re: /\[\s*(?:\d{2,3}\s*,\s*){8,}\d{2,3}\s*\][\s\S]{0,60}?(fromCharCode|\bchr\b|bytes\(|\.decode\()/,
+    why: 'a character-code array turned into text',
+    confidence: 0.6,
+  },
+  { re: /(?:\\x[0-9a-f]{2}){24,}/i, why: 'a long \\x-escaped string', confidence: 0.5 },
+];
+
+function packedHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  const starts = lineStarts(ctx.text);
+  const text = ctx.text.length > 1_000_000 ? ctx.text.slice(0, 1_000_000) : ctx.text;
+  for (const p of PACKED) {
+    const m = p.re.exec(text);
+    if (!m) continue;
+    const line = lineAt(starts, m.index);
+    const { confidence, notes } = contextConfidence(ctx, p.confidence);
+    const runs = model.calls.some((c: Call) => c.line === line && codeArgs(c).length > 0);
+    hits.push({
+      rule: 'code.packed',
+      line,
+      endLine: lineAt(starts, m.index + m[0].length),
+      evidence: quote(m[0], 200),
+      confidence: runs ? Math.min(0.95, confidence + 0.2) : confidence,
+      rationale: [p.why, ...(runs ? ['the result is executed on the same line'] : []), ...notes].join('; '),
+    });
+  }
+  // Minified code in a skill's own script: one very long dense line (vendored *.min.js are expected).
+  if (!/\.min\.(js|mjs)$|(^|\/)(vendor|node_modules|dist|assets)\//.test(ctx.file.path)) {
+    const long = text.split('\n').findIndex((l) => l.length > 3000 && l.split(' ').length < l.length / 40);
+    if (long >= 0) {
+      const { confidence, notes } = contextConfidence(ctx, 0.3);
+      hits.push({
+        rule: 'code.packed',
+        line: long + 1,
+        endLine: long + 1,
+        evidence: quote(text.split('\n')[long] ?? '', 160),
+        confidence,
+        rationale: ['a minified line of over 3000 characters in a skill script', ...notes].join('; '),
+      });
+    }
+  }
+  return hits;
+}
+
+export function obfuscationHits(ctx: FileContext, model: CodeModel): Hit[] {
+  return [
+    ...decodedExecHits(ctx, model),
+    ...blobHits(ctx, model),
+    ...hiddenNameHits(ctx, model),
+    ...packedHits(ctx, model),
+  ];
+}
+
+export const obfuscationDetector = codeDetector('code-obfuscation', OBFUSCATION_RULES, obfuscationHits);

@@ -1,0 +1,129 @@
+// PE1 broad permission changes and PE2 privilege escalation (sudo, setuid, system directories, services).
+import { callHit } from '../code/hits.js';
+import type { Call, CodeModel } from '../code/model.js';
+import { candidates } from '../code/values.js';
+import type { FileContext, Hit, Rule } from '../rule.js';
+import { codeDetector } from './code-detector.js';
+
+export const PRIVILEGE_RULES = [
+  {
+    id: 'code.world-writable',
+    pattern: 'PE1',
+    message: 'Code grants broad permissions (chmod 777, world-writable, Everyone full control).',
+    help: 'World-writable files or directories let any local user or process change what the skill runs. Grant the narrowest mode that works (e.g. 755 for executables, 600 for secrets).',
+  },
+  {
+    id: 'code.root-execution',
+    pattern: 'PE2',
+    message: 'Code escalates privileges or changes the system (sudo, setuid, system directories, services).',
+    help: 'A skill script that runs sudo/su, sets the setuid bit, writes into /etc, /usr or /Library, or installs system services acts with root power on your machine. Such steps belong in documented manual setup, not in code an agent runs.',
+  },
+] as const satisfies readonly Rule[];
+
+const PE1 = 'code.world-writable';
+const PE2 = 'code.root-execution';
+/** Others may write: octal with the w bit in the last digit, or symbolic o+w / a+w. */
+function worldWritable(mode: string): boolean {
+  const octal = /^0?o?([0-7]{3,4})$/i.exec(mode);
+  if (octal) return (Number(octal[1]!.slice(-1)) & 2) !== 0;
+  return /^[ugo]*[ao][ugo]*[+=][rwxXt]*w/.test(mode);
+}
+const SETUID_MODE = /^([ugoa]*[+=][rwxt]*s[rwxt]*|0?[2467][0-7]{3})$/;
+const SYSTEM_DIR =
+  /^(\/etc|\/usr|\/bin|\/sbin|\/lib|\/boot|\/Library|\/System|\/var\/root|[a-z]:\/Windows|\/opt\/homebrew\/bin)(\/|$)/i;
+const ELEVATE = new Set(['sudo', 'su', 'doas', 'pkexec', 'runas', 'gsudo']);
+
+function modeOf(call: Call): string | null {
+  if (call.kind === 'command')
+    return call.args.find((a) => !/^-/.test(a.str ?? '-') || /^-\w*[rwx]/.test(a.str ?? ''))?.str ?? null;
+  const m = call.args[1] ?? call.named.get('mode');
+  if (!m) return null;
+  const text = m.str ?? m.text;
+  if (/S_IRWXO|S_IWOTH/.test(m.text)) return '777';
+  const n = /^0o?([0-7]+)$/.exec(text);
+  if (n) return n[1]!;
+  if (/^['"`]/.test(m.text)) return text;
+  // JS numeric literals without the 0o prefix are decimal (0o777 === 511).
+  return /^\d+$/.test(text) && Number(text) > 7 ? Number(text).toString(8) : text;
+}
+
+function targetsSystem(call: Call): string | null {
+  if (call.kind === 'command') {
+    if (call.redirectTo && SYSTEM_DIR.test(call.redirectTo)) return call.redirectTo;
+    if (/^(cp|mv|install|ln|tee|rsync|dd|cat)$/.test(call.callee)) {
+      const files = call.args.filter((a) => !(a.str ?? '-').startsWith('-'));
+      const dest =
+        call.callee === 'tee'
+          ? files[0]
+          : call.callee === 'dd'
+            ? files.find((f) => (f.str ?? '').startsWith('of='))
+            : files[files.length - 1];
+      const path = dest?.str?.replace(/^of=/, '') ?? '';
+      if (files.length >= (call.callee === 'tee' || call.callee === 'dd' ? 1 : 2) && SYSTEM_DIR.test(path))
+        return path;
+    }
+    return null;
+  }
+  const writes =
+    (/^(open|io\.open)$/.test(call.callee) &&
+      /[wa]/.test(call.args[1]?.str ?? call.named.get('mode')?.str ?? '')) ||
+    /^(fs\.(writeFileSync|writeFile|appendFileSync|copyFileSync|promises\.writeFile)|shutil\.(copy|copy2|copyfile|move)|.*\.write_text)$/.test(
+      call.callee,
+    );
+  if (!writes) return null;
+  const path =
+    (call.callee.startsWith('shutil')
+      ? call.args[1]
+      : call.callee.endsWith('write_text')
+        ? call.receiver
+        : call.args[0]) ?? null;
+  return path ? (candidates(path).find((p) => SYSTEM_DIR.test(p)) ?? null) : null;
+}
+
+export function privilegeHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  for (const c of model.calls) {
+    if (c.kind === 'command' && ELEVATE.has(c.callee))
+      hits.push(callHit(ctx, c, PE2, 0.75, `runs ${c.callee}`, `Runs a command as root via ${c.callee}.`));
+    if (c.callee === 'start-process' && c.args.some((a) => /^runas$/i.test(a.str ?? '')))
+      hits.push(callHit(ctx, c, PE2, 0.75, 'Start-Process -Verb RunAs elevates to administrator'));
+    if (/^os\.(setuid|seteuid|setreuid|setgid)$/.test(c.callee))
+      hits.push(callHit(ctx, c, PE2, 0.6, `calls ${c.callee}`));
+    if (
+      c.callee === 'chmod' ||
+      /^(os\.chmod|os\.fchmod|fs\.chmodSync|fs\.chmod|fs\.promises\.chmod|.*\.chmod)$/.test(c.callee)
+    ) {
+      const mode = modeOf(c);
+      if (mode && SETUID_MODE.test(mode) && !/^[0-7]{3}$/.test(mode))
+        hits.push(
+          callHit(ctx, c, PE2, 0.8, `sets the setuid/setgid bit (${mode})`, `Sets setuid/setgid (${mode}).`),
+        );
+      else if (mode && worldWritable(mode))
+        hits.push(callHit(ctx, c, PE1, 0.7, `sets mode ${mode}`, `Makes files world-writable (${mode}).`));
+    }
+    if (c.callee === 'icacls' && c.args.some((a) => /everyone:\(?[^)]*F|\*S-1-1-0:\(?F/i.test(a.str ?? '')))
+      hits.push(callHit(ctx, c, PE1, 0.7, 'grants Everyone full control'));
+    if (c.callee === 'chown' && c.args.some((a) => /^root(:|$)/.test(a.str ?? '')))
+      hits.push(callHit(ctx, c, PE2, 0.55, 'gives files to root'));
+    const system = targetsSystem(c);
+    if (system)
+      hits.push(
+        callHit(
+          ctx,
+          c,
+          PE2,
+          0.7,
+          `writes into system location ${system}`,
+          `Writes to system path ${system}.`,
+        ),
+      );
+    if (
+      /^(systemctl|launchctl|update-rc\.d|chkconfig|sc)$/.test(c.callee) &&
+      c.args.some((a) => /^(enable|load|bootstrap|create|defaults|on)$/.test(a.str ?? ''))
+    )
+      hits.push(callHit(ctx, c, PE2, 0.6, `installs or enables a system service (${c.callee})`));
+  }
+  return hits;
+}
+
+export const privilegeDetector = codeDetector('code-privilege', PRIVILEGE_RULES, privilegeHits);

@@ -1,0 +1,223 @@
+// Robustness: R1 unvalidated input, R2 network calls without timeout, R3 unbounded loops and retries,
+// R4 swallowed errors and rm -rf on possibly empty variables, R5 temp files, processes and handles left behind.
+import { callHit, contextConfidence } from '../code/hits.js';
+import type { Call, CodeModel } from '../code/model.js';
+import { T, UNKNOWN } from '../code/model.js';
+import { networkUses } from '../code/network.js';
+import type { FileContext, Hit, Rule } from '../rule.js';
+import { quote } from '../text.js';
+import { codeDetector } from './code-detector.js';
+
+export const ROBUSTNESS_RULES = [
+  {
+    id: 'code.unvalidated-input',
+    pattern: 'R1',
+    message: 'Script uses its arguments or input without validating them.',
+    help:
+      'Check argument count and types (argparse, a length check, a `$' +
+      '{1:?usage}` guard) and handle malformed JSON, so bad input fails with a clear message instead of a traceback or a wrong action.',
+  },
+  {
+    id: 'code.no-timeout',
+    pattern: 'R2',
+    message: 'Network call without a timeout.',
+    help: 'Without a timeout a stalled server hangs the agent indefinitely. Pass timeout= (requests, urlopen), an AbortSignal (fetch), --max-time (curl) or -T (wget).',
+  },
+  {
+    id: 'code.unbounded-loop',
+    pattern: 'R3',
+    message: 'Loop or retry without a bound.',
+    help: 'An infinite loop around network calls or retries never gives up when the service is down. Count attempts, back off, and stop after a limit.',
+  },
+  {
+    id: 'code.swallowed-error',
+    pattern: 'R4',
+    message: 'Errors are swallowed or a destructive command is unguarded.',
+    help:
+      'Bare except/pass, empty catch blocks and `|| true` after destructive commands hide failures; `rm -rf "$VAR/"` deletes from / when VAR is empty. Handle specific errors, and use $' +
+      '{VAR:?} or set -u.',
+  },
+  {
+    id: 'code.leaked-resource',
+    pattern: 'R5',
+    message: 'Temporary files, processes or handles are never cleaned up.',
+    help: 'Remove temp files (trap … EXIT, try/finally, context managers), wait for or stop background processes, and close files.',
+  },
+] as const satisfies readonly Rule[];
+
+const VALIDATION: Record<CodeModel['language'], RegExp> = {
+  python:
+    /\b(argparse|click|typer|fire|docopt|optparse|jsonschema|pydantic)\b|len\(\s*sys\.argv\s*\)|sys\.argv\[1:\]|except\s*\(?\s*(IndexError|ValueError|KeyError|json\.JSONDecodeError|JSONDecodeError)/,
+  javascript:
+    /process\.argv\.length|\b(parseArgs|yargs|commander|minimist|meow|zod|ajv|joi)\b|argv\.slice\([^)]*\)\.length|if\s*\(\s*!\s*(args?|argv|input)/,
+  bash: /\$#|\$\{\d:[?-]|-z\s+"?\$\{?\d|getopts|\bcase\s+"?\$\{?1/,
+  powershell: /\[Parameter\(|\[Validate|param\s*\(/i,
+};
+
+/** Any language: a usage message or an explicit emptiness check means the author thought about bad input. */
+const ANY_VALIDATION = /\busage\b|if\s*\(\s*!\s*[\w.]+\s*\)|===?\s*undefined|if\s+not\s+\w+\s*:/i;
+
+function inputHits(ctx: FileContext, model: CodeModel): Hit[] {
+  if (VALIDATION[model.language].test(ctx.text) || ANY_VALIDATION.test(ctx.text) || model.nounset) return [];
+  const use = model.calls.find(
+    (c) =>
+      !c.origin &&
+      !c.guarded &&
+      (c.args.some((a) => a.taint.has(T.INPUT)) || [...c.named.values()].some((v) => v.taint.has(T.INPUT))),
+  );
+  if (!use) return [];
+  return [
+    callHit(
+      ctx,
+      use,
+      'code.unvalidated-input',
+      0.35,
+      'script input reaches this call with no argument check, parser, schema or error handling in the file',
+    ),
+  ];
+}
+
+const GLOBAL_TIMEOUT =
+  /socket\.setdefaulttimeout|axios\.defaults\.timeout|axios\.create\(\s*\{[^}]*timeout|HTTPAdapter|\.timeout\s*=|AbortController|max-time\s+\d|--max-time|\bconnect-timeout\b|\$PSDefaultParameterValues/;
+
+function timeoutHits(ctx: FileContext, model: CodeModel): Hit[] {
+  if (GLOBAL_TIMEOUT.test(ctx.text)) return [];
+  const hits: Hit[] = [];
+  for (const use of networkUses(model.calls)) {
+    if (use.timeout || use.kind === 'dns' || use.call.origin?.startsWith('decoded')) continue;
+    hits.push(
+      callHit(
+        ctx,
+        use.call,
+        'code.no-timeout',
+        0.6,
+        `${use.call.callee} has no timeout`,
+        `${use.call.callee} call without a timeout.`,
+      ),
+    );
+  }
+  return hits;
+}
+
+function loopHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  for (const loop of model.loops) {
+    if (loop.exits || !(loop.network || loop.retries)) continue;
+    const { confidence, notes } = contextConfidence(ctx, loop.network ? 0.65 : 0.5);
+    hits.push({
+      rule: 'code.unbounded-loop',
+      line: loop.line,
+      endLine: loop.endLine,
+      evidence: quote(loop.text),
+      confidence,
+      rationale: [
+        `infinite loop ${loop.network ? 'around network calls' : 'retrying'} with no break, return or attempt limit`,
+        ...notes,
+      ].join('; '),
+    });
+  }
+  return hits;
+}
+
+const SWALLOW_WHY: Record<string, [string, number]> = {
+  'bare-except': ['bare except that ignores every error (even KeyboardInterrupt)', 0.6],
+  'broad-except': ['catches every Exception and does nothing', 0.5],
+  'empty-catch': ['empty catch block ignores the error', 0.5],
+  'or-true': ['a destructive command whose failure is ignored with || true', 0.55],
+};
+
+function rmHit(ctx: FileContext, c: Call, nounset: boolean): Hit | null {
+  if (c.kind !== 'command' || c.callee !== 'rm' || nounset) return null;
+  if (!c.args.some((a) => /^-[a-zA-Z]*[rR]/.test(a.str ?? '') || a.str === '--recursive')) return null;
+  const risky = c.args.find(
+    (a) => (a.str ?? '').startsWith(`${UNKNOWN}/`) && !/:\?|:-[^}]/.test(a.text) && /\$/.test(a.text),
+  );
+  if (!risky) return null;
+  return callHit(
+    ctx,
+    c,
+    'code.swallowed-error',
+    0.7,
+    `${risky.text} deletes from / when the variable is empty (no \${VAR:?} and no set -u)`,
+    'rm -rf on a possibly empty variable.',
+  );
+}
+
+function errorHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  for (const s of model.swallows) {
+    const [why, base] = SWALLOW_WHY[s.kind]!;
+    const { confidence, notes } = contextConfidence(ctx, base);
+    hits.push({
+      rule: 'code.swallowed-error',
+      line: s.line,
+      endLine: s.endLine,
+      evidence: quote(s.text, 200),
+      confidence,
+      rationale: [why, ...notes].join('; '),
+    });
+  }
+  for (const c of model.calls) {
+    const h = rmHit(ctx, c, model.nounset);
+    if (h) hits.push(h);
+  }
+  return hits;
+}
+
+function cleanupHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  const names = model.names;
+  const has = (...n: string[]) => n.some((x) => names.has(x));
+  for (const c of model.calls) {
+    if (c.origin) continue;
+    if (c.kind === 'command' && c.callee === 'mktemp' && !has('trap', 'rm'))
+      hits.push(callHit(ctx, c, 'code.leaked-resource', 0.5, 'mktemp without a trap or rm that removes it'));
+    if (c.kind === 'command' && c.background && !has('wait', 'kill', 'trap', 'disown'))
+      hits.push(
+        callHit(ctx, c, 'code.leaked-resource', 0.45, 'background process never waited for or stopped'),
+      );
+    if (c.kind === 'call') {
+      const temp =
+        /^tempfile\.(mkstemp|mkdtemp|mktemp)$/.test(c.callee) ||
+        (/^tempfile\.NamedTemporaryFile$/.test(c.callee) && c.named.get('delete')?.str === 'False');
+      if (temp && !has('unlink', 'remove', 'rmtree', 'cleanup', 'rmdir'))
+        hits.push(callHit(ctx, c, 'code.leaked-resource', 0.5, `${c.callee} result is never removed`));
+      if (
+        /^fs\.(openSync|mkdtempSync)$/.test(c.callee) &&
+        !has('closeSync', 'rmSync', 'unlinkSync', 'rmdirSync')
+      )
+        hits.push(
+          callHit(ctx, c, 'code.leaked-resource', 0.4, `${c.callee} without a matching close or remove`),
+        );
+    }
+  }
+  if (model.language === 'python' && !names.has('close')) {
+    // Only a handle kept in a variable (`f = open(p)`), not `open(p).read()` which CPython closes at once.
+    const m = /^[ \t]*(\w+)\s*=\s*open\((?:[^()\n]|\([^()\n]*\))*\)[ \t]*(#.*)?$/m.exec(ctx.text);
+    const line = m ? ctx.text.slice(0, m.index + m[0].length).split('\n').length : -1;
+    const call = model.calls.find((c) => c.callee === 'open' && c.line === line && !c.origin);
+    if (m && call)
+      hits.push(
+        callHit(
+          ctx,
+          call,
+          'code.leaked-resource',
+          0.35,
+          `file handle ${m[1]} is opened outside a with block and never closed`,
+        ),
+      );
+  }
+  return hits;
+}
+
+export function robustnessHits(ctx: FileContext, model: CodeModel): Hit[] {
+  return [
+    ...inputHits(ctx, model),
+    ...timeoutHits(ctx, model),
+    ...loopHits(ctx, model),
+    ...errorHits(ctx, model),
+    ...cleanupHits(ctx, model),
+  ];
+}
+
+export const robustnessDetector = codeDetector('code-robustness', ROBUSTNESS_RULES, robustnessHits);

@@ -1,0 +1,329 @@
+// Supply chain in code: SC2 remote code run (curl | sh, eval of fetched text, download-then-execute, import
+// from a URL), SC5 installs from unverifiable sources, SC1 package installs without versions.
+import { callHit } from '../code/hits.js';
+import type { Call, CodeModel, Value } from '../code/model.js';
+import { T } from '../code/model.js';
+import { INTERPRETERS } from '../code/names.js';
+import { hostOf, isIpHost, networkUses } from '../code/network.js';
+import { isExecCallee, isShellCallee } from '../code/script.js';
+import type { FileContext, Hit, Rule } from '../rule.js';
+import { codeDetector } from './code-detector.js';
+
+export const SUPPLY_CHAIN_RULES = [
+  {
+    id: 'code.remote-code',
+    pattern: 'SC2',
+    message: 'Code downloads and runs remote code (curl | sh, eval of fetched text, download then execute).',
+    help: 'Whatever the server returns at run time is executed with your permissions; the skill you reviewed is not the code that runs. Vendor the script into the skill, or pin it by checksum and verify before running.',
+  },
+  {
+    id: 'code.unverifiable-source',
+    pattern: 'SC5',
+    message:
+      'Code installs or downloads from an unverifiable source (custom index, raw URL or IP, unpinned git, password-protected archive).',
+    help: 'Packages from custom indexes, raw URLs, IP addresses or unpinned git refs can change under you, and password-protected archives hide their content from scanners. Install from the public registry with pinned versions, or pin git URLs to a commit.',
+  },
+  {
+    id: 'code.unpinned-install',
+    pattern: 'SC1',
+    message: 'Code installs packages without pinned versions.',
+    help: 'Installing the newest version at run time means a compromised or broken release reaches you automatically. Pin exact versions (pkg==1.2.3, pkg@1.2.3).',
+  },
+] as const satisfies readonly Rule[];
+
+const SC2 = 'code.remote-code';
+const SC5 = 'code.unverifiable-source';
+const SC1 = 'code.unpinned-install';
+
+/** For python/node/perl/…: stdin is code only when no script, -c, -e or -m is given. */
+export function stdinIsCode(call: Call): boolean {
+  if (call.kind !== 'command' || !INTERPRETERS.has(call.callee)) return false;
+  if (/^(eval|source|\.|exec|iex|invoke-expression)$/.test(call.callee))
+    return call.args.length === 0 || call.callee === 'invoke-expression';
+  const positional = call.args.filter((a) => !(a.str ?? '').startsWith('-'));
+  if (call.args.some((a) => /^-(s|-)$/.test(a.str ?? ''))) return true;
+  return positional.length === 0 && !call.args.some((a) => /^-[a-zA-Z]*[cem]$|^-Command$/i.test(a.str ?? ''));
+}
+
+/** Arguments that an executor runs as code. */
+export function codeArgs(call: Call): Value[] {
+  if (call.kind === 'command') {
+    if (!INTERPRETERS.has(call.callee)) return [];
+    if (/^(eval|source|\.|iex|invoke-expression)$/.test(call.callee)) return call.args;
+    const flag = call.args.findIndex((a) => /^-[a-zA-Z]*[ce]$|^-Command$/i.test(a.str ?? ''));
+    return flag >= 0
+      ? call.args.slice(flag + 1, flag + 2)
+      : call.args.filter((a) => !(a.str ?? '').startsWith('-')).slice(0, 1);
+  }
+  if (
+    isExecCallee(call.callee) ||
+    isShellCallee(call.callee) ||
+    /^pickle\.loads?$|^marshal\.loads$/.test(call.callee)
+  )
+    return call.args;
+  return [];
+}
+
+const VERIFY = /\b(sha(256|512|1)?sum|shasum|gpg|cosign|minisign|Get-FileHash|hashlib\.sha256|checksum)\b/;
+
+function remoteCodeHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  for (const c of model.calls) {
+    const code = codeArgs(c);
+    const fromStdin = stdinIsCode(c) && c.stdin.has(T.FETCHED);
+    const fetched = code.find((a) => a.taint.has(T.FETCHED));
+    if (fromStdin || fetched) {
+      const t = fromStdin ? c.stdin : fetched!.taint;
+      const from = t.lineOf(T.FETCHED) ?? c.line;
+      hits.push(
+        callHit(
+          ctx,
+          c,
+          SC2,
+          0.95,
+          `content fetched from the network (line ${from}) is run by ${c.callee}`,
+          undefined,
+          { line: Math.min(from, c.line), endLine: Math.max(c.endLine, from) },
+        ),
+      );
+    }
+    if (c.callee === 'import' && /^https?:\/\//i.test(c.args[0]?.str ?? ''))
+      hits.push(callHit(ctx, c, SC2, 0.85, `imports code from ${c.args[0]!.str}`));
+  }
+  // Download to a file, then run that file.
+  const verified = VERIFY.test(ctx.text);
+  for (const use of networkUses(model.calls)) {
+    if (!use.downloadTo) continue;
+    const file = use.downloadTo.split('/').pop()!;
+    if (!file || file.includes('\u2026')) continue;
+    const runner = model.calls.find(
+      (c) =>
+        c.line >= use.call.line &&
+        c !== use.call &&
+        ((c.kind === 'command' && c.callee === file.toLowerCase() && !INTERPRETERS.has(file)) ||
+          (c.kind === 'command' &&
+            (INTERPRETERS.has(c.callee) || c.callee === 'start-process') &&
+            c.args.some((a) => (a.str ?? '').split('/').pop() === file)) ||
+          (c.kind === 'command' &&
+            c.callee === 'chmod' &&
+            c.args.some((a) => /\+x|^[0-7]?7[0-7]{2}$/.test(a.str ?? '')) &&
+            c.args.some((a) => (a.str ?? '').split('/').pop() === file))),
+    );
+    if (!runner) continue;
+    hits.push(
+      callHit(
+        ctx,
+        runner,
+        SC2,
+        verified ? 0.5 : 0.85,
+        `${file} is downloaded at line ${use.call.line} and then made executable or run${verified ? ' (a checksum or signature check appears in the file)' : ''}`,
+        `Downloads ${file} and runs it.`,
+        { line: use.call.line, endLine: runner.endLine },
+      ),
+    );
+  }
+  return hits;
+}
+
+const PUBLIC_INDEX =
+  /^(pypi\.org|files\.pythonhosted\.org|pypi\.python\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|download\.pytorch\.org)$/;
+const PINNED_VCS = /(@|#)([0-9a-f]{7,40})(\b|$)|#(sha256|sha384|sha512|md5)=|#commit=|#[0-9a-f]{40}/i;
+const TOOLING = /^(pip|setuptools|wheel|uv|pipx|npm|yarn|pnpm|corepack)$/i;
+
+interface InstallCommand {
+  ecosystem: 'pip' | 'npm' | 'npx' | 'go' | 'gem' | 'cargo';
+  args: Value[];
+}
+
+function installCommand(c: Call): InstallCommand | null {
+  if (c.kind !== 'command') return null;
+  const a = c.args.map((v) => v.str ?? '');
+  if (/^pip[0-9.]*$/.test(c.callee) && a[0] === 'install') return { ecosystem: 'pip', args: c.args.slice(1) };
+  if (
+    /^python[0-9.]*$|^py$/.test(c.callee) &&
+    a[0] === '-m' &&
+    /^pip[0-9.]*$/.test(a[1] ?? '') &&
+    a[2] === 'install'
+  )
+    return { ecosystem: 'pip', args: c.args.slice(3) };
+  if (c.callee === 'uv' && a[0] === 'pip' && a[1] === 'install')
+    return { ecosystem: 'pip', args: c.args.slice(2) };
+  if (c.callee === 'pipx' && a[0] === 'install') return { ecosystem: 'pip', args: c.args.slice(1) };
+  if (/^(npm|pnpm|cnpm|bun)$/.test(c.callee) && /^(install|i|add|in)$/.test(a[0] ?? ''))
+    return { ecosystem: 'npm', args: c.args.slice(1) };
+  if (c.callee === 'yarn' && (a[0] === 'add' || (a[0] === 'global' && a[1] === 'add')))
+    return { ecosystem: 'npm', args: c.args.slice(a[0] === 'global' ? 2 : 1) };
+  if (/^(npx|bunx|pnpx)$/.test(c.callee) || (c.callee === 'pnpm' && a[0] === 'dlx'))
+    return { ecosystem: 'npx', args: c.callee === 'pnpm' ? c.args.slice(1) : c.args };
+  if (c.callee === 'go' && a[0] === 'install') return { ecosystem: 'go', args: c.args.slice(1) };
+  if (c.callee === 'gem' && a[0] === 'install') return { ecosystem: 'gem', args: c.args.slice(1) };
+  if (c.callee === 'cargo' && a[0] === 'install') return { ecosystem: 'cargo', args: c.args.slice(1) };
+  return null;
+}
+
+const PIP_VALUE_FLAGS =
+  /^(-r|-c|-e|-i|-f|-t|--requirement|--constraint|--editable|--index-url|--extra-index-url|--find-links|--trusted-host|--target|--prefix|--root|--python|--platform|--python-version|--src|--cache-dir|--no-binary|--only-binary)$/;
+const NPM_VALUE_FLAGS = /^(--registry|--prefix|-C|--cache|--tag|--workspace|-w|-p|--package|-v|--version)$/;
+
+function sourceProblem(spec: string): { why: string; confidence: number } | null {
+  const { host } = hostOf(spec);
+  if (
+    /^(git\+|git:|github:|gitlab:|bitbucket:)|\.git($|[@#])/.test(spec) ||
+    (/^https?:/.test(spec) && /github\.com\/[^/]+\/[^/]+\/?$/.test(spec))
+  ) {
+    return PINNED_VCS.test(spec)
+      ? null
+      : { why: `installs from git without pinning a commit (${spec})`, confidence: 0.65 };
+  }
+  if (/^(https?|ftp):\/\//i.test(spec)) {
+    if (isIpHost(host)) return { why: `installs from a raw IP address (${spec})`, confidence: 0.8 };
+    if (PINNED_VCS.test(spec)) return null;
+    return { why: `installs from a raw URL (${spec})`, confidence: 0.65 };
+  }
+  return null;
+}
+
+function isLocal(spec: string): boolean {
+  return /^(\.{1,2}(\/|$)|\/|~|file:)|\.(whl|tar\.gz|tgz|zip)$/.test(spec) || spec === '.';
+}
+
+function packageHits(ctx: FileContext, c: Call, inst: InstallCommand): Hit[] {
+  const hits: Hit[] = [];
+  const unpinned: string[] = [];
+  const a = inst.args;
+  const versionFlag = a.some((v) => /^(-v|--version)(=|$)/.test(v.str ?? ''));
+  for (let i = 0; i < a.length; i++) {
+    const s = a[i]!.str ?? '';
+    if (!s || s.includes('\u2026')) continue;
+    const eq = /^(--[\w-]+)=(.*)$/.exec(s);
+    const flag = eq?.[1] ?? s;
+    const value = eq ? eq[2]! : (a[i + 1]?.str ?? '');
+    if (
+      inst.ecosystem === 'pip' &&
+      /^(-i|--index-url|--extra-index-url|--trusted-host|-f|--find-links)$/.test(flag)
+    ) {
+      const { host } = hostOf(/^\w+:\/\//.test(value) ? value : `x://${value}`);
+      if (host && !PUBLIC_INDEX.test(host) && !isLocal(value))
+        hits.push(
+          callHit(
+            ctx,
+            c,
+            SC5,
+            isIpHost(host) ? 0.8 : 0.7,
+            `uses package index ${value}`,
+            `Installs from custom index ${host}.`,
+          ),
+        );
+      if (!eq) i++;
+      continue;
+    }
+    if (inst.ecosystem === 'npm' && flag === '--registry') {
+      const { host } = hostOf(value);
+      if (host && !PUBLIC_INDEX.test(host))
+        hits.push(
+          callHit(ctx, c, SC5, 0.65, `uses registry ${value}`, `Installs from custom registry ${host}.`),
+        );
+      if (!eq) i++;
+      continue;
+    }
+    if (s.startsWith('-')) {
+      if (
+        !eq &&
+        ((inst.ecosystem === 'pip' && PIP_VALUE_FLAGS.test(s)) ||
+          (inst.ecosystem !== 'pip' && NPM_VALUE_FLAGS.test(s)))
+      ) {
+        const v = a[i + 1]?.str ?? '';
+        if (s === '-e' || s === '--editable') {
+          const p = sourceProblem(v);
+          if (p) hits.push(callHit(ctx, c, SC5, p.confidence, p.why));
+        }
+        i++;
+      }
+      continue;
+    }
+    const problem =
+      sourceProblem(s) ??
+      (inst.ecosystem === 'npm' && /^[\w.-]+\/[\w.-]+(#.*)?$/.test(s) && !s.startsWith('@')
+        ? sourceProblem(`github:${s}`)
+        : null);
+    if (problem) {
+      hits.push(callHit(ctx, c, SC5, problem.confidence, problem.why));
+      continue;
+    }
+    if (isLocal(s)) continue;
+    if (inst.ecosystem === 'npx') {
+      if (!/^@?[^@]+@\d/.test(s)) unpinned.push(s);
+      break; // the first positional is the package; the rest are its arguments
+    }
+    const name = s.replace(/\[.*?\]/, '');
+    if (TOOLING.test(name)) continue;
+    const pinned =
+      inst.ecosystem === 'pip'
+        ? /(===?|~=)\s*[\w.*+!-]+/.test(name) || /<\s*[\d]/.test(name)
+        : inst.ecosystem === 'go'
+          ? /@v?\d/.test(name)
+          : inst.ecosystem === 'gem' || inst.ecosystem === 'cargo'
+            ? versionFlag
+            : /^@?[^@]+@(?!latest$|next$|\*$|x$)[~^]?\d/.test(name);
+    if (!pinned) unpinned.push(s);
+  }
+  if (unpinned.length > 0)
+    hits.push(
+      callHit(
+        ctx,
+        c,
+        SC1,
+        inst.ecosystem === 'npx' ? 0.5 : 0.6,
+        `no pinned version for ${unpinned.join(', ')}`,
+        `Installs ${unpinned.join(', ')} without a pinned version.`,
+      ),
+    );
+  return hits;
+}
+
+function unverifiableHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  for (const c of model.calls) {
+    const inst = installCommand(c);
+    if (inst) hits.push(...packageHits(ctx, c, inst));
+    if (c.kind === 'command') {
+      if (c.callee === 'unzip' && c.args.some((a) => /^-P/.test(a.str ?? '')))
+        hits.push(
+          callHit(
+            ctx,
+            c,
+            SC5,
+            0.75,
+            'extracts a password-protected archive (its content was hidden from scanners)',
+          ),
+        );
+      if (/^7z[ar]?$/.test(c.callee) && c.args.some((a) => /^-p./.test(a.str ?? '')))
+        hits.push(callHit(ctx, c, SC5, 0.75, 'extracts a password-protected 7z archive'));
+    } else if (
+      /(^|\.)(extractall|extract|setpassword|open)$/.test(c.callee) &&
+      (c.named.has('pwd') || /setpassword$/.test(c.callee)) &&
+      /zip/i.test(c.callee + (c.receiver?.text ?? ''))
+    )
+      hits.push(callHit(ctx, c, SC5, 0.7, 'extracts a password-protected zip archive'));
+  }
+  for (const use of networkUses(model.calls)) {
+    if (use.kind === 'http' && isIpHost(use.host) && !use.sends)
+      hits.push(
+        callHit(
+          ctx,
+          use.call,
+          SC5,
+          0.65,
+          `downloads from a raw IP address (${use.host})`,
+          `Downloads from raw IP ${use.host}.`,
+        ),
+      );
+  }
+  return hits;
+}
+
+export function supplyChainHits(ctx: FileContext, model: CodeModel): Hit[] {
+  return [...remoteCodeHits(ctx, model), ...unverifiableHits(ctx, model)];
+}
+
+export const supplyChainDetector = codeDetector('code-supply-chain', SUPPLY_CHAIN_RULES, supplyChainHits);

@@ -1,0 +1,93 @@
+// Syntax trees for skill scripts via web-tree-sitter and the prebuilt grammars of @vscode/tree-sitter-wasm.
+// The runtime and each grammar load once, lazily; callers must delete() every tree they receive (wasm memory).
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Language, Parser, type Tree } from 'web-tree-sitter';
+
+export type { Node, Tree } from 'web-tree-sitter';
+
+export type CodeLanguage = 'bash' | 'python' | 'javascript' | 'typescript' | 'tsx' | 'powershell';
+
+/** Hostile scripts can be huge; beyond this many characters only the head is parsed (callers say so). */
+export const MAX_PARSE_CHARS = 1_000_000;
+/** Wall-clock budget for one parse; tree-sitter is linear, but a pathological input must not stall a batch. */
+const PARSE_TIMEOUT_MS = 2_000;
+
+const ALIASES: Record<string, CodeLanguage> = {
+  bash: 'bash',
+  sh: 'bash',
+  shell: 'bash',
+  zsh: 'bash',
+  ksh: 'bash',
+  dash: 'bash',
+  console: 'bash',
+  shellscript: 'bash',
+  python: 'python',
+  py: 'python',
+  python3: 'python',
+  javascript: 'javascript',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  node: 'javascript',
+  jsx: 'javascript',
+  typescript: 'typescript',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  tsx: 'tsx',
+  powershell: 'powershell',
+  ps1: 'powershell',
+  pwsh: 'powershell',
+  ps: 'powershell',
+};
+
+/** The grammar for a file or fenced-block language name, or null when none is bundled. */
+export function codeLanguage(language: string | null | undefined): CodeLanguage | null {
+  if (!language) return null;
+  return ALIASES[language.trim().toLowerCase()] ?? null;
+}
+
+let runtime: Promise<void> | null = null;
+const grammars = new Map<CodeLanguage, Promise<Parser>>();
+
+function wasmDir(): string {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
+}
+
+function parserFor(language: CodeLanguage): Promise<Parser> {
+  let pending = grammars.get(language);
+  if (!pending) {
+    runtime ??= Parser.init();
+    pending = runtime.then(async () => {
+      const lang = await Language.load(path.join(wasmDir(), `tree-sitter-${language}.wasm`));
+      const parser = new Parser();
+      parser.setLanguage(lang);
+      return parser;
+    });
+    // A failed load must not poison later attempts (e.g. a transient read error).
+    pending.catch(() => grammars.delete(language));
+    grammars.set(language, pending);
+  }
+  return pending;
+}
+
+/**
+ * Parses `text` as `language` (any alias accepted by codeLanguage). Returns null for unsupported languages
+ * or when the parse exceeds its time budget. Input beyond MAX_PARSE_CHARS is cut; the caller owns the tree
+ * and must call `tree.delete()`.
+ */
+export async function parseCode(language: string, text: string): Promise<Tree | null> {
+  const lang = codeLanguage(language);
+  if (!lang) return null;
+  const parser = await parserFor(lang);
+  const source = text.length > MAX_PARSE_CHARS ? text.slice(0, MAX_PARSE_CHARS) : text;
+  const deadline = performance.now() + PARSE_TIMEOUT_MS;
+  // The progress callback cancels the parse when it returns true (the .d.ts types it as void).
+  const progressCallback = (() => performance.now() > deadline) as unknown as () => void;
+  const tree = parser.parse(source, null, { progressCallback });
+  // After a cancelled parse the parser would resume the old document on the next call.
+  if (!tree) parser.reset();
+  return tree;
+}
