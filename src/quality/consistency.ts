@@ -17,9 +17,24 @@ export const CONSISTENCY = {
   focusTerms: 10,
 } as const;
 
+/** Fenced blocks in these languages are commands the agent runs: each line is a step it takes. */
+const SHELL_LANGS = new Set([
+  'bash',
+  'sh',
+  'shell',
+  'zsh',
+  'console',
+  'shell-session',
+  'powershell',
+  'ps1',
+  'pwsh',
+  'cmd',
+  'bat',
+]);
+
 /**
- * The body's action surface: headings, list items (steps), table rows, and the names of bundled scripts,
- * where a skill says what it does. Prose and code around them only show that a term is mentioned.
+ * The body's action surface: headings, list items (steps), table rows and the names of bundled scripts, where a
+ * skill says what it does. Prose and code only show that a term is mentioned.
  */
 export function actionSurfaceText(skill: Skill, outline: Outline): string {
   const scriptNames = skill.files
@@ -31,6 +46,17 @@ export function actionSurfaceText(skill: Skill, outline: Outline): string {
     ...outline.tableRows.map((r) => r.text),
     ...scriptNames,
   ].join('\n');
+}
+
+/**
+ * Shell command blocks: what the agent runs is what the skill does, so a description term found there counts
+ * as fully covered. Their arguments are placeholders (`report.pdf`), so they do not feed the salient terms.
+ */
+export function commandText(outline: Outline): string {
+  return outline.codeBlocks
+    .filter((b) => SHELL_LANGS.has(b.lang.toLowerCase()))
+    .map((b) => b.text)
+    .join('\n');
 }
 
 /** `fill_pdf-form.py` and `fillPdfForm.ts` both read as "fill pdf form". */
@@ -46,7 +72,7 @@ export function descriptionContentConsistency(skill: Skill, outline: Outline): D
   const descriptionTerms = [...new Set(contentTerms(description))];
   const actionTerms = contentTerms(actionSurfaceText(skill, outline));
   const proseTerms = contentTerms(outline.text);
-  const actionIndex = new TermIndex(actionTerms);
+  const actionIndex = new TermIndex([...actionTerms, ...contentTerms(commandText(outline))]);
   const bodyIndex = new TermIndex([...proseTerms, ...actionTerms]);
 
   if (descriptionTerms.length === 0 || (actionTerms.length === 0 && proseTerms.length === 0)) {

@@ -125,6 +125,19 @@ describe('description-content consistency', () => {
     expect(r.score).toBeCloseTo(0.6 * 0.5 + 0.4 * (3 / 7), 4);
   });
 
+  it('counts terms in shell command blocks as covered, without making their arguments salient', () => {
+    const body =
+      '## Merge PDFs\n\n```bash\npython3 scripts/pdf.py merge combined.pdf a.pdf b.pdf\n```\n\n```python\nrotate(page)\n```\n';
+    const r = consistency({ frontmatter: { name: 'x', description: 'Merge and rotate PDF pages.' }, body });
+    // merg and pdf: heading and bash block → action surface; rotat and pag only in the Python block → prose.
+    expect(r.evidence.inActionSurface).toEqual(['merg', 'pdf']);
+    expect(r.evidence.inBodyOnly).toEqual(['rotat', 'pag']);
+    expect(r.evidence.coverage).toBeCloseTo((2 + 2 * 0.5) / 4, 10);
+    // Salient terms come from the heading only: "combined" (an argument) is not one.
+    expect(r.evidence.salientBodyTerms).toEqual(['merg', 'pdf']);
+    expect(r.score).toBeCloseTo(0.6 * 0.75 + 0.4 * 1, 4);
+  });
+
   it('compares CJK descriptions and bodies through bigrams', () => {
     const r = consistency({
       frontmatter: { name: 'pdf-merge', description: '合并PDF文件' },
