@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
-import { resolve } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
 import type { SourceSpec } from './source-spec.js';
 
@@ -138,5 +139,7 @@ export async function cloneRepository(spec: GitSpec, dest: string): Promise<stri
   if (run.code !== 0) throw failure(spec, run, ref ? `checkout of ${ref}` : 'clone');
   const head = await runGit(['rev-parse', 'HEAD'], spec.local, dest);
   if (head.code !== 0) throw failure(spec, head, 'rev-parse');
+  // The repository's metadata is ours, not the skill's: only the checked-out tree is loaded.
+  await rm(join(dest, '.git'), { recursive: true, force: true });
   return head.stdout.trim();
 }

@@ -11,7 +11,7 @@ import { extractZip } from './extract-zip.js';
 import { cloneRepository } from './git.js';
 import type { IntakeLimits } from './limits.js';
 import { type SkillExtras, loadSkill, resolveLimits } from './load-skill.js';
-import { type SourceSpec, archiveFormat, archiveStem, parseSource } from './source-spec.js';
+import { type SourceSpec, archiveFormat, archiveStem, parseSource, safeFolderName } from './source-spec.js';
 import { isInside } from './walk.js';
 import type { Skill } from '../types.js';
 
@@ -80,7 +80,7 @@ async function materialiseFile(path: string, info: Stats, limits: IntakeLimits, 
   // folder named like its own, so the name-matches-folder rule still means something.
   const tmp = makeTempDir('file');
   temps.push(tmp);
-  const dest = join(tmp, basename(dirname(resolve(path))) || 'skill');
+  const dest = join(tmp, safeFolderName(basename(dirname(resolve(path))), 'skill'));
   await mkdir(dest);
   try {
     await copyFile(path, join(dest, 'SKILL.md'), constants.COPYFILE_EXCL);
@@ -98,9 +98,8 @@ async function materialise(spec: SourceSpec, limits: IntakeLimits, temps: string
   if (spec.kind === 'git') {
     const tmp = makeTempDir('git');
     temps.push(tmp);
-    const repoName =
-      basename(spec.url.replace(/[/\\]+$/, '').replace(/\.git$/, '')).replace(/^.*:/, '') || 'repo';
-    const dest = join(tmp, repoName);
+    const repoName = basename(spec.url.replace(/[/\\]+$/, '').replace(/\.git$/, '')).replace(/^.*:/, '');
+    const dest = join(tmp, safeFolderName(repoName, 'repo'));
     const commit = await cloneRepository(spec, dest);
     return {
       base: dest,

@@ -131,8 +131,17 @@ export function archiveFormat(path: string): ArchiveFormat | null {
   return null;
 }
 
+/**
+ * A name safe to use as one folder inside a temp folder: the skill's folder name comes from the source
+ * (archive or repository name, parent folder), so `..`, separators and odd characters are replaced.
+ */
+export function safeFolderName(name: string, fallback: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 128);
+  return cleaned === '' || /^\.+$/.test(cleaned) ? fallback : cleaned;
+}
+
 /** Folder name an archive's root-level skill gets (`pdf.skill` → `pdf`). */
 export function archiveStem(path: string): string {
   const name = posix.basename(path.replace(/\\/g, '/'));
-  return name.replace(/\.(zip|skill|tgz|tar\.gz|tar)$/i, '') || 'skill';
+  return safeFolderName(name.replace(/\.(zip|skill|tgz|tar\.gz|tar)$/i, ''), 'skill');
 }

@@ -352,6 +352,18 @@ describe('git sources', () => {
     }
   });
 
+  it('loads a repository whose root is the skill, without the repository metadata', async () => {
+    const single = writeSkill(join(area.fixtures, 'single-repo'), 'single-repo', { 'run.sh': 'echo hi\n' });
+    git(single, 'init', '-q', '-b', 'main');
+    git(single, 'add', '.');
+    git(single, 'commit', '-q', '-m', 'only');
+    const handle = await open(`${single}@main`);
+    const skill = loaded(handle.skills[0]);
+    expect(skill).toMatchObject({ name: 'single-repo', folderName: 'single-repo', diagnostics: [] });
+    expect(skill.files.map((f) => f.path)).toEqual(['SKILL.md', 'run.sh']);
+    await handle.dispose();
+  });
+
   it('reports an unknown ref as GIT_FAILED and leaves no temp folder behind', async () => {
     const before = readdirSync(area.tmp);
     await expect(open(`file://${repo}@no-such-branch`)).rejects.toMatchObject({ code: 'GIT_FAILED' });

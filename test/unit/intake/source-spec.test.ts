@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { archiveFormat, archiveStem, parseSource, redactUrl } from '../../../src/intake/source-spec.js';
+import {
+  archiveFormat,
+  archiveStem,
+  parseSource,
+  redactUrl,
+  safeFolderName,
+} from '../../../src/intake/source-spec.js';
 import { UserError } from '../../../src/util/errors.js';
 
 const none = () => false;
@@ -97,6 +103,14 @@ describe('source helpers', () => {
     expect(archiveFormat('SKILL.md')).toBeNull();
     expect(archiveStem('/dl/pdf.skill')).toBe('pdf');
     expect(archiveStem('my-skill.tar.gz')).toBe('my-skill');
+  });
+
+  it('never lets a source name become a path: `..`, separators and empty names are replaced', () => {
+    expect(archiveStem('/dl/..skill')).toBe('skill');
+    expect(archiveStem('a/.zip')).toBe('skill');
+    expect(safeFolderName('..', 'repo')).toBe('repo');
+    expect(safeFolderName('a/b\\c', 'repo')).toBe('a-b-c');
+    expect(safeFolderName('pdf-tools', 'repo')).toBe('pdf-tools');
   });
 
   it('redacts credentials in URLs', () => {
