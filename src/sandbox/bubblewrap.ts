@@ -30,17 +30,17 @@ import { type StraceEvidence, StraceParser } from './strace-parse.js';
 import {
   type CreateSandboxOptions,
   DEFAULT_SANDBOX_LIMITS,
+  SANDBOX_INNER_PATHS,
   type RunRequest,
   type RunResult,
   type Sandbox,
-  type SandboxInnerPaths,
   type SandboxLimits,
   type SeedFile,
 } from './types.js';
 import { diffTrees, snapshotTrees, type WritableTree } from './writable-trees.js';
 
 const SANDBOX_UID = 65534;
-const INNER: SandboxInnerPaths = { home: '/home/skill', workspace: '/home/skill/work', tmp: '/tmp' };
+const INNER = SANDBOX_INNER_PATHS;
 /** Directories the sandbox sees as empty and private instead of the host's. */
 const PRIVATE_DIRS = ['/root', '/home', '/run', '/var/tmp'];
 const STRACE_SYSCALLS =

@@ -15,16 +15,16 @@ import { BoundedOutput } from './output-capture.js';
 import {
   type CreateSandboxOptions,
   DEFAULT_SANDBOX_LIMITS,
+  SANDBOX_INNER_PATHS,
   type RunRequest,
   type RunResult,
   type Sandbox,
-  type SandboxInnerPaths,
   type SandboxLimits,
 } from './types.js';
 import { diffTrees, snapshotTrees, type WritableTree } from './writable-trees.js';
 
 const run = promisify(execFile);
-const INNER: SandboxInnerPaths = { home: '/home/skill', workspace: '/home/skill/work', tmp: '/tmp' };
+const INNER = SANDBOX_INNER_PATHS;
 export const DEFAULT_DOCKER_IMAGE = 'debian:bookworm-slim';
 
 /** Whether a Docker daemon answers, and why not when it does not. */

@@ -10,7 +10,7 @@ export type { CanaryHit, CanaryHitKind, CanaryHitOptions } from './canaries.js';
 export { findCanaryHits } from './canaries.js';
 export type * from './evidence.js';
 export type * from './types.js';
-export { DEFAULT_SANDBOX_LIMITS } from './types.js';
+export { DEFAULT_SANDBOX_LIMITS, SANDBOX_INNER_PATHS } from './types.js';
 
 const run = promisify(execFile);
 

@@ -27,6 +27,7 @@ export interface StraceEvidence {
 }
 
 // Local plumbing every libc tries first; not a network attempt worth reporting.
+const MAX_ARGS = 256;
 const NOISE_UNIX_PATHS = new Set(['/var/run/nscd/socket', '/run/nscd/socket']);
 
 interface Proc {
@@ -224,7 +225,8 @@ export class StraceParser {
     const pathArg = call.name === 'execveat' ? call.args[1] : call.args[0];
     const argvArg = call.name === 'execveat' ? call.args[2] : call.args[1];
     proc.executable = stringLiterals(pathArg ?? '')[0] ?? null;
-    proc.argv = stringLiterals(argvArg ?? '');
+    // Bounded: a hostile command line must not balloon the evidence.
+    proc.argv = stringLiterals(argvArg ?? '').slice(0, MAX_ARGS);
     if (proc.execSeq === null) proc.execSeq = this.seq;
     if (this.ctx.sandboxExecutable !== null && proc.executable === this.ctx.sandboxExecutable) {
       this.sandboxRoot ??= proc.pid;

@@ -58,6 +58,13 @@ export interface SandboxInnerPaths {
   tmp: string;
 }
 
+/** Every backend lays the sandbox out the same way, so callers can plan paths before creating one. */
+export const SANDBOX_INNER_PATHS: Readonly<SandboxInnerPaths> = Object.freeze({
+  home: '/home/skill',
+  workspace: '/home/skill/work',
+  tmp: '/tmp',
+});
+
 export interface Sandbox {
   readonly backend: BackendName;
   /** Host path of the workspace (the sandbox's working tree, read-write inside). */

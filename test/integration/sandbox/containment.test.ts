@@ -188,6 +188,7 @@ describe('bubblewrap containment', () => {
     expect(result.stdout).not.toMatch(/^0$/m);
     expect(result.stdout).toMatch(/EUID-STATUS Uid: 65534 65534 65534 65534/);
     expect(result.stdout).not.toMatch(/NESTED-USERNS 0/);
+    expect(result.stdout).toContain('NoNewPrivs: 1');
     // The attempts are in the exec log for the detonation stage to judge.
     const programs = result.evidence.processes.map((p) => p.argv[0]);
     expect(programs).toEqual(expect.arrayContaining(['su', 'mount', 'python3']));
