@@ -31,6 +31,27 @@ const ARGS = [
   '--disable-sync',
 ];
 
+// Callbacks passed to page.evaluate run in the page. The project compiles without DOM types (they would leak into
+// every Node module), so the callbacks see the page's globals through this narrow structural view.
+interface PageElement {
+  tagName: string;
+  attributes: ArrayLike<{ name: string }>;
+}
+interface PageGlobals {
+  __sprung: string[];
+  __violations: string[];
+  innerWidth: number;
+  document: {
+    addEventListener(type: string, listener: (e: { effectiveDirective: string }) => void): void;
+    querySelectorAll(selector: string): ArrayLike<PageElement>;
+    createElement(tag: string): { textContent: string };
+    getElementById(id: string): { textContent: string } | null;
+    body: { append(node: unknown): void };
+    documentElement: { scrollWidth: number };
+  };
+  fetch(url: string): Promise<unknown>;
+}
+
 let browser: Browser;
 const workDir = mkdtempSync(join(tmpdir(), 'skillaudit-html-report-'));
 
@@ -70,14 +91,14 @@ async function open(report: Report, name: string, width = 1280): Promise<Opened>
   });
   // Injected by the browser driver, outside the page's CSP: a trap that any hostile payload would spring.
   await page.addInitScript(() => {
-    const w = window as unknown as { __sprung: string[]; __violations: string[] };
+    const w = globalThis as unknown as PageGlobals;
     w.__sprung = [];
     w.__violations = [];
-    Object.defineProperty(window, '__pwned', {
+    Object.defineProperty(globalThis, '__pwned', {
       set: (v: unknown) => w.__sprung.push(String(v)),
       get: () => undefined,
     });
-    document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(e.effectiveDirective));
+    w.document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(e.effectiveDirective));
   });
   await page.goto(pathToFileURL(file).href);
   await page.getByTestId('recommendation').waitFor({ timeout: 10_000 });
@@ -86,7 +107,7 @@ async function open(report: Report, name: string, width = 1280): Promise<Opened>
 
 async function trapState(page: Page): Promise<{ sprung: string[]; violations: string[] }> {
   return page.evaluate(() => {
-    const w = window as unknown as { __sprung: string[]; __violations: string[] };
+    const w = globalThis as unknown as PageGlobals;
     return { sprung: w.__sprung, violations: w.__violations };
   });
 }
@@ -154,8 +175,10 @@ describe('HTML report in Chromium', () => {
     expect(await page.locator('img, iframe, object, embed, form').count()).toBe(0);
     const handlers = await page.evaluate(
       () =>
-        [...document.querySelectorAll('*')].flatMap((el) =>
-          [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => `${el.tagName} ${a.name}`),
+        Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('*')).flatMap((el) =>
+          Array.from(el.attributes)
+            .filter((a) => a.name.startsWith('on'))
+            .map((a) => `${el.tagName} ${a.name}`),
         ).length,
     );
     expect(handlers).toBe(0);
@@ -179,7 +202,10 @@ describe('HTML report in Chromium', () => {
     expect(markers).toEqual(
       expect.arrayContaining(['⟨U+202E⟩', '⟨U+2066⟩', '⟨U+200B⟩', '⟨U+001B⟩', '⟨U+2028⟩']),
     );
-    const bodyText = await page.evaluate(() => document.body.innerText);
+    // The rendered page, not the JSON data block (which holds the raw characters, escaped only for HTML).
+    const bodyText = await page.evaluate(
+      () => (globalThis as unknown as PageGlobals).document.getElementById('app')?.textContent,
+    );
     expect(bodyText).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B]/);
     // Give any deferred payload (timers, image errors) a moment, then check the trap again.
     await page.waitForTimeout(300);
@@ -191,10 +217,11 @@ describe('HTML report in Chromium', () => {
   it('enforces its CSP: no injected inline script and no network access', async () => {
     const { page } = await open(riskyReport(), 'csp');
     const outcome = await page.evaluate(async () => {
-      const s = document.createElement('script');
+      const w = globalThis as unknown as PageGlobals;
+      const s = w.document.createElement('script');
       s.textContent = 'window.__pwned = "injected"';
-      document.body.append(s);
-      const fetched = await fetch('https://example.com/').then(
+      w.document.body.append(s);
+      const fetched = await w.fetch('https://example.com/').then(
         () => 'fetched',
         () => 'blocked',
       );
@@ -210,9 +237,10 @@ describe('HTML report in Chromium', () => {
 
   it('reads well on a phone-sized screen and saves the screenshots', async () => {
     const narrow = await open(fullReport(), 'narrow', 390);
-    const overflow = await narrow.page.evaluate(
-      () => document.documentElement.scrollWidth - window.innerWidth,
-    );
+    const overflow = await narrow.page.evaluate(() => {
+      const w = globalThis as unknown as PageGlobals;
+      return w.document.documentElement.scrollWidth - w.innerWidth;
+    });
     expect(overflow).toBeLessThanOrEqual(0);
     expect(narrow.problems).toEqual([]);
     await narrow.page.close();
