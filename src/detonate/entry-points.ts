@@ -29,8 +29,11 @@ export interface Skipped {
   reason: string;
 }
 
+/** The PATH of every sandboxed run: interpreters must come from it, since the sandbox hides /root and /home. */
+export const SANDBOX_PATH = '/usr/local/bin:/usr/bin:/bin';
+
 function which(program: string): string | null {
-  for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(delimiter)) {
+  for (const dir of SANDBOX_PATH.split(delimiter)) {
     const candidate = join(dir, program);
     if (existsSync(candidate)) return candidate;
   }

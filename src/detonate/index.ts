@@ -7,7 +7,7 @@ import type { SandboxLimits, SeedFile } from '../sandbox/types.js';
 import { declaredHosts } from '../scan/skill-context.js';
 import type { Finding, Skill, Verdict } from '../types.js';
 import { errorMessage } from '../util/errors.js';
-import { type EntryPoint, findEntryPoints } from './entry-points.js';
+import { type EntryPoint, SANDBOX_PATH, findEntryPoints } from './entry-points.js';
 import { sampleInputs } from './samples.js';
 import { readSignals } from './signals.js';
 import { type DetonationRun, runtimeFindings, verdictFor } from './verdicts.js';
@@ -74,7 +74,7 @@ async function runEntry(
     const result = await sandbox.run({
       argv: entry.argv,
       env: {
-        PATH: '/usr/local/bin:/usr/bin:/bin',
+        PATH: SANDBOX_PATH,
         HOME: sandbox.inner.home,
         LANG: 'C.UTF-8',
         TERM: 'dumb',
