@@ -57,8 +57,9 @@ const reviewSchema = z.object({
     z.object({
       pattern: z.enum(PATTERN_IDS),
       file: z.string(),
-      line: z.number().int(),
-      endLine: z.number().int(),
+      // Plain numbers (not integer-bounded) keep the schema within every provider's structured-output subset.
+      line: z.number(),
+      endLine: z.number(),
       evidence: z.string(),
       rationale: z.string(),
       confidence: z.number(),
@@ -223,10 +224,9 @@ function verifyAdded(
   if (!file || file.text === null) return { reason: `no text file "${proposed.file}" in the skill` };
   const candidates = [...new Set([proposed.evidence, stripGutter(proposed.evidence)].map(unNeutralise))];
   const index = indexWhitespace(file.text);
-  const stated = {
-    line: Math.min(proposed.line, proposed.endLine),
-    endLine: Math.max(proposed.line, proposed.endLine),
-  };
+  const first = Number.isFinite(proposed.line) ? Math.round(proposed.line) : 0;
+  const last = Number.isFinite(proposed.endLine) ? Math.round(proposed.endLine) : first;
+  const stated = { line: Math.min(first, last), endLine: Math.max(first, last) };
   let elsewhere: number | null = null;
   for (const evidence of candidates) {
     const needle = squash(evidence);
