@@ -3,7 +3,7 @@ import { scoredDimension } from './dimensions.js';
 import type { Outline } from './outline.js';
 import { frontmatterString } from './skill-text.js';
 import { TermIndex, topTerms } from './term-index.js';
-import { contentTerms } from './terms.js';
+import { contentTerms, surfaceWords } from './terms.js';
 import type { DimensionResult } from './types.js';
 
 // Description-content consistency, lexical: does the description promise what the body does, and does it name
@@ -70,7 +70,8 @@ function splitIdentifier(name: string): string {
 export function descriptionContentConsistency(skill: Skill, outline: Outline): DimensionResult {
   const description = frontmatterString(skill, 'description') ?? '';
   const descriptionTerms = [...new Set(contentTerms(description))];
-  const actionTerms = contentTerms(actionSurfaceText(skill, outline));
+  const actionText = actionSurfaceText(skill, outline);
+  const actionTerms = contentTerms(actionText);
   const proseTerms = contentTerms(outline.text);
   const actionIndex = new TermIndex([...actionTerms, ...contentTerms(commandText(outline))]);
   const bodyIndex = new TermIndex([...proseTerms, ...actionTerms]);
@@ -82,7 +83,7 @@ export function descriptionContentConsistency(skill: Skill, outline: Outline): D
         descriptionTerms.length === 0
           ? 'the description has no content words'
           : 'the body has no content words',
-      descriptionTerms,
+      descriptionTerms: [...surfaceWords(description).values()],
     });
   }
 
@@ -95,10 +96,16 @@ export function descriptionContentConsistency(skill: Skill, outline: Outline): D
     descriptionTerms.length;
 
   // A body without headings, steps, tables or scripts: its salient terms come from its prose.
+  const salientFrom = actionTerms.length > 0 ? actionText : outline.text;
   const salient = topTerms(actionTerms.length > 0 ? actionTerms : proseTerms, focusTerms);
   const descriptionIndex = new TermIndex(descriptionTerms);
   const named = salient.filter((t) => descriptionIndex.has(t));
   const focus = named.length / salient.length;
+
+  // Evidence shows words as written (lowercased), not stems.
+  const inDescription = surfaceWords(description);
+  const inBody = surfaceWords(salientFrom);
+  const asWritten = (terms: string[], surface: Map<string, string>) => terms.map((t) => surface.get(t) ?? t);
 
   return scoredDimension(
     'description-content-consistency',
@@ -108,12 +115,12 @@ export function descriptionContentConsistency(skill: Skill, outline: Outline): D
       formula: '0.6·coverage + 0.4·focus',
       coverage,
       focus,
-      descriptionTerms,
-      inActionSurface: matched,
-      inBodyOnly: mentionedOnly,
-      notInBody: unmatched,
-      salientBodyTerms: salient,
-      salientNamedInDescription: named,
+      descriptionTerms: asWritten(descriptionTerms, inDescription),
+      inActionSurface: asWritten(matched, inDescription),
+      inBodyOnly: asWritten(mentionedOnly, inDescription),
+      notInBody: asWritten(unmatched, inDescription),
+      salientBodyTerms: asWritten(salient, inBody),
+      salientNamedInDescription: asWritten(named, inBody),
     },
   );
 }

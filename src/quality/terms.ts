@@ -84,3 +84,14 @@ export function sameTerm(a: string, b: string): boolean {
 export function contentTerms(text: string): string[] {
   return words(text).filter(isContentWord).map(stem);
 }
+
+/** The first word (lowercase) seen for each stem in `text`: how evidence shows a stem to a reader. */
+export function surfaceWords(text: string): Map<string, string> {
+  const surface = new Map<string, string>();
+  for (const w of words(text)) {
+    if (!isContentWord(w)) continue;
+    const term = stem(w);
+    if (!surface.has(term)) surface.set(term, w);
+  }
+  return surface;
+}

@@ -60,25 +60,25 @@ describe('description-content consistency', () => {
       body: BODY,
       files: [{ path: 'scripts/merge_pdfs.py', kind: 'script' }],
     });
-    // Description terms: merg, pdf, fil, extract, tabl, csv (6).
+    // Description terms (stems): merg, pdf, fil, extract, tabl, csv (6); evidence shows them as written.
     // In the action surface (headings, list items, script names): merg, pdf, extract, tabl → 4 × 1.
     // Only in the prose ("Output goes to a CSV file."): fil, csv → 2 × 0.5. Coverage = 5 / 6.
-    expect(r.evidence.inActionSurface).toEqual(['merg', 'pdf', 'extract', 'tabl']);
-    expect(r.evidence.inBodyOnly).toEqual(['fil', 'csv']);
+    expect(r.evidence.inActionSurface).toEqual(['merge', 'pdf', 'extract', 'tables']);
+    expect(r.evidence.inBodyOnly).toEqual(['files', 'csv']);
     expect(r.evidence.coverage).toBeCloseTo(5 / 6, 10);
     // Action terms ("run", "scripts" and "py" are code words): merg pdf | extract tabl | merg pdf pdf pdf |
     // read pag pdfplumber | merg pdf → pdf ×5, merg ×3, then five singletons: 7 distinct terms, all salient.
     // The description names pdf, merg, extract and tabl → focus 4 / 7.
     expect(r.evidence.salientBodyTerms).toEqual([
-      'pdf',
-      'merg',
+      'pdfs',
+      'merge',
       'extract',
-      'tabl',
+      'tables',
       'read',
-      'pag',
+      'page',
       'pdfplumber',
     ]);
-    expect(r.evidence.salientNamedInDescription).toEqual(['pdf', 'merg', 'extract', 'tabl']);
+    expect(r.evidence.salientNamedInDescription).toEqual(['pdfs', 'merge', 'extract', 'tables']);
     expect(r.evidence.focus).toBeCloseTo(4 / 7, 10);
     expect(r.score).toBeCloseTo(0.6 * (5 / 6) + 0.4 * (4 / 7), 4);
   });
@@ -120,7 +120,15 @@ describe('description-content consistency', () => {
     // coverage: rotat, pdf, pag all only in prose → 3 × 0.5 / 3 = 0.5
     expect(r.evidence.coverage).toBeCloseTo(0.5, 10);
     // prose terms: rotat pag pdf qpdf sav rotat pdf next original → pdf, rotat (2 each), then pag, qpdf, sav, next, original
-    expect(r.evidence.salientBodyTerms).toEqual(['rotat', 'pdf', 'pag', 'qpdf', 'sav', 'next', 'original']);
+    expect(r.evidence.salientBodyTerms).toEqual([
+      'rotate',
+      'pdf',
+      'pages',
+      'qpdf',
+      'save',
+      'next',
+      'original',
+    ]);
     expect(r.evidence.focus).toBeCloseTo(3 / 7, 10);
     expect(r.score).toBeCloseTo(0.6 * 0.5 + 0.4 * (3 / 7), 4);
   });
@@ -130,11 +138,11 @@ describe('description-content consistency', () => {
       '## Merge PDFs\n\n```bash\npython3 scripts/pdf.py merge combined.pdf a.pdf b.pdf\n```\n\n```python\nrotate(page)\n```\n';
     const r = consistency({ frontmatter: { name: 'x', description: 'Merge and rotate PDF pages.' }, body });
     // merg and pdf: heading and bash block → action surface; rotat and pag only in the Python block → prose.
-    expect(r.evidence.inActionSurface).toEqual(['merg', 'pdf']);
-    expect(r.evidence.inBodyOnly).toEqual(['rotat', 'pag']);
+    expect(r.evidence.inActionSurface).toEqual(['merge', 'pdf']);
+    expect(r.evidence.inBodyOnly).toEqual(['rotate', 'pages']);
     expect(r.evidence.coverage).toBeCloseTo((2 + 2 * 0.5) / 4, 10);
     // Salient terms come from the heading only: "combined" (an argument) is not one.
-    expect(r.evidence.salientBodyTerms).toEqual(['merg', 'pdf']);
+    expect(r.evidence.salientBodyTerms).toEqual(['merge', 'pdfs']);
     expect(r.score).toBeCloseTo(0.6 * 0.75 + 0.4 * 1, 4);
   });
 
