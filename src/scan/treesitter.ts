@@ -11,7 +11,14 @@ export type CodeLanguage = 'bash' | 'python' | 'javascript' | 'typescript' | 'ts
 /** Hostile scripts can be huge; beyond this many characters only the head is parsed (callers say so). */
 export const MAX_PARSE_CHARS = 1_000_000;
 /** Wall-clock budget for one parse; tree-sitter is linear, but a pathological input must not stall a batch. */
-const PARSE_TIMEOUT_MS = 2_000;
+const PARSE_TIMEOUT_MS = 5_000;
+/** What is parsed when the whole input ran out of time. */
+const FALLBACK_CHARS = 100_000;
+/**
+ * Text is handed to tree-sitter in chunks: given a plain string, web-tree-sitter slices the whole remainder
+ * on every read (and on every node.text), which is quadratic on large files. Its buffer holds 10 KiB of UTF-16.
+ */
+const CHUNK_CHARS = 4096;
 
 const ALIASES: Record<string, CodeLanguage> = {
   bash: 'bash',
@@ -83,10 +90,17 @@ export async function parseCode(language: string, text: string): Promise<Tree | 
   if (!lang) return null;
   const parser = await parserFor(lang);
   const source = text.length > MAX_PARSE_CHARS ? text.slice(0, MAX_PARSE_CHARS) : text;
+  const tree = parseWithin(parser, source);
+  if (tree || source.length <= FALLBACK_CHARS) return tree;
+  return parseWithin(parser, source.slice(0, FALLBACK_CHARS));
+}
+
+function parseWithin(parser: Parser, source: string): Tree | null {
   const deadline = performance.now() + PARSE_TIMEOUT_MS;
   // The progress callback cancels the parse when it returns true (the .d.ts types it as void).
   const progressCallback = (() => performance.now() > deadline) as unknown as () => void;
-  const tree = parser.parse(source, null, { progressCallback });
+  const read = (index: number) => source.slice(index, index + CHUNK_CHARS);
+  const tree = parser.parse(read, null, { progressCallback });
   // After a cancelled parse the parser would resume the old document on the next call.
   if (!tree) parser.reset();
   return tree;

@@ -39,6 +39,7 @@ export function analyseCode(language: string, text: string): Promise<CodeModel |
 async function analyse(language: string, text: string, depth: number): Promise<CodeModel | null> {
   const tree = await parseCode(language, text);
   if (!tree) return null;
+  const parsedChars = tree.rootNode.endIndex;
   let ex: Extraction & { nounset?: boolean };
   let modelLang: CodeModel['language'];
   try {
@@ -67,7 +68,7 @@ async function analyse(language: string, text: string, depth: number): Promise<C
     swallows: ex.swallows,
     names: ex.names,
     nounset: ex.nounset ?? false,
-    truncated: text.length > MAX_PARSE_CHARS,
+    truncated: text.length > MAX_PARSE_CHARS || text.slice(parsedChars).trim().length > 0,
     hasErrors: ex.hasErrors,
   };
   if (depth < MAX_EMBED_DEPTH)

@@ -73,6 +73,8 @@ export function extractPowerShell(tree: Tree): Extraction {
     hasErrors: false,
   };
   const vars = variables(tree);
+  const inFunction = spans(tree, 'function_statement');
+  const inTry = spans(tree, 'try_statement');
   for (const cmd of tree.rootNode.descendantsOfType('command')) {
     if (!cmd) continue;
     const rawName = cmd.childForFieldName('command_name')?.text.toLowerCase() ?? '';
@@ -105,8 +107,8 @@ export function extractPowerShell(tree: Tree): Extraction {
       line: lineOf(cmd),
       endLine: endLineOf(cmd),
       text: (chain ?? cmd).text,
-      topLevel: !hasAncestor(cmd, 'function_statement'),
-      guarded: hasAncestor(cmd, 'try_statement'),
+      topLevel: !within(inFunction, cmd.startIndex),
+      guarded: within(inTry, cmd.startIndex),
       background: false,
       origin: null,
     };
@@ -139,7 +141,13 @@ export function extractPowerShell(tree: Tree): Extraction {
   return out;
 }
 
-function hasAncestor(node: Node, type: string): boolean {
-  for (let p = node.parent; p; p = p.parent) if (p.type === type) return true;
-  return false;
+/** Character ranges of all nodes of a type (node.parent is slow in tree-sitter, ranges are cheap). */
+function spans(tree: Tree, type: string): [number, number][] {
+  return tree.rootNode
+    .descendantsOfType(type)
+    .flatMap((n) => (n ? [[n.startIndex, n.endIndex] as [number, number]] : []));
+}
+
+function within(ranges: readonly [number, number][], at: number): boolean {
+  return ranges.some(([a, b]) => a <= at && at < b);
 }

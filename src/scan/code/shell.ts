@@ -64,21 +64,43 @@ export function extractShell(tree: Tree): Extraction & { nounset: boolean } {
 
 interface CommandSite {
   node: Node;
+  /** Passed down by the walk: tree-sitter's node.parent re-descends from the root (slow on long scripts). */
+  parent: Node | null;
   top: boolean;
   guarded: boolean;
 }
 
+/** Statement lists where `cmd &` puts a job in the background. */
+const STATEMENT_LISTS = new Set([
+  'program',
+  'compound_statement',
+  'do_group',
+  'subshell',
+  'if_statement',
+  'elif_clause',
+  'else_clause',
+  'case_item',
+  'list',
+]);
+
 class ShellExtractor extends ScriptExtractor {
   private readonly commands: CommandSite[] = [];
   private readonly whiles: Node[] = [];
+  private readonly background = new Set<number>();
   private nounset = false;
 
   walk(root: Node): void {
-    const stack: { node: Node; top: boolean; guarded: boolean }[] = [
-      { node: root, top: true, guarded: false },
+    const stack: { node: Node; parent: Node | null; top: boolean; guarded: boolean }[] = [
+      { node: root, parent: null, top: true, guarded: false },
     ];
     while (stack.length > 0) {
-      const { node, top, guarded } = stack.pop()!;
+      const { node, parent, top, guarded } = stack.pop()!;
+      if (STATEMENT_LISTS.has(node.type)) {
+        const all = node.children;
+        all.forEach((c, i) => {
+          if (c && all[i + 1]?.type === '&') this.background.add(c.id);
+        });
+      }
       let childTop = top;
       let childGuarded = guarded;
       switch (node.type) {
@@ -105,7 +127,7 @@ class ShellExtractor extends ScriptExtractor {
           break;
         }
         case 'command':
-          this.commands.push({ node, top, guarded });
+          this.commands.push({ node, parent, top, guarded });
           break;
         case 'while_statement':
         case 'c_style_for_statement':
@@ -121,7 +143,7 @@ class ShellExtractor extends ScriptExtractor {
       const children = node.namedChildren;
       for (let i = children.length - 1; i >= 0; i--) {
         const c = children[i];
-        if (c) stack.push({ node: c, top: childTop, guarded: childGuarded });
+        if (c) stack.push({ node: c, parent: node, top: childTop, guarded: childGuarded });
       }
     }
   }
@@ -188,14 +210,16 @@ class ShellExtractor extends ScriptExtractor {
     const args = words.map((w) => this.valueOf(w));
     if (name === 'set' && args.some((a) => /^-[a-z]*u|^nounset$/.test(a.str ?? ''))) this.nounset = true;
 
-    const pipeline = node.parent?.type === 'pipeline' ? node.parent : null;
+    const pipeline = site.parent?.type === 'pipeline' ? site.parent : null;
     const stages = pipeline ? pipeline.namedChildren.filter((c): c is Node => c !== null) : [];
     const at = stages.findIndex(
       (s) => s.id === node.id || s.descendantsOfType('command').some((c) => c?.id === node.id),
     );
-    const stdin = (at > 0 ? this.outputTaint(stages[at - 1]!) : Taint.NONE).union(this.redirectInput(node));
+    const redirected = site.parent?.type === 'redirected_statement' ? site.parent : null;
+    const stdin = (at > 0 ? this.outputTaint(stages[at - 1]!) : Taint.NONE).union(
+      this.redirectInput(node, redirected),
+    );
     const pipedTo = at >= 0 ? stages.slice(at + 1).map(effectiveName) : [];
-    const redirected = node.parent?.type === 'redirected_statement' ? node.parent : null;
     const redirectTo =
       redirected
         ?.childrenForFieldName('redirect')
@@ -206,7 +230,7 @@ class ShellExtractor extends ScriptExtractor {
             /^>>?$/.test(r.children[0]?.text ?? ''),
         )
         ?.childForFieldName('destination') ?? null;
-    const background = (redirected ?? node).nextSibling?.type === '&';
+    const background = this.background.has((redirected ?? node).id);
 
     const base: Call = {
       kind: 'command',
@@ -281,10 +305,9 @@ class ShellExtractor extends ScriptExtractor {
     });
   }
 
-  private redirectInput(node: Node): Taint {
-    const parent = node.parent?.type === 'redirected_statement' ? node.parent : node;
+  private redirectInput(node: Node, redirected: Node | null): Taint {
     let t = Taint.NONE;
-    for (const r of parent.namedChildren) {
+    for (const r of (redirected ?? node).namedChildren) {
       if (r?.type === 'herestring_redirect') t = t.union(this.valueOf(r.namedChildren[0]).taint);
       if (r?.type === 'file_redirect' && r.children[0]?.text === '<')
         t = t.union(readTaint(this.valueOf(r.childForFieldName('destination')), lineOf(r)));
