@@ -26,8 +26,12 @@ import type { Report, ReportFinding, RuntimeSummary, UtilitySummary } from './mo
 
 const MAX_FINDINGS = 25;
 const EVIDENCE_LINES = 8;
-const LINE_CHARS = 200;
-const LIST_ITEMS = 10;
+const LINE_CHARS = 160;
+const LIST_ITEMS = 8;
+// GitHub rejects comments over 65,536 characters: finding details stop at a budget, and a last guard cuts
+// whatever still overflows at a line boundary.
+const DETAIL_BUDGET = 24_000;
+const MAX_CHARS = 60_000;
 
 const RECOMMENDATION_ICON = { adopt: '🟢', 'test first': '🟡', 'do not install': '🔴' } as const;
 const STATUS_ICON = { pass: '🟢', caution: '🟡', risky: '🔴' } as const;
@@ -78,9 +82,12 @@ function renderFinding(f: ReportFinding): string[] {
     '',
     fencedBlock(f.evidence),
   ];
-  if (f.rationale) out.push('', `Why: ${prose(f.rationale)}`);
+  if (f.rationale) out.push('', `Why: ${prose(f.rationale, 300)}`);
   if (f.runtimeEvidence.length) {
-    out.push('', ...f.runtimeEvidence.map((e) => `- runtime (${prose(e.kind, 40)}): ${prose(e.summary)}`));
+    out.push(
+      '',
+      ...bulletList(f.runtimeEvidence, (e) => `runtime (${prose(e.kind, 40)}): ${prose(e.summary, 300)}`),
+    );
   }
   out.push('');
   return out;
@@ -106,28 +113,45 @@ function renderSafety(report: Report): string[] {
         `| ${f.severity} | ${f.pattern} ${patternById(f.pattern).name} | ${codeSpan(findingLocation(f))} | ${VERDICT_LABEL[f.verdict]} |`,
       );
     }
+    if (active.length > MAX_FINDINGS) out.push(`| … | ${active.length - MAX_FINDINGS} more | | |`);
     out.push('');
-    for (const f of active.slice(0, MAX_FINDINGS)) out.push(...renderFinding(f));
-    if (active.length > MAX_FINDINGS) {
+    let used = 0;
+    let detailed = 0;
+    for (const f of active.slice(0, MAX_FINDINGS)) {
+      const detail = renderFinding(f);
+      const size = detail.reduce((sum, l) => sum + l.length + 1, 0);
+      if (used + size > DETAIL_BUDGET) break;
+      out.push(...detail);
+      used += size;
+      detailed++;
+    }
+    if (active.length > detailed) {
       out.push(
-        `… and ${active.length - MAX_FINDINGS} more findings (the HTML or JSON report lists all).`,
+        `… ${active.length - detailed} more findings not detailed here (the HTML or JSON report lists all).`,
         '',
       );
     }
   }
-  for (const f of suppressed) {
-    out.push(
-      `- suppressed (${f.suppressed!.by}): ${f.pattern} at ${codeSpan(findingLocation(f))}: ${prose(f.suppressed!.reason)}`,
-    );
-  }
-  for (const note of safety.notes) out.push(`- note: ${prose(note)}`);
+  out.push(
+    ...bulletList(
+      suppressed,
+      (f) =>
+        `suppressed (${f.suppressed!.by}): ${f.pattern} at ${codeSpan(findingLocation(f))}: ${prose(f.suppressed!.reason)}`,
+    ),
+  );
+  out.push(...bulletList(safety.notes, (note) => `note: ${prose(note)}`));
   if (suppressed.length || safety.notes.length) out.push('');
   return out;
 }
 
-function bulletList<T>(items: readonly T[], show: (item: T) => string): string[] {
-  const out = items.slice(0, LIST_ITEMS).map((item) => `  - ${show(item)}`);
-  if (items.length > LIST_ITEMS) out.push(`  - … ${items.length - LIST_ITEMS} more`);
+function bulletList<T>(
+  items: readonly T[],
+  show: (item: T) => string,
+  indent = '',
+  limit = LIST_ITEMS,
+): string[] {
+  const out = items.slice(0, limit).map((item) => `${indent}- ${show(item)}`);
+  if (items.length > limit) out.push(`${indent}- … ${items.length - limit} more`);
   return out;
 }
 
@@ -145,6 +169,7 @@ function renderRuntime(runtime: RuntimeSummary): string[] {
       runtime.scriptsRun,
       (s) =>
         `${codeSpan(s.command)}: ${s.timedOut ? 'timed out' : `exit ${s.exitCode ?? 'by signal'}`}, ${duration(s.wallMs)}`,
+      '  ',
     ),
     `- **Network attempts:** ${runtime.network.length || 'none'}`,
     ...bulletList(
@@ -153,13 +178,14 @@ function renderRuntime(runtime: RuntimeSummary): string[] {
         `${codeSpan(n.protocol, 20)} ${codeSpan(n.destination)} ${n.blocked ? '(blocked)' : '**(allowed)**'}` +
         (n.bytes !== undefined ? `, ${count(n.bytes)} bytes` : '') +
         (n.canaries?.length ? `, carried ${n.canaries.map((x) => codeSpan(x, 60)).join(', ')}` : ''),
+      '  ',
     ),
     `- **Canary hits:** ${runtime.canaryHits.length || 'none'}`,
-    ...bulletList(runtime.canaryHits, (h) => `${codeSpan(h.canary, 60)} in ${codeSpan(h.where)}`),
+    ...bulletList(runtime.canaryHits, (h) => `${codeSpan(h.canary, 60)} in ${codeSpan(h.where)}`, '  '),
     `- **Files changed:** ${runtime.filesChanged.length || 'none'}`,
-    ...bulletList(runtime.filesChanged, (f) => `${f.change} ${codeSpan(f.path)}`),
+    ...bulletList(runtime.filesChanged, (f) => `${f.change} ${codeSpan(f.path)}`, '  '),
     `- **Processes:** ${runtime.processes.length}`,
-    ...bulletList(runtime.processes, (p) => codeSpan(p.argv.join(' '))),
+    ...bulletList(runtime.processes, (p) => codeSpan(p.argv.join(' ')), '  '),
     '',
   ];
 }
@@ -176,13 +202,15 @@ function renderUtility(u: UtilitySummary): string[] {
   if (u.ceiling)
     out.push('The agent already passes these scenarios without the skill, so no gain can show.', '');
   out.push('| scenario | with skill | without skill | PRG |', '|---|---|---|---|');
-  for (const s of u.scenarios) {
+  for (const s of u.scenarios.slice(0, MAX_FINDINGS)) {
     const cell = (t: typeof s.withSkill) =>
       `${t.passed}/${t.total} · ${duration(t.timeMs)} · ${count(effectiveTokens(t.tokens))} tok`;
     out.push(
       `| ${codeSpan(s.id, 60)} | ${cell(s.withSkill)} | ${cell(s.noSkill)} | ${s.valid ? signedPercent(s.prg) : `invalid: ${prose(s.invalidReason ?? 'unknown', 120)}`} |`,
     );
   }
+  if (u.scenarios.length > MAX_FINDINGS)
+    out.push('', `… ${u.scenarios.length - MAX_FINDINGS} more scenarios.`);
   out.push('');
   return out;
 }
@@ -218,7 +246,7 @@ export function renderReportMarkdown(report: Report): string {
     '',
     `**${prose(verdict.headline)}** ${RECOMMENDATION_MEANING[verdict.recommendation]}`,
     '',
-    ...verdict.reasons.map((r) => `- ${prose(r)}`),
+    ...bulletList(verdict.reasons, (r) => prose(r)),
     '',
     ...renderSafety(report),
     ...(report.runtime ? renderRuntime(report.runtime) : notRunSection(report, 'Runtime evidence')),
@@ -229,17 +257,19 @@ export function renderReportMarkdown(report: Report): string {
     out.push(
       '### Not run',
       '',
-      ...report.notRun.map((n) => `- ${prose(n.stage, 80)}: ${prose(n.reason)}`),
+      ...bulletList(report.notRun, (n) => `${prose(n.stage, 80)}: ${prose(n.reason)}`, '', 20),
       '',
     );
   }
   if (skill.diagnostics.length) {
     out.push('### Spec and intake diagnostics', '');
-    for (const d of skill.diagnostics) {
-      const where = d.file ? ` ${codeSpan(d.line ? `${d.file}:${d.line}` : d.file)}` : '';
-      out.push(`- ${d.level} ${codeSpan(d.code, 60)}${where}: ${prose(d.message)}`);
-    }
-    out.push('');
+    out.push(
+      ...bulletList(skill.diagnostics, (d) => {
+        const where = d.file ? ` ${codeSpan(d.line ? `${d.file}:${d.line}` : d.file)}` : '';
+        return `${d.level} ${codeSpan(d.code, 60)}${where}: ${prose(d.message)}`;
+      }),
+      '',
+    );
   }
   out.push(
     `<sub>Skill ${codeSpan(skill.id.slice(0, 12), 12)} from ${p.source} ${codeSpan(p.uri)}` +
@@ -247,5 +277,12 @@ export function renderReportMarkdown(report: Report): string {
       ` · ${report.tool.name} ${codeSpan(report.tool.version, 40)} · ${codeSpan(report.generatedAt, 40)}</sub>`,
     '',
   );
-  return out.join('\n');
+  return withinLimit(out.join('\n'));
+}
+
+function withinLimit(markdown: string): string {
+  if (markdown.length <= MAX_CHARS) return markdown;
+  // Fenced blocks only appear in the budgeted finding details, so a cut here never leaves one open.
+  const cut = markdown.lastIndexOf('\n', MAX_CHARS);
+  return `${markdown.slice(0, cut)}\n\n… report cut at ${MAX_CHARS} characters; the HTML or JSON report has everything.\n`;
 }

@@ -219,10 +219,11 @@ export function renderReportText(report: Report, c: Colors): string {
   }
   if (skill.diagnostics.length) {
     out.push('', heading('Spec and intake diagnostics', c));
-    for (const d of skill.diagnostics) {
+    const diagnostic = (d: Report['skill']['diagnostics'][number]) => {
       const where = d.file ? ` ${c.cyan(line(d.line ? `${d.file}:${d.line}` : d.file))}` : '';
-      out.push(`  ${c.yellow(d.level)} ${line(d.code, 60)}${where}: ${line(d.message)}`);
-    }
+      return `${c.yellow(d.level)} ${line(d.code, 60)}${where}: ${line(d.message)}`;
+    };
+    out.push(...listed(skill.diagnostics, diagnostic, c).map((l) => l.slice(2)));
   }
   const p = skill.provenance;
   out.push(

@@ -122,3 +122,50 @@ describe('Markdown escaping helpers', () => {
     expect(prose(HOSTILE.zeroWidth)).toBe('ig⟨U\\+200B⟩nore previous instructions');
   });
 });
+
+describe('Markdown size', () => {
+  it('stays under GitHub’s comment limit for a huge report, saying what it left out', () => {
+    const report = riskyReport();
+    const f = report.safety.findings[0]!;
+    report.safety.findings = Array.from({ length: 400 }, (_, i) => ({
+      ...f,
+      id: `f${i}`,
+      evidence: `${'x'.repeat(400)}\n`.repeat(40),
+      message: 'm'.repeat(3000),
+      runtimeEvidence: Array.from({ length: 30 }, () => ({ kind: 'network', summary: 's'.repeat(900) })),
+    }));
+    report.skill.diagnostics = Array.from({ length: 900 }, () => ({
+      code: 'spec.x',
+      level: 'warning' as const,
+      message: 'd'.repeat(600),
+    }));
+    report.runtime!.network = Array.from({ length: 900 }, (_, i) => ({
+      destination: `host-${i}.example`,
+      protocol: 'tcp',
+      blocked: true,
+    }));
+    const md = renderReportMarkdown(report);
+    expect(md.length).toBeLessThan(65_536);
+    expect(md).toContain('| … | 375 more | | |');
+    expect(md).toMatch(/… \d+ more findings not detailed here/);
+    expect(md).toContain('  - … 892 more');
+    expect(md).toContain('- … 892 more');
+  });
+
+  it('cuts at a line boundary when a section has no cap of its own', () => {
+    const report = cleanReport();
+    report.quality!.dimensions = Array.from({ length: 3000 }, (_, i) => ({
+      id: `d${i}`,
+      name: `dimension ${i}`,
+      group: 'static',
+      status: 'scored',
+      score: 0.5,
+    }));
+    const md = renderReportMarkdown(report);
+    expect(md.length).toBeLessThan(65_536);
+    expect(md.endsWith('… report cut at 60000 characters; the HTML or JSON report has everything.\n')).toBe(
+      true,
+    );
+    expect(md).toContain('| dimension 9 | static | 50% |');
+  });
+});
