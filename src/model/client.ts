@@ -105,7 +105,7 @@ export function createModelClient(settings: ModelSettings, options: ModelClientO
     );
   }
   const languageModel = languageModelFor(settings);
-  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, timeoutMs: settings.timeoutMs, ...options.retry };
   const cache = settings.useCache ? ResponseCache.open(settings.cacheDir) : null;
   const warnings: string[] = [];
   // Warnings are collected on the client for reports instead of being printed over the CLI's output.

@@ -23,6 +23,8 @@ export interface ModelSettings {
   baseUrl: string | undefined;
   apiKey: string | undefined;
   maxCost: CostCap | undefined;
+  /** Limit for one model call attempt. */
+  timeoutMs: number;
   cacheDir: string;
   useCache: boolean;
   /** Price overrides keyed `provider/model`, dollars per million tokens. */
@@ -41,6 +43,7 @@ const fileSchema = z.object({
   baseUrl: z.string().optional(),
   maxCost: z.union([z.string(), z.number()]).optional(),
   cacheDir: z.string().optional(),
+  timeoutSeconds: z.number().positive().optional(),
   prices: z.record(z.string(), priceSchema).optional(),
 });
 type ConfigFile = z.infer<typeof fileSchema>;
@@ -61,9 +64,12 @@ export function apiKeyVariable(provider: ProviderId): string {
  * Resolves model settings; each value is taken from the first place that sets it:
  * 1. flags (`--model`, `--base-url`, `--max-cost`, `--cache-dir`, `--no-cache`);
  * 2. environment (`SKILLAUDIT_MODEL`, the provider's base-URL variable — ANTHROPIC_BASE_URL, OPENAI_BASE_URL,
- *    OPENAI_COMPATIBLE_BASE_URL — `SKILLAUDIT_MAX_COST`, `SKILLAUDIT_CACHE_DIR`, `SKILLAUDIT_NO_CACHE=1`);
+ *    OPENAI_COMPATIBLE_BASE_URL — `SKILLAUDIT_MAX_COST`, `SKILLAUDIT_CACHE_DIR`, `SKILLAUDIT_NO_CACHE=1`,
+ *    `SKILLAUDIT_MODEL_TIMEOUT` in seconds);
  * 3. `./skillaudit.config.json`, then `$XDG_CONFIG_HOME/skillaudit/config.json` (default `~/.config`), with
- *    keys { model, baseUrl, maxCost, cacheDir, prices }; relative paths resolve against the file's folder.
+ *    keys { model, baseUrl, maxCost, cacheDir, timeoutSeconds, prices }; relative paths resolve against the
+ *    file's folder.
+ * The call timeout defaults to 5 minutes, 15 for openai-compatible servers (local CPU inference is slow).
  * API keys come only from the environment. Returns null when no model is configured anywhere.
  */
 export function resolveModelSettings(
@@ -96,6 +102,10 @@ export function resolveModelSettings(
     (fileCacheDir ? resolve(fileCacheDir.dir, fileCacheDir.value) : undefined) ??
     join(env.XDG_CACHE_HOME || join(home, '.cache'), 'skillaudit');
   const noCache = flags.cache === false || env.SKILLAUDIT_NO_CACHE === '1';
+  const timeoutSeconds =
+    positiveNumber(env.SKILLAUDIT_MODEL_TIMEOUT, 'SKILLAUDIT_MODEL_TIMEOUT') ??
+    fromFile('timeoutSeconds')?.value ??
+    (spec.provider === 'openai-compatible' ? 900 : 300);
 
   // The lower file's prices fill in what the project file does not set.
   const prices: Record<string, Price> = {};
@@ -106,6 +116,7 @@ export function resolveModelSettings(
     baseUrl: rawBaseUrl ? normaliseBaseUrl(spec.provider, rawBaseUrl) : undefined,
     apiKey: env[vars.key] || undefined,
     maxCost: maxCostText === undefined ? undefined : parseCostCap(String(maxCostText)),
+    timeoutMs: timeoutSeconds * 1000,
     cacheDir: resolve(cwd, cacheDir),
     useCache: !noCache,
     prices,
@@ -130,6 +141,14 @@ export function normaliseBaseUrl(provider: ProviderId, url: string): string {
   const trimmed = parsed.toString().replace(/\/+$/, '');
   if (provider === 'anthropic' && !/\/v1$/.test(trimmed)) return `${trimmed}/v1`;
   return trimmed;
+}
+
+function positiveNumber(text: string | undefined, name: string): number | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UserError('USAGE', `${name} must be a positive number of seconds`);
+  return n;
 }
 
 function readConfigFile(path: string): { path: string; config: ConfigFile } | null {

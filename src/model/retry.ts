@@ -13,11 +13,12 @@ export interface RetryPolicy {
   timeoutMs: number;
 }
 
+/** Four retries after waits of up to 1, 2, 4 and 8 s (jittered) or what retry-after asks; settings set the timeout. */
 export const DEFAULT_RETRY: RetryPolicy = {
   maxRetries: 4,
   baseDelayMs: 1000,
   maxDelayMs: 60_000,
-  timeoutMs: 180_000,
+  timeoutMs: 300_000,
 };
 
 interface Classified {

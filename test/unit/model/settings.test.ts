@@ -153,3 +153,24 @@ describe('normaliseBaseUrl', () => {
     expect(() => normaliseBaseUrl('openai', url)).toThrow(UserError);
   });
 });
+
+describe('call timeout', () => {
+  it('defaults to 5 minutes, 15 for local OpenAI-compatible servers', () => {
+    const where = layout(null, null);
+    expect(resolveModelSettings({ model: 'openai/gpt-5' }, { env: {}, ...where })?.timeoutMs).toBe(300_000);
+    expect(resolveModelSettings({ model: 'openai-compatible/qwen3' }, { env: {}, ...where })?.timeoutMs).toBe(
+      900_000,
+    );
+  });
+
+  it('takes SKILLAUDIT_MODEL_TIMEOUT over the config file', () => {
+    const where = layout({ model: 'openai/gpt-5', timeoutSeconds: 60 }, null);
+    expect(resolveModelSettings({}, { env: {}, ...where })?.timeoutMs).toBe(60_000);
+    expect(resolveModelSettings({}, { env: { SKILLAUDIT_MODEL_TIMEOUT: '2.5' }, ...where })?.timeoutMs).toBe(
+      2500,
+    );
+    expect(() => resolveModelSettings({}, { env: { SKILLAUDIT_MODEL_TIMEOUT: 'soon' }, ...where })).toThrow(
+      /positive number of seconds/,
+    );
+  });
+});
