@@ -48,17 +48,38 @@ export function explain(d: DimensionResult): string {
   }
 }
 
-function renderDimension(d: DimensionResult, c: Colors): string {
+/** "needs --model (agent runs on …)" → "needs --model": the full reason is printed once below the skills. */
+function shortReason(reason: string): string {
+  const cut = reason.indexOf(' (');
+  return cut > 0 ? reason.slice(0, cut) : reason;
+}
+
+function renderDimension(d: DimensionResult, c: Colors, shared: boolean): string {
   const name = d.name.padEnd(NAME_WIDTH);
   if (d.status !== 'scored' || d.score === null) {
-    return `  ${name} ${c.dim(`${'·'.repeat(BAR_CELLS)}  not run: ${d.reason ?? ''}`)}`;
+    const reason = shared ? shortReason(d.reason ?? '') : (d.reason ?? '');
+    return `  ${name} ${c.dim(`${'·'.repeat(BAR_CELLS)}  not run: ${reason}`)}`;
   }
   const colour = d.score >= 0.8 ? c.green : d.score >= 0.5 ? c.yellow : c.red;
   const why = explain(d);
   return `  ${name} ${colour(bar(d.score))}  ${c.bold(d.score.toFixed(2))}${why ? `  ${c.dim(why)}` : ''}`;
 }
 
+/**
+ * With several skills, notes and not-run reasons that every profile shares are printed once at the end rather
+ * than under each skill; a single skill keeps everything in place.
+ */
 export function renderQualityText(results: readonly QualitySkillResult[], c: Colors): string {
+  const profiles = results.flatMap((r) => ('quality' in r ? [r.quality] : []));
+  const everywhere = <T>(items: (q: QualityProfile) => T[]): Set<T> =>
+    profiles.length < 2
+      ? new Set()
+      : new Set(items(profiles[0]!).filter((x) => profiles.every((q) => items(q).includes(x))));
+  const sharedNotes = everywhere((q) => q.notes);
+  const sharedReasons = everywhere((q) =>
+    q.dimensions.filter((d) => d.status === 'not_run').map((d) => `${d.name}: ${d.reason ?? ''}`),
+  );
+
   const out: string[] = [];
   for (const r of results) {
     if ('error' in r) {
@@ -67,13 +88,20 @@ export function renderQualityText(results: readonly QualitySkillResult[], c: Col
     }
     const q = r.quality;
     out.push(`${c.bold(r.name)}${c.dim(` (${r.path})`)}  overall ${c.bold(fixed(q.overall))}`);
-    for (const d of q.dimensions) out.push(renderDimension(d, c));
+    for (const d of q.dimensions)
+      out.push(renderDimension(d, c, sharedReasons.has(`${d.name}: ${d.reason ?? ''}`)));
     out.push(
       `  ${c.dim(`groups: static ${fixed(q.groups.static)} · dynamic ${fixed(q.groups.dynamic)} · rubric ${fixed(q.groups.rubric)}`)}`,
     );
-    for (const note of q.notes) out.push(`  ${c.dim(`note: ${note}`)}`);
+    for (const note of q.notes.filter((n) => !sharedNotes.has(n))) out.push(`  ${c.dim(`note: ${note}`)}`);
     out.push('');
   }
+  if (sharedReasons.size > 0) {
+    out.push(c.dim('Not run for every skill:'));
+    for (const reason of sharedReasons) out.push(c.dim(`  ${reason}`));
+  }
+  for (const note of sharedNotes) out.push(c.dim(`note: ${note}`));
+  if (sharedReasons.size > 0 || sharedNotes.size > 0) out.push('');
   const failed = results.filter((r) => 'error' in r).length;
   const total = results.length;
   out.push(

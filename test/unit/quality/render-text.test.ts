@@ -43,4 +43,22 @@ describe('quality text rendering', () => {
     expect(text).toMatch(/^ {2}Task abstraction granularity {9}·{20} {2}not run: needs --model/m);
     expect(text.trimEnd().split('\n').at(-1)).toBe('2 skills: 1 profiled, 1 failed to load');
   });
+
+  it('prints notes and not-run reasons shared by every skill once, after the skills', () => {
+    const profile = (name: string) =>
+      staticQualityProfile(
+        makeSkill({ frontmatter: { name, description: 'Merge PDF files.' }, body: '## A\n\n## B\n' }),
+      );
+    const text = renderQualityText(
+      [
+        { path: 'a', name: 'a', quality: profile('a') },
+        { path: 'b', name: 'b', quality: profile('b') },
+      ],
+      plain,
+    );
+    expect(text).toMatch(/^ {2}Efficiency {27}·{20} {2}not run: needs --model$/m);
+    expect(text.match(/Efficiency: needs --model \(agent runs that record tokens/g)).toHaveLength(1);
+    expect(text.match(/note: Overall is the mean of 3 of 9 dimensions/g)).toHaveLength(1);
+    expect(text.indexOf('Not run for every skill:')).toBeGreaterThan(text.indexOf('b (b)'));
+  });
 });
