@@ -123,6 +123,18 @@ export function resolveModelSettings(
   };
 }
 
+/** The settings as a report may show them: no key, only whether one was set. */
+export function describeSettings(settings: ModelSettings): Record<string, unknown> {
+  return {
+    model: `${settings.spec.provider}/${settings.spec.model}`,
+    baseUrl: settings.baseUrl ?? null,
+    apiKeySet: settings.apiKey !== undefined,
+    maxCost: settings.maxCost ?? null,
+    timeoutMs: settings.timeoutMs,
+    cache: settings.useCache ? settings.cacheDir : false,
+  };
+}
+
 /**
  * Anthropic's convention (Claude Code, the official SDKs) is a base URL without the version, while the ai SDK
  * appends `/messages` to its base URL; so `/v1` is added when missing. OpenAI-style base URLs already carry

@@ -31,6 +31,7 @@ export {
   type ModelSettings,
   type SettingsContext,
   apiKeyVariable,
+  describeSettings,
   normaliseBaseUrl,
   resolveModelSettings,
 } from './config.js';

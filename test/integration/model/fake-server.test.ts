@@ -354,3 +354,36 @@ describe.each([
     expect(server.requests.some((q) => JSON.stringify(q.body).includes(SKILL))).toBe(false);
   });
 });
+
+describe('usage and latency settings', () => {
+  it('lets a turn override usage and delays replies and stream events', async () => {
+    const slow = await startFakeModelServer({
+      latencyMs: 150,
+      chunkDelayMs: 5,
+      usage: { input: 10, cached: 0, output: 1 },
+      scripts: [
+        { name: 's', answersToolless: true, turns: [{ text: 'a'.repeat(60), usage: { output: 99 } }] },
+      ],
+    });
+    try {
+      const started = Date.now();
+      const res = await fetch(`${slow.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: 'm',
+          stream: true,
+          stream_options: { include_usage: true },
+          messages: [{ role: 'user', content: 'x' }],
+        }),
+      });
+      const list = await events(res);
+      // 150 ms before the reply, then 5 ms after each of the ten events.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+      const usage = JSON.parse(list.at(-2)?.[1] ?? '{}').usage;
+      expect(usage).toMatchObject({ prompt_tokens: 10, completion_tokens: 99 });
+    } finally {
+      await slow.close();
+    }
+  });
+});

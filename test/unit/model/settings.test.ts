@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  describeSettings,
   normaliseBaseUrl,
   parseCostCap,
   parseModelSpec,
@@ -172,5 +173,22 @@ describe('call timeout', () => {
     expect(() => resolveModelSettings({}, { env: { SKILLAUDIT_MODEL_TIMEOUT: 'soon' }, ...where })).toThrow(
       /positive number of seconds/,
     );
+  });
+});
+
+describe('describeSettings', () => {
+  it('never shows the API key', () => {
+    const where = layout(null, null);
+    const s = resolveModelSettings(
+      { model: 'anthropic/claude-haiku-4-5', maxCost: '1' },
+      { env: { ANTHROPIC_API_KEY: 'sk-ant-very-secret' }, ...where },
+    );
+    const shown = describeSettings(s!);
+    expect(JSON.stringify(shown)).not.toContain('very-secret');
+    expect(shown).toMatchObject({
+      model: 'anthropic/claude-haiku-4-5',
+      apiKeySet: true,
+      maxCost: { dollars: 1 },
+    });
   });
 });
