@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
+  existsSync,
   lstatSync,
   mkdirSync,
   readdirSync,
@@ -25,6 +26,7 @@ import { findTool, isRoot } from './host-tools.js';
 import { type NetworkSink, startNetworkSink } from './network-sink.js';
 import { BoundedOutput } from './output-capture.js';
 import { mountScratch, removeStaleScratch, unmountScratch } from './scratch-disk.js';
+import { SYSTEM_CA_BUNDLE } from './sink-ca.js';
 import { isAlive, killAll, killTree } from './process-tree.js';
 import { type StraceEvidence, StraceParser } from './strace-parse.js';
 import {
@@ -50,6 +52,13 @@ const MAX_TRACE_BYTES = 256 * 1024 * 1024;
 /** Output far beyond the kept bytes only costs time: the run is stopped. */
 const OUTPUT_KILL_FACTOR = 8;
 const DEFAULT_DISK_BYTES = 1024 * 1024 * 1024;
+/** Points the common TLS stacks (OpenSSL, Node, Python requests, curl) at the bundle with the sink's CA. */
+const TRUST_SINK_CA_ENV = {
+  SSL_CERT_FILE: SYSTEM_CA_BUNDLE,
+  NODE_EXTRA_CA_CERTS: SYSTEM_CA_BUNDLE,
+  REQUESTS_CA_BUNDLE: SYSTEM_CA_BUNDLE,
+  CURL_CA_BUNDLE: SYSTEM_CA_BUNDLE,
+};
 
 export interface BubblewrapTools {
   bwrap: string;
@@ -239,9 +248,9 @@ export async function createBubblewrapSandbox(
         sinkFailure = errorMessage(error);
       }
     }
-    return sink
-      ? { mode: 'sink' }
-      : { mode: 'loopback-only', note: `network sink unavailable: ${sinkFailure}` };
+    if (!sink) return { mode: 'loopback-only', note: `network sink unavailable: ${sinkFailure}` };
+    const tlsNote = (sink as NetworkSink).tlsNote;
+    return tlsNote ? { mode: 'sink', note: tlsNote } : { mode: 'sink' };
   }
 
   async function runOnce(req: RunRequest): Promise<RunResult> {
@@ -541,6 +550,7 @@ function buildCommand(p: CommandParts): string[] {
     LANG: 'C.UTF-8',
     TMPDIR: INNER.tmp,
     ...p.canarySet?.env,
+    ...(p.sink?.caBundle ? TRUST_SINK_CA_ENV : {}),
     ...p.req.env,
   };
   for (const [key, value] of Object.entries(env)) out.push('--setenv', key, value);
@@ -548,6 +558,8 @@ function buildCommand(p: CommandParts): string[] {
   for (const dir of PRIVATE_DIRS) out.push('--tmpfs', dir);
   out.push('--bind', p.tmp, INNER.tmp, '--bind', p.home, INNER.home);
   out.push(...resolvBind(join(p.etc, p.network === 'sink' ? 'resolv-sink.conf' : 'resolv-none.conf')));
+  if (p.sink?.caBundle && existsSync(SYSTEM_CA_BUNDLE))
+    out.push('--ro-bind', p.sink.caBundle, SYSTEM_CA_BUNDLE);
   out.push('--chdir', p.cwd, '--', ...p.req.argv);
   return out;
 }

@@ -42,7 +42,8 @@ export interface SinkRecord {
   /** Original destination address and port (the sink accepts every address). */
   address: string;
   port: number;
-  protocol: 'dns' | 'http' | 'tls' | 'raw';
+  /** 'https' was decrypted with the sink's CA; 'tls' is a handshake the client refused (logged by SNI). */
+  protocol: 'dns' | 'http' | 'https' | 'tls' | 'raw';
   /** DNS query name, HTTP Host header or TLS SNI. */
   host?: string;
   queryType?: string;

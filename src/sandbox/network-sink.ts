@@ -4,12 +4,16 @@
 // network. Needs root. Names carry this process's pid, so a later start can remove what a crash left.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { chmodSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { SinkRecord } from './evidence.js';
+import { errorMessage } from '../util/errors.js';
+import { makeTempDir, removeTempDir } from '../util/tempdir.js';
 import { findTool } from './host-tools.js';
+import { createSinkCa } from './sink-ca.js';
 
 const run = promisify(execFile);
 const NETNS_DIR = '/run/netns';
@@ -19,6 +23,8 @@ const PREFIX = 'skau-';
 export const SANDBOX_ADDRESS = '192.0.2.2';
 /** TEST-NET-1: never routed on the internet, so the sinkhole answer cannot leak anywhere. */
 export const SINK_ADDRESS = '192.0.2.1';
+/** The sink drops to this uid after binding its ports. */
+const SINK_UID = 65534;
 const EXTRA_PORTS = [
   1080, 1337, 1433, 2375, 2376, 3000, 3128, 3306, 4000, 4443, 4444, 5000, 5432, 5555, 5900, 6379, 6443, 6667,
   7000, 8000, 8008, 8080, 8081, 8088, 8443, 8888, 9000, 9001, 9090, 9200, 9443, 10000, 11211, 27017, 31337,
@@ -31,6 +37,10 @@ export interface NetworkSink {
   readonly netnsPath: string;
   readonly sinkAddress: string;
   readonly records: readonly SinkRecord[];
+  /** CA bundle (host's plus the sink's CA) for the sandbox to trust, or null when HTTPS is not intercepted. */
+  readonly caBundle: string | null;
+  /** Why HTTPS is not intercepted, when it is not. */
+  readonly tlsNote: string | null;
   /** Resolves once the sink has logged everything sent before this call. */
   settle(): Promise<void>;
   close(): Promise<void>;
@@ -105,7 +115,16 @@ export async function startNetworkSink(): Promise<NetworkSink> {
     await ip('netns', 'delete', sink).catch(() => undefined);
   };
   let child: ChildProcess | null = null;
+  const caDir = makeTempDir('sink');
+  chmodSync(caDir, 0o711);
+  const cleanupAll = async () => {
+    await cleanup();
+    removeTempDir(caDir);
+  };
   try {
+    const ca = await createSinkCa(caDir, SINK_UID).catch((error: unknown) => ({
+      error: errorMessage(error),
+    }));
     await ipBatch(
       [],
       [
@@ -139,13 +158,24 @@ export async function startNetworkSink(): Promise<NetworkSink> {
     const inner = [...(prlimit ? [prlimit, '--nofile=16384:16384', '--'] : []), command, ...args];
     child = spawn(
       findTool('ip') ?? 'ip',
-      ['netns', 'exec', sink, ...inner, SINK_ADDRESS, '65534', SINK_PORTS.join(',')],
+      [
+        'netns',
+        'exec',
+        sink,
+        ...inner,
+        SINK_ADDRESS,
+        String(SINK_UID),
+        SINK_PORTS.join(','),
+        'error' in ca ? '' : ca.dir,
+      ],
       { stdio: ['pipe', 'pipe', 'pipe'], cwd: process.cwd() },
     );
-    return await attach(child, `${NETNS_DIR}/${box}`, cleanup);
+    const tls =
+      'error' in ca ? { caBundle: null, tlsNote: ca.error } : { caBundle: ca.bundle, tlsNote: null };
+    return await attach(child, `${NETNS_DIR}/${box}`, tls, cleanupAll);
   } catch (error) {
     child?.kill('SIGKILL');
-    await cleanup();
+    await cleanupAll();
     throw error;
   }
 }
@@ -153,6 +183,7 @@ export async function startNetworkSink(): Promise<NetworkSink> {
 async function attach(
   child: ChildProcess,
   netnsPath: string,
+  tls: { caBundle: string | null; tlsNote: string | null },
   cleanup: () => Promise<void>,
 ): Promise<NetworkSink> {
   const records: SinkRecord[] = [];
@@ -192,6 +223,7 @@ async function attach(
     netnsPath,
     sinkAddress: SINK_ADDRESS,
     records,
+    ...tls,
     async settle() {
       if (closed || child.exitCode !== null) return;
       // Bytes a finished run sent may still sit in the sink's socket buffers: give its event loop a turn.

