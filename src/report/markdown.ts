@@ -1,9 +1,5 @@
 import { patternById } from '../scan/taxonomy.js';
 import {
-  RECOMMENDATION_LABEL,
-  RECOMMENDATION_MEANING,
-  STATUS_LABEL,
-  VERDICT_LABEL,
   clip,
   count,
   duration,
@@ -12,10 +8,14 @@ import {
   notRunReason,
   orderFindings,
   percent,
+  RECOMMENDATION_LABEL,
+  RECOMMENDATION_MEANING,
   reveal,
+  STATUS_LABEL,
   signedPercent,
   timeSaving,
   tokenSaving,
+  VERDICT_LABEL,
 } from './html/app/format.js';
 import type { Report, ReportFinding, RuntimeSummary, UtilitySummary } from './model.js';
 

@@ -1,22 +1,22 @@
 import { patternById } from '../scan/taxonomy.js';
 import type { Colors } from './colors.js';
 import {
-  RECOMMENDATION_LABEL,
-  RECOMMENDATION_MEANING,
-  STATUS_LABEL,
-  VERDICT_LABEL,
   clip,
   count,
   duration,
   effectiveTokens,
   findingLocation,
-  orderFindings,
   notRunReason,
+  orderFindings,
   percent,
+  RECOMMENDATION_LABEL,
+  RECOMMENDATION_MEANING,
   reveal,
+  STATUS_LABEL,
   signedPercent,
   timeSaving,
   tokenSaving,
+  VERDICT_LABEL,
 } from './html/app/format.js';
 import type { Recommendation, Report, ReportFinding, RuntimeSummary, TrialSummary } from './model.js';
 

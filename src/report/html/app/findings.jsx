@@ -1,6 +1,6 @@
 /** @import { Report, ReportFinding } from '../../model.js' */
 import { PATTERNS } from '../../../scan/taxonomy.js';
-import { VERDICT_LABEL, findingLocation, orderFindings } from './format.js';
+import { findingLocation, orderFindings, VERDICT_LABEL } from './format.js';
 import { Code, CodeBlock, Section, Txt } from './text.jsx';
 
 const VERDICT_TONE = {
@@ -83,14 +83,14 @@ export function Findings({ report }) {
       aside={`${active.length} active${suppressed.length ? `, ${suppressed.length} suppressed` : ''} · safety score ${report.safety.score} / 100`}
     >
       {active.length === 0 ? <p class="empty">No active findings.</p> : null}
-      {active.map((f) => (
-        <FindingCard f={f} key={f.id} />
+      {active.map((f, i) => (
+        <FindingCard f={f} key={i} />
       ))}
       {suppressed.length ? (
         <details class="suppressed">
           <summary>{suppressed.length} suppressed finding(s)</summary>
-          {suppressed.map((f) => (
-            <FindingCard f={f} key={f.id} />
+          {suppressed.map((f, i) => (
+            <FindingCard f={f} key={i} />
           ))}
         </details>
       ) : null}

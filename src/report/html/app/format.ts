@@ -1,5 +1,5 @@
-import type { Recommendation, ReportFinding } from '../../model.js';
 import type { VerdictKind } from '../../../types.js';
+import type { Recommendation, ReportFinding } from '../../model.js';
 
 // Words and number formats shared by every report renderer (terminal, Markdown, HTML app), plus the one
 // defence they all need against skill text: characters a reader cannot see are shown as visible markers.

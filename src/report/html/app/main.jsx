@@ -1,7 +1,7 @@
 /** @import { Report } from '../../model.js' */
 import { render } from 'preact';
 import { App } from './app.jsx';
-import { RECOMMENDATION_LABEL, clip, reveal } from './format.js';
+import { clip, RECOMMENDATION_LABEL, reveal } from './format.js';
 import './styles.css';
 
 // The report arrives as JSON in a non-executable script element (escaped by render.ts so that nothing in it can

@@ -123,8 +123,8 @@ export function Utility({ utility }) {
       {utility.ceiling ? (
         <p class="note">The agent already passes these scenarios without the skill, so no gain can show.</p>
       ) : null}
-      {utility.scenarios.map((s) => (
-        <Scenario s={s} key={s.id} />
+      {utility.scenarios.map((s, i) => (
+        <Scenario s={s} key={i} />
       ))}
     </Section>
   );

@@ -1,10 +1,10 @@
 /** @import { Report } from '../../model.js' */
 import {
+  notRunReason,
+  percent,
   RECOMMENDATION_LABEL,
   RECOMMENDATION_MEANING,
   STATUS_LABEL,
-  notRunReason,
-  percent,
   signedPercent,
   timeSaving,
   tokenSaving,

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../../../src/report/model.js';
 import { renderReportHtmlWith, scriptSafeJson } from '../../../../src/report/html/render.js';
+import type { Report } from '../../../../src/report/model.js';
 import {
-  HOSTILE,
   buildReportTemplate,
+  HOSTILE,
   hostileReport,
   riskyReport,
 } from '../../../support/report-fixtures.js';

@@ -3,8 +3,8 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { describe, expect, it } from 'vitest';
 import { codeSpan, fencedBlock, prose, renderReportMarkdown } from '../../../../src/report/markdown.js';
 import {
-  HOSTILE,
   cleanReport,
+  HOSTILE,
   hostileReport,
   riskyReport,
   scanOnlyReport,
