@@ -317,8 +317,13 @@ class PythonExtractor extends ScriptExtractor {
       }
       case 'integer':
         return { ...EMPTY_VALUE, text, str: text };
-      case 'identifier':
+      case 'identifier': {
+        // `from os import environ as E`: an imported name can itself be a source.
+        const alias = this.aliases.get(node.text);
+        if (alias === 'os.environ') return { ...EMPTY_VALUE, text, taint: Taint.of(T.ENV_ALL, line) };
+        if (alias === 'sys.argv') return { ...EMPTY_VALUE, text, taint: Taint.of(T.INPUT, line) };
         return this.variableValue(node.text, text);
+      }
       case 'binary_operator': {
         const l = this.valueOf(node.childForFieldName('left'));
         const r = this.valueOf(node.childForFieldName('right'));

@@ -179,7 +179,7 @@ function cleanupHits(ctx: FileContext, model: CodeModel): Hit[] {
     if (c.kind === 'call') {
       const temp =
         /^tempfile\.(mkstemp|mkdtemp|mktemp)$/.test(c.callee) ||
-        (/^tempfile\.NamedTemporaryFile$/.test(c.callee) && c.named.get('delete')?.str === 'False');
+        (/^tempfile\.NamedTemporaryFile$/.test(c.callee) && c.named.get('delete')?.text === 'False');
       if (temp && !has('unlink', 'remove', 'rmtree', 'cleanup', 'rmdir'))
         hits.push(callHit(ctx, c, 'code.leaked-resource', 0.5, `${c.callee} result is never removed`));
       if (

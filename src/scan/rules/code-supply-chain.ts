@@ -250,6 +250,8 @@ function packageHits(ctx: FileContext, c: Call, inst: InstallCommand): Hit[] {
       hits.push(callHit(ctx, c, SC5, problem.confidence, problem.why));
       continue;
     }
+    // A URL or VCS source pinned to a commit or hash is pinned.
+    if (/^(git\+|git:|github:|gitlab:|bitbucket:|https?:|ftp:)/.test(s)) continue;
     if (isLocal(s)) continue;
     if (inst.ecosystem === 'npx') {
       if (!/^@?[^@]+@\d/.test(s)) unpinned.push(s);

