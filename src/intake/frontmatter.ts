@@ -16,6 +16,13 @@ export interface ParsedSkillMd {
 const FILE = 'SKILL.md';
 /** Aliases expanded while converting to plain values; a handful is normal, thousands is a "billion laughs". */
 const MAX_ALIAS_COUNT = 100;
+/**
+ * A spec-compliant frontmatter is under 2 KiB (name 64, description 1024, compatibility 500 characters).
+ * The YAML parser's cost grows faster than linearly with keys, items and nesting (seconds for a few
+ * thousand keys), so larger or deeper blocks are reported instead of parsed; the text is still scanned.
+ */
+const MAX_FRONTMATTER_BYTES = 16 * 1024;
+const MAX_FLOW_DEPTH = 64;
 
 const OPENING = /^---[ \t]*\r?$/;
 const CLOSING = /^(?:---|\.\.\.)[ \t]*\r?$/;
@@ -62,6 +69,18 @@ function yamlDiagnostic(
   return error('frontmatter-yaml', `frontmatter is not valid YAML: ${message}`, line);
 }
 
+/** Deepest nesting of `[` and `{` (quotes ignored: an over-estimate, which only errs towards refusing). */
+function flowDepth(source: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return deepest;
+}
+
 export function parseSkillMd(text: string): ParsedSkillMd {
   const lines = text.split('\n');
   const empty = { frontmatter: {}, frontmatterLines: {} };
@@ -102,6 +121,24 @@ function parseYamlMap(
   firstLine: number,
 ): Pick<ParsedSkillMd, 'frontmatter' | 'frontmatterLines' | 'diagnostics'> {
   const failed = (diagnostics: Diagnostic[]) => ({ frontmatter: {}, frontmatterLines: {}, diagnostics });
+  if (source.length > MAX_FRONTMATTER_BYTES) {
+    return failed([
+      error(
+        'frontmatter-too-large',
+        `frontmatter is ${source.length} characters; over ${MAX_FRONTMATTER_BYTES} it is not parsed`,
+        firstLine,
+      ),
+    ]);
+  }
+  if (flowDepth(source) > MAX_FLOW_DEPTH) {
+    return failed([
+      error(
+        'frontmatter-too-deep',
+        `frontmatter nests more than ${MAX_FLOW_DEPTH} levels; it is not parsed`,
+        firstLine,
+      ),
+    ]);
+  }
   let doc: ReturnType<typeof parseDocument>;
   try {
     doc = parseDocument(source, {

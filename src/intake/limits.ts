@@ -1,7 +1,7 @@
 // Intake limits: defaults sized for real skills (tens of files, well under a megabyte) with wide margins,
 // while keeping hostile inputs (huge trees, bombs, giant files) bounded in time, memory and disk.
 export interface IntakeLimits {
-  /** Files recorded per skill; beyond it the rest are counted and reported, not read. */
+  /** Entries (files, folders, links) examined per skill; beyond it the walk stops and says so. */
   maxFiles: number;
   /** Bytes hashed per skill across all files; beyond it files are recorded by size only. */
   maxTotalBytes: number;

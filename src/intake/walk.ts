@@ -65,6 +65,7 @@ export async function walkSkill(root: string, limits: WalkLimits): Promise<WalkR
   const warn = (code: string, message: string, file?: string) =>
     result.diagnostics.push({ code, level: 'warning', message, ...(file ? { file } : {}) });
   let depthReported = false;
+  let examined = 0;
   // Depth-first in sorted order, so the same tree always yields the same list (and the same cut-off).
   const stack: Array<{ dir: string; depth: number }> = [{ dir: '', depth: 0 }];
   while (stack.length > 0) {
@@ -99,6 +100,15 @@ export async function walkSkill(root: string, limits: WalkLimits): Promise<WalkR
           continue;
         }
         const { stat } = entry;
+        // Folders, links and special files count too: 100,000 empty folders or symlinks must not cost
+        // more than as many files.
+        if (++examined > limits.maxFiles) {
+          warn(
+            'limit-files',
+            `the skill has more than ${limits.maxFiles} entries (files, folders, links); only the first ${limits.maxFiles} were examined`,
+          );
+          return result;
+        }
         if (stat.isSymbolicLink()) {
           const { link, loop } = await describeLink(root, realRoot, abs, toPosix(path));
           result.links.push(link);
@@ -130,13 +140,6 @@ export async function walkSkill(root: string, limits: WalkLimits): Promise<WalkR
             }
           } else subdirs.push(path);
         } else if (stat.isFile()) {
-          if (result.files.length >= limits.maxFiles) {
-            warn(
-              'limit-files',
-              `the skill has more than ${limits.maxFiles} files; only the first ${limits.maxFiles} were read`,
-            );
-            return result;
-          }
           result.files.push({ path: toPosix(path), abs, stat });
         } else {
           warn('special-file', `${path} is ${specialKind(stat)}; skipped without opening it`, path);

@@ -486,12 +486,24 @@ describe('size and shape limits', () => {
       for (let f = 0; f < 1000; f++) writeFileSync(join(sub, `f${f}.txt`), '');
     }
     const skill = only(await run(dir));
-    expect(skill.files).toHaveLength(5000);
+    // 5000 entries examined: SKILL.md, data/, its 30 folders, then 4968 files of d00..d04.
+    expect(skill.files).toHaveLength(4969);
     expect(skill.diagnostics).toContainEqual({
       code: 'limit-files',
       level: 'warning',
-      message: 'the skill has more than 5000 files; only the first 5000 were read',
+      message:
+        'the skill has more than 5000 entries (files, folders, links); only the first 5000 were examined',
     });
+  });
+
+  it('counts links and empty folders against maxFiles too', async () => {
+    const dir = writeSkill(join(caseDir, 'links'), 'links');
+    for (let i = 0; i < 100; i++) symlinkSync(area.secretPath, join(dir, `l${String(i).padStart(3, '0')}`));
+    for (let i = 0; i < 100; i++) mkdirSync(join(dir, 'empty', `e${i}`), { recursive: true });
+    const skill = only(await run(dir, { maxFiles: 50 }));
+    // SKILL.md and empty/ come first in sorted order, then 48 of the links.
+    expect(skill.links).toHaveLength(48);
+    expect(skill.diagnostics.filter((d) => d.code === 'limit-files')).toHaveLength(1);
   });
 
   it('stops at maxDepth in a 200-level tree, in a skill and when searching for skills', async () => {

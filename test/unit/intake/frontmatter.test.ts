@@ -91,11 +91,32 @@ describe('parseSkillMd', () => {
     expect(parsed.body).toBe('body\n');
   });
 
-  it('survives absurdly deep nesting', () => {
-    const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
-    const parsed = parseSkillMd(`---\nname: deep\nx: ${deep}\n---\nbody\n`);
-    expect(parsed.body).toBe('body\n');
-    expect(parsed.diagnostics.length + Object.keys(parsed.frontmatter).length).toBeGreaterThan(0);
+  it('refuses to parse deep nesting or oversized frontmatter, quickly, and keeps the body', () => {
+    const started = Date.now();
+    const deep = parseSkillMd(
+      `---\nname: deep\nx: ${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}\n---\nbody\n`,
+    );
+    expect(deep.diagnostics).toEqual([
+      expect.objectContaining({ code: 'frontmatter-too-large', level: 'error', line: 2 }),
+    ]);
+    const nested = parseSkillMd(`---\nname: deep\nx: ${'['.repeat(65)}${']'.repeat(65)}\n---\nbody\n`);
+    expect(nested.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'frontmatter-too-deep',
+        message: 'frontmatter nests more than 64 levels; it is not parsed',
+      }),
+    ]);
+    const keys = Array.from({ length: 20_000 }, (_, i) => `k${i}: v`).join('\n');
+    const many = parseSkillMd(`---\nname: many\n${keys}\n---\nbody\n`);
+    expect(many.diagnostics[0]?.code).toBe('frontmatter-too-large');
+    expect(many.body).toBe('body\n');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('still parses a moderately nested frontmatter', () => {
+    const parsed = parseSkillMd(`---\nname: ok\nx: ${'['.repeat(10)}1${']'.repeat(10)}\n---\nbody\n`);
+    expect(parsed.diagnostics).toEqual([]);
+    expect(JSON.stringify(parsed.frontmatter.x)).toBe(`${'['.repeat(10)}1${']'.repeat(10)}`);
   });
 
   it('does not let a __proto__ key change the prototype of the frontmatter', () => {
