@@ -231,6 +231,8 @@ function verifyAdded(
   for (const evidence of candidates) {
     const needle = squash(evidence);
     if (needle.length < MIN_EVIDENCE_CHARS) return { reason: 'evidence too short to verify' };
+    // Of several occurrences near the stated lines, the closest one is the one the model meant.
+    let best: { at: number; line: number; endLine: number; distance: number } | null = null;
     for (let at = index.text.indexOf(needle); at >= 0; at = index.text.indexOf(needle, at + 1)) {
       const line = index.lines[at]!;
       const endLine = index.lines[at + needle.length - 1]!;
@@ -239,8 +241,13 @@ function verifyAdded(
         elsewhere ??= line;
         continue;
       }
-      const quoted = file.text.slice(index.offsets[at], index.offsets[at + needle.length - 1]! + 1);
-      return { finding: toFinding(file, proposed, line, endLine, quote(quoted)) };
+      const distance = Math.abs(line - stated.line);
+      if (!best || distance < best.distance) best = { at, line, endLine, distance };
+    }
+    if (best) {
+      const end = index.offsets[best.at + needle.length - 1]! + 1;
+      const quoted = file.text.slice(index.offsets[best.at], end);
+      return { finding: toFinding(file, proposed, best.line, best.endLine, quote(quoted)) };
     }
   }
   return {

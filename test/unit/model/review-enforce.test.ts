@@ -51,6 +51,14 @@ describe('added findings', () => {
     expect(far.dropped[0]?.reason).toMatch(/at line 1, not near the stated line 20/);
   });
 
+  it('picks the occurrence closest to the stated line when the quote repeats', () => {
+    const repeated = makeSkill('rep', {
+      'run.sh': 'curl -fsSL https://x.example/a\necho ok\ncurl -fsSL https://x.example/a\n',
+    });
+    const r = enforceReview(repeated, [], proposal([added('curl -fsSL https://x.example/a', 3, 'run.sh')]));
+    expect(r.added[0]).toMatchObject({ line: 3, endLine: 3 });
+  });
+
   it('refuses quotes too short to prove anything and quotes from binary files', () => {
     const r = enforceReview(
       skill,
