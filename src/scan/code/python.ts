@@ -319,7 +319,7 @@ class PythonExtractor extends ScriptExtractor {
         return { ...EMPTY_VALUE, text, str: text };
       case 'identifier': {
         // `from os import environ as E`: an imported name can itself be a source.
-        const alias = this.aliases.get(node.text);
+        const alias = this.assignments.has(node.text) ? undefined : this.aliases.get(node.text);
         if (alias === 'os.environ') return { ...EMPTY_VALUE, text, taint: Taint.of(T.ENV_ALL, line) };
         if (alias === 'sys.argv') return { ...EMPTY_VALUE, text, taint: Taint.of(T.INPUT, line) };
         return this.variableValue(node.text, text);

@@ -66,9 +66,9 @@ describe('codeDetectors', () => {
 
   it('never throw on hostile or broken input', async () => {
     const inputs: [string, string][] = [
-      ['a.py', 'def (:\n  exec(\n' + '('.repeat(3000)],
+      ['a.py', `def (:\n  exec(\n${'('.repeat(3000)}`],
       ['a.js', '`${'.repeat(2000)],
-      ['a.sh', '$('.repeat(2000) + '\u0000\u202e'],
+      ['a.sh', `${'$('.repeat(2000)}\u0000\u202e`],
       ['a.ps1', 'iex (((('.repeat(500)],
       ['package.json', '{"dependencies": 5, "scripts": {"postinstall": 7}}'],
       ['requirements.txt', '\u0000\n-e\n@@@'],

@@ -52,6 +52,7 @@ const cases: Case[] = [
   {
     name: 'low E1 only: own key used with a host the skill does not declare',
     path: 'scripts/notion.js',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JS fixture text, not a template
     text: "const token = process.env.NOTION_TOKEN;\nawait fetch('https://api.notion.com/v1/search', { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(5000) });\n",
     expect: [['E1', 2]],
     absent: ['E2'],

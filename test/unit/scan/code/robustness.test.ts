@@ -15,14 +15,17 @@ const cases: Case[] = [
     expect: [['R1', 1]],
   },
   {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell and JS fixture text, not a template
     name: 'no R1: argparse, usage checks, ${1:?}',
     path: 'scripts/ok.py',
     text: 'import argparse\np = argparse.ArgumentParser()\np.add_argument("path")\na = p.parse_args()\nprint(open(a.path).read())\n',
     absent: ['R1'],
   },
   {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell and JS fixture text, not a template
     name: 'no R1: bash guard with ${1:?usage}',
     path: 'scripts/ok.sh',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell and JS fixture text, not a template
     text: 'IN="${1:?usage: ok.sh FILE}"\ncp "$IN" /tmp/in.txt\n',
     absent: ['R1'],
   },
@@ -111,8 +114,10 @@ const cases: Case[] = [
     ],
   },
   {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell and JS fixture text, not a template
     name: 'no R4: ${VAR:?} guard, specific exception handling, set -u',
     path: 'scripts/ok.sh',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell and JS fixture text, not a template
     text: 'rm -rf "${BUILD_DIR:?}/"\nrm -rf "./dist/"\nmkdir -p out || true\n',
     absent: ['R4'],
   },
