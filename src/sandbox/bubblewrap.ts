@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { errorMessage } from '../util/errors.js';
 import { makeTempDir, removeTempDir } from '../util/tempdir.js';
 import { type CanarySet, seedCanaries } from './canaries.js';
-import { createRunCgroup, type RunCgroup } from './cgroup.js';
+import { createRunCgroup, type RunCgroup, removeStaleCgroups } from './cgroup.js';
 import type { EvidenceBundle, LimitRecord } from './evidence.js';
 import { findTool, isRoot } from './host-tools.js';
 import { type NetworkSink, startNetworkSink } from './network-sink.js';
@@ -177,6 +177,7 @@ export async function createBubblewrapSandbox(
   let scratch = false;
   let diskNote = 'a size-limited scratch disk needs root; HOME, workspace and /tmp are on the host disk';
   if (root) {
+    await removeStaleCgroups();
     await removeStaleScratch();
     try {
       await mountScratch(base, diskBytes);

@@ -2,7 +2,7 @@
 // v2 subtree). Supports the unified v2 hierarchy and the v1 memory/pids/cpuacct controllers. Each run gets
 // its own group, so its usage can be read and every member killed at the end.
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LimitRecord } from './evidence.js';
 
@@ -141,6 +141,32 @@ async function createV1(name: string, memoryBytes: number, maxProcesses: number)
     members: () => readPids(procsFiles),
     remove: () => removeDirs([...made].reverse()),
   };
+}
+
+/** Removes run groups (`skillaudit-<pid>-…`) left by a SkillAudit process that is gone, killing any member. */
+export async function removeStaleCgroups(): Promise<string[]> {
+  const parents = existsSync(join(ROOT, 'cgroup.controllers'))
+    ? [ROOT]
+    : ['memory', 'pids', 'cpuacct', 'cpu,cpuacct'].map((c) => join(ROOT, c));
+  const removed: string[] = [];
+  for (const parent of parents) {
+    const names = await readdir(parent).catch(() => [] as string[]);
+    for (const name of names) {
+      const owner = /^skillaudit-(\d+)-[0-9a-f]+$/.exec(name)?.[1];
+      if (!owner || Number(owner) === process.pid || existsSync(`/proc/${owner}`)) continue;
+      const dir = join(parent, name);
+      for (const pid of await readPids([join(dir, 'cgroup.procs')])) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+      await removeDirs([dir]);
+      removed.push(dir);
+    }
+  }
+  return removed;
 }
 
 export type CgroupOutcome = { cgroup: RunCgroup } | { cgroup: null; reason: string };

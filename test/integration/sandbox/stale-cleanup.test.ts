@@ -1,4 +1,4 @@
-// Crash cleanup: namespaces named for a SkillAudit process that no longer exists are removed on start.
+// Crash cleanup: namespaces and cgroups named for a SkillAudit process that no longer exists are removed on start.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -34,5 +34,17 @@ describe('stale network namespace cleanup', () => {
           }
         }
       });
+  });
+});
+
+describe('stale cgroup cleanup', () => {
+  it('removes run groups whose owning process is gone', async () => {
+    const { createRunCgroup, removeStaleCgroups } = await import('../../../src/sandbox/cgroup.js');
+    const name = `skillaudit-${deadPid()}-0badc0de`;
+    const made = await createRunCgroup(name, 64 * 1024 * 1024, 16);
+    expect(made.cgroup).not.toBeNull();
+    const removed = await removeStaleCgroups();
+    expect(removed.some((dir) => dir.endsWith(`/${name}`))).toBe(true);
+    expect(await made.cgroup!.members()).toEqual([]);
   });
 });
