@@ -7,12 +7,16 @@ import { join } from 'node:path';
 // search does not descend into a skill. Links are never followed; .git and node_modules are skipped.
 
 const SKIPPED = new Set(['.git', 'node_modules']);
+/** Folders searched before giving up: far beyond any skill collection, short of walking a whole disk. */
+export const MAX_FOLDERS = 100_000;
 
 export interface Discovery {
   /** Skill roots relative to the searched folder ('.' for the folder itself), in path order. */
   roots: string[];
   /** True when folders deeper than the depth limit were not searched. */
   depthLimited: boolean;
+  /** True when the search stopped after `maxFolders` folders. */
+  tooManyFolders: boolean;
 }
 
 async function holdsSkillMd(dir: string): Promise<boolean> {
@@ -23,11 +27,17 @@ async function holdsSkillMd(dir: string): Promise<boolean> {
   }
 }
 
-export async function discoverSkills(root: string, maxDepth: number): Promise<Discovery> {
+export async function discoverSkills(
+  root: string,
+  maxDepth: number,
+  maxFolders = MAX_FOLDERS,
+): Promise<Discovery> {
   const found: string[] = [];
   let depthLimited = false;
   const stack: Array<{ rel: string; depth: number }> = [{ rel: '', depth: 0 }];
+  let visited = 0;
   while (stack.length > 0) {
+    if (++visited > maxFolders) return { roots: found.sort(), depthLimited, tooManyFolders: true };
     const { rel, depth } = stack.pop()!;
     const abs = rel ? join(root, rel) : root;
     if (await holdsSkillMd(abs)) {
@@ -49,5 +59,5 @@ export async function discoverSkills(root: string, maxDepth: number): Promise<Di
       stack.push({ rel: rel ? `${rel}/${entry.name}` : entry.name, depth: depth + 1 });
     }
   }
-  return { roots: found.sort(), depthLimited };
+  return { roots: found.sort(), depthLimited, tooManyFolders: false };
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
+import { connect } from 'node:net';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
@@ -13,6 +14,7 @@ type GitSpec = Extract<SourceSpec, { kind: 'git' }>;
 
 const CLONE_TIMEOUT_MS = 120_000;
 const DNS_TIMEOUT_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 10_000;
 const COMMIT_SHA = /^[0-9a-f]{7,40}$/i;
 const NETWORK_ERROR =
   /could not resolve host|failed to connect|network is unreachable|connection timed out|connection refused|temporary failure in name resolution|could not read from remote repository/i;
@@ -100,18 +102,54 @@ function failure(spec: GitSpec, run: GitRun, what: string): UserError {
   return new UserError('GIT_FAILED', `${spec.display}: git ${what} failed (${said})`);
 }
 
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), ms).unref()),
+  ]);
+}
+
+function canConnect(host: string, port: number): Promise<void> {
+  return new Promise((done, fail) => {
+    const socket = connect({ host, port });
+    socket.setTimeout(CONNECT_TIMEOUT_MS, () => socket.destroy(new Error('timed out')));
+    socket.once('connect', () => {
+      socket.destroy();
+      done();
+    });
+    socket.once('error', fail);
+  });
+}
+
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'];
+
+/**
+ * Offline, git can wait minutes on DNS or TCP; a quick lookup (and, for https without a proxy, a quick
+ * connect) turns that into an immediate, clear NETWORK_UNAVAILABLE.
+ */
 async function checkReachable(spec: GitSpec): Promise<void> {
   if (spec.local || spec.host === null) return;
-  try {
-    await Promise.race([
-      lookup(spec.host),
-      new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), DNS_TIMEOUT_MS).unref()),
-    ]);
-  } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code ?? (cause as Error).message;
-    throw new UserError(
+  const host = spec.host;
+  const unavailable = (why: string) =>
+    new UserError(
       'NETWORK_UNAVAILABLE',
-      `${spec.display}: cannot resolve ${spec.host} (${code}); the network is unavailable or the host is unknown`,
+      `${spec.display}: ${why}; the network is unavailable or the host is unknown`,
+    );
+  try {
+    await withTimeout(lookup(host), DNS_TIMEOUT_MS);
+  } catch (cause) {
+    throw unavailable(
+      `cannot resolve ${host} (${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message})`,
+    );
+  }
+  const https = /^https:\/\//i.test(spec.url);
+  if (!https || PROXY_VARIABLES.some((name) => process.env[name])) return;
+  const port = Number(new URL(spec.url).port) || 443;
+  try {
+    await canConnect(host, port);
+  } catch (cause) {
+    throw unavailable(
+      `cannot connect to ${host}:${port} (${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message})`,
     );
   }
 }

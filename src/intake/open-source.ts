@@ -5,7 +5,7 @@ import type { Diagnostic, Provenance, SkillLink, SourceKind } from '../types.js'
 import { UserError, type UserErrorCode, errorMessage } from '../util/errors.js';
 import { makeTempDir, removeTempDir } from '../util/tempdir.js';
 import type { SkippedEntry } from './archive-guard.js';
-import { discoverSkills } from './discover.js';
+import { MAX_FOLDERS, discoverSkills } from './discover.js';
 import { extractTar } from './extract-tar.js';
 import { extractZip } from './extract-zip.js';
 import { cloneRepository } from './git.js';
@@ -193,14 +193,19 @@ export async function openSource(source: string, options: IntakeOptions = {}): P
     const subdir = spec.subdir;
     const base = subdir ? await enterSubdir(found.base, subdir, source) : found.base;
     const discovery = await discoverSkills(base, limits.maxDepth);
+    const shown = spec.kind === 'git' ? spec.display : source;
+    if (discovery.tooManyFolders) {
+      // Loading only the skills found so far would silently skip the rest: refuse instead.
+      throw new UserError(
+        'LIMIT_EXCEEDED',
+        `${shown}: more than ${MAX_FOLDERS} folders to search for SKILL.md; point at a narrower folder or use #subdir`,
+      );
+    }
     if (discovery.roots.length === 0) {
       const deeper = discovery.depthLimited
         ? ` (folders deeper than ${limits.maxDepth} levels were not searched)`
         : '';
-      throw new UserError(
-        'NO_SKILL',
-        `${spec.kind === 'git' ? spec.display : source}: no SKILL.md found${deeper}`,
-      );
+      throw new UserError('NO_SKILL', `${shown}: no SKILL.md found${deeper}`);
     }
     const skills: SkillResult[] = [];
     for (const rootRel of discovery.roots) {

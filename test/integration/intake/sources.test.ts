@@ -370,6 +370,15 @@ describe('git sources', () => {
     expect(readdirSync(area.tmp)).toEqual(before);
   });
 
+  it('fails fast when the host resolves but cannot be connected to', async () => {
+    await expect(open('https://127.0.0.1:9/o/r')).rejects.toMatchObject({
+      code: 'NETWORK_UNAVAILABLE',
+      message: expect.stringContaining(
+        'https://127.0.0.1:9/o/r: cannot connect to 127.0.0.1:9 (ECONNREFUSED)',
+      ),
+    });
+  });
+
   it('fails fast and clearly when a network repository cannot be reached', async () => {
     const started = Date.now();
     await expect(open('https://nonexistent.invalid/o/r@main')).rejects.toMatchObject({
