@@ -228,6 +228,14 @@ function sourceHits(ctx: FileContext, model: CodeModel): Hit[] {
     ) {
       hits.push(callHit(ctx, c, PE3, 0.65, 'searches the file system for key or credential files'));
     }
+    if (c.callee === 'osascript' && c.args.some((a) => /hidden answer/i.test(a.str ?? '')))
+      hits.push(callHit(ctx, c, PE3, 0.8, 'shows a fake password dialog (osascript "with hidden answer")'));
+    if (
+      c.kind === 'command' &&
+      /^(dscl|security)$/.test(c.callee) &&
+      c.args.some((a) => /^(-authonly|unlock-keychain)$/.test(a.str ?? ''))
+    )
+      hits.push(callHit(ctx, c, PE3, 0.7, `checks or uses the login password (${c.callee})`));
     if (readsHere(T.CTX_DATA)) {
       const path = pathArgs.find(isAgentContextPath) ?? 'agent context';
       hits.push(callHit(ctx, c, E4, 0.55, `reads ${path}`, `Reads another agent's context: ${path}.`));
@@ -253,8 +261,31 @@ function sourceHits(ctx: FileContext, model: CodeModel): Hit[] {
   return hits;
 }
 
-export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
+/** Reverse shells: the machine is handed to a remote host (`/dev/tcp`, `nc -e`, `socat exec:`). */
+const REVERSE_SHELL =
+  /\/dev\/(tcp|udp)\/[^/\s]+\/\d+|^(nc|ncat|netcat)\b.*\s-[ec]\s|socat\b.*\bexec:|pty\.spawn\(/;
+
+function reverseShellHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = [];
+  for (const c of model.calls) {
+    if (!REVERSE_SHELL.test(c.text) || (c.kind === 'call' && c.callee !== 'pty.spawn')) continue;
+    if (c.kind === 'call' && !model.calls.some((o) => /^socket\./.test(o.callee))) continue;
+    hits.push(
+      callHit(
+        ctx,
+        c,
+        E1,
+        0.85,
+        'opens a reverse shell to a remote host',
+        'Reverse shell: a remote host gets a shell on this machine.',
+      ),
+    );
+  }
+  return hits;
+}
+
+export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = reverseShellHits(ctx, model);
   const sources = new Set<string>();
   const staged = stagedFiles(model);
   for (const use of networkUses(model.calls)) {

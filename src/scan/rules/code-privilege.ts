@@ -118,6 +118,13 @@ export function privilegeHits(ctx: FileContext, model: CodeModel): Hit[] {
         ),
       );
     if (
+      (c.callee === 'xattr' &&
+        c.args.some((a) => /com\.apple\.quarantine/.test(a.str ?? '')) &&
+        c.args.some((a) => /^-[a-z]*[dc]/.test(a.str ?? ''))) ||
+      (c.callee === 'spctl' && c.args.some((a) => /--master-disable|--global-disable/.test(a.str ?? '')))
+    )
+      hits.push(callHit(ctx, c, PE2, 0.65, 'disables macOS Gatekeeper checks for downloaded code'));
+    if (
       /^(systemctl|launchctl|update-rc\.d|chkconfig|sc)$/.test(c.callee) &&
       c.args.some((a) => /^(enable|load|bootstrap|create|defaults|on)$/.test(a.str ?? ''))
     )

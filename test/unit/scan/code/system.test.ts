@@ -90,6 +90,15 @@ const cases: Case[] = [
     expect: [['PE2', 1]],
   },
   {
+    name: 'PE2: Gatekeeper bypass for a downloaded binary',
+    path: 'scripts/run.sh',
+    text: 'xattr -d com.apple.quarantine ./helper\nspctl --master-disable\n',
+    expect: [
+      ['PE2', 1],
+      ['PE2', 2],
+    ],
+  },
+  {
     name: 'no PE2: writing in the workspace, mentioning sudo in a message',
     path: 'scripts/ok2.sh',
     text: 'echo "If this fails, run: sudo make install"\ncp build/out.txt ./dist/\nmkdir -p "$HOME/.cache/skill"\n',
