@@ -185,11 +185,22 @@ function parseYamlMap(
       ...warnings,
     ]);
   }
+  // An anchor used inside itself (`a: &a {b: *a}`) yields a cyclic value; the JSON round trip refuses it
+  // and leaves only plain JSON data (NaN and infinities become null), which is what reports can carry.
+  let plain: Record<string, unknown>;
+  try {
+    plain = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+  } catch {
+    return failed([
+      error('frontmatter-yaml', 'frontmatter refers to itself through a YAML alias (a cycle)', firstLine),
+      ...warnings,
+    ]);
+  }
   const frontmatterLines: Record<string, number> = {};
   for (const pair of doc.contents.items) {
     if (isScalar(pair.key) && pair.key.range) {
       frontmatterLines[String(pair.key.value)] = firstLine + lineOf(pair.key.range[0]) - 1;
     }
   }
-  return { frontmatter: value as Record<string, unknown>, frontmatterLines, diagnostics: warnings };
+  return { frontmatter: plain, frontmatterLines, diagnostics: warnings };
 }

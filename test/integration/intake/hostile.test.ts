@@ -354,6 +354,12 @@ describe('SKILL.md content', () => {
     ['a list', '---\n- name\n- odd\n---\nbody\n', 'frontmatter-not-map'],
     ['unclosed', '---\nname: odd\nbody without end\n', 'frontmatter-unclosed'],
     ['broken YAML', '---\nname: "odd\n---\nbody\n', 'frontmatter-yaml'],
+    ['a self-referencing alias', '---\nname: odd\na: &a\n  b: *a\n---\nbody\n', 'frontmatter-yaml'],
+    [
+      '20,000 keys',
+      `---\nname: odd\n${Array.from({ length: 20_000 }, (_, i) => `k${i}: v`).join('\n')}\n---\nbody\n`,
+      'frontmatter-too-large',
+    ],
   ])(
     'still loads a skill whose frontmatter has %s, with an error diagnostic',
     async (_label, content, code) => {

@@ -73,6 +73,20 @@ describe('parseSkillMd', () => {
     ]);
   });
 
+  it('refuses self-referencing aliases, which would make the frontmatter a cycle', () => {
+    const parsed = parseSkillMd('---\nname: c\na: &a\n  b: *a\n---\nbody\n');
+    expect(parsed.frontmatter).toEqual({});
+    expect(parsed.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'frontmatter-yaml',
+        message: 'frontmatter refers to itself through a YAML alias (a cycle)',
+      }),
+    ]);
+    expect(JSON.stringify(parseSkillMd('---\nx: .nan\ny: .inf\n---\n').frontmatter)).toBe(
+      '{"x":null,"y":null}',
+    );
+  });
+
   it('never evaluates tags: unknown tags stay plain values with a warning', () => {
     const parsed = parseSkillMd(
       '---\nname: tagged\ndescription: !!js/function "function(){ return process.exit(1) }"\nx: !!python/object:os.system ["id"]\n---\nbody\n',
