@@ -131,7 +131,8 @@ function commandEntries(skill: Skill, layout: SandboxLayout, samples: SampleInpu
   const entries: EntryPoint[] = [];
   const bash = which('bash') ?? '/bin/sh';
   for (const block of doc.codeBlocks) {
-    if (block.framing !== 'instruction') continue;
+    // Setup steps aimed at the user are run too: agents run them, and lures hide there.
+    if (block.framing !== 'instruction' && block.framing !== 'user-action') continue;
     const shellLike = block.lang === 'bash' || (block.lang === '' && COMMAND_START.test(block.code.trim()));
     if (!shellLike || !block.code.trim()) continue;
     // A leading "$ " prompt is how docs show commands; the shell must not see it.
@@ -147,7 +148,8 @@ function commandEntries(skill: Skill, layout: SandboxLayout, samples: SampleInpu
     });
   }
   for (const inline of doc.inlineCode) {
-    if (inline.framing !== 'instruction' || !COMMAND_START.test(inline.text.trim())) continue;
+    if (inline.framing === 'example' || inline.framing === 'documents-risk') continue;
+    if (!COMMAND_START.test(inline.text.trim())) continue;
     entries.push({
       id: `SKILL.md:${inline.line} \`${inline.text.slice(0, 40)}\``,
       argv: [bash, '-c', substitutePlaceholders(inline.text.replace(/^\$\s+/, ''), skill, layout, samples)],

@@ -173,7 +173,11 @@ export async function detonateSkill(
     };
   });
   const verdicts = findings.map((f) => verdictFor(f, detonations));
-  const extra = runtimeFindings(findings, detonations);
+  const extra = runtimeFindings(
+    findings,
+    detonations,
+    skill.files.filter((f) => f.kind === 'script').map((f) => f.path),
+  );
   return {
     runs,
     verdicts: [...verdicts, ...extra.map((e) => e.verdict)],

@@ -112,10 +112,10 @@ const JUDGES: Partial<Record<PatternId, Judge>> = {
 
 /** Runs whose code contains the finding: its script, its SKILL.md command block, or a script that called it. */
 function runsFor(f: Finding, runs: readonly DetonationRun[]): DetonationRun[] {
-  return runs.filter(
-    (r) =>
-      (r.entry.origin.file === f.file && f.line >= r.entry.origin.line && f.line <= r.entry.origin.endLine) ||
-      r.signals.processes.some((p) => p.includes(`/${f.file}`)),
+  return runs.filter((r) =>
+    r.entry.origin.file === f.file
+      ? f.line >= r.entry.origin.line && f.line <= r.entry.origin.endLine
+      : ranFile(r, f.file),
   );
 }
 
@@ -154,7 +154,13 @@ export function verdictFor(f: Finding, runs: readonly DetonationRun[]): Verdict 
   return { finding: f.id, kind: 'path_exists_not_triggered', exploitConfidence: 0.3, evidence: artifacts };
 }
 
-function runtimeFinding(rule: Rule, run: DetonationRun, evidence: string[], confidence: number): Finding {
+function runtimeFinding(
+  rule: Rule,
+  run: DetonationRun,
+  file: string,
+  evidence: string[],
+  confidence: number,
+): Finding {
   const pattern = patternById(rule.pattern);
   const quoted = evidence.slice(0, 6).join('\n');
   return {
@@ -163,9 +169,9 @@ function runtimeFinding(rule: Rule, run: DetonationRun, evidence: string[], conf
     family: pattern.family,
     severity: pattern.severity,
     confidence,
-    file: run.entry.origin.file,
-    line: run.entry.origin.line,
-    endLine: run.entry.origin.endLine,
+    file,
+    line: file === run.entry.origin.file ? run.entry.origin.line : 1,
+    endLine: file === run.entry.origin.file ? run.entry.origin.endLine : 1,
     evidence: quoted,
     rule: rule.id,
     message: rule.message,
@@ -173,18 +179,51 @@ function runtimeFinding(rule: Rule, run: DetonationRun, evidence: string[], conf
   };
 }
 
-/** Runtime behaviour that no static finding of the same pattern in the same file accounts for. */
+// Static patterns that already account for each kind of runtime behaviour.
+const EXPLAINED_BY: Record<keyof typeof RUNTIME_RULES, PatternId[]> = {
+  canaryExfil: ['E2', 'E1', 'P3'],
+  credentialRead: ['PE3', 'E4'],
+  undeclaredDestination: ['E1', 'E2', 'P3', 'SC2', 'SC3', 'SC5'],
+  persistence: ['P4'],
+  privilege: ['PE2'],
+  fetchExec: ['SC2', 'SC3'],
+};
+
+function namesFile(process: string, file: string): boolean {
+  const name = file.split('/').pop()!;
+  return process.split(/\s+/).some((t) => t.endsWith(`/${file}`) || t === name || t.endsWith(`/${name}`));
+}
+
+/** Whether a run executed `file`: it is the run's origin, or a process named it (by path or file name). */
+function ranFile(run: DetonationRun, file: string): boolean {
+  return run.entry.origin.file === file || run.signals.processes.some((p) => namesFile(p, file));
+}
+
+/** The skill file a run's behaviour belongs to: the last script its processes started, else its origin. */
+function attributedFile(run: DetonationRun, scripts: readonly string[]): string {
+  for (const p of [...run.signals.processes].reverse()) {
+    const file = scripts.find((f) => namesFile(p, f));
+    if (file) return file;
+  }
+  return run.entry.origin.file;
+}
+
+/** Runtime behaviour that no static finding of an explaining pattern, in code the run executed, accounts for. */
 export function runtimeFindings(
   staticFindings: readonly Finding[],
   runs: readonly DetonationRun[],
+  scripts: readonly string[],
 ): { finding: Finding; verdict: Verdict }[] {
   const out: { finding: Finding; verdict: Verdict }[] = [];
-  const explained = (pattern: PatternId, file: string) =>
-    staticFindings.some((f) => f.pattern === pattern && f.file === file) ||
-    out.some((o) => o.finding.pattern === pattern && o.finding.file === file);
-  const add = (rule: Rule, run: DetonationRun, evidence: string[], exploit: number) => {
-    if (evidence.length === 0 || explained(rule.pattern, run.entry.origin.file)) return;
-    const finding = runtimeFinding(rule, run, evidence, 1);
+  const add = (kind: keyof typeof RUNTIME_RULES, run: DetonationRun, evidence: string[], exploit: number) => {
+    if (evidence.length === 0) return;
+    const patterns = EXPLAINED_BY[kind];
+    const file = attributedFile(run, scripts);
+    const explained = [...staticFindings, ...out.map((o) => o.finding)].some(
+      (f) => patterns.includes(f.pattern) && (f.file === file || ranFile(run, f.file)),
+    );
+    if (explained) return;
+    const finding = runtimeFinding(RUNTIME_RULES[kind], run, file, evidence, 1);
     out.push({
       finding,
       verdict: {
@@ -197,32 +236,32 @@ export function runtimeFindings(
   };
   for (const run of runs) {
     const s = run.signals;
-    add(RUNTIME_RULES.canaryExfil, run, exfilWhy(s), 1);
+    add('canaryExfil', run, exfilWhy(s), 1);
     add(
-      RUNTIME_RULES.credentialRead,
+      'credentialRead',
       run,
       s.credentialReads.filter((r) => r.canary).map((r) => `opened ${r.path}`),
       0.88,
     );
     add(
-      RUNTIME_RULES.undeclaredDestination,
+      'undeclaredDestination',
       run,
       s.undeclared.filter((d) => d.bytes > 0).map((d) => d.summary),
       0.9,
     );
     add(
-      RUNTIME_RULES.persistence,
+      'persistence',
       run,
       s.persistence.map((p) => `wrote ${p.root}:${p.path}`),
       0.92,
     );
     add(
-      RUNTIME_RULES.privilege,
+      'privilege',
       run,
       s.privilege.map((p) => `ran ${p}`),
       0.9,
     );
-    add(RUNTIME_RULES.fetchExec, run, s.fetchThenExec, 0.92);
+    add('fetchExec', run, s.fetchThenExec, 0.92);
   }
   return out;
 }
