@@ -114,16 +114,50 @@ function classify(error: unknown, timedOut: boolean, timeoutMs: number): Classif
       retryAfterMs: retryAfterMs(error.responseHeaders),
       message:
         status === undefined
-          ? `cannot reach ${error.url}: ${error.message}`
+          ? `request to ${error.url} failed: ${error.message}`
           : `${error.url} answered ${status}: ${error.message}`,
     };
   }
+  const streamed = streamErrorOf(error);
+  if (streamed) return streamed;
   return {
     retryable: false,
     kind: 'output',
     status: undefined,
     retryAfterMs: undefined,
     message: errorMessage(error),
+  };
+}
+
+// In-stream errors arrive as plain objects: Anthropic's `error` event ({type: 'overloaded_error', message}),
+// OpenAI's parsed stream error ({message, isRetryable, statusCode}).
+const TRANSIENT_STREAM_ERRORS = new Set([
+  'overloaded_error',
+  'api_error',
+  'rate_limit_error',
+  'server_error',
+]);
+
+function streamErrorOf(error: unknown): Classified | null {
+  if (!error || typeof error !== 'object' || error instanceof Error) return null;
+  const e = error as {
+    type?: unknown;
+    code?: unknown;
+    message?: unknown;
+    isRetryable?: unknown;
+    statusCode?: unknown;
+  };
+  if (typeof e.message !== 'string') return null;
+  const retryable =
+    e.isRetryable === true ||
+    TRANSIENT_STREAM_ERRORS.has(String(e.type)) ||
+    TRANSIENT_STREAM_ERRORS.has(String(e.code));
+  return {
+    retryable,
+    kind: 'http',
+    status: typeof e.statusCode === 'number' ? e.statusCode : undefined,
+    retryAfterMs: undefined,
+    message: `stream failed: ${typeof e.type === 'string' ? `${e.type}: ` : ''}${e.message}`,
   };
 }
 

@@ -13,7 +13,7 @@ import {
 } from './fake-model/anthropic.js';
 import { chatJson, chatStream, chatView } from './fake-model/chat-completions.js';
 import { openaiError, responsesJson, responsesStream, responsesView } from './fake-model/openai-responses.js';
-import { type SseEvent, encodeSse } from './fake-model/sse.js';
+import { type SseEvent, encodeSse, sse } from './fake-model/sse.js';
 import type {
   FakeRequestView,
   FakeScript,
@@ -43,6 +43,11 @@ export interface FakeFault {
   times?: number;
   /** Only requests to this path (default: any model request). */
   path?: string;
+  /**
+   * Fail a streaming reply after its first event with the protocol's in-stream error (Anthropic
+   * overloaded_error, Responses `error` event, Chat Completions error chunk). Applies to streaming requests only.
+   */
+  midStream?: boolean;
 }
 
 export interface LoggedRequest {
@@ -174,7 +179,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       return;
     }
 
-    const fault = takeFault(path);
+    const fault = takeFault(path, entry.stream);
     if (fault?.delayMs) await sleep(fault.delayMs);
     if (fault?.status) {
       const headers: Record<string, string> = fault.retryAfter ? { 'retry-after': fault.retryAfter } : {};
@@ -189,12 +194,16 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
     const reply = buildReply(view, chosen?.turn ?? null, String(++counter));
     if (options.latencyMs) await sleep(options.latencyMs);
     if (res.destroyed) return;
-    if (entry.stream) await sendStream(res, encode(protocol, reply, body, true) as SseEvent[]);
-    else respond(200, encode(protocol, reply, body, false));
+    if (entry.stream) {
+      const events = encode(protocol, reply, body, true) as SseEvent[];
+      await sendStream(res, fault?.midStream ? [...events.slice(0, 1), streamError(protocol)] : events);
+    } else respond(200, encode(protocol, reply, body, false));
   }
 
-  function takeFault(path: string): FakeFault | null {
-    const index = faults.findIndex((f) => f.path === undefined || f.path === path);
+  function takeFault(path: string, stream: boolean): FakeFault | null {
+    const index = faults.findIndex(
+      (f) => (f.path === undefined || f.path === path) && (!f.midStream || stream),
+    );
     if (index < 0) return null;
     const fault = faults[index]!;
     fault.left--;
@@ -309,6 +318,26 @@ function encode(protocol: Protocol, reply: Reply, body: any, stream: boolean): u
       return stream ? responsesStream(reply, body) : responsesJson(reply, body);
     case 'chat':
       return stream ? chatStream(reply, body) : chatJson(reply);
+  }
+}
+
+function streamError(protocol: Protocol): SseEvent {
+  switch (protocol) {
+    case 'anthropic':
+      return sse('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+    case 'responses':
+      // Follows response.created, which carries sequence_number 0.
+      return sse('error', {
+        type: 'error',
+        sequence_number: 1,
+        code: 'server_error',
+        message: 'injected stream error',
+        param: null,
+      });
+    case 'chat':
+      return sse(undefined, {
+        error: { message: 'injected stream error', type: 'server_error', code: 'server_error' },
+      });
   }
 }
 

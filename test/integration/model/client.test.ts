@@ -353,3 +353,36 @@ describe('configuration errors', () => {
     }
   });
 });
+
+describe('errors inside a stream', () => {
+  it.each(['anthropic', 'openai', 'openai-chat'] as ProviderId[])(
+    '%s: retries a transient error that arrives mid-stream',
+    async (provider) => {
+      const c = client(provider, {}, { maxRetries: 1 });
+      server.inject({ midStream: true });
+      const result = await c.generateText({ stage: 'judge', prompt: 'x', stream: true });
+      expect(result.text).toBe(REPLY_TEXT);
+      expect(server.requests).toHaveLength(2);
+      expect(c.ledger.total().calls).toBe(1);
+    },
+  );
+
+  it('reports the stream error when retries are exhausted', async () => {
+    const c = client('anthropic', {}, { maxRetries: 0 });
+    server.inject({ midStream: true });
+    const error = await c
+      .generateText({ stage: 'judge', prompt: 'x', stream: true })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect((error as Error).message).toMatch(/overloaded_error: Overloaded/);
+  });
+
+  it('leaves non-streaming requests alone', async () => {
+    const c = client('anthropic');
+    server.inject({ midStream: true });
+    await c.generateText({ stage: 'judge', prompt: 'x' });
+    await expect(c.generateText({ stage: 'judge', prompt: 'x', stream: true })).rejects.toThrow(
+      ModelCallError,
+    );
+  });
+});
