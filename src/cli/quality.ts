@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
-import { withSource } from '../intake/index.js';
-import { staticQualityProfile } from '../quality/index.js';
-import { type QualitySkillResult, renderQualityText } from '../quality/render-text.js';
-import { colorsFor } from '../report/colors.js';
+import type { QualitySkillResult } from '../quality/render-text.js';
 import { emit, oneOf } from './output.js';
 
 interface QualityFlags {
@@ -20,6 +17,14 @@ export function registerQuality(program: Command): void {
     .option('-f, --format <format>', 'text or json', oneOf(['text', 'json'] as const), 'text')
     .option('-o, --out <file>', 'write the profile to a file instead of stdout')
     .action(async (source: string, flags: QualityFlags) => {
+      // Loaded on use, so that `--help` and other commands start fast.
+      const [{ withSource }, { staticQualityProfile }, { renderQualityText }, { colorsFor }] =
+        await Promise.all([
+          import('../intake/index.js'),
+          import('../quality/index.js'),
+          import('../quality/render-text.js'),
+          import('../report/colors.js'),
+        ]);
       const results = await withSource(source, undefined, async (handle) =>
         handle.skills.map(
           (r): QualitySkillResult =>

@@ -1,11 +1,6 @@
 import type { Command } from 'commander';
-import { colorsFor } from '../report/colors.js';
-import { toSarif } from '../report/sarif.js';
-import { toScanJson } from '../report/scan-json.js';
-import { renderScanText } from '../report/scan-text.js';
-import { ALL_DETECTORS } from '../scan/engine.js';
-import { type SkillScanResult, scanSource } from '../scan/scan-source.js';
-import { type Baseline, loadBaseline, writeBaseline } from '../scan/suppress.js';
+import type { SkillScanResult } from '../scan/scan-source.js';
+import type { Baseline } from '../scan/suppress.js';
 import { SEVERITY_RANK } from '../scan/taxonomy.js';
 import type { Severity } from '../types.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
@@ -67,6 +62,25 @@ export function registerScan(program: Command): void {
     .option('-q, --quiet', 'no progress output');
   addLimitOptions(command);
   command.action(async (sources: string[], flags: ScanFlags & Record<string, unknown>) => {
+    // Loaded on use, so that `--help` and other commands start fast.
+    const [
+      { colorsFor },
+      { toSarif },
+      { toScanJson },
+      { renderScanText },
+      { ALL_DETECTORS },
+      { scanSource },
+      suppress,
+    ] = await Promise.all([
+      import('../report/colors.js'),
+      import('../report/sarif.js'),
+      import('../report/scan-json.js'),
+      import('../report/scan-text.js'),
+      import('../scan/engine.js'),
+      import('../scan/scan-source.js'),
+      import('../scan/suppress.js'),
+    ]);
+    const { loadBaseline, writeBaseline } = suppress;
     const baseline: Baseline | undefined = flags.baseline ? loadBaseline(flags.baseline) : undefined;
     const results: SkillScanResult[] = [];
     for (const source of sources) {
