@@ -175,7 +175,7 @@ function renderRuntime(runtime: RuntimeSummary): string[] {
     ...bulletList(
       runtime.network,
       (n) =>
-        `${codeSpan(n.protocol, 20)} ${codeSpan(n.destination)} ${n.blocked ? '(blocked)' : '**(allowed)**'}` +
+        `${codeSpan(n.protocol, 20)} ${codeSpan(n.destination)} ${n.blocked ? '(blocked)' : '**(connected)**'}` +
         (n.bytes !== undefined ? `, ${count(n.bytes)} bytes` : '') +
         (n.canaries?.length ? `, carried ${n.canaries.map((x) => codeSpan(x, 60)).join(', ')}` : ''),
       '  ',

@@ -125,7 +125,7 @@ function renderRuntime(runtime: RuntimeSummary, c: Colors): string[] {
     ...listed(
       runtime.network,
       (n) =>
-        `${line(n.protocol)} ${c.bold(line(n.destination))} ${n.blocked ? c.dim('(blocked)') : c.red('(allowed)')}` +
+        `${line(n.protocol)} ${c.bold(line(n.destination))} ${n.blocked ? c.dim('(blocked)') : c.red('(connected)')}` +
         (n.bytes !== undefined ? c.dim(` ${count(n.bytes)} bytes`) : '') +
         (n.canaries?.length ? ` ${c.red(`carried ${line(n.canaries.join(', '))}`)}` : ''),
       c,

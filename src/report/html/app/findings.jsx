@@ -1,6 +1,6 @@
 /** @import { Report, ReportFinding } from '../../model.js' */
 import { PATTERNS } from '../../../scan/taxonomy.js';
-import { findingLocation, orderFindings, VERDICT_LABEL } from './format.js';
+import { findingLocation, orderFindings, tally, VERDICT_LABEL } from './format.js';
 import { Code, CodeBlock, Section, Txt } from './text.jsx';
 
 const VERDICT_TONE = {
@@ -13,6 +13,51 @@ const VERDICT_TONE = {
 };
 
 const PATTERN_NAMES = Object.fromEntries(PATTERNS.map((p) => [p.id, p.name]));
+
+const SHOWN_REFS = 5;
+
+/** @param {{ r: ReportFinding['runtimeEvidence'][number], count: number }} props */
+function RuntimeRef({ r, count }) {
+  return (
+    <li>
+      <span class="chip chip-muted">
+        <Txt value={r.kind} max={40} />
+      </span>{' '}
+      <Txt value={r.summary} max={600} />
+      {count > 1 ? <span class="muted"> ×{count}</span> : null}
+      {r.artifact ? (
+        <>
+          {' '}
+          <Code value={r.artifact} max={300} />
+        </>
+      ) : null}
+    </li>
+  );
+}
+
+/** Runtime evidence behind a finding: repeats merged, the rest folded away. @param {{ refs: ReportFinding['runtimeEvidence'] }} props */
+function RuntimeRefs({ refs }) {
+  const merged = tally(refs, (r) => `${r.kind}\u0000${r.summary}\u0000${r.artifact ?? ''}`);
+  return (
+    <div class="runtime-refs">
+      <ul>
+        {merged.slice(0, SHOWN_REFS).map((m, i) => (
+          <RuntimeRef r={m.item} count={m.count} key={i} />
+        ))}
+      </ul>
+      {merged.length > SHOWN_REFS ? (
+        <details>
+          <summary>{merged.length - SHOWN_REFS} more runtime records</summary>
+          <ul>
+            {merged.slice(SHOWN_REFS).map((m, i) => (
+              <RuntimeRef r={m.item} count={m.count} key={i} />
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </div>
+  );
+}
 
 /** @param {{ f: ReportFinding }} props */
 function FindingCard({ f }) {
@@ -40,24 +85,7 @@ function FindingCard({ f }) {
           <span class="label">Why</span> <Txt value={f.rationale} max={1200} />
         </p>
       ) : null}
-      {f.runtimeEvidence.length ? (
-        <ul class="runtime-refs">
-          {f.runtimeEvidence.map((e, i) => (
-            <li key={i}>
-              <span class="chip chip-muted">
-                <Txt value={e.kind} max={40} />
-              </span>{' '}
-              <Txt value={e.summary} max={600} />
-              {e.artifact ? (
-                <>
-                  {' '}
-                  <Code value={e.artifact} max={300} />
-                </>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {f.runtimeEvidence.length ? <RuntimeRefs refs={f.runtimeEvidence} /> : null}
       <footer class="finding-foot">
         rule <Code value={f.rule} max={120} />
         {f.suppressed ? (

@@ -229,3 +229,15 @@ export function tokenSaving(tokens: number | null): string {
   if (tokens === null) return 'n/a';
   return tokens >= 0 ? `${count(tokens)} tokens saved` : `${count(-tokens)} more tokens`;
 }
+
+/** Identical entries merged with a count, first-seen order kept (runs repeat the same evidence). */
+export function tally<T>(items: readonly T[], key: (item: T) => string): { item: T; count: number }[] {
+  const seen = new Map<string, { item: T; count: number }>();
+  for (const item of items) {
+    const k = key(item);
+    const entry = seen.get(k);
+    if (entry) entry.count++;
+    else seen.set(k, { item, count: 1 });
+  }
+  return [...seen.values()];
+}

@@ -1,5 +1,5 @@
 /** @import { RuntimeSummary } from '../../model.js' */
-import { count, duration } from './format.js';
+import { count, duration, tally } from './format.js';
 import { Code, Section, Txt } from './text.jsx';
 
 /** @param {{ title: string, n: number, alarming?: boolean, wide?: boolean, children: import('preact').ComponentChildren }} props */
@@ -16,6 +16,72 @@ function Block({ title, n, alarming = false, wide = false, children }) {
         </span>
       </h3>
       {n > 0 ? children : null}
+    </div>
+  );
+}
+
+const SHOWN_ROWS = 12;
+
+/** @param {{ rows: { item: RuntimeSummary['network'][number], count: number }[] }} props */
+function NetworkRows({ rows }) {
+  return (
+    <tbody>
+      {rows.map(({ item: a, count: times }, i) => (
+        <tr key={i}>
+          <td>
+            <Code value={a.destination} max={300} />
+            {times > 1 ? <span class="muted"> ×{times}</span> : null}
+          </td>
+          <td>
+            <Txt value={a.protocol} max={20} />
+          </td>
+          <td>
+            {a.blocked ? 'blocked' : <strong class="t-bad">connected</strong>}
+            {a.bytes !== undefined ? ` · ${count(a.bytes)} B` : ''}
+          </td>
+          <td class="t-bad">
+            {a.canaries?.length ? (
+              <Txt value={a.canaries.join(', ')} max={300} />
+            ) : (
+              <span class="muted">—</span>
+            )}
+          </td>
+        </tr>
+      ))}
+    </tbody>
+  );
+}
+
+/** Every connection attempt; repeats merged, long lists folded. @param {{ attempts: RuntimeSummary['network'] }} props */
+function NetworkTable({ attempts }) {
+  const rows = tally(attempts, (a) =>
+    [a.destination, a.protocol, a.blocked, a.bytes ?? '', (a.canaries ?? []).join(',')].join('\u0000'),
+  );
+  const head = (
+    <thead>
+      <tr>
+        <th>destination</th>
+        <th>protocol</th>
+        <th>outcome</th>
+        <th>carried</th>
+      </tr>
+    </thead>
+  );
+  return (
+    <div class="table-scroll">
+      <table>
+        {head}
+        <NetworkRows rows={rows.slice(0, SHOWN_ROWS)} />
+      </table>
+      {rows.length > SHOWN_ROWS ? (
+        <details>
+          <summary>{rows.length - SHOWN_ROWS} more destinations</summary>
+          <table>
+            {head}
+            <NetworkRows rows={rows.slice(SHOWN_ROWS)} />
+          </table>
+        </details>
+      ) : null}
     </div>
   );
 }
@@ -40,41 +106,7 @@ export function Runtime({ runtime }) {
     >
       <div class="evidence-grid">
         <Block title="Network attempts" n={runtime.network.length} alarming wide>
-          <div class="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th>destination</th>
-                  <th>protocol</th>
-                  <th>outcome</th>
-                  <th>carried</th>
-                </tr>
-              </thead>
-              <tbody>
-                {runtime.network.map((a, i) => (
-                  <tr key={i}>
-                    <td>
-                      <Code value={a.destination} max={300} />
-                    </td>
-                    <td>
-                      <Txt value={a.protocol} max={20} />
-                    </td>
-                    <td>
-                      {a.blocked ? 'blocked' : <strong class="t-bad">allowed</strong>}
-                      {a.bytes !== undefined ? ` · ${count(a.bytes)} B` : ''}
-                    </td>
-                    <td class="t-bad">
-                      {a.canaries?.length ? (
-                        <Txt value={a.canaries.join(', ')} max={300} />
-                      ) : (
-                        <span class="muted">—</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <NetworkTable attempts={runtime.network} />
         </Block>
         <Block title="Canary hits" n={runtime.canaryHits.length} alarming>
           <ul>

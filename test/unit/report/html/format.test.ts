@@ -7,6 +7,7 @@ import {
   revealSegments,
   safeHttpUrl,
   signedPercent,
+  tally,
 } from '../../../../src/report/html/app/format.js';
 import { riskyReport } from '../../../support/report-fixtures.js';
 
@@ -82,5 +83,15 @@ describe('orderFindings', () => {
   it('puts active findings first, then severity, runtime verdict and confidence', () => {
     const ordered = orderFindings(riskyReport().safety.findings).map((f) => f.pattern);
     expect(ordered).toEqual(['E2', 'SC2', 'P4', 'R2', 'SC1']);
+  });
+});
+
+describe('tally', () => {
+  it('merges identical entries with a count in first-seen order', () => {
+    expect(tally(['b', 'a', 'b', 'c', 'b'], (x) => x)).toEqual([
+      { item: 'b', count: 3 },
+      { item: 'a', count: 1 },
+      { item: 'c', count: 1 },
+    ]);
   });
 });
