@@ -56,7 +56,8 @@ const bareBwrap = [
 ];
 
 const plain = await createSandbox({ backend: 'bubblewrap', trace: false });
-const traced = await createSandbox({ backend: 'bubblewrap', seedCanaries: true });
+const traced = await createSandbox({ backend: 'bubblewrap' });
+const canaried = await createSandbox({ backend: 'bubblewrap', seedCanaries: true });
 const run = (sandbox: Sandbox, req: Partial<RunRequest>) => () =>
   sandbox.run({ argv: ['/bin/true'], env: {}, ...req });
 const WORKLOAD = [
@@ -69,7 +70,8 @@ console.log(`sandbox bench: ${RUNS} runs each, after one warm-up`);
 const bare = await time('bare process (/bin/true)', () => spawnWait(['/bin/true']));
 const bwrapOnly = await time('bwrap alone, full policy (/bin/true)', () => spawnWait(bareBwrap));
 const noTrace = await time('Sandbox.run /bin/true, no strace', run(plain, {}));
-const withTrace = await time('Sandbox.run /bin/true, strace + canaries', run(traced, {}));
+const withTrace = await time('Sandbox.run /bin/true, strace', run(traced, {}));
+const withCanaries = await time('Sandbox.run /bin/true, strace + canaries', run(canaried, {}));
 const workNoTrace = await time(
   'Sandbox.run sh+cat×10+python, no strace',
   run(plain, { argv: WORKLOAD }),
@@ -83,18 +85,19 @@ const workTrace = await time(
 let sinkRun: number | null = null;
 if (process.getuid?.() === 0) {
   const start = performance.now();
-  await traced.run({ argv: ['/bin/true'], env: {}, network: 'sink' });
+  await canaried.run({ argv: ['/bin/true'], env: {}, network: 'sink' });
   console.log(
     `${'network sink start (first sink run)'.padEnd(44)} ${(performance.now() - start).toFixed(1)} ms`,
   );
   sinkRun = await time(
-    'Sandbox.run /bin/true, strace + sink',
-    run(traced, { network: 'sink' }),
+    'Sandbox.run /bin/true, strace + canaries + sink',
+    run(canaried, { network: 'sink' }),
     Math.ceil(RUNS / 3),
   );
 }
 await plain.dispose();
 await traced.dispose();
+await canaried.dispose();
 
 console.log('\nratios');
 console.log(
@@ -105,5 +108,6 @@ console.log(
 );
 console.log(`  strace capture, /bin/true:              ${(withTrace / noTrace).toFixed(2)}x`);
 console.log(`  strace capture, sh+cat×10+python:       ${(workTrace / workNoTrace).toFixed(2)}x`);
+console.log(`  canaries (seeded HOME snapshot + scan):  ${(withCanaries / withTrace).toFixed(2)}x`);
 if (sinkRun !== null)
-  console.log(`  sink run vs no-network run (traced):    ${(sinkRun / withTrace).toFixed(2)}x`);
+  console.log(`  sink run vs no-network run:             ${(sinkRun / withCanaries).toFixed(2)}x`);

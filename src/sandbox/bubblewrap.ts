@@ -25,6 +25,7 @@ import type { EvidenceBundle, LimitRecord } from './evidence.js';
 import { findTool, isRoot } from './host-tools.js';
 import { type NetworkSink, startNetworkSink } from './network-sink.js';
 import { BoundedOutput } from './output-capture.js';
+import { checkRunRequest } from './request-check.js';
 import { mountScratch, removeStaleScratch, unmountScratch } from './scratch-disk.js';
 import { SYSTEM_CA_BUNDLE } from './sink-ca.js';
 import { isAlive, killAll, killTree } from './process-tree.js';
@@ -256,8 +257,10 @@ export async function createBubblewrapSandbox(
 
   async function runOnce(req: RunRequest): Promise<RunResult> {
     if (disposed) throw new Error('sandbox was disposed');
-    if (req.argv.length === 0) throw new Error('argv is empty');
+    checkRunRequest(req);
     const limits: SandboxLimits = { ...DEFAULT_SANDBOX_LIMITS, ...req.limits };
+    // prlimit and cgroups take whole numbers.
+    for (const key of Object.keys(limits) as (keyof SandboxLimits)[]) limits[key] = Math.ceil(limits[key]);
     const cwd = resolveCwd(req.cwd);
     const network = await networkFor(req.network);
     const activeSink: NetworkSink | null = network.mode === 'sink' ? sink : null;
@@ -279,153 +282,157 @@ export async function createBubblewrapSandbox(
       } else notApplied.push({ limit: 'memory', reason: outcome.reason });
     } else notApplied.push({ limit: 'memory', reason: 'cgroups need root or a delegated subtree' });
 
-    const command = buildCommand({
-      req,
-      limits,
-      cwd,
-      uid,
-      root,
-      tools,
-      network: network.mode,
-      cgroup,
-      tracePath,
-      home,
-      tmp,
-      etc,
-      canarySet,
-      sink: activeSink,
-      applied,
-      notApplied,
-    });
-    applied.push(
-      { limit: 'wallMs', value: limits.wallMs, via: 'timer' },
-      { limit: 'maxOutputBytes', value: limits.maxOutputBytes, via: 'reader' },
-    );
+    try {
+      const command = buildCommand({
+        req,
+        limits,
+        cwd,
+        uid,
+        root,
+        tools,
+        network: network.mode,
+        cgroup,
+        tracePath,
+        home,
+        tmp,
+        etc,
+        canarySet,
+        sink: activeSink,
+        applied,
+        notApplied,
+      });
+      applied.push(
+        { limit: 'wallMs', value: limits.wallMs, via: 'timer' },
+        { limit: 'maxOutputBytes', value: limits.maxOutputBytes, via: 'reader' },
+      );
 
-    const started = performance.now();
-    const child = spawn(command[0]!, command.slice(1), {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-      env: { PATH: '/usr/bin:/bin' },
-    });
-    let killedFor: EvidenceBundle['killedFor'] = null;
-    const stopAll = (reason: NonNullable<EvidenceBundle['killedFor']>) => {
-      killedFor ??= reason;
-      if (child.pid) killTree(child.pid);
-      if (cgroup) void cgroup.members().then(killAll);
-    };
-    const stdout = new BoundedOutput(limits.maxOutputBytes, child.stdout, () => checkOutput());
-    const stderr = new BoundedOutput(limits.maxOutputBytes, child.stderr, () => checkOutput());
-    function checkOutput(): void {
-      if (stdout.total + stderr.total > limits.maxOutputBytes * OUTPUT_KILL_FACTOR) stopAll('output');
-    }
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(req.stdin ?? '');
-    const wallTimer = setTimeout(() => stopAll('timeout'), limits.wallMs);
-    const traceWatch = setInterval(() => {
-      void stat(tracePath)
-        .then((s) => (s.size > MAX_TRACE_BYTES ? stopAll('trace') : undefined))
-        .catch(() => undefined);
-    }, 250);
-    const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
-      child.once('error', () => resolve({ code: null, signal: null }));
-      child.once('close', (code, signal) => resolve({ code, signal }));
-    });
-    clearTimeout(wallTimer);
-    clearInterval(traceWatch);
-    const wallMs = Math.round(performance.now() - started);
-    // Nothing may outlive the run: sweep the tree and the cgroup until both are empty.
-    if (child.pid) killTree(child.pid);
-    if (cgroup) {
-      for (let i = 0; i < 50; i++) {
-        const left = (await cgroup.members()).filter(isAlive);
-        if (left.length === 0) break;
-        killAll(left);
-        await new Promise((r) => setTimeout(r, 20));
+      const started = performance.now();
+      const child = spawn(command[0]!, command.slice(1), {
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+        env: { PATH: '/usr/bin:/bin' },
+      });
+      let killedFor: EvidenceBundle['killedFor'] = null;
+      const stopAll = (reason: NonNullable<EvidenceBundle['killedFor']>) => {
+        killedFor ??= reason;
+        if (child.pid) killTree(child.pid);
+        if (cgroup) void cgroup.members().then(killAll);
+      };
+      const stdout = new BoundedOutput(limits.maxOutputBytes, child.stdout, () => checkOutput());
+      const stderr = new BoundedOutput(limits.maxOutputBytes, child.stderr, () => checkOutput());
+      function checkOutput(): void {
+        if (stdout.total + stderr.total > limits.maxOutputBytes * OUTPUT_KILL_FACTOR) stopAll('output');
       }
-    }
-    const usage = cgroup ? await cgroup.usage() : { cpuUserMs: null, cpuSystemMs: null, maxRssBytes: null };
-    await cgroup?.remove();
+      child.stdin?.on('error', () => undefined);
+      child.stdin?.end(req.stdin ?? '');
+      const wallTimer = setTimeout(() => stopAll('timeout'), limits.wallMs);
+      const traceWatch = setInterval(() => {
+        void stat(tracePath)
+          .then((s) => (s.size > MAX_TRACE_BYTES ? stopAll('trace') : undefined))
+          .catch(() => undefined);
+      }, 250);
+      const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+        child.once('error', () => resolve({ code: null, signal: null }));
+        child.once('close', (code, signal) => resolve({ code, signal }));
+      });
+      clearTimeout(wallTimer);
+      clearInterval(traceWatch);
+      const wallMs = Math.round(performance.now() - started);
+      // Nothing may outlive the run: sweep the tree and the cgroup until both are empty.
+      if (child.pid) killTree(child.pid);
+      if (cgroup) {
+        for (let i = 0; i < 50; i++) {
+          const left = (await cgroup.members()).filter(isAlive);
+          if (left.length === 0) break;
+          killAll(left);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+      const usage = cgroup ? await cgroup.usage() : { cpuUserMs: null, cpuSystemMs: null, maxRssBytes: null };
 
-    const parser = new StraceParser({
-      sandboxExecutable: tools.bwrap,
-      cwd,
-      canaryPaths: canarySet?.paths ?? new Map(),
-    });
-    const trace = tools.strace ? await parseTraceFile(tracePath, parser) : null;
-    await rm(tracePath, { force: true });
-    await activeSink?.settle();
-    const sinkRecords = activeSink ? activeSink.records.slice(sinkStart) : [];
-    const after = await snapshotTrees(trees);
-    const canaries = canarySet?.canaries ?? [];
-    const fs = await diffTrees(trees, before, after, canaries);
+      const parser = new StraceParser({
+        sandboxExecutable: tools.bwrap,
+        cwd,
+        canaryPaths: canarySet?.paths ?? new Map(),
+      });
+      const trace = tools.strace ? await parseTraceFile(tracePath, parser) : null;
+      await rm(tracePath, { force: true });
+      await activeSink?.settle();
+      const sinkRecords = activeSink ? activeSink.records.slice(sinkStart) : [];
+      const after = await snapshotTrees(trees);
+      const canaries = canarySet?.canaries ?? [];
+      const fs = await diffTrees(trees, before, after, canaries);
 
-    const main = trace?.processes.find((p) => p.executable !== null);
-    const exitCode = main?.exit
-      ? main.exit.code
-      : exit.signal
-        ? null
-        : exit.code !== null && exit.code > 128
+      const main = trace?.processes.find((p) => p.executable !== null);
+      const exitCode = main?.exit
+        ? main.exit.code
+        : exit.signal
           ? null
-          : exit.code;
-    const exitSignal = main?.exit ? main.exit.signal : (exit.signal ?? signalName(exit.code));
-    const timedOut = killedFor === 'timeout';
+          : exit.code !== null && exit.code > 128
+            ? null
+            : exit.code;
+      const exitSignal = main?.exit ? main.exit.signal : (exit.signal ?? signalName(exit.code));
+      const timedOut = killedFor === 'timeout';
 
-    const evidence: EvidenceBundle = {
-      version: 1,
-      backend: 'bubblewrap',
-      argv: req.argv,
-      processes: trace?.processes ?? [],
-      network: {
-        requested: req.network ?? 'none',
-        mode: network.mode,
-        ...(network.note ? { note: network.note } : {}),
-        attempts: trace?.attempts ?? [],
-        dnsQueries: [
-          ...(trace?.dnsQueries ?? []),
-          ...sinkRecords
-            .filter((r) => r.kind === 'dns' && r.host)
-            .map((r) => ({ name: r.host!, type: r.queryType ?? 'A', source: 'sink' as const })),
-        ],
-        sink: sinkRecords.slice(0, 1000),
-      },
-      sensitiveReads: trace?.sensitiveReads ?? [],
-      fsChanges: fs.changes,
-      resources: { wallMs, ...usage },
-      limits: { applied, notApplied },
-      killedFor,
-      capture: tools.strace
-        ? { strace: true }
-        : {
-            strace: false,
-            note: tracing
-              ? 'strace not found: no process, network or file-open evidence'
-              : 'tracing turned off by the caller',
-          },
-      stdout: stdout.text(),
-      stderr: stderr.text(),
-      stdoutTruncated: stdout.truncated,
-      stderrTruncated: stderr.truncated,
-      canaries,
-      dropped: {
-        processes: trace?.dropped.processes ?? 0,
-        attempts: trace?.dropped.attempts ?? 0,
-        sensitiveReads: trace?.dropped.sensitiveReads ?? 0,
-        fsChanges: fs.dropped,
-        sink: Math.max(0, sinkRecords.length - 1000),
-      },
-    };
-    return {
-      exitCode: timedOut ? null : exitCode,
-      signal: timedOut ? 'SIGKILL' : exitSignal,
-      timedOut,
-      stdout: evidence.stdout,
-      stderr: evidence.stderr,
-      stdoutTruncated: evidence.stdoutTruncated,
-      stderrTruncated: evidence.stderrTruncated,
-      wallMs,
-      evidence,
-    };
+      const evidence: EvidenceBundle = {
+        version: 1,
+        backend: 'bubblewrap',
+        argv: req.argv,
+        processes: trace?.processes ?? [],
+        network: {
+          requested: req.network ?? 'none',
+          mode: network.mode,
+          ...(network.note ? { note: network.note } : {}),
+          attempts: trace?.attempts ?? [],
+          dnsQueries: [
+            ...(trace?.dnsQueries ?? []),
+            ...sinkRecords
+              .filter((r) => r.kind === 'dns' && r.host)
+              .map((r) => ({ name: r.host!, type: r.queryType ?? 'A', source: 'sink' as const })),
+          ],
+          sink: sinkRecords.slice(0, 1000),
+        },
+        sensitiveReads: trace?.sensitiveReads ?? [],
+        fsChanges: fs.changes,
+        resources: { wallMs, ...usage },
+        limits: { applied, notApplied },
+        killedFor,
+        capture: tools.strace
+          ? { strace: true }
+          : {
+              strace: false,
+              note: tracing
+                ? 'strace not found: no process, network or file-open evidence'
+                : 'tracing turned off by the caller',
+            },
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        stdoutTruncated: stdout.truncated,
+        stderrTruncated: stderr.truncated,
+        canaries,
+        dropped: {
+          processes: trace?.dropped.processes ?? 0,
+          attempts: trace?.dropped.attempts ?? 0,
+          sensitiveReads: trace?.dropped.sensitiveReads ?? 0,
+          fsChanges: fs.dropped,
+          sink: Math.max(0, sinkRecords.length - 1000),
+        },
+      };
+      return {
+        exitCode: timedOut ? null : exitCode,
+        signal: timedOut ? 'SIGKILL' : exitSignal,
+        timedOut,
+        stdout: evidence.stdout,
+        stderr: evidence.stderr,
+        stdoutTruncated: evidence.stdoutTruncated,
+        stderrTruncated: evidence.stderrTruncated,
+        wallMs,
+        evidence,
+      };
+    } finally {
+      // Also on an unexpected error: a run's cgroup never outlives it.
+      await cgroup?.remove();
+    }
   }
 
   return {

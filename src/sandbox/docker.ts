@@ -12,6 +12,7 @@ import { type CanarySet, seedCanaries } from './canaries.js';
 import type { EvidenceBundle } from './evidence.js';
 import { findTool } from './host-tools.js';
 import { BoundedOutput } from './output-capture.js';
+import { checkRunRequest } from './request-check.js';
 import {
   type CreateSandboxOptions,
   DEFAULT_SANDBOX_LIMITS,
@@ -78,6 +79,7 @@ export async function createDockerSandbox(options: CreateSandboxOptions): Promis
   let queue: Promise<unknown> = Promise.resolve();
 
   async function runOnce(req: RunRequest): Promise<RunResult> {
+    checkRunRequest(req);
     const limits: SandboxLimits = { ...DEFAULT_SANDBOX_LIMITS, ...req.limits };
     const name = `skillaudit-${process.pid}-${randomBytes(4).toString('hex')}`;
     const env = { HOME: INNER.home, PATH: '/usr/local/bin:/usr/bin:/bin', ...canarySet?.env, ...req.env };
