@@ -61,7 +61,12 @@ interface ReadOutcome {
   notes: Diagnostic[];
 }
 
-async function readSkillFile(path: string, abs: string, stat: Stats, state: ReadState): Promise<ReadOutcome> {
+async function readSkillFile(
+  path: string,
+  abs: string | Buffer,
+  stat: Stats,
+  state: ReadState,
+): Promise<ReadOutcome> {
   const { limits } = state;
   // Budgets are reserved before the first await, in file order, so concurrent reads stay deterministic.
   const textRoom = Math.max(0, limits.maxTextBytes - state.textBytes);

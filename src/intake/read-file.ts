@@ -18,7 +18,7 @@ const CHUNK = 1024 * 1024;
 export class FileChangedError extends Error {}
 
 export async function readFileBounded(
-  path: string,
+  path: string | Buffer,
   seen: Stats,
   readBytes: number,
   hash: boolean,
@@ -27,7 +27,7 @@ export async function readFileBounded(
   try {
     const stat = await handle.stat();
     if (!stat.isFile() || stat.ino !== seen.ino || stat.dev !== seen.dev) {
-      throw new FileChangedError(`${path} changed while it was read`);
+      throw new FileChangedError(`${String(path)} changed while it was read`);
     }
     const size = stat.size;
     const hasher = hash ? createHash('sha256') : null;

@@ -1,6 +1,7 @@
+import { isUtf8 } from 'node:buffer';
 import type { Stats } from 'node:fs';
 import { lstat, readdir, readlink, realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Diagnostic, SkillLink } from '../types.js';
 import { mapInBatches } from './batches.js';
 
@@ -8,9 +9,10 @@ import { mapInBatches } from './batches.js';
 // every entry is lstat'ed, links are recorded (inside or outside the root), special files are skipped.
 
 export interface WalkedFile {
-  /** Relative to the skill root, forward slashes. */
+  /** Relative to the skill root, forward slashes (names that are not UTF-8 shown with U+FFFD). */
   path: string;
-  abs: string;
+  /** The exact bytes of the path on disk, so files whose names are not UTF-8 can still be read. */
+  abs: Buffer;
   stat: Stats;
 }
 
@@ -28,6 +30,7 @@ export interface WalkLimits {
 /** Folders that are never part of a skill's content (version-control internals). */
 const SKIPPED_DIRS = new Set(['.git']);
 const SLICE = 512;
+const SLASH = Buffer.from('/');
 
 export function isInside(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
@@ -46,9 +49,9 @@ function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/');
 }
 
-async function describeLink(root: string, realRoot: string, abs: string, path: string) {
+async function describeLink(root: string, realRoot: string, abs: Buffer, path: string) {
   const target = await readlink(abs);
-  const lexicallyInside = isInside(root, resolve(dirname(abs), target));
+  const lexicallyInside = isInside(root, resolve(root, dirname(path), target));
   // Resolving a path only walks names: nothing is opened, so this is safe even for hostile targets.
   try {
     const real = await realpath(abs);
@@ -67,12 +70,15 @@ export async function walkSkill(root: string, limits: WalkLimits): Promise<WalkR
   let depthReported = false;
   let examined = 0;
   // Depth-first in sorted order, so the same tree always yields the same list (and the same cut-off).
-  const stack: Array<{ dir: string; depth: number }> = [{ dir: '', depth: 0 }];
+  const stack: Array<{ dir: string; abs: Buffer; depth: number }> = [
+    { dir: '', abs: Buffer.from(root), depth: 0 },
+  ];
   while (stack.length > 0) {
-    const { dir, depth } = stack.pop()!;
-    let names: string[];
+    const { dir, abs: dirAbs, depth } = stack.pop()!;
+    let names: Buffer[];
     try {
-      names = (await readdir(join(root, dir))).sort();
+      // Names as bytes: a name that is not UTF-8 would not round-trip through a string.
+      names = (await readdir(dirAbs, { encoding: 'buffer' })).sort(Buffer.compare);
     } catch (cause) {
       warn(
         'unreadable',
@@ -81,20 +87,28 @@ export async function walkSkill(root: string, limits: WalkLimits): Promise<WalkR
       );
       continue;
     }
-    const subdirs: string[] = [];
+    const subdirs: Array<{ dir: string; abs: Buffer }> = [];
     // Examined in slices so that a folder of a million entries stops costing once the file limit is hit.
     for (let start = 0; start < names.length; start += SLICE) {
-      const entries = await mapInBatches(names.slice(start, start + SLICE), async (name) => {
+      const entries = await mapInBatches(names.slice(start, start + SLICE), async (raw) => {
+        const name = raw.toString('utf8');
         const path = dir ? `${dir}/${name}` : name;
+        const abs = Buffer.concat([dirAbs, SLASH, raw]);
         try {
-          return { name, path, stat: await lstat(join(root, path)) };
+          return { name, path, abs, utf8: isUtf8(raw), stat: await lstat(abs) };
         } catch (cause) {
-          return { name, path, error: (cause as NodeJS.ErrnoException).code };
+          return { name, path, abs, utf8: isUtf8(raw), error: (cause as NodeJS.ErrnoException).code };
         }
       });
       for (const entry of entries) {
-        const { name, path } = entry;
-        const abs = join(root, path);
+        const { name, path, abs } = entry;
+        if (!entry.utf8) {
+          warn(
+            'file-name-encoding',
+            `${path}: the name is not valid UTF-8 (shown with replacement characters)`,
+            path,
+          );
+        }
         if (!entry.stat) {
           warn('unreadable', `${path} could not be examined (${entry.error})`, path);
           continue;
@@ -138,7 +152,7 @@ export async function walkSkill(root: string, limits: WalkLimits): Promise<WalkR
               );
               depthReported = true;
             }
-          } else subdirs.push(path);
+          } else subdirs.push({ dir: path, abs });
         } else if (stat.isFile()) {
           result.files.push({ path: toPosix(path), abs, stat });
         } else {
@@ -146,7 +160,7 @@ export async function walkSkill(root: string, limits: WalkLimits): Promise<WalkR
         }
       }
     }
-    for (let i = subdirs.length - 1; i >= 0; i--) stack.push({ dir: subdirs[i]!, depth: depth + 1 });
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push({ ...subdirs[i]!, depth: depth + 1 });
   }
   return result;
 }

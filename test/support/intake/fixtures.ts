@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
@@ -68,19 +69,22 @@ export function makeArea(label: string): Area {
   return area;
 }
 
-/** Every entry under `dir` (type, mode, size, content hash, link target), without following links. */
+/**
+ * Every entry under `dir` (type, mode, size, content hash, link target), without following links.
+ * Names are read as bytes, so entries whose names are not UTF-8 are seen too.
+ */
 export function snapshot(dir: string, skip: (path: string) => boolean = () => false): Map<string, string> {
   const out = new Map<string, string>();
-  const visit = (rel: string) => {
-    const abs = rel ? join(dir, rel) : dir;
+  const visit = (rel: string, abs: Buffer) => {
     const stat = lstatSync(abs);
     const mode = (stat.mode & 0o7777).toString(8);
     if (stat.isSymbolicLink()) out.set(rel, `link ${readlinkSync(abs)}`);
     else if (stat.isDirectory()) {
       out.set(rel, `dir ${mode}`);
-      for (const name of readdirSync(abs).sort()) {
-        const child = rel ? `${rel}/${name}` : name;
-        if (!skip(child)) visit(child);
+      for (const name of readdirSync(abs, { encoding: 'buffer' }).sort(Buffer.compare)) {
+        const shown = isUtf8(name) ? name.toString('utf8') : `hex:${name.toString('hex')}`;
+        const child = rel ? `${rel}/${shown}` : shown;
+        if (!skip(child)) visit(child, Buffer.concat([abs, Buffer.from('/'), name]));
       }
     } else if (stat.isFile()) {
       // Large generated files are compared by size and mtime; hashing them would dominate test time.
@@ -91,6 +95,6 @@ export function snapshot(dir: string, skip: (path: string) => boolean = () => fa
       out.set(rel, `file ${mode} ${content}`);
     } else out.set(rel, `special ${mode}`);
   };
-  visit('');
+  visit('', Buffer.from(dir));
   return out;
 }
