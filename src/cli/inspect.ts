@@ -14,8 +14,9 @@ interface InspectFlags extends LimitFlags {
 const KIND_ORDER: SkillFile['kind'][] = ['doc', 'script', 'data', 'binary'];
 const MAX_VALUE_CHARS = 300;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters being escaped
-const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2028-\u2029\u2060-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
+const UNPRINTABLE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters being escaped
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2028-\u2029\u2060-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
 
 /**
  * Skill text is hostile: escape control, bidi and invisible characters so that a name or path cannot
