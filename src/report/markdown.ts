@@ -5,6 +5,7 @@ import {
   duration,
   effectiveTokens,
   findingLocation,
+  mergedAttempts,
   notRunReason,
   orderFindings,
   percent,
@@ -173,9 +174,9 @@ function renderRuntime(runtime: RuntimeSummary): string[] {
     ),
     `- **Network attempts:** ${runtime.network.length || 'none'}`,
     ...bulletList(
-      runtime.network,
-      (n) =>
-        `${codeSpan(n.protocol, 20)} ${codeSpan(n.destination)} ${n.blocked ? '(blocked)' : '**(connected)**'}` +
+      mergedAttempts(runtime.network),
+      ({ item: n, count: times }) =>
+        `${codeSpan(n.protocol, 20)} ${codeSpan(n.destination)}${times > 1 ? ` ×${times}` : ''} ${n.blocked ? '(blocked)' : '**(connected)**'}` +
         (n.bytes !== undefined ? `, ${count(n.bytes)} bytes` : '') +
         (n.canaries?.length ? `, carried ${n.canaries.map((x) => codeSpan(x, 60)).join(', ')}` : ''),
       '  ',

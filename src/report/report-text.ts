@@ -6,6 +6,7 @@ import {
   duration,
   effectiveTokens,
   findingLocation,
+  mergedAttempts,
   notRunReason,
   orderFindings,
   percent,
@@ -123,9 +124,9 @@ function renderRuntime(runtime: RuntimeSummary, c: Colors): string[] {
   );
   out.push(
     ...listed(
-      runtime.network,
-      (n) =>
-        `${line(n.protocol)} ${c.bold(line(n.destination))} ${n.blocked ? c.dim('(blocked)') : c.red('(connected)')}` +
+      mergedAttempts(runtime.network),
+      ({ item: n, count: times }) =>
+        `${line(n.protocol)} ${c.bold(line(n.destination))}${times > 1 ? c.dim(` ×${times}`) : ''} ${n.blocked ? c.dim('(blocked)') : c.red('(connected)')}` +
         (n.bytes !== undefined ? c.dim(` ${count(n.bytes)} bytes`) : '') +
         (n.canaries?.length ? ` ${c.red(`carried ${line(n.canaries.join(', '))}`)}` : ''),
       c,

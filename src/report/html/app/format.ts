@@ -241,3 +241,12 @@ export function tally<T>(items: readonly T[], key: (item: T) => string): { item:
   }
   return [...seen.values()];
 }
+
+/** Network attempts merged when every recorded field is the same. */
+export function mergedAttempts<
+  T extends { destination: string; protocol: string; blocked: boolean; bytes?: number; canaries?: string[] },
+>(attempts: readonly T[]): { item: T; count: number }[] {
+  return tally(attempts, (a) =>
+    [a.destination, a.protocol, a.blocked, a.bytes ?? '', (a.canaries ?? []).join(',')].join('\u0000'),
+  );
+}

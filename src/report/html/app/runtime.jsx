@@ -1,5 +1,5 @@
 /** @import { RuntimeSummary } from '../../model.js' */
-import { count, duration, tally } from './format.js';
+import { count, duration, mergedAttempts } from './format.js';
 import { Code, Section, Txt } from './text.jsx';
 
 /** @param {{ title: string, n: number, alarming?: boolean, wide?: boolean, children: import('preact').ComponentChildren }} props */
@@ -54,9 +54,7 @@ function NetworkRows({ rows }) {
 
 /** Every connection attempt; repeats merged, long lists folded. @param {{ attempts: RuntimeSummary['network'] }} props */
 function NetworkTable({ attempts }) {
-  const rows = tally(attempts, (a) =>
-    [a.destination, a.protocol, a.blocked, a.bytes ?? '', (a.canaries ?? []).join(',')].join('\u0000'),
-  );
+  const rows = mergedAttempts(attempts);
   const head = (
     <thead>
       <tr>

@@ -62,6 +62,15 @@ describe('renderReportText', () => {
     expect(text).toContain('ig⟨U+200B⟩nore previous instructions');
   });
 
+  it('merges repeated network attempts from several runs', () => {
+    const report = riskyReport();
+    const first = report.runtime!.network[0]!;
+    report.runtime!.network = [first, { ...first }, { ...first }];
+    const text = renderReportText(report, plain);
+    expect(text).toContain('  network attempts: 3');
+    expect(text).toContain('    https telemetry.pdf-tools.example:443 ×3 (blocked) 1,874 bytes carried OPENAI_API_KEY');
+  });
+
   it('uses no colour codes when colours are off', () => {
     expect(renderReportText(riskyReport(), plain)).not.toContain('\u001b[');
     expect(renderReportText(riskyReport(), coloured)).toContain('\u001b[');
