@@ -333,6 +333,9 @@ function fallbackDoc(text: string): MarkdownDoc {
   return doc;
 }
 
+// Containers nested this deep are never real prose, and the parser slows down sharply on them.
+const PATHOLOGICAL_NESTING = /^[ \t]*(?:(?:[*+-]|\d{1,9}[.)])[ \t]+|>[ \t]*){9,}/m;
+
 const CACHE_SIZE = 32;
 const cache = new Map<string, MarkdownDoc>();
 
@@ -342,6 +345,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
   if (hit) return hit;
   let doc: MarkdownDoc;
   try {
+    if (PATHOLOGICAL_NESTING.test(text)) throw new Error('nesting too deep to parse');
     const w: Walk = {
       text,
       starts: lineStarts(text),

@@ -75,7 +75,8 @@ const LEAD_IN_CUES: readonly CueSet[] = [
   {
     framing: 'user-action',
     cues: [
-      /\byou (can|could|may|might|should|need to|must|will need to|have to)( first| also)? (install|run|set up|setup|download|configure|enable|add|use)\b/i,
+      /\byou (can|could|may|might)( first| also)? (install|set up|setup|download)\b/i,
+      /\byou(['’]ll| will)? (need|have) to (install|set up|download) \S+ (first|yourself|on your)\b/i,
       /\b(if you (don'?t|do not) (already )?have|make sure you have|ensure you have|you('ll| will) need)\b/i,
       /\b(on your (own )?(machine|system|computer|laptop|host|workstation)|in your (own )?(terminal|shell))\b/i,
       /\b(install (it|them|this) (with|via|using|from)|manually)\b/i,
@@ -99,7 +100,7 @@ const SENTENCE_CUES: readonly CueSet[] = [
   {
     framing: 'documents-risk',
     cues: [
-      /\b(attackers?|adversaries|malicious (skills?|actors?|prompts?|instructions|packages?|content)|threat actors?)\b/i,
+      /\b(attackers?|adversaries|malicious (skills?|actors?|prompts?|instructions|packages?|content|code|scripts?|users?)|threat actors?)\b/i,
       /\b(prompt[- ]injection|jailbreak (attempts?|prompts?)|social[- ]engineering)\b/i,
       /\b(is|are|will be|would be|gets?|get) (flagged|detected|blocked|reported as)\b/i,
       /\b(the (scanner|detector|checker|linter|auditor|rule)|this (scanner|detector|rule|check)) (flags?|detects?|catches|reports?|looks for|matches)\b/i,
@@ -132,10 +133,9 @@ export function headingFraming(heading: string): Framing | null {
 export function leadInFraming(leadIn: string): Framing | null {
   const sentences = leadIn.trim().split(/(?<=[.!?])\s+/);
   const last = sentences[sentences.length - 1] ?? '';
-  if (!/:\s*$/.test(leadIn)) return classify(last, LEAD_IN_CUES);
-  return (
-    classify(last, LEAD_IN_CUES) ?? (classify(leadIn, LEAD_IN_CUES.slice(0, 1)) ? 'documents-risk' : null)
-  );
+  const warns = classify(leadIn, LEAD_IN_CUES.slice(0, 1)) !== null;
+  if (/:\s*$/.test(leadIn) && warns) return 'documents-risk';
+  return classify(last, LEAD_IN_CUES);
 }
 
 /** Framing of one prose sentence: its own cues where present, else what its context gave it. */

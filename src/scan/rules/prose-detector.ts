@@ -51,6 +51,32 @@ export function skillPurpose(skill: Skill): SkillPurpose {
   return { text, securityTool: SECURITY_TOOL.test(text) };
 }
 
+// Install lures live in fenced shell blocks as often as in prose; these rules read shell blocks too (the
+// engine keeps the stronger of these and the code detectors' hits).
+const SHELL_FENCES = new Set(['bash', 'powershell']);
+const SHELL_BLOCK_RULES: readonly PhraseRule[] = supplyRules.filter((r) =>
+  ['md.remote-script-lure', 'md.encoded-command', 'md.unverifiable-install-source'].includes(r.id),
+);
+
+function shellSegments(doc: MarkdownDoc, text: string, starts: readonly number[]): Segment[] {
+  const segments: Segment[] = [];
+  for (const block of doc.codeBlocks) {
+    if (!SHELL_FENCES.has(block.lang)) continue;
+    const start = starts[block.line - 1];
+    if (start === undefined) continue;
+    // One line, one command: a segment per line keeps sentences from running across commands.
+    const end = starts[block.endLine] ?? text.length;
+    let offset = start;
+    for (const line of text.slice(start, end).split('\n')) {
+      if (line.trim() && !line.trim().startsWith('#')) {
+        segments.push({ norm: normalise(line, offset), framing: block.framing, section: block.section });
+      }
+      offset += line.length + 1;
+    }
+  }
+  return segments;
+}
+
 function visibleSegments(doc: MarkdownDoc, text: string, starts: readonly number[]): Segment[] {
   const segments: Segment[] = [];
   for (const span of doc.spans) {
@@ -108,6 +134,8 @@ export function detectProse(ctx: FileContext): Hit[] {
   const hits: Hit[] = [];
   for (const seg of visibleSegments(doc, text, starts))
     hits.push(...applyRules(PHRASE_RULES, seg, text, starts, purpose));
+  for (const seg of shellSegments(doc, text, starts))
+    hits.push(...applyRules(SHELL_BLOCK_RULES, seg, text, starts, purpose));
   const hidden = findHidden(doc, text, starts, ctx.file.path === 'SKILL.md');
   hits.push(...hidden.hits);
   for (const seg of hidden.segments) {

@@ -66,6 +66,8 @@ const LICENCE =
 const AUTHOR_NOTE = /^\s*(?:todo|fixme|xxx|hack|wip|note to self|draft)\b/i;
 const AGENT_ADDRESS =
   /\b(?:ai|assistant|agent|claude|gpt|chatgpt|llm|model|codex|copilot|gemini|cursor|you(?:r)?)\b/i;
+// Naming the agent itself, not just "you": enough to read structured comments as addressed to it.
+const AGENT_ADDRESS_STRICT = /\b(?:ai|assistant|agent|claude|gpt|chatgpt|llm|codex|copilot|gemini)\b/i;
 const IMPERATIVE =
   /(?:^|[.!?:;]\s+|\n\s*|-\s+)(?:always|never|do not|don't|ignore|disregard|forget|run|execute|send|upload|post|read|write|delete|remove|install|download|fetch|curl|wget|copy|append|modify|edit|open|call|tell|say|respond|reply|output|print|include|make sure|ensure|you must|you should|you will|you are|instead|secretly|silently|important)\b/i;
 const RISKY_OBJECT =
@@ -88,6 +90,16 @@ function pushHidden(out: HiddenResult, hit: Hit | null, segment: Segment): void 
   out.segments.push(segment);
 }
 
+/** Metadata in comments (YAML or JSON blocks, key: value lines) is data for tools, not prose. */
+function isStructured(body: string): boolean {
+  if (/^\s*(?:yaml|json|toml|---|\{|\[)/i.test(body)) return true;
+  const lines = body.split('\n').filter((l) => l.trim() !== '');
+  return (
+    lines.length >= 2 &&
+    lines.filter((l) => /^\s*-?\s*[\w.-]+\s*:(?:\s|$)/.test(l)).length * 2 >= lines.length
+  );
+}
+
 function commentFinder(doc: MarkdownDoc, text: string, starts: readonly number[], out: HiddenResult): void {
   for (const span of doc.spans) {
     if (span.kind !== 'html-comment' && span.kind !== 'html') continue;
@@ -95,6 +107,7 @@ function commentFinder(doc: MarkdownDoc, text: string, starts: readonly number[]
     for (const m of source.matchAll(/<!--([\s\S]*?)(?:-->|$)/g)) {
       const body = m[1] ?? '';
       if (BENIGN_COMMENT.test(body) || LICENCE.test(body) || body.trim().length < 8) continue;
+      if (isStructured(body) && !AGENT_ADDRESS_STRICT.test(body)) continue;
       const bodyStart = span.start + m.index + 4;
       const strength = instructionStrength(body);
       const line = lineAt(starts, bodyStart);
@@ -302,6 +315,9 @@ const AGENT_TURN =
 const NOT_FOR_DISPLAY =
   /\b(?:not\s+for\s+(?:display|the\s+user|humans?)|do\s+not\s+(?:show|display|render)\s+this|hidden\s+from\s+the\s+user|for\s+(?:the\s+)?(?:ai|assistant|agent|model)(?:'s)?\s+eyes\s+only|(?:ai|assistant|agent)[- ]only)\b/i;
 
+const ACTION_WORD =
+  /\b(?:run|execute|copy|send|upload|post|read|write|delete|remove|install|download|open|call|include|add|append|fetch|always|never|do not|don't|must|ignore)\b/i;
+
 function buriedFinder(
   doc: MarkdownDoc,
   primary: boolean,
@@ -319,7 +335,7 @@ function buriedFinder(
     const turn = AGENT_TURN.exec(span.text);
     const hidden = NOT_FOR_DISPLAY.test(span.text);
     if (!(hidden || (!primary && turn))) continue;
-    if (!IMPERATIVE.test(span.text.slice(turn?.index ?? 0)) && instructionStrength(span.text) === 0) continue;
+    if (!ACTION_WORD.test(span.text.slice(turn?.index ?? 0))) continue;
     out.hits.push({
       rule: HIDDEN_RULES.buried.id,
       line: lineAt(starts, span.start),

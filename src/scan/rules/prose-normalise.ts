@@ -91,11 +91,14 @@ export function normalise(source: string, base: number): NormalText {
   let inCode = false;
   let dropped = false;
   let atLineStart = true;
+  // One entry per UTF-16 unit, so indices into the joined text index the map too (astral characters take two).
   const push = (ch: string, offset: number) => {
-    out.push(ch);
-    map.push(base + offset);
-    code.push(inCode);
-    evasive.push(dropped);
+    for (let k = 0; k < ch.length; k++) {
+      out.push(ch[k]!);
+      map.push(base + offset + k);
+      code.push(inCode);
+      evasive.push(dropped);
+    }
     dropped = false;
   };
   const chars = Array.from(source);
@@ -148,14 +151,16 @@ export function sentences(text: string): [number, number][] {
   const re = /[.!?]+(?=\s+(?:[A-Z0-9"“'([]|[-*•] )|\s*$)|\s[•▪]\s|;\s+(?=[A-Z])/g;
   for (const m of text.matchAll(re)) {
     const end = m.index + m[0].length;
-    pushRange(ranges, start, end);
+    pushRange(ranges, start, end, text);
     start = end;
   }
-  pushRange(ranges, start, text.length);
+  pushRange(ranges, start, text.length, text);
   return ranges;
 }
 
-function pushRange(ranges: [number, number][], start: number, end: number): void {
+function pushRange(ranges: [number, number][], from: number, end: number, text: string): void {
+  let start = from;
+  while (start < end && text[start] === ' ') start++;
   for (let s = start; s < end; s += MAX_SENTENCE) {
     const e = Math.min(end, s + MAX_SENTENCE);
     if (e > s) ranges.push([s, e]);

@@ -17,7 +17,7 @@ import {
 const TO_EXTERNAL = String.raw`\b(?:to|into|via|through|onto|towards?|using|with)\s+(?:[\w'./:@-]+\s+){0,4}?${EXTERNAL_DESTINATION}`;
 const SEND_VERB = String.raw`\b(?:send|sends|sending|upload|uploads|uploading|post|posts|posting|transmit|transmits|exfiltrate|exfiltrates|forward|forwards|email|e-mail|mail|beacon|leak|ship|sync|push|submit|report|copy|share|relay|dump|deliver|attach|paste|pipe|curl)\b`;
 // The user's personal data and environment dumps are as sensitive as keys when they leave the machine.
-const PERSONAL_DATA = String.raw`(?:\b(?:the\s+)?user'?s\s+(?:[\w-]+\s+){0,2}?(?:email(?:\s+address)?|phone(?:\s+number)?|address|full\s+name|resume|cv|contacts?|location|messages?|files?|documents?|photos?|data|history|browsing)\b|\b(?:personal|private|sensitive)\s+(?:data|information|details)\b|\bpii\b|\btranscripts?\b|\bresume\s+text\b|\benv(?:ironment)?[_ -]?(?:report|dump|output|snapshot)\b|\bprintenv\b|\b(?:all|every|full|whole)\s+(?:the\s+)?environment(?:\s+variables)?\b)`;
+const PERSONAL_DATA = String.raw`(?:\b(?:the\s+)?user'?s\s+(?:[\w-]+\s+){0,2}?(?:email(?:\s+address)?|phone(?:\s+number)?|address|full\s+name|resume|cv|contacts?|location|messages?|files?|documents?|photos?|data|history|browsing)\b|\b(?:personal|private|sensitive)\s+(?:data|information|details)\b|\bpii\b|\btranscripts?\b|\bresume\s+text\b|\buser'?s?\s+home\s+directory\b|\b(?:every|all)\s+(?:the\s+)?files?\s+(?:in|under)\s+(?:the\s+|your\s+)?(?:user'?s?\s+)?home\b|\benv(?:ironment)?[_ -]?(?:report|dump|output|snapshot)\b|\bprintenv\b|\b(?:all|every|full|whole)\s+(?:the\s+)?environment(?:\s+variables)?\b)`;
 const SENSITIVE = String.raw`(?:${SECRET_FILE}|${SECRET_WORD}|${CONTEXT_OBJECT}|${PERSONAL_DATA}|\b(?:the\s+)?(?:user'?s\s+)?(?:home\s+directory|ssh\s+keys|private\s+files|personal\s+(?:files|data|information)|source\s+code|codebase|entire\s+(?:repo|repository|workspace|project)|documents\s+folder|clipboard|keystrokes|screenshots?\s+of\s+the\s+screen))`;
 const STRONG_RECEIVER = String.raw`(?:${PASTE_HOST}|${RAW_IP_URL}|\bwebhooks?\b|\bdiscord\b|\btelegram\b|\bngrok\b|\brequestbin\b|\bpipedream\b|webhook\.site|\binteract\.sh\b|\boast\.\w+|burpcollaborator)`;
 const READ_VERB = String.raw`\b(?:read|reads|reading|cat|open|opens|load|loads|access|accesses|grab|collect|collects|copy|copies|extract|dump|harvest|retrieve|parse|print|view|inspect|look\s+(?:at|in|inside|through)|search|scan|enumerate|steal|gather|fetch|obtain|type|head|tail|base64|Get-Content|gc|tar|zip)\b`;
@@ -27,6 +27,7 @@ export const exfiltrationInstruction: PhraseRule = {
   id: 'md.exfiltration-instruction',
   pattern: 'P3',
   message: 'Text tells the agent to send files, secrets or the conversation to an external destination.',
+  framing: { 'user-action': 0.6 },
   help: 'Sending credentials, private files or the conversation off the machine is data theft unless the user asked for it and chose the destination. Remove the instruction, or make the destination the user’s own configured service.',
   mention: 0.8,
   variants: [
@@ -58,11 +59,22 @@ export const exfiltrationInstruction: PhraseRule = {
         rx(
           String.raw`\b(?:cat|type|base64|tar|zip|gzip|Get-Content)\b[^|;]{0,80}?`,
           SECRET_FILE,
-          String.raw`[^|;]{0,60}\|\s*(?:curl|wget|nc|ncat|netcat|telnet|openssl\s+s_client|Invoke-WebRequest|iwr)\b`,
+          String.raw`[^|;]{0,60}(?:\|[^|;]{0,40}){0,3}?\|\s*(?:curl|wget|nc|ncat|netcat|telnet|openssl\s+s_client|Invoke-WebRequest|iwr)\b`,
         ),
       ],
       base: 0.9,
       why: 'a pipeline that ships a credential file over the network',
+    },
+    {
+      // Data put into a request to a remote API leaves the machine as surely as an upload.
+      all: [
+        rx(
+          String.raw`\b(?:include|embed|attach|add|put|insert|append)\s+(?:[\w'-]+\s+){0,4}?(?:in|into|with|to)\s+(?:the\s+|each\s+|every\s+|your\s+|its\s+)?(?:api\s+|outgoing\s+|http\s+)?(?:requests?|payloads?|query|queries|api\s+calls?|prompts?\s+(?:sent|to))\b`,
+        ),
+        rx(SENSITIVE),
+      ],
+      base: 0.8,
+      why: 'puts sensitive data into an outgoing request',
     },
     {
       all: [
@@ -84,7 +96,7 @@ export const exfiltrationInstruction: PhraseRule = {
   ],
   adjust: [
     {
-      re: rx(USER_OWNED_DESTINATION),
+      re: rx(String.raw`\b(?:to|into|onto|in)\s+`, USER_OWNED_DESTINATION),
       factor: 0.25,
       why: 'the destination is the user’s own configured service',
     },
@@ -148,7 +160,7 @@ export const contextLeakage: PhraseRule = {
     {
       all: [
         rx(
-          String.raw`\b(?:read|cat|list|copy|collect|enumerate|scan|dump|gather)\s+(?:\w+\s+){0,3}?(?:~/\.claude/(?:skills|projects)|(?:all|every|other)\s+(?:installed\s+)?skills?(?:'s?)?\s+(?:SKILL\.md|files|contents|instructions))`,
+          String.raw`\b(?:read|cat|list|copy|collect|enumerate|scan|dump|gather)\s+(?:[\w.*/-]+\s+){0,4}?(?:~/\.claude/(?:skills|projects)|(?:all|every|other)\s+(?:installed\s+)?skills?(?:'s?)?\s+(?:SKILL\.md|files|contents|instructions))`,
         ),
       ],
       base: 0.55,
@@ -178,6 +190,8 @@ export const credentialAccess: PhraseRule = {
   id: 'md.credential-access',
   pattern: 'PE3',
   message: 'Text tells the agent to read credential files or secret stores.',
+  // Setup advice does not make reading someone's keys safe; storing one's own key is handled below.
+  framing: { 'user-action': 0.6 },
   yieldsTo: ['md.exfiltration-instruction'],
   help: 'SSH keys, cloud credentials, .env files, .netrc, git credential stores, kube configs, browser cookies and keychains hold the user’s secrets. A skill should receive the one credential it needs through configuration, never browse these stores.',
   mention: 1,
@@ -189,7 +203,7 @@ export const credentialAccess: PhraseRule = {
     },
     {
       all: [rx(READ_VERB), rx(SECRET_FILE)],
-      base: 0.55,
+      base: 0.45,
       why: 'reads a file that holds secrets',
     },
     {
@@ -221,7 +235,7 @@ export const credentialAccess: PhraseRule = {
     },
     {
       re: rx(
-        String.raw`\b(?:put|add|paste|save|store|place|set|write|define|configure|export|create|copy)\b[^.!?]{0,60}?\b(?:in|into|to|inside)\s+(?:your|the|a|an)\s+(?:own\s+|project'?s?\s+|local\s+)?(?:\.env|~/\.netrc|\.npmrc|\.pypirc|credentials\s+file|config\s+file)`,
+        String.raw`\b(?:put|add|paste|save|store|place|set|write|define|configure|export|create|copy)\b.{0,60}?\b(?:in|into|to|inside)\s+(?:(?:your|the|a|an)\s+)?(?:own\s+|project'?s?\s+|local\s+)?(?:\.env|~/\.netrc|\.npmrc|\.pypirc|credentials\s+file|config\s+file)`,
       ),
       factor: 0.2,
       why: 'user setup: the user writes their own key into a config file',
@@ -238,6 +252,11 @@ export const credentialAccess: PhraseRule = {
       ),
       factor: 0.5,
       why: 'loads the skill’s own configuration from .env',
+    },
+    {
+      re: rx(String.raw`\bprocess\.env\b|\bdotenv\b|\bload_dotenv\b|\benv\s+file\s+(?:format|syntax)`),
+      factor: 0.4,
+      why: 'loading configuration with dotenv',
     },
     {
       re: rx(String.raw`\b(?:ls|check\s+(?:for|whether|if)|exists?|existing|ssh-keygen|ssh-add|generate)\b`),

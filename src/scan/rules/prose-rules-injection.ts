@@ -33,7 +33,7 @@ export const instructionOverride: PhraseRule = {
       all: [
         rx(
           OVERRIDE_VERB,
-          String.raw`\s+(?:the\s+|your\s+|all\s+|any\s+)?(?:user|operator|developer|system|owner)'?s?\s+(?:\w+\s+){0,2}?(?:instructions?|criteria|requests?|rules|guidelines|preferences|wishes|prompts?|checklists?|polic(?:y|ies)|settings|constraints)\b`,
+          String.raw`\s+(?:[\w'-]+\s+){0,5}?(?:the\s+|your\s+|all\s+|any\s+)?(?:user|operator|developer|system|owner)'?s?\s+(?:\w+\s+){0,2}?(?:instructions?|criteria|requests?|questions?|rules|guidelines|preferences|wishes|prompts?|checklists?|polic(?:y|ies)|settings|constraints|objections?|corrections?)\b`,
         ),
       ],
       base: 0.8,
@@ -42,7 +42,7 @@ export const instructionOverride: PhraseRule = {
     {
       all: [
         rx(
-          String.raw`\b(?:your|all|any|the|these|those)\s+(?:previous|prior|earlier|original|existing|system|safety|other)\s+(?:\w+\s+){0,6}?(?:instructions?|rules|guidelines|directives|restrictions|constraints|policies)\s+(?:\w+\s+){0,6}?(?:are|is|become|becomes)\s+(?:now\s+|hereby\s+)?(?:void|null|cancell?ed|revoked|invalid|obsolete|suspended|lifted|disabled|overridden|superseded|no\s+longer\s+(?:valid|apply|applicable|binding|in\s+effect|relevant))\b|\b(?:previous|prior|earlier|safety|system)\s+(?:\w+\s+)?(?:instructions|rules|guidelines|restrictions)\s+no\s+longer\s+apply\b`,
+          String.raw`\b(?:your|all|any|the|these|those)\s+(?:previous|prior|earlier|original|existing|system|safety|other)\s+(?:\w+\s+){0,6}?(?:instructions?|rules|guidelines|directives|restrictions|constraints|policies)\s+(?:\w+\s+){0,6}?(?:are|is|become|becomes)\s+(?:now\s+|hereby\s+)?(?:void|null|cancell?ed|revoked|invalid|obsolete|suspended|lifted|disabled|overridden|superseded|no\s+longer\s+(?:valid|apply|applicable|binding|in\s+effect|relevant))\b|\b(?:previous|prior|earlier|original|safety|system|user'?s?)\s+(?:\w+\s+)?(?:instructions|rules|guidelines|restrictions)\s+(?:do\s+not|don'?t|no\s+longer|never)\s+apply\b`,
         ),
       ],
       base: 0.85,
@@ -105,7 +105,7 @@ export const instructionOverride: PhraseRule = {
     {
       all: [
         rx(
-          String.raw`\b(?:supersedes?|overrides?|overrules?|replaces?|outranks?|trumps?|take\s+precedence\s+over)\s+(?:(?:any|all|the|your|every)\s+)?(?:(?:previous|prior|earlier|other|existing|system|developer|user|operator|safety|default)\s*(?:,|or|and)?\s+){1,4}(?:instructions|prompts?|messages?|rules|guidelines|directives)\b|\b(?:supersedes?|overrides?|overrules?|replaces?|outranks?|trumps?)\s+(?:\w+\s+){0,2}?(?:system\s+prompt|system\s+message|system\s+instructions|user(?:'s)?\s+instructions|(?:any|all)\s+(?:other|previous|prior)\s+instructions|developer\s+(?:message|instructions)|safety\s+guidelines)\b|\b(?:higher|highest|top)\s+priority\s+than\s+(?:the\s+)?(?:system|user|developer|any\s+other)\b`,
+          String.raw`\b(?:supersedes?|overrides?|overrules?|replaces?|outranks?|trumps?|take\s+precedence\s+over)\s+(?:(?:any|all|the|your|every)\s+)?(?:(?:previous|prior|earlier|other|existing|system|developer|user|operator|safety)\s*(?:,|or|and)?\s+){1,4}(?:instructions|prompts?|messages?|rules|guidelines|directives)\b|\b(?:supersedes?|overrides?|overrules?|replaces?|outranks?|trumps?)\s+(?:\w+\s+){0,2}?(?:system\s+prompt|system\s+message|system\s+instructions|user(?:'s)?\s+instructions|(?:any|all)\s+(?:other|previous|prior)\s+instructions|developer\s+(?:message|instructions)|safety\s+guidelines)\b|\b(?:higher|highest|top)\s+priority\s+than\s+(?:the\s+)?(?:system|user|developer|any\s+other)\b`,
         ),
       ],
       base: 0.85,
@@ -161,7 +161,7 @@ export const instructionOverride: PhraseRule = {
   adjust: [
     {
       re: rx(
-        String.raw`\b(?:linter|eslint|prettier|gitignore|\.\w+ignore|tsconfig|compiler|option|flag|setting|config(?:uration)?\s+file|--[\w-]+)\b`,
+        String.raw`\b(?:linter|eslint|prettier|gitignore|tsconfig|compiler|option|flag|setting|config(?:uration)?\s+file)\b|\.\w*(?:ignore|rc)\b|\s--[\w-]+`,
       ),
       factor: 0.4,
       why: 'the sentence is about a tool setting',
@@ -333,7 +333,16 @@ export const concealFromUser: PhraseRule = {
     {
       all: [
         rx(
-          String.raw`\b(?:lie\s+(?:to|about)|mislead|deceive|misreport|misrepresent|falsely\s+(?:say|claim|report|state|tell))\b|\bif\s+(?:the\s+)?(?:user|anyone|someone|they)\s+asks?\b[^.!?]{0,100}?\b(?:say|tell\s+(?:them|the\s+user)|answer|reply|respond|claim|state)\b[^.!?]{0,80}?\b(?:only|never|nothing|not|no|just)\b`,
+          String.raw`^(?:and\s+|then\s+)?(?:do\s+not|don'?t|never)\s+(?:mention|disclose|reveal|report|bring\s+up)\s+(?:this|it|that|these|any\s+of\s+this)(?:\s+(?:step|part|action|upload|request|instruction))?\s*[.!]?$`,
+        ),
+      ],
+      base: 0.55,
+      why: 'tells the agent to keep quiet about what it did',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:lie\s+to|mislead|deceive)\s+(?:the\s+)?(?:user|human|owner|them)\b|\b(?:misreport|misrepresent)\s+(?:what|the|this|your|it)\b|\bfalsely\s+(?:say|claim|report|state|tell)\b|\bif\s+(?:the\s+)?(?:user|anyone|someone|they)\s+asks?\b[^.!?]{0,100}?\b(?:say|tell\s+(?:them|the\s+user)|answer|reply|respond|claim|state)\b[^.!?]{0,80}?\b(?:only|never|nothing|not|no|just)\b`,
         ),
       ],
       base: 0.75,
@@ -342,7 +351,7 @@ export const concealFromUser: PhraseRule = {
     {
       all: [
         rx(
-          String.raw`\b(?:clear|delete|erase|wipe|remove|scrub)\s+(?:the\s+|your\s+|any\s+)?(?:shell\s+|bash\s+|command\s+|terminal\s+)?(?:history|traces?|tracks|evidence)\b`,
+          String.raw`\b(?:clear|delete|erase|wipe|remove|scrub)\s+(?:the\s+|your\s+|any\s+)?(?:(?:shell|bash|zsh|command|terminal)\s+history|traces?|tracks|evidence|audit\s+logs?)\b`,
         ),
       ],
       base: 0.55,
@@ -386,7 +395,7 @@ export const autoApprove: PhraseRule = {
     {
       all: [
         rx(
-          String.raw`\b(?:skip|bypass|avoid|omit|disable|suppress|circumvent|never\s+ask\s+for|don'?t\s+ask\s+for|do\s+not\s+(?:ask|wait)\s+for|no\s+need\s+(?:for|to\s+ask\s+for))\s+(?:\w+\s+){0,2}?(?:the\s+)?(?:user'?s?\s+|human\s+|any\s+|explicit\s+)?(?:confirmation|approval|permission|consent|authori[sz]ation)s?(?:\s+(?:prompts?|dialogs?|steps?|checks?|requests?))?\b`,
+          String.raw`\b(?:skip|bypass|omit|disable|suppress|circumvent|never\s+ask\s+for|don'?t\s+ask\s+for|do\s+not\s+(?:ask|wait)\s+for|no\s+need\s+(?:for|to\s+ask\s+for))\s+(?:\w+\s+){0,2}?(?:the\s+)?(?:user'?s?\s+|human\s+|any\s+|explicit\s+)?(?:confirmation|approval|permission|consent|authori[sz]ation)s?(?:\s+(?:prompts?|dialogs?|steps?|checks?|requests?))?\b`,
         ),
       ],
       base: 0.7,
@@ -395,7 +404,7 @@ export const autoApprove: PhraseRule = {
     {
       all: [
         rx(
-          String.raw`\bwithout\s+(?:first\s+)?(?:asking|checking\s+with|consulting|confirming(?:\s+with)?|prompting|waiting\s+for)(?:\s+(?:the\s+)?(?:user|human|owner|them)|\s+(?:for\s+)?(?:confirmation|approval|permission)|\s+first)?\b|\b(?:there\s+is\s+)?no\s+need\s+to\s+(?:ask|check|confirm|wait)(?:\s+(?:the\s+user|first|for\s+(?:confirmation|approval|permission)))?\b`,
+          String.raw`\bwithout\s+(?:first\s+)?(?:asking|checking\s+with|consulting|confirming(?:\s+with)?|prompting)(?:\s+(?:the\s+)?(?:user|human|owner|them)|\s+(?:for\s+)?(?:confirmation|approval|permission)|\s+first)?\b|\bwithout\s+waiting\s+for\s+(?:the\s+)?(?:(?:user'?s?|human'?s?|owner'?s?)\s+)?(?:confirmation|approval|permission|consent|go-ahead|ok)\b|\b(?:there\s+is\s+)?no\s+need\s+to\s+(?:ask|check|confirm)(?:\s+(?:the\s+user|first|for\s+(?:confirmation|approval|permission)))?\b`,
         ),
       ],
       base: 0.75,
@@ -413,7 +422,25 @@ export const autoApprove: PhraseRule = {
     {
       all: [
         rx(
-          String.raw`\b(?:answer|respond|reply|say)\s+["'“]?(?:yes|y|approve|allow)["'”]?\s+to\s+(?:all|every|any)\s+(?:\w+\s+)?(?:prompts?|questions?|confirmations?|permission\s+requests?|dialogs?)\b|\b(?:auto-?)?(?:approve|accept|allow|grant|merge)\s+(?:all|every|any|each)\s+(?:[\w-]+\s+){0,3}?(?:commands?|requests?|pull\s+requests?|prs?|changes|edits|tool\s+calls?|actions?|prompts?|permissions?|deploy(?:ment)?s?)\b`,
+          String.raw`\bwithout\s+(?:any\s+|user\s+|the\s+user'?s?\s+|prior\s+|explicit\s+|further\s+)?(?:confirmation|approval|permission|consent|sign-?off)\b|\b(?:ignore|skip|disregard|forget|drop)\s+(?:[\w'-]+\s+){0,6}?(?:confirming|confirmation|asking|approval|checking)\s+(?:[\w'-]+\s+){0,3}?(?:with\s+)?(?:the\s+)?(?:user|human|owner)\b`,
+        ),
+      ],
+      base: 0.7,
+      why: 'acts without the user’s confirmation',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:treat|consider|regard)\s+(?:[\w'-]+\s+){0,4}?(?:commands?|actions?|requests?|tool\s+calls?|changes|edits)\s+as\s+(?:pre-?approved|approved|authori[sz]ed|confirmed|safe\s+to\s+run)\b|\balways\s+(?:approve|accept|say\s+yes|lgtm|merge)\b|\bapprove\s+(?:this|the)\s+(?:pull\s+request|pr|merge\s+request|change\s*set|deployment)\b`,
+        ),
+      ],
+      base: 0.55,
+      why: 'approves on the user’s behalf',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:answer|respond|reply|say)\s+["'“]?(?:yes|y|approve|allow)["'”]?\s+to\s+(?:all|every|any)\s+(?:\w+\s+)?(?:prompts?|questions?|confirmations?|permission\s+requests?|dialogs?)\b|\b(?:auto-?)?(?:approve|accept|grant)\s+(?:all|every|any|each)\s+(?:[\w-]+\s+){0,3}?(?:commands?|requests?|pull\s+requests?|prs?|changes|edits|tool\s+calls?|actions?|prompts?|permissions?|deploy(?:ment)?s?)\b|\ballow\s+(?:all|every|any)\s+(?:[\w-]+\s+){0,2}?(?:permissions?|tool\s+calls?|commands?|actions?)\b|\bmerge\s+(?:all|every|any|each)\s+(?:[\w-]+\s+){0,2}?(?:pull\s+requests?|prs?)\b`,
         ),
       ],
       base: 0.8,
@@ -484,14 +511,23 @@ export const disableSafety: PhraseRule = {
     {
       all: [
         rx(
-          String.raw`\b(?:commit|push|merge|deploy)\s+(?:\w+\s+){0,3}?directly\s+(?:to|into|on)\s+(?:the\s+)?(?:main|master|production|prod|release)\b(?:\s+branch)?|\bforce[- ]push\w*\b|\bpush\s+--force\b`,
+          String.raw`\b(?:commit|push|merge|deploy)\s+(?:\w+\s+){0,3}?directly\s+(?:to|into|on)\s+(?:the\s+)?(?:main|master|production|prod|release)\b(?:\s+branch)?`,
         ),
       ],
       base: 0.5,
       why: 'bypasses code review',
     },
   ],
-  adjust: [negated('disable|turn off|bypass|circumvent|evade|skip|ignore|remove')],
+  adjust: [
+    negated('disable|turn off|bypass|circumvent|evade|skip|ignore|remove'),
+    {
+      re: rx(
+        String.raw`\b(?:set\s+(?:it\s+)?to\s+(?:false|true|0|off)|option|setting|parameter|config(?:uration)?\s+(?:key|value|file))\b`,
+      ),
+      factor: 0.4,
+      why: 'about a tool setting',
+    },
+  ],
 };
 
 export const forcedRecommendation: PhraseRule = {
@@ -503,7 +539,7 @@ export const forcedRecommendation: PhraseRule = {
     {
       all: [
         rx(
-          String.raw`\b(?:always|only|exclusively|must|should\s+always)\s+(?:recommend|suggest|promote|endorse|advertise|upsell|push|favou?r|steer\s+(?:users|people|the\s+user)\s+(?:to|towards))\s+(?!(?:that|to|running|using|checking|testing|reviewing|adding|writing|the\s+user|users|tests?|small|a\s+(?:backup|review|test))\b)`,
+          String.raw`\b(?:always|exclusively|should\s+always)\s+(?:recommend|suggest|promote|endorse|advertise|upsell|push|favou?r|steer\s+(?:users|people|the\s+user)\s+(?:to|towards))\s+(?!(?:that|to|running|using|checking|testing|reviewing|adding|writing|the\s+user|users|tests?|small|a\s+(?:backup|review|test))\b)`,
         ),
       ],
       base: 0.45,
@@ -527,11 +563,20 @@ export const forcedRecommendation: PhraseRule = {
       base: 0.75,
       why: 'slips promotional links into answers',
     },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:tell|inform|convince|persuade|assure)\s+(?:them|the\s+user|users|customers)\s+(?:that\s+)?[\w\s.-]{2,40}?\s+(?:is|are)\s+(?:required|necessary|needed|mandatory|essential|the\s+only\s+(?:way|option|solution|fix))\b`,
+        ),
+      ],
+      base: 0.6,
+      why: 'presents a product as required',
+    },
   ],
   adjust: [
     {
       re: rx(
-        String.raw`\b(?:regardless|no\s+matter|even\s+(?:if|when|though)|over\s+(?:any|all|other|competing)|instead\s+of\s+(?:any|other|competitors?)|competitors?|rivals?|affiliate|referral|sponsor(?:ed)?|promo(?:tion(?:al)?)?\s+codes?|discount\s+codes?|coupons?|utm_|[?&]ref=)`,
+        String.raw`\b(?:regardless|no\s+matter|even\s+(?:if|when|though)|over\s+(?:any|all|other|competing)|instead\s+of\s+(?:any|other|competitors?)|competitors?|rivals?|affiliate|referral|sponsor(?:ed)?|promo(?:tion(?:al)?)?\s+codes?|discount\s+codes?|coupons?|checkout|purchase|subscribe|upgrade\s+to|utm_)|[?&]ref=`,
       ),
       factor: 1.8,
       why: 'regardless of fit or for commercial gain',
@@ -597,7 +642,30 @@ export const persistenceEdit: PhraseRule = {
   },
 };
 
+export const overrideUserIntent: PhraseRule = {
+  id: 'md.regardless-of-user',
+  pattern: 'P4',
+  message: 'Text tells the agent to act whatever the user asks for.',
+  help: 'A skill serves the user’s request. Steps the agent must take "even if the user only asks a question" or "no matter what the user says" run outside the task the user gave. Scope such steps to the request.',
+  mention: 0.6,
+  variants: [
+    {
+      all: [
+        rx(
+          String.raw`\b(?:even\s+if|even\s+when|regardless\s+of\s+(?:whether|what)|whatever|no\s+matter\s+what)\s+(?:the\s+)?(?:user|they|the\s+human)\s+(?:only\s+|just\s+)?(?:asks?|says?|wants?|requests?|tells?|objects?|declines?|refuses?|does\s+not\s+ask|doesn'?t\s+ask|did\s+not\s+ask)\b`,
+        ),
+        rx(
+          String.raw`\b(?:always|run|execute|do|install|send|upload|push|proceed|continue|keep|apply|use)\b`,
+        ),
+      ],
+      base: 0.7,
+      why: 'acts outside what the user asked for',
+    },
+  ],
+};
+
 export const injectionRules: readonly PhraseRule[] = [
+  overrideUserIntent,
   instructionOverride,
   auditorDirectedText,
   concealFromUser,

@@ -278,7 +278,11 @@ export const privilegeEscalation: PhraseRule = {
       why: 'switches to root with su',
     },
     {
-      all: [rx(String.raw`\bchmod\s+(?:[ugoa]*\+s|[4267][0-7]{3})\b|\bsetuid\b|/etc/sudoers|\bNOPASSWD\b`)],
+      all: [
+        rx(
+          String.raw`\bchmod\s+(?:[ugoa]*\+s|[4267][0-7]{3})\b|\b(?:set|add|enable|give|make)\s+(?:\w+\s+){0,3}?(?:the\s+)?setuid(?:\s+bit)?\b|/etc/sudoers|\bNOPASSWD\b`,
+        ),
+      ],
       base: 0.75,
       why: 'grants lasting root (setuid, sudoers)',
     },
@@ -308,6 +312,13 @@ export const privilegeEscalation: PhraseRule = {
       why: 'changes the system as root',
     },
     negated('use|run|need|require|execute'),
+    {
+      re: rx(
+        String.raw`\b(?:when|if|whether|unless|while)\s+(?:\w+\s+){0,2}?(?:run|running|executed|started|launched)\s+as\s+root\b`,
+      ),
+      factor: 0.4,
+      why: 'describes what happens under root',
+    },
     {
       re: rx(
         String.raw`\b(?:never|not|no|without)\s+(?:with\s+|using\s+|via\s+|requiring\s+|needing\s+)?(?:sudo|root)\b`,

