@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { colorsFor } from '../report/colors.js';
 import { renderReportText } from '../report/report-text.js';
@@ -8,7 +10,7 @@ import { emit, oneOf, positiveInt } from './output.js';
 
 interface AuditFlags {
   out: string;
-  format: 'text' | 'json';
+  format: 'text' | 'json' | 'md' | 'html';
   detonate: boolean;
   maxRuns?: number;
   runTimeout?: number;
@@ -62,11 +64,13 @@ export function registerAudit(program: Command): void {
     for (const o of outcomes) {
       if (o.error) {
         process.stderr.write(`skillaudit: ${o.path}: ${o.error.message}\n`);
-      } else if (o.report) {
-        text +=
-          flags.format === 'json'
-            ? `${JSON.stringify(o.report, null, outcomes.length > 1 ? undefined : 2)}\n`
-            : `${renderReportText(o.report, colors)}\nArtifacts: ${o.runDir}\n\n`;
+      } else if (o.report && o.runDir) {
+        if (flags.format === 'json')
+          text += `${JSON.stringify(o.report, null, outcomes.length > 1 ? undefined : 2)}\n`;
+        else if (flags.format === 'md') text += readFileSync(join(o.runDir, 'report.md'), 'utf8');
+        else if (flags.format === 'html') text += readFileSync(join(o.runDir, 'report.html'), 'utf8');
+        else
+          text += `${renderReportText(o.report, colors)}\nArtifacts: ${o.runDir} (report.html, report.json, evidence/)\n\n`;
       }
     }
     emit(text, undefined);

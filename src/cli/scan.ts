@@ -3,7 +3,9 @@ import type { SkillScanResult } from '../scan/scan-source.js';
 import type { Baseline } from '../scan/suppress.js';
 import { SEVERITY_RANK } from '../scan/taxonomy.js';
 import type { Severity } from '../types.js';
+import { UserError } from '../util/errors.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
+import { addModelOptions, modelFlags } from './model-options.js';
 import { emit, oneOf, positiveInt, progressReporter, unitInterval } from './output.js';
 
 type FailOn = Severity | 'none';
@@ -61,6 +63,7 @@ export function registerScan(program: Command): void {
     .option('--workers <n>', 'worker threads (default: all cores)', positiveInt)
     .option('-q, --quiet', 'no progress output');
   addLimitOptions(command);
+  addModelOptions(command);
   command.action(async (sources: string[], flags: ScanFlags & Record<string, unknown>) => {
     // Loaded on use, so that `--help` and other commands start fast.
     const [
@@ -94,6 +97,8 @@ export function registerScan(program: Command): void {
         })),
       );
     }
+    // The optional model review runs after the rules, on the main thread, so one client holds one cost cap.
+    if (typeof flags.model === 'string') await reviewResults(results, flags);
     if (flags.writeBaseline) {
       writeBaseline(
         flags.writeBaseline,
@@ -116,4 +121,31 @@ export function registerScan(program: Command): void {
     emit(text, flags.out);
     process.exitCode = scanExitCode(results, flags.failOn, flags.minConfidence);
   });
+}
+
+/** Runs the model review over each scanned skill and rescores it; what could not be reviewed becomes a note. */
+async function reviewResults(results: SkillScanResult[], flags: Record<string, unknown>): Promise<void> {
+  const [{ resolveModelSettings, createModelClient }, { reviewFindings }, { safetyScore, safetyStatus }] =
+    await Promise.all([
+      import('../model/index.js'),
+      import('../scan/review.js'),
+      import('../score/safety.js'),
+    ]);
+  const settings = resolveModelSettings(modelFlags(flags));
+  if (!settings)
+    throw new UserError('USAGE', '--model needs a provider/name, e.g. anthropic/claude-sonnet-4-6');
+  const client = createModelClient(settings);
+  try {
+    for (const r of results) {
+      if (!r.skill || !r.scan) continue;
+      const reviewed = await reviewFindings(r.skill, r.scan.findings, client);
+      const active = reviewed.findings.filter((f) => !f.suppressed);
+      r.scan.findings = reviewed.findings;
+      r.scan.safetyScore = safetyScore(active);
+      r.scan.status = safetyStatus(r.scan.safetyScore);
+      if (reviewed.notRun) r.scan.notes.push(reviewed.notRun);
+    }
+  } finally {
+    client.close();
+  }
 }

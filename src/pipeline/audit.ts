@@ -5,6 +5,8 @@ import type { IntakeOptions } from '../intake/index.js';
 import { withSource } from '../intake/index.js';
 import { staticQualityProfile } from '../quality/index.js';
 import { buildReport } from '../report/build.js';
+import { renderReportHtml } from '../report/html/render.js';
+import { renderReportMarkdown } from '../report/markdown.js';
 import type { Report } from '../report/model.js';
 import { detectBackends } from '../sandbox/index.js';
 import { scanSkill } from '../scan/engine.js';
@@ -125,6 +127,8 @@ async function auditSkill(skill: Skill, skillPath: string, options: AuditOptions
     ...(backend ? { sandboxBackend: backend } : {}),
   });
   await writeJson(join(runDir, 'report.json'), report);
+  await writeFile(join(runDir, 'report.md'), renderReportMarkdown(report));
+  await writeFile(join(runDir, 'report.html'), renderReportHtml(report));
   return { path: skillPath, runDir, report };
 }
 
