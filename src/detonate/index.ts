@@ -34,6 +34,8 @@ export interface RunOutcome {
   wallMs: number;
   evidence: EvidenceBundle;
   artifact: string;
+  /** Canary tokens that left the sandbox in this run (proof of exfiltration), after expected key use is removed. */
+  canaryHits: { canary: string; where: string }[];
 }
 
 export interface DetonationResult {
@@ -145,7 +147,8 @@ export async function detonateSkill(
       const artifact = options.writeEvidence
         ? await options.writeEvidence(`run-${String(i + 1).padStart(2, '0')}`, { ...run.evidence, entry })
         : `run-${i + 1}`;
-      return { entry, ...run, artifact } satisfies RunOutcome;
+      const outcome: RunOutcome = { entry, ...run, artifact, canaryHits: [] };
+      return outcome;
     } catch (error) {
       skipped.push({ entry: entry.id, reason: `sandbox run failed: ${errorMessage(error)}` });
       return null;
@@ -153,25 +156,25 @@ export async function detonateSkill(
   });
   const runs = outcomes.filter((o): o is RunOutcome => o !== null);
 
-  const detonations: DetonationRun[] = runs.map((r) => {
+  for (const r of runs) {
     // An environment secret sent to a host the skill declares is the skill using its own key: not exfiltration.
-    const hits = findCanaryHits(r.evidence).filter(
-      (h) =>
-        h.proof &&
-        !(h.kind === 'sink' && h.location.startsWith('env:') && [...hosts].some((d) => h.where.includes(d))),
-    );
-    return {
-      entry: r.entry,
-      artifact: r.artifact,
-      signals: readSignals(
-        r.evidence,
-        hosts,
-        hits.map((h) => ({ canary: h.canary, where: `${h.kind} ${h.where}` })),
-        r.timedOut,
-        rel,
-      ),
-    };
-  });
+    r.canaryHits = findCanaryHits(r.evidence)
+      .filter(
+        (h) =>
+          h.proof &&
+          !(
+            h.kind === 'sink' &&
+            h.location.startsWith('env:') &&
+            [...hosts].some((d) => h.where.includes(d))
+          ),
+      )
+      .map((h) => ({ canary: h.canary, where: `${h.kind} ${h.where}` }));
+  }
+  const detonations: DetonationRun[] = runs.map((r) => ({
+    entry: r.entry,
+    artifact: r.artifact,
+    signals: readSignals(r.evidence, hosts, r.canaryHits, r.timedOut, rel),
+  }));
   const verdicts = findings.map((f) => verdictFor(f, detonations));
   const extra = runtimeFindings(
     findings,

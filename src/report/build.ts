@@ -63,9 +63,9 @@ function runtimeSummary(d: DetonationResult, backend: string | undefined): Runti
           blocked: a.blocked,
         })),
     ]),
-    canaryHits: d.runtimeFindings
-      .filter((f) => f.rule === 'runtime.canary-exfiltration')
-      .flatMap((f) => f.evidence.split('\n').map((line) => ({ canary: line, where: f.file }))),
+    canaryHits: d.runs.flatMap((r) =>
+      r.canaryHits.map((h) => ({ canary: h.canary, where: `${h.where} (${r.entry.id})` })),
+    ),
     filesChanged: all.flatMap((e) =>
       e.fsChanges.map((c) => ({ path: `${c.root}:${c.path}`, change: c.change })),
     ),
