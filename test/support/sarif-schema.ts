@@ -18,5 +18,7 @@ const validate = ajv.compile(schema);
 
 export function sarifErrors(log: unknown): string[] {
   if (validate(log)) return [];
-  return (validate.errors ?? []).map((e: { instancePath: string; message?: string }) => `${e.instancePath} ${e.message ?? ''}`);
+  return (validate.errors ?? []).map(
+    (e: { instancePath: string; message?: string }) => `${e.instancePath} ${e.message ?? ''}`,
+  );
 }
