@@ -1,4 +1,4 @@
-import type { Dirent } from 'node:fs';
+import { type Dirent, existsSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -17,6 +17,8 @@ export interface Discovery {
   depthLimited: boolean;
   /** True when the search stopped after `maxFolders` folders. */
   tooManyFolders: boolean;
+  /** Folders that could not be searched (permissions, names that are not UTF-8), in path order. */
+  unsearched: Array<{ path: string; reason: string }>;
 }
 
 async function holdsSkillMd(dir: string): Promise<boolean> {
@@ -33,11 +35,18 @@ export async function discoverSkills(
   maxFolders = MAX_FOLDERS,
 ): Promise<Discovery> {
   const found: string[] = [];
+  const unsearched: Discovery['unsearched'] = [];
   let depthLimited = false;
+  const done = (tooManyFolders: boolean): Discovery => ({
+    roots: found.sort(),
+    depthLimited,
+    tooManyFolders,
+    unsearched: unsearched.sort((a, b) => (a.path < b.path ? -1 : 1)),
+  });
   const stack: Array<{ rel: string; depth: number }> = [{ rel: '', depth: 0 }];
   let visited = 0;
   while (stack.length > 0) {
-    if (++visited > maxFolders) return { roots: found.sort(), depthLimited, tooManyFolders: true };
+    if (++visited > maxFolders) return done(true);
     const { rel, depth } = stack.pop()!;
     const abs = rel ? join(root, rel) : root;
     if (await holdsSkillMd(abs)) {
@@ -47,11 +56,20 @@ export async function discoverSkills(
     let entries: Dirent[];
     try {
       entries = await readdir(abs, { withFileTypes: true });
-    } catch {
-      continue; // an unlistable folder holds no skill we can load
+    } catch (cause) {
+      // Said out loud: a skill in a folder we cannot list must not vanish from the results.
+      unsearched.push({ path: rel || '.', reason: (cause as NodeJS.ErrnoException).code ?? 'unlistable' });
+      continue;
     }
     for (const entry of entries) {
       if (!entry.isDirectory() || SKIPPED.has(entry.name)) continue;
+      if (entry.name.includes('\ufffd') && !existsSync(join(abs, entry.name))) {
+        unsearched.push({
+          path: rel ? `${rel}/${entry.name}` : entry.name,
+          reason: 'name is not valid UTF-8',
+        });
+        continue;
+      }
       if (depth + 1 > maxDepth) {
         depthLimited = true;
         continue;
@@ -59,5 +77,5 @@ export async function discoverSkills(
       stack.push({ rel: rel ? `${rel}/${entry.name}` : entry.name, depth: depth + 1 });
     }
   }
-  return { roots: found.sort(), depthLimited, tooManyFolders: false };
+  return done(false);
 }

@@ -201,7 +201,7 @@ export async function openSource(source: string, options: IntakeOptions = {}): P
         `${shown}: more than ${MAX_FOLDERS} folders to search for SKILL.md; point at a narrower folder or use #subdir`,
       );
     }
-    if (discovery.roots.length === 0) {
+    if (discovery.roots.length === 0 && discovery.unsearched.length === 0) {
       const deeper = discovery.depthLimited
         ? ` (folders deeper than ${limits.maxDepth} levels were not searched)`
         : '';
@@ -232,7 +232,23 @@ export async function openSource(source: string, options: IntakeOptions = {}): P
         });
       }
     }
-    return { source: spec.kind === 'git' ? spec.display : source, skills, dispose };
+    for (const folder of discovery.unsearched) {
+      const path = subdir ? (folder.path === '.' ? subdir : `${subdir}/${folder.path}`) : folder.path;
+      skills.push({
+        ok: false,
+        path,
+        error: {
+          code: 'UNREADABLE',
+          message: `${path}: folder could not be searched (${folder.reason}); skills in it were not loaded`,
+        },
+      });
+    }
+    skills.sort((a, b) => {
+      const pa = a.ok ? a.skill.provenance.subdir : a.path;
+      const pb = b.ok ? b.skill.provenance.subdir : b.path;
+      return pa < pb ? -1 : pa > pb ? 1 : 0;
+    });
+    return { source: shown, skills, dispose };
   } catch (cause) {
     await dispose();
     throw cause;

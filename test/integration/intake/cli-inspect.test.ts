@@ -196,6 +196,23 @@ describe('skillaudit inspect', () => {
       },
     ]);
 
+    const corpus = join(area.fixtures, 'locked-corpus');
+    writeSkill(join(corpus, 'open'), 'open');
+    writeSkill(join(corpus, 'team', 'hidden'), 'hidden');
+    chmodSync(join(corpus, 'team'), 0o000);
+    const hidden = guarded([corpus, '--format', 'json'], true);
+    expect(hidden.status).toBe(2);
+    expect(JSON.parse(hidden.stdout).skills).toEqual([
+      expect.objectContaining({ path: 'open', name: 'open' }),
+      {
+        path: 'team',
+        error: {
+          code: 'UNREADABLE',
+          message: 'team: folder could not be searched (EACCES); skills in it were not loaded',
+        },
+      },
+    ]);
+
     const lockedDir = writeSkill(join(area.fixtures, 'locked-dir'), 'locked-dir', {
       'private/notes.md': 'x',
     });

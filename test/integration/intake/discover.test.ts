@@ -26,15 +26,30 @@ describe('discoverSkills', () => {
       roots: ['a/deep/x', 'b'],
       depthLimited: false,
       tooManyFolders: false,
+      unsearched: [],
     });
     expect(await discoverSkills(join(root, 'b'), 32)).toMatchObject({ roots: ['.'] });
+  });
+
+  it('names folders it could not search instead of skipping them silently', async () => {
+    const root = join(area.fixtures, 'odd-names');
+    writeSkill(join(root, 'fine'), 'fine');
+    mkdirSync(Buffer.concat([Buffer.from(`${root}/bad`), Buffer.from([0xfe])]));
+    expect(await discoverSkills(root, 32)).toMatchObject({
+      roots: ['fine'],
+      unsearched: [{ path: 'bad\ufffd', reason: 'name is not valid UTF-8' }],
+    });
   });
 
   it('reports when the depth limit or the folder budget stopped the search', async () => {
     const root = join(area.fixtures, 'wide');
     for (let i = 0; i < 20; i++) mkdirSync(join(root, `d${i}`, 'inner'), { recursive: true });
-    expect(await discoverSkills(root, 1)).toEqual({ roots: [], depthLimited: true, tooManyFolders: false });
-    expect(await discoverSkills(root, 32, 10)).toEqual({
+    expect(await discoverSkills(root, 1)).toMatchObject({
+      roots: [],
+      depthLimited: true,
+      tooManyFolders: false,
+    });
+    expect(await discoverSkills(root, 32, 10)).toMatchObject({
       roots: [],
       depthLimited: false,
       tooManyFolders: true,
