@@ -143,8 +143,9 @@ function hitFor(
   ];
   return {
     rule: rule.id,
+    // From the first matched word to the end of the sentence: the whole instruction, anchored where it starts.
     line: lineAt(ctx.starts, norm.map[start]!),
-    endLine: lineAt(ctx.starts, norm.map[end - 1]!),
+    endLine: lineAt(ctx.starts, norm.map[Math.max(end, match.end) - 1]!),
     evidence: evidenceOf(seg, ctx.fileText, sStart, match.end),
     confidence,
     rationale: rationale.join('; '),
@@ -185,5 +186,26 @@ export function applyRules(
       if (!rule.yieldsTo?.some((id) => fired.has(id))) hits.push(hit);
     }
   }
-  return hits;
+  return mergeAdjacent(hits);
+}
+
+/**
+ * One paragraph making the same point over consecutive sentences is one instruction: hits of a rule on
+ * touching lines merge into the strongest, widened to cover both.
+ */
+function mergeAdjacent(hits: Hit[]): Hit[] {
+  const merged: Hit[] = [];
+  const byRule = [...hits].sort((a, b) => a.rule.localeCompare(b.rule) || a.line - b.line);
+  for (const hit of byRule) {
+    const prev = merged[merged.length - 1];
+    if (prev && prev.rule === hit.rule && hit.line <= prev.endLine + 1) {
+      const strongest = hit.confidence > prev.confidence ? hit : prev;
+      merged[merged.length - 1] = {
+        ...strongest,
+        line: prev.line,
+        endLine: Math.max(prev.endLine, hit.endLine),
+      };
+    } else merged.push(hit);
+  }
+  return merged;
 }
