@@ -1,7 +1,7 @@
 import { constants, existsSync, type Stats } from 'node:fs';
 import { copyFile, mkdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, posix, resolve } from 'node:path';
-import type { Diagnostic, Provenance, SkillLink, SourceKind } from '../types.js';
+import type { Diagnostic, Provenance, Skill, SkillLink, SourceKind } from '../types.js';
 import { UserError, type UserErrorCode, errorMessage } from '../util/errors.js';
 import { makeTempDir, removeTempDir } from '../util/tempdir.js';
 import type { SkippedEntry } from './archive-guard.js';
@@ -13,7 +13,6 @@ import type { IntakeLimits } from './limits.js';
 import { type SkillExtras, loadSkill, resolveLimits } from './load-skill.js';
 import { type SourceSpec, archiveFormat, archiveStem, parseSource, safeFolderName } from './source-spec.js';
 import { isInside } from './walk.js';
-import type { Skill } from '../types.js';
 
 // Turns any source into folders on disk (copying, extracting or cloning into temp folders when needed),
 // finds the skills in it, and loads each one; a broken skill is reported alone, never failing the rest.
@@ -191,9 +190,9 @@ export async function openSource(source: string, options: IntakeOptions = {}): P
     const spec = parseSource(source, (path) => existsSync(path));
     const found = await materialise(spec, limits, temps);
     const subdir = spec.subdir;
-    const base = subdir ? await enterSubdir(found.base, subdir, source) : found.base;
-    const discovery = await discoverSkills(base, limits.maxDepth);
     const shown = spec.kind === 'git' ? spec.display : source;
+    const base = subdir ? await enterSubdir(found.base, subdir, shown) : found.base;
+    const discovery = await discoverSkills(base, limits.maxDepth);
     if (discovery.tooManyFolders) {
       // Loading only the skills found so far would silently skip the rest: refuse instead.
       throw new UserError(
