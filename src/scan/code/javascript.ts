@@ -100,6 +100,10 @@ class JavaScriptExtractor extends ScriptExtractor {
           break;
         case 'variable_declarator':
           this.bind(node.childForFieldName('name'), node.childForFieldName('value'));
+          this.recordFunction(node.childForFieldName('name'), node.childForFieldName('value'));
+          break;
+        case 'function_declaration':
+          this.recordFunction(node.childForFieldName('name'), node);
           break;
         case 'assignment_expression':
         case 'augmented_assignment_expression':
@@ -140,6 +144,20 @@ class JavaScriptExtractor extends ScriptExtractor {
     for (const s of this.sites) this.out.calls.push(this.toCall(s.node, s.topLevel, s.guarded));
     for (const l of this.loopNodes) this.recordLoop(l);
     return this.out;
+  }
+
+  /** Return expressions of a local function (declaration, function expression or arrow). */
+  private recordFunction(name: Node | null, fn: Node | null): void {
+    if (!name || name.type !== 'identifier' || !fn || !FUNCTIONS.has(fn.type)) return;
+    const body = fn.childForFieldName('body');
+    if (!body) return;
+    const returns =
+      body.type === 'statement_block'
+        ? body
+            .descendantsOfType('return_statement')
+            .flatMap((r) => (r?.namedChildren[0] ? [r.namedChildren[0]] : []))
+        : [body];
+    for (const r of returns.slice(0, 16)) this.assign(`${name.text}()`, r);
   }
 
   private recordImport(node: Node): void {
@@ -219,6 +237,18 @@ class JavaScriptExtractor extends ScriptExtractor {
     // Object.assign(target, source)
     if (this.canon(fn) === 'Object.assign' && args[0]?.type === 'identifier')
       for (const a of args.slice(1)) if (a) this.assign(args[0].text, a);
+    // arr.map((x) => …): the callback parameter ranges over the array (and a chain carries its taint).
+    if (/^(map|forEach|filter|flatMap|some|every|find|reduce)$/.test(method) && obj) {
+      const cb = args.find((a) => a && FUNCTIONS.has(a.type));
+      const params = cb?.childForFieldName('parameters') ?? cb?.childForFieldName('parameter');
+      const ids = params
+        ? params.type === 'identifier'
+          ? [params]
+          : params.descendantsOfType('identifier')
+        : [];
+      const first = method === 'reduce' ? ids[1] : ids[0];
+      if (first) this.loopVars.set(first.text, [...(this.loopVars.get(first.text) ?? []), obj]);
+    }
     if (method === 'catch') {
       const handler = args[0];
       const body = handler?.childForFieldName('body');
@@ -498,6 +528,10 @@ class JavaScriptExtractor extends ScriptExtractor {
     if (READ_CALL_RE.test(callee) && !WRITE_CALL_RE.test(callee))
       return { text, str: null, alts: [], taint: passThrough.union(readTaint(first, line)) };
     if (isNetworkCallee(callee)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.FETCHED, line) };
+    if (fnNode?.type === 'identifier' && this.assignments.has(`${fnNode.text}()`)) {
+      const ret = this.variableValue(`${fnNode.text}()`, text);
+      return { text, str: ret.str, alts: ret.alts, taint: passThrough.union(ret.taint) };
+    }
     if (isShellCallee(callee)) {
       const command = this.commandString(callee, args);
       return {
@@ -548,7 +582,9 @@ class JavaScriptExtractor extends ScriptExtractor {
           language: 'bash',
           text: command,
           line,
-          origin: `command run by ${callee}()`,
+          origin: args[0]?.taint.has(T.DECODED)
+            ? `command decoded at line ${args[0].taint.lineOf(T.DECODED)} and run by ${callee}()`
+            : `command run by ${callee}()`,
         });
     } else if (isExecCallee(callee)) {
       const code = callee === 'Function' ? args[args.length - 1] : args[0];

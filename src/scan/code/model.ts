@@ -45,7 +45,7 @@ export class Taint {
     return (this.bits & bit) !== 0;
   }
 
-  /** Line where `bit` first entered this value. */
+  /** Line where `bit` entered this value (the latest of several sources). */
   lineOf(bit: number): number | undefined {
     for (let i = 0; i < TAINT_BITS; i++)
       if (bit & (1 << i) && this.lines[i] !== undefined) return this.lines[i];
@@ -64,7 +64,8 @@ export class Taint {
     for (let i = 0; i < TAINT_BITS; i++) {
       const a = this.lines[i];
       const b = other.lines[i];
-      if (a !== undefined || b !== undefined) lines[i] = Math.min(a ?? Infinity, b ?? Infinity);
+      // Keep the latest source: in flow-insensitive code it is usually the one nearest the sink.
+      if (a !== undefined || b !== undefined) lines[i] = Math.max(a ?? -1, b ?? -1);
     }
     return new Taint(this.bits | other.bits, lines);
   }

@@ -8,7 +8,7 @@ export const SECRET_NAME_RE =
 /** Paths of credential stores (after `~`/$HOME normalisation to `~`). */
 export const CREDENTIAL_PATH_RE = new RegExp(
   [
-    String.raw`\.ssh(/|$)`,
+    String.raw`\.ssh(/(id_[\w-]+(?<!\.pub)$|identity$|[\w.-]*key$|\*$)|/?$)`,
     String.raw`\.aws/(credentials|config)`,
     String.raw`\.netrc`,
     String.raw`\.git-credentials`,

@@ -77,6 +77,7 @@ class PythonExtractor extends ScriptExtractor {
         case 'lambda':
           childTop = false;
           childGuarded = false;
+          if (node.type === 'function_definition') this.recordFunction(node);
           break;
         case 'identifier':
           this.out.names.add(node.text);
@@ -126,6 +127,17 @@ class PythonExtractor extends ScriptExtractor {
     for (const site of this.sites) this.out.calls.push(this.toCall(site.node, site.topLevel, site.guarded));
     for (const loop of this.whileNodes) this.recordLoop(loop);
     return this.out;
+  }
+
+  /** A local function's return expressions (and yields), so `data = collect()` carries what collect() returns. */
+  private recordFunction(node: Node): void {
+    const name = node.childForFieldName('name')?.text;
+    const body = node.childForFieldName('body');
+    if (!name || !body) return;
+    const returns = body
+      .descendantsOfType(['return_statement', 'yield'])
+      .flatMap((r) => (r?.namedChildren[0] ? [r.namedChildren[0]] : []));
+    for (const r of returns.slice(0, 16)) this.assign(`${name}()`, r);
   }
 
   private recordImport(node: Node): void {
@@ -502,6 +514,11 @@ class PythonExtractor extends ScriptExtractor {
         taint: passThrough.union(command ? shellOutputTaint(command, line) : Taint.NONE),
       };
     }
+    // A function defined in this file returns what its return statements compute.
+    if (fnNode?.type === 'identifier' && this.assignments.has(`${fnNode.text}()`)) {
+      const ret = this.variableValue(`${fnNode.text}()`, text);
+      return { text, str: ret.str, alts: ret.alts, taint: passThrough.union(ret.taint) };
+    }
     return { text, str: null, alts: [], taint: passThrough };
   }
 
@@ -543,7 +560,9 @@ class PythonExtractor extends ScriptExtractor {
           language: 'bash',
           text: command,
           line,
-          origin: `command run by ${callee}()`,
+          origin: args[0]?.taint.has(T.DECODED)
+            ? `command decoded at line ${args[0].taint.lineOf(T.DECODED)} and run by ${callee}()`
+            : `command run by ${callee}()`,
         });
     } else if (isExecCallee(callee) && args[0]?.str && !args[0].str.startsWith('\u2026')) {
       const decoded = args[0].taint.has(T.DECODED);

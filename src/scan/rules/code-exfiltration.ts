@@ -3,7 +3,7 @@
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { T, type Taint } from '../code/model.js';
-import { WRITE_CALL_RE } from '../code/names.js';
+import { WALK_CALL_RE, WALK_COMMANDS, WRITE_CALL_RE } from '../code/names.js';
 import { carried, isDeclared, type NetworkUse, networkUses } from '../code/network.js';
 import {
   candidates,
@@ -48,11 +48,30 @@ const E2 = 'code.env-harvest';
 const PE3 = 'code.credential-access';
 const E4 = 'code.context-leak';
 
-/** Where a flow is reported: source through sink when they are close, else the sink (source in the rationale). */
+/** Where a flow is reported: from the source line through the sink. */
 function span(taint: Taint, bit: number, call: Call): { line: number; endLine: number } {
   const from = taint.lineOf(bit) ?? call.line;
-  if (from <= call.line && call.line - from <= 3) return { line: from, endLine: call.endLine };
-  return { line: call.line, endLine: call.endLine };
+  return from <= call.endLine
+    ? { line: from, endLine: call.endLine }
+    : { line: call.line, endLine: call.endLine };
+}
+
+/**
+ * One finding per collection: a source sent by several sinks, or listed then read a few lines on, is one
+ * finding (the earliest, most confident), not one per step.
+ */
+function oneFlowPerSource(hits: Hit[]): Hit[] {
+  const kept: Hit[] = [];
+  const ordered = [...hits].sort((a, b) => a.line - b.line || b.confidence - a.confidence);
+  for (const h of ordered) {
+    const same = kept.find(
+      (k) =>
+        k.rule === h.rule && k.rule !== E1 && (k.line === h.line || (h.rule === E4 && h.line - k.line <= 6)),
+    );
+    if (!same) kept.push({ ...h });
+    else if (same.line === h.line && h.endLine > same.endLine) same.endLine = h.endLine;
+  }
+  return kept;
 }
 
 function dest(use: NetworkUse): string {
@@ -108,13 +127,26 @@ function flowHits(ctx: FileContext, use: NetworkUse, declared: boolean, sources:
   const secretOut = use.payload.union(use.call.stdin).union(use.kind === 'dns' ? use.urlTaint : use.payload);
   // One key in a request body can be how an API authenticates; several secrets collected is harvesting.
   const many = secretNamesRead(ctx.text) >= 2;
-  if (secretOut.has(T.ENV_SECRET) && !declared)
+  const forwarded = foreignVendorSecret(ctx, use);
+  if (forwarded)
     hits.push(
       callHit(
         ctx,
         call,
         E2,
-        use.kind === 'dns' ? 0.85 : many ? 0.8 : 0.5,
+        0.75,
+        `${forwarded} is sent to ${use.host}, which is not that service`,
+        `${forwarded} is forwarded to a third party.`,
+        span(carried(use), T.ENV_SECRET, call),
+      ),
+    );
+  else if (secretOut.has(T.ENV_SECRET) && (!declared || many))
+    hits.push(
+      callHit(
+        ctx,
+        call,
+        E2,
+        use.kind === 'dns' ? 0.85 : many ? (declared ? 0.6 : 0.8) : 0.5,
         `a secret-named variable (line ${secretOut.lineOf(T.ENV_SECRET)}) is sent as data to ${dest(use)}, which the skill does not declare`,
         `A secret is sent to ${dest(use)}.`,
         span(secretOut, T.ENV_SECRET, call),
@@ -131,6 +163,42 @@ function secretNamesRead(text: string): number {
   const names = new Set<string>();
   for (const m of text.matchAll(SECRET_READ_RE)) if (isSecretName(m[1]!)) names.add(m[1]!);
   return names.size;
+}
+
+/** Secrets named for a service, and the domains that service answers on. */
+const VENDORS: readonly [RegExp, RegExp][] = [
+  [/^(GITHUB|GH)_/, /(^|\.)(github\.com|githubusercontent\.com)$/],
+  [/^OPENAI_/, /(^|\.)openai\.com$/],
+  [/^ANTHROPIC_/, /(^|\.)anthropic\.com$/],
+  [/^SLACK_/, /(^|\.)slack\.com$/],
+  [/^(AWS)_/, /(^|\.)(amazonaws\.com|aws\.amazon\.com)$/],
+  [/^STRIPE_/, /(^|\.)stripe\.com$/],
+  [/^NOTION_/, /(^|\.)(notion\.com|notion\.so)$/],
+  [/^(HF|HUGGINGFACE)_/, /(^|\.)huggingface\.co$/],
+  [/^DISCORD_/, /(^|\.)(discord\.com|discordapp\.com)$/],
+  [/^TELEGRAM_/, /(^|\.)telegram\.org$/],
+  [/^(GOOGLE|GEMINI|GCP)_/, /(^|\.)(googleapis\.com|google\.com)$/],
+  [/^LINEAR_/, /(^|\.)linear\.app$/],
+  [/^(GITLAB|GL)_/, /(^|\.)gitlab\.com$/],
+];
+
+/**
+ * A service's secret (GITHUB_TOKEN, OPENAI_API_KEY…) named in this request, which goes to a host that is not
+ * that service: credential forwarding to a third party, whatever the skill declares.
+ */
+function foreignVendorSecret(ctx: FileContext, use: NetworkUse): string | null {
+  if (!use.host || !carried(use).has(T.ENV_SECRET)) return null;
+  for (const m of ctx.text.matchAll(SECRET_READ_RE)) {
+    const name = m[1]!;
+    const vendor = VENDORS.find(([re]) => re.test(name));
+    if (!vendor || vendor[1].test(use.host)) continue;
+    // The request names the variable, or a variable assigned from it.
+    const aliases = [...ctx.text.matchAll(new RegExp(`(\\w+)\\s*[:=]\\s*[^\\n;]*\\b${name}\\b`, 'g'))].map(
+      (a) => a[1]!,
+    );
+    if ([name, ...aliases].some((n) => new RegExp(`\\b${n}\\b`).test(use.call.text))) return name;
+  }
+  return null;
 }
 
 function transmissionHit(ctx: FileContext, use: NetworkUse, declared: boolean): Hit | null {
@@ -158,6 +226,9 @@ function transmissionHit(ctx: FileContext, use: NetworkUse, declared: boolean): 
       `A credential is sent to undeclared host ${dest(use)}.`,
     );
   if (!use.sends) return null;
+  // An endpoint computed at run time (a configured base URL) is the user's choice unless secrets ride on it.
+  const secretData = all.union(use.call.stdin).has(T.ENV_ALL | T.ENV_SECRET | T.CRED_DATA | T.CTX_DATA);
+  if (!use.host && !use.dynamicHost && !secretData) return null;
   const base = use.host ? 0.6 : 0.45;
   return callHit(
     ctx,
@@ -236,6 +307,12 @@ function sourceHits(ctx: FileContext, model: CodeModel): Hit[] {
       c.args.some((a) => /^(-authonly|unlock-keychain)$/.test(a.str ?? ''))
     )
       hits.push(callHit(ctx, c, PE3, 0.7, `checks or uses the login password (${c.callee})`));
+    const walks = c.kind === 'command' ? WALK_COMMANDS.has(c.callee) : WALK_CALL_RE.test(c.callee);
+    if (walks && !readsHere(T.CTX_DATA)) {
+      const dir = pathArgs.find(isAgentContextPath);
+      if (dir)
+        hits.push(callHit(ctx, c, E4, 0.55, `lists ${dir}`, `Collects another agent's files: ${dir}.`));
+    }
     if (readsHere(T.CTX_DATA)) {
       const path = pathArgs.find(isAgentContextPath) ?? 'agent context';
       hits.push(callHit(ctx, c, E4, 0.55, `reads ${path}`, `Reads another agent's context: ${path}.`));
@@ -244,7 +321,7 @@ function sourceHits(ctx: FileContext, model: CodeModel): Hit[] {
     const writes =
       c.kind === 'command'
         ? c.redirectTo !== null
-        : WRITE_CALL_RE.test(c.callee) || /(^|\.)(write|writelines|dump)$/.test(c.callee);
+        : WRITE_CALL_RE.test(c.callee) || /(^|\.)(write|writelines|writerows?|dump)$/.test(c.callee);
     const envOut = c.kind === 'command' ? c.output : c.args.reduce((t, a) => t.union(a.taint), c.output);
     if (writes && envOut.has(T.ENV_ALL))
       hits.push(
@@ -255,6 +332,7 @@ function sourceHits(ctx: FileContext, model: CodeModel): Hit[] {
           0.6,
           `the whole environment (line ${envOut.lineOf(T.ENV_ALL)}) is written to a file`,
           'The environment is dumped to a file.',
+          span(envOut, T.ENV_ALL, c),
         ),
       );
   }
@@ -284,23 +362,38 @@ function reverseShellHits(ctx: FileContext, model: CodeModel): Hit[] {
   return hits;
 }
 
+/**
+ * A host is declared when the skill lists it, or when the skill names its service in words ("drafts GitHub
+ * release notes" declares api.github.com): the service label must be a distinctive word of the skill's text.
+ */
+function declaredFor(ctx: FileContext, host: string): boolean {
+  if (isDeclared(host, ctx.declaredHosts)) return true;
+  const labels = host.split('.');
+  const service = labels.length >= 2 ? labels[labels.length - 2]! : '';
+  if (
+    service.length < 4 ||
+    /^(com|net|org|api|app|cloud|data|hooks?|cdn|static|files?|upload|collect(or)?|paste|bin)$/.test(service)
+  )
+    return false;
+  const text = `${ctx.skill.name}\n${ctx.skill.description}\n${ctx.skill.body}`;
+  return new RegExp(`\\b${service.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(text);
+}
+
 export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = reverseShellHits(ctx, model);
   const sources = new Set<string>();
   const staged = stagedFiles(model);
   for (const use of networkUses(model.calls)) {
-    const declared = use.host !== null && isDeclared(use.host, ctx.declaredHosts);
+    const declared = use.host !== null && declaredFor(ctx, use.host);
     const stagedTaint = uploadsStaged(use, staged);
     const effective = stagedTaint ? { ...use, payload: use.payload.union(stagedTaint) } : use;
-    const flows = flowHits(ctx, effective, declared, sources);
-    hits.push(...flows);
-    if (flows.length === 0) {
-      const t = transmissionHit(ctx, effective, declared);
-      if (t) hits.push(t);
-    }
+    hits.push(...flowHits(ctx, effective, declared, sources));
+    // The transmission itself is E1 as well: a secret posted to an undeclared host is both.
+    const t = transmissionHit(ctx, effective, declared);
+    if (t) hits.push(t);
   }
   for (const h of sourceHits(ctx, model)) if (!sources.has(`${h.rule}:${h.line}`)) hits.push(h);
-  return hits;
+  return oneFlowPerSource(hits);
 }
 
 export const exfiltrationDetector = codeDetector('code-exfiltration', EXFILTRATION_RULES, exfiltrationHits);

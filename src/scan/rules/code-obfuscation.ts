@@ -3,6 +3,7 @@
 import { callHit, contextConfidence } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { T } from '../code/model.js';
+import { networkUses } from '../code/network.js';
 import { lineAt, lineStarts, quote } from '../text.js';
 import type { FileContext, Hit, Rule } from '../rule.js';
 import { codeDetector } from './code-detector.js';
@@ -174,8 +175,28 @@ function packedHits(ctx: FileContext, model: CodeModel): Hit[] {
   return hits;
 }
 
+/** A network destination decoded from base64/hex at run time: the host is hidden from review. */
+function hiddenDestinationHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  for (const use of networkUses(model.calls)) {
+    if (!use.urlTaint.has(T.DECODED) || use.call.origin) continue;
+    hits.push(
+      callHit(
+        ctx,
+        use.call,
+        'code.decoded-exec',
+        0.75,
+        `the destination of ${use.call.callee} is decoded at run time (line ${use.urlTaint.lineOf(T.DECODED)})`,
+        'Network destination hidden in an encoded string.',
+      ),
+    );
+  }
+  return hits;
+}
+
 export function obfuscationHits(ctx: FileContext, model: CodeModel): Hit[] {
   return [
+    ...hiddenDestinationHits(ctx, model),
     ...decodedExecHits(ctx, model),
     ...blobHits(ctx, model),
     ...hiddenNameHits(ctx, model),

@@ -80,10 +80,20 @@ function targetsSystem(call: Call): string | null {
   return path ? (candidates(path).find((p) => SYSTEM_DIR.test(p)) ?? null) : null;
 }
 
+/** `sudo apt install x` in a README or reference doc: a setup step for the user, not the skill escalating. */
+function userInstallStep(ctx: FileContext, c: Call): boolean {
+  if (!/\.(md|mdx|markdown|txt|rst)$/i.test(ctx.file.path) || ctx.file.path === 'SKILL.md') return false;
+  const [tool, verb] = c.args.filter((a) => !(a.str ?? '-').startsWith('-')).map((a) => a.str ?? '');
+  return (
+    /^(apt|apt-get|dnf|yum|zypper|pacman|apk|brew|port|snap)$/.test(tool ?? '') &&
+    /^(install|-S|add)$/.test(verb ?? '')
+  );
+}
+
 export function privilegeHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = [];
   for (const c of model.calls) {
-    if (c.kind === 'command' && ELEVATE.has(c.callee))
+    if (c.kind === 'command' && ELEVATE.has(c.callee) && !userInstallStep(ctx, c))
       hits.push(callHit(ctx, c, PE2, 0.75, `runs ${c.callee}`, `Runs a command as root via ${c.callee}.`));
     if (c.callee === 'start-process' && c.args.some((a) => /^runas$/i.test(a.str ?? '')))
       hits.push(callHit(ctx, c, PE2, 0.75, 'Start-Process -Verb RunAs elevates to administrator'));

@@ -210,7 +210,16 @@ function cleanupHits(ctx: FileContext, model: CodeModel): Hit[] {
   return hits;
 }
 
+/** Robustness is a property of the skill's scripts, not of commands quoted in docs or of decoded payloads. */
+const DOC_PATH = /\.(md|mdx|markdown|txt|rst)$/i;
+
 export function robustnessHits(ctx: FileContext, model: CodeModel): Hit[] {
+  if (DOC_PATH.test(ctx.file.path)) return [];
+  const own = { ...model, calls: model.calls.filter((c) => !c.origin || !/decoded/.test(c.origin)) };
+  return robustnessOf(ctx, own);
+}
+
+function robustnessOf(ctx: FileContext, model: CodeModel): Hit[] {
   return [
     ...inputHits(ctx, model),
     ...timeoutHits(ctx, model),

@@ -183,6 +183,16 @@ function sourceProblem(spec: string): { why: string; confidence: number } | null
   return null;
 }
 
+/** npx runs the version pinned by a package.json on its resolution path (the file's folder or a parent). */
+function declaredBySkill(ctx: FileContext, pkg: string): boolean {
+  const key = `"${pkg.replace(/@[^/@]*$/, '')}"`;
+  const parts = ctx.file.path.split('/').slice(0, -1);
+  const onPath = new Set(
+    parts.map((_, i) => `${parts.slice(0, i + 1).join('/')}/package.json`).concat('package.json'),
+  );
+  return ctx.skill.files.some((f) => onPath.has(f.path) && (f.text ?? '').includes(key));
+}
+
 function isLocal(spec: string): boolean {
   return /^(\.{1,2}(\/|$)|\/|~|file:)|\.(whl|tar\.gz|tgz|zip)$/.test(spec) || spec === '.';
 }
@@ -254,7 +264,7 @@ function packageHits(ctx: FileContext, c: Call, inst: InstallCommand): Hit[] {
     if (/^(git\+|git:|github:|gitlab:|bitbucket:|https?:|ftp:)/.test(s)) continue;
     if (isLocal(s)) continue;
     if (inst.ecosystem === 'npx') {
-      if (!/^@?[^@]+@\d/.test(s)) unpinned.push(s);
+      if (!/^@?[^@]+@\d/.test(s) && !declaredBySkill(ctx, s)) unpinned.push(s);
       break; // the first positional is the package; the rest are its arguments
     }
     const name = s.replace(/\[.*?\]/, '');

