@@ -4,10 +4,10 @@
 // reserved for benchmarking and never routed), with a default route to the sink; the sink tells
 // sandboxes apart by their address. No namespace has any link to the host's network. Needs root. Names
 // carry this process's pid, so a later start can remove what a crash left.
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readlink, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { errorMessage } from '../util/errors.js';
@@ -83,7 +83,7 @@ export async function removeStaleNamespaces(): Promise<string[]> {
   }
   const removed: string[] = [];
   for (const name of names) {
-    const m = new RegExp(`^${PREFIX}(\\d+)-[0-9a-f]+-(box|sink)$`).exec(name);
+    const m = new RegExp(`^${PREFIX}(\\d+)-[0-9a-f]+-box$`).exec(name);
     if (!m) continue;
     const owner = Number(m[1]);
     if (owner === process.pid) continue;
@@ -105,7 +105,8 @@ function sinkCommand(): { command: string; args: string[] } {
 }
 
 interface SharedSink {
-  netns: string;
+  /** The sink process; its network namespace is the sink's. */
+  pid: number;
   /** False once the sink process has exited: a dead sink is replaced, not reused. */
   alive(): boolean;
   records: SinkRecord[];
@@ -120,59 +121,65 @@ let users = 0;
 let lingerTimer: NodeJS.Timeout | null = null;
 let nextLink = 0;
 
+/** Runs `ip` inside the network namespace of process `pid`. */
+async function ipIn(pid: number, commands: string[]): Promise<void> {
+  const nsenter = findTool('nsenter');
+  if (!nsenter) throw new Error('nsenter not found');
+  await new Promise<void>((resolve, reject) => {
+    const child = execFile(
+      nsenter,
+      ['-t', String(pid), '-n', '--', findTool('ip') ?? 'ip', '-batch', '-'],
+      { timeout: 10_000 },
+      (error) => (error ? reject(error) : resolve()),
+    );
+    child.stdin?.end(`${commands.join('\n')}\n`);
+  });
+}
+
 async function startSharedSink(): Promise<SharedSink> {
   await removeStaleNamespaces();
-  const netns = `${PREFIX}${process.pid}-${randomBytes(3).toString('hex')}-sink`;
+  const unshare = findTool('unshare');
+  if (!unshare) throw new Error('unshare not found (util-linux)');
   const caDir = makeTempDir('sink');
   chmodSync(caDir, 0o711);
   let child: ChildProcess | null = null;
+  // The sink's namespace is anonymous: it lives exactly as long as the sink process, which exits when this
+  // process goes away (its stdin closes), so a crash leaves nothing behind.
   const cleanup = async () => {
     child?.kill('SIGKILL');
-    await deleteNetns(netns);
     removeTempDir(caDir);
   };
-  // If this process ends without closing the sink, do not leave the namespace behind.
-  const onExit = () => {
-    try {
-      execFileSync(findTool('ip') ?? 'ip', ['netns', 'delete', netns], { stdio: 'ignore' });
-    } catch {
-      // Already gone; otherwise the next start removes it.
-    }
-  };
-  process.once('exit', onExit);
   try {
-    // Every IPv4 destination is local in the sink namespace, so the sink answers for any address.
-    await ipBatch([], [`netns add ${netns}`]);
-    await ipBatch(['-n', netns], ['link set lo up', 'route add local 0.0.0.0/0 dev lo']);
     const ca = await createSinkCa(caDir, SINK_UID).catch((error: unknown) => ({
       error: errorMessage(error),
     }));
     const { command, args } = sinkCommand();
     const prlimit = findTool('prlimit');
     const inner = [...(prlimit ? [prlimit, '--nofile=16384:16384', '--'] : []), command, ...args];
-    child = spawn(
-      findTool('ip') ?? 'ip',
-      [
-        'netns',
-        'exec',
-        netns,
-        ...inner,
-        SINKHOLE_ADDRESS,
-        String(SINK_UID),
-        SINK_PORTS.join(','),
-        'error' in ca ? '' : ca.dir,
-      ],
-      { stdio: ['pipe', 'pipe', 'pipe'], cwd: process.cwd() },
-    );
+    const sinkArgs = [SINKHOLE_ADDRESS, String(SINK_UID), SINK_PORTS.join(','), 'error' in ca ? '' : ca.dir];
+    child = spawn(unshare, ['--net', '--', ...inner, ...sinkArgs], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      cwd: process.cwd(),
+    });
+    const pid = child.pid;
+    if (pid === undefined) throw new Error('could not start the network sink');
+    // Every IPv4 destination is local in the sink namespace, so the sink answers for any address.
+    // (unshare execs the sink, so this pid is in the new namespace once unshare has run; retry briefly.)
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const own = await readlink(`/proc/${pid}/ns/net`);
+        if (own === (await readlink('/proc/self/ns/net'))) throw new Error('namespace not yet created');
+        await ipIn(pid, ['link set lo up', 'route add local 0.0.0.0/0 dev lo']);
+        break;
+      } catch (error) {
+        if (attempt >= 100) throw error;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    }
     const tls =
       'error' in ca ? { caBundle: null, tlsNote: ca.error } : { caBundle: ca.bundle, tlsNote: null };
-    const sink = await attach(child, netns, tls, async () => {
-      process.removeListener('exit', onExit);
-      await cleanup();
-    });
-    return sink;
+    return await attach(child, pid, tls, cleanup);
   } catch (error) {
-    process.removeListener('exit', onExit);
     await cleanup();
     throw error;
   }
@@ -180,7 +187,7 @@ async function startSharedSink(): Promise<SharedSink> {
 
 async function attach(
   child: ChildProcess,
-  netns: string,
+  pid: number,
   tls: { caBundle: string | null; tlsNote: string | null },
   cleanup: () => Promise<void>,
 ): Promise<SharedSink> {
@@ -218,7 +225,7 @@ async function attach(
   await ready;
   let closed = false;
   return {
-    netns,
+    pid,
     alive: () => !closed && child.exitCode === null && child.signalCode === null,
     records,
     ...tls,
@@ -295,10 +302,7 @@ export async function startNetworkSink(): Promise<NetworkSink> {
   try {
     await ipBatch(
       [],
-      [
-        `netns add ${box}`,
-        `link add ${boxIf} netns ${box} type veth peer name ${sinkIf} netns ${sink.netns}`,
-      ],
+      [`netns add ${box}`, `link add ${boxIf} netns ${box} type veth peer name ${sinkIf} netns ${sink.pid}`],
     );
     await ipBatch(
       ['-n', box],
@@ -309,7 +313,7 @@ export async function startNetworkSink(): Promise<NetworkSink> {
         `route add default via ${address.sink}`,
       ],
     );
-    await ipBatch(['-n', sink.netns], [`addr add ${address.sink}/30 dev ${sinkIf}`, `link set ${sinkIf} up`]);
+    await ipIn(sink.pid, [`addr add ${address.sink}/30 dev ${sinkIf}`, `link set ${sinkIf} up`]);
   } catch (error) {
     await deleteNetns(box);
     releaseShared();

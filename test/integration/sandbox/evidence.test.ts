@@ -237,7 +237,7 @@ describe('network namespaces', () => {
 
   it('gives each sandbox its own namespace on the shared sink and removes it on dispose', async () => {
     const own = () => readdirSync('/run/netns').filter((n) => n.startsWith(`skau-${process.pid}-`));
-    const existing = new Set(own()); // the suite's sandbox has its own, and the process's sink
+    const existing = new Set(own()); // the suite's sandbox has its own
     const box = await createSandbox({ backend: 'bubblewrap' });
     await box.run({ argv: ['/bin/true'], env: {}, network: 'sink' });
     const made = own().filter((n) => !existing.has(n));

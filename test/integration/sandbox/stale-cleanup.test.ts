@@ -15,7 +15,7 @@ function deadPid(): number {
 describe('stale network namespace cleanup', () => {
   it('removes namespaces whose owning process is gone and keeps live ones', () => {
     const stale = `skau-${deadPid()}-abc123-box`;
-    const live = `skau-${process.pid}-def456-sink`;
+    const live = `skau-${process.pid}-def456-box`;
     const foreign = 'other-tool-netns-test';
     for (const name of [stale, live, foreign]) execFileSync('ip', ['netns', 'add', name]);
     return removeStaleNamespaces()
