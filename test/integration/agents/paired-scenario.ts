@@ -1,0 +1,101 @@
+// One scenario for every agent: a skill whose task the scripted model completes only when the skill is
+// listed in the request. The no-skill run gets a plain answer and writes nothing.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type AgentName, type AgentRunResult, getAgent, installAgent } from '../../../src/agents/index.js';
+import { loadSkillFolder } from '../../../src/intake/index.js';
+import type { Skill } from '../../../src/types.js';
+import {
+  type FakeModelServer,
+  type FakeTurn,
+  type LoggedRequest,
+  mentions,
+  startFakeModelServer,
+} from '../../support/fake-model-server.js';
+
+export const SKILL_NAME = 'ledger-totals-xq';
+/** Never sent to the sandbox: the bridge swaps the sandbox's placeholder for it on the host. */
+export const REAL_KEY = 'sk-real-key-that-must-stay-outside-the-sandbox';
+export const INSTRUCTION = 'Add up the amounts in invoices.csv and write the grand total to totals.txt.';
+export const EXPECTED = 'grand total: 42.50\n';
+export const WRITE_TOTAL = `printf 'grand total: 42.50\\n' > totals.txt`;
+
+export interface PairedOutcome {
+  withSkill: AgentRunResult;
+  noSkill: AgentRunResult;
+  withRequests: LoggedRequest[];
+  noRequests: LoggedRequest[];
+}
+
+/** Installs the harness (first use downloads it from the npm registry), failing with the installer's message. */
+export async function ensureInstalled(agent: AgentName): Promise<void> {
+  try {
+    await installAgent(agent);
+  } catch (error) {
+    throw new Error(`cannot install the ${agent} harness for this test: ${(error as Error).message}`);
+  }
+}
+
+async function makeSkill(dir: string): Promise<Skill> {
+  const root = join(dir, SKILL_NAME);
+  mkdirSync(root, { recursive: true });
+  writeFileSync(
+    join(root, 'SKILL.md'),
+    `---\nname: ${SKILL_NAME}\ndescription: Totals invoice CSV files into a one-line summary file.\n---\n# Ledger totals\n\nSum the amount column and write "grand total: <sum>" to totals.txt.\n`,
+  );
+  return loadSkillFolder(root, {
+    source: 'folder',
+    uri: root,
+    ref: null,
+    commit: null,
+    subdir: '.',
+    owner: null,
+    category: null,
+  });
+}
+
+export async function runPaired(
+  agent: AgentName,
+  provider: 'anthropic' | 'openai',
+  withSkillTurns: FakeTurn[],
+): Promise<PairedOutcome> {
+  const dir = mkdtempSync(join(tmpdir(), 'agents-test-'));
+  let server: FakeModelServer | null = null;
+  try {
+    const skill = await makeSkill(dir);
+    server = await startFakeModelServer({
+      usage: { input: 1000, cached: 400, output: 60 },
+      scripts: [
+        { name: 'with-skill', match: mentions(SKILL_NAME), turns: withSkillTurns },
+        { name: 'no-skill', turns: [{ text: 'I summed what I could but did not write any file.' }] },
+      ],
+    });
+    const request = {
+      task: {
+        instruction: INSTRUCTION,
+        workspaceFiles: [{ path: 'invoices.csv', content: 'id,amount\n1,40.00\n2,2.50\n' }],
+      },
+      model: {
+        baseUrl: server.baseUrl,
+        apiKey: REAL_KEY,
+        model: provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-5-codex',
+        provider,
+      },
+    };
+    const withSkill = await getAgent(agent).run({ ...request, skill });
+    const withRequests = [...server.requests];
+    server.reset();
+    const noSkill = await getAgent(agent).run({ ...request, skill: null });
+    const noRequests = [...server.requests];
+    return { withSkill, noSkill, withRequests, noRequests };
+  } finally {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Requests whose body mentions the skill's name anywhere. */
+export function mentioningSkill(requests: LoggedRequest[]): LoggedRequest[] {
+  return requests.filter((r) => JSON.stringify(r.body ?? '').includes(SKILL_NAME));
+}
