@@ -99,7 +99,18 @@ export function parseSource(source: string, exists: (path: string) => boolean): 
   throw new UserError('NOT_FOUND', `${source}: no such file or folder`);
 }
 
+// A GitHub page URL pasted from the browser: .../o/r/tree/<ref>/<path> means repository o/r at <ref>,
+// subfolder <path> (a ref containing "/" needs the explicit `@ref#path` form).
+const GITHUB_TREE =
+  /^(https:\/\/(?:www\.)?github\.com\/[^/]+\/[^/]+)\/(?:tree|blob)\/([^/]+)(?:\/(.+?))?\/?$/i;
+
 function parseGitUrl(source: string, schemeLength: number): SourceSpec {
+  const tree = source.includes('#') ? null : GITHUB_TREE.exec(source);
+  if (tree) {
+    const [, repo = '', ref = '', path] = tree;
+    const subdir = path?.replace(/(^|\/)SKILL\.md$/i, '');
+    return parseGitUrl(`${repo}@${ref}${subdir ? `#${subdir}` : ''}`, schemeLength);
+  }
   const [withoutSubdir, subdirRaw] = splitLast(source, '#', 0);
   // The ref's `@` sits in the path, after the host (which may itself carry `user@`).
   const pathStart =

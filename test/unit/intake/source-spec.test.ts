@@ -47,6 +47,24 @@ describe('parseSource', () => {
     });
   });
 
+  it('reads GitHub page URLs pasted from the browser', () => {
+    expect(parseSource('https://github.com/o/r/tree/main/skills/pdf', none)).toMatchObject({
+      url: 'https://github.com/o/r',
+      ref: 'main',
+      subdir: 'skills/pdf',
+      owner: 'o',
+    });
+    expect(parseSource('https://github.com/o/r/blob/v2/skills/pdf/SKILL.md', none)).toMatchObject({
+      url: 'https://github.com/o/r',
+      ref: 'v2',
+      subdir: 'skills/pdf',
+    });
+    expect(parseSource('https://github.com/o/r/tree/main', none)).toMatchObject({
+      ref: 'main',
+      subdir: null,
+    });
+  });
+
   it('reads file:// URLs as local git sources', () => {
     expect(parseSource('file:///srv/repo@abc1234', none)).toMatchObject({
       kind: 'git',
