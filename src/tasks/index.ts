@@ -1,0 +1,14 @@
+// Tasks stage: scenarios compiled into Harbor-layout task pairs (with and without the skill).
+export { compileScenario, type ExportedTask, exportTasks, type TaskExportOptions } from './compile.js';
+export { dockerfile, shellQuote, testScript } from './files.js';
+export {
+  CONDITIONS,
+  type Condition,
+  DEFAULT_BASE_IMAGE,
+  DEFAULT_TASK_LIMITS,
+  SKILL_FOLDERS,
+  type TaskLimits,
+  WORKDIR,
+  slug,
+  taskFolder,
+} from './layout.js';
