@@ -164,6 +164,13 @@ export function applyRules(
   purpose: SkillPurpose,
 ): Hit[] {
   const hits: Hit[] = [];
+  // A variant whose leading expression matches nowhere in the segment cannot match any sentence of it
+  // (expressions anchored to a whole sentence are always tried).
+  const possible = (v: Variant) => /^\^|\$$/.test(v.all[0]!.source) || v.all[0]!.test(seg.norm.text);
+  const live = rules
+    .map((rule) => ({ rule, variants: rule.variants.filter(possible) }))
+    .filter((r) => r.variants.length > 0);
+  if (live.length === 0) return hits;
   const ranges = sentences(seg.norm.text);
   for (const [i, range] of ranges.entries()) {
     const sentence = seg.norm.text.slice(range[0], range[1]);
@@ -171,9 +178,9 @@ export function applyRules(
     const framing: Framing = seg.hidden ? 'instruction' : sentenceFraming(sentence, seg.framing);
     const ctx = { seg, fileText, starts, purpose, framing };
     const fired = new Map<string, { rule: PhraseRule; hit: Hit }>();
-    for (const rule of rules) {
+    for (const { rule, variants } of live) {
       let best: Hit | null = null;
-      for (const variant of rule.variants) {
+      for (const variant of variants) {
         const match = matchAcross(variant, seg.norm, range, ranges[i + 1], seg.section);
         if (!match) continue;
         const hit = hitFor(rule, variant, match, range[0], ctx);
