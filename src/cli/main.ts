@@ -33,7 +33,8 @@ export async function main(argv: string[]): Promise<number> {
       // --help and --version end with exit code 0; every other commander error is a usage error.
       return error.exitCode === 0 ? 0 : 2;
     }
-    if (error instanceof UserError) {
+    // A usable sandbox is the user's environment to fix (install bubblewrap), not a bug.
+    if (error instanceof UserError || (error instanceof Error && error.name === 'SandboxUnavailableError')) {
       process.stderr.write(`skillaudit: ${error.message}\n`);
       return 2;
     }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findCanaryHits } from '../sandbox/canaries.js';
 import type { EvidenceBundle } from '../sandbox/evidence.js';
-import { createSandbox } from '../sandbox/index.js';
+import { SANDBOX_INNER_PATHS, createSandbox } from '../sandbox/index.js';
 import type { SandboxLimits, SeedFile } from '../sandbox/types.js';
 import { declaredHosts } from '../scan/skill-context.js';
 import type { Finding, Skill, Verdict } from '../types.js';
@@ -123,10 +123,7 @@ export async function detonateSkill(
 ): Promise<DetonationResult> {
   const samples = sampleInputs(skill);
   const rel = skillRelDir(skill);
-  // The inner paths are fixed by the sandbox layout; a probe sandbox tells them without running anything.
-  const probe = await createSandbox({ seedCanaries: false });
-  const inner = probe.inner;
-  await probe.dispose();
+  const inner = SANDBOX_INNER_PATHS;
   const layout = { skillDir: `${inner.workspace}/${rel}`, inputsDir: `${inner.workspace}/inputs` };
   const found = findEntryPoints(skill, layout, samples);
   const maxRuns = options.maxRuns ?? 24;
