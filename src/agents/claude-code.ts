@@ -80,21 +80,17 @@ export function parseClaudeCode(stdout: string, skillName: string | null): Parse
   let lastText = '';
   let skillLoaded = false;
   let total: AgentTokens | null = null;
-  const perTurn: AgentTokens = { input: 0, cached: 0, output: 0 };
-  // One API message arrives as several events (one per content block), each repeating its usage.
-  const counted = new Set<string>();
+  // One API message arrives as several events (one per content block), each repeating the usage known when
+  // its stream started: prompt tokens are exact, output tokens are not yet counted (a lower bound).
+  const perMessage = new Map<string, AgentTokens>();
   let error: string | undefined;
   for (const event of parseJsonLines<ClaudeEvent>(stdout)) {
     const blocks = Array.isArray(event.message?.content) ? (event.message.content as ContentBlock[]) : [];
     if (event.type === 'assistant') {
-      const id = (event.message as { id?: string } | undefined)?.id;
-      if (!id || !counted.has(id)) {
-        if (id) counted.add(id);
-        const t = tokensOf(event.message?.usage);
-        perTurn.input += t.input;
-        perTurn.cached += t.cached;
-        perTurn.output += t.output;
-      }
+      const id = (event.message as { id?: string } | undefined)?.id ?? `event-${perMessage.size}`;
+      const t = tokensOf(event.message?.usage);
+      const seen = perMessage.get(id);
+      perMessage.set(id, seen ? { ...seen, output: Math.max(seen.output, t.output) } : t);
       for (const block of blocks) {
         if (block.type === 'text' && block.text) {
           steps.push({ kind: 'message', text: block.text });
@@ -126,6 +122,18 @@ export function parseClaudeCode(stdout: string, skillName: string | null): Parse
     }
   }
   if (!finalMessage) finalMessage = lastText;
-  // The result event's usage is the run total; per-turn usage is the fallback when a run ends without one.
-  return { steps, finalMessage, tokens: total ?? perTurn, skillLoaded, ...(error ? { error } : {}) };
+  // The result event's usage is the run total; per-message usage is the fallback when a run ends without one.
+  const tokens = total ?? sumTokens([...perMessage.values()]);
+  return { steps, finalMessage, tokens, skillLoaded, ...(error ? { error } : {}) };
+}
+
+function sumTokens(all: AgentTokens[]): AgentTokens {
+  return all.reduce(
+    (a, b) => ({ input: a.input + b.input, cached: a.cached + b.cached, output: a.output + b.output }),
+    {
+      input: 0,
+      cached: 0,
+      output: 0,
+    },
+  );
 }
