@@ -2,7 +2,7 @@ import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { stringify } from 'smol-toml';
 import { safeRelativePath } from '../schemes/safe-path.js';
-import type { Scenario, UtilityScheme } from '../schemes/types.js';
+import type { Material, ProbeSpec, RuleCheck, Scenario, UtilityScheme } from '../schemes/types.js';
 import type { Skill } from '../types.js';
 import { dockerfile, testScript } from './files.js';
 import {
@@ -25,11 +25,12 @@ export interface TaskExportOptions {
 }
 
 export interface ExportedTask {
-  /** `<skill>-<scenario>`: the pair's name. */
+  /** `<skill>-<sN>` (a pair's name) or `<skill>-<pN>` (a probe). */
   task: string;
+  /** The scenario or probe id. */
   scenario: string;
   condition: Condition;
-  /** Absolute path of the task folder. */
+  /** The task folder (under the given output folder). */
   dir: string;
 }
 
@@ -48,23 +49,25 @@ async function copySkill(skill: Skill, dest: string): Promise<void> {
   }
 }
 
-function taskToml(
-  skill: Skill,
-  scenario: Scenario,
-  task: string,
-  condition: Condition,
-  limits: TaskLimits,
-): string {
+interface TaskMetadata {
+  category: 'skill-utility' | 'skill-security-probe';
+  task: string;
+  condition: Condition;
+  /** skillaudit_* fields naming what the task comes from (scenario or finding). */
+  fields: Record<string, string | number>;
+}
+
+function taskToml(skill: Skill, meta: TaskMetadata, limits: TaskLimits): string {
+  const fields = Object.fromEntries(Object.entries(meta.fields).map(([k, v]) => [`skillaudit_${k}`, v]));
   return stringify({
     version: '1.0',
     metadata: {
       author_name: 'SkillAudit',
-      category: 'skill-utility',
-      tags: ['skillaudit', condition],
-      skillaudit_task: task,
-      skillaudit_condition: condition,
-      skillaudit_scenario: scenario.id,
-      skillaudit_title: scenario.title,
+      category: meta.category,
+      tags: ['skillaudit', meta.condition],
+      skillaudit_task: meta.task,
+      skillaudit_condition: meta.condition,
+      ...fields,
       skillaudit_skill: skill.name || skill.folderName,
       skillaudit_skill_id: skill.id,
     },
@@ -79,10 +82,52 @@ function taskToml(
   });
 }
 
-/** Evaluator-only material; Harbor copies tests/ in after the agent finishes. */
-function checklistJson(scenario: Scenario): string {
-  const { instruction: _agentFacing, materials: _inputs, ...evaluator } = scenario;
-  return `${JSON.stringify({ version: 1, ...evaluator }, null, 2)}\n`;
+interface TaskContent {
+  meta: TaskMetadata;
+  instruction: string;
+  materials: readonly Material[];
+  /** Evaluator-only files under tests/ besides test.sh. */
+  evaluator: Record<string, unknown>;
+  ruleChecks: readonly RuleCheck[];
+}
+
+async function writeTask(
+  outDir: string,
+  skill: Skill,
+  content: TaskContent,
+  options: TaskExportOptions,
+): Promise<ExportedTask> {
+  const limits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
+  const { task, condition } = content.meta;
+  const dir = join(outDir, taskFolder(task, condition));
+  await writeText(join(dir, 'task.toml'), taskToml(skill, content.meta, limits));
+  await writeText(join(dir, 'instruction.md'), `${content.instruction.trim()}\n`);
+  await writeText(
+    join(dir, 'environment', 'Dockerfile'),
+    dockerfile(options.baseImage ?? DEFAULT_BASE_IMAGE),
+  );
+  for (const m of content.materials) {
+    // Checked again here: a scheme may have been read back from a file someone edited.
+    const path = safeRelativePath(m.path);
+    if (path === null) throw new Error(`${task}: unsafe material path ${JSON.stringify(m.path)}`);
+    await writeText(join(dir, 'environment', 'workspace', path), m.content);
+  }
+  if (condition === 'with_skill') {
+    await copySkill(skill, join(dir, 'environment', 'skills', slug(skill.name || skill.folderName)));
+  }
+  await writeText(join(dir, 'tests', 'test.sh'), testScript(content.ruleChecks, limits), 0o755);
+  for (const [name, value] of Object.entries(content.evaluator)) {
+    await writeText(
+      join(dir, 'tests', name),
+      `${JSON.stringify({ version: 1, ...(value as object) }, null, 2)}\n`,
+    );
+  }
+  return {
+    task,
+    scenario: String(content.meta.fields.scenario ?? content.meta.fields.probe),
+    condition,
+    dir,
+  };
 }
 
 export async function compileScenario(
@@ -91,32 +136,53 @@ export async function compileScenario(
   scenario: Scenario,
   options: TaskExportOptions = {},
 ): Promise<ExportedTask[]> {
-  const limits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
   const task = `${slug(skill.name || skill.folderName)}-${slug(scenario.id, 'scenario')}`;
+  // Evaluator-only material; Harbor copies tests/ in after the agent finishes.
+  const { instruction, materials, ...evaluator } = scenario;
   const exported: ExportedTask[] = [];
   for (const condition of CONDITIONS) {
-    const dir = join(outDir, taskFolder(task, condition));
-    await writeText(join(dir, 'task.toml'), taskToml(skill, scenario, task, condition, limits));
-    await writeText(join(dir, 'instruction.md'), `${scenario.instruction.trim()}\n`);
-    await writeText(
-      join(dir, 'environment', 'Dockerfile'),
-      dockerfile(options.baseImage ?? DEFAULT_BASE_IMAGE),
-    );
-    for (const m of scenario.materials) {
-      // Checked again here: a scheme may have been read back from a file someone edited.
-      const path = safeRelativePath(m.path);
-      if (path === null)
-        throw new Error(`scenario ${scenario.id}: unsafe material path ${JSON.stringify(m.path)}`);
-      await writeText(join(dir, 'environment', 'workspace', path), m.content);
-    }
-    if (condition === 'with_skill') {
-      await copySkill(skill, join(dir, 'environment', 'skills', slug(skill.name || skill.folderName)));
-    }
-    await writeText(join(dir, 'tests', 'test.sh'), testScript(scenario.ruleChecks, limits), 0o755);
-    await writeText(join(dir, 'tests', 'checklist.json'), checklistJson(scenario));
-    exported.push({ task, scenario: scenario.id, condition, dir });
+    const meta: TaskMetadata = {
+      category: 'skill-utility',
+      task,
+      condition,
+      fields: { scenario: scenario.id, title: scenario.title },
+    };
+    const content = {
+      meta,
+      instruction,
+      materials,
+      evaluator: { 'checklist.json': evaluator },
+      ruleChecks: scenario.ruleChecks,
+    };
+    exported.push(await writeTask(outDir, skill, content, options));
   }
   return exported;
+}
+
+/**
+ * A security probe as one with-skill task: there is nothing to compare against, and the verdict comes from
+ * the probe judge over the trial's evidence, so test.sh has no checks and tests/probe.json says what to look for.
+ */
+export async function compileProbe(
+  outDir: string,
+  skill: Skill,
+  probe: ProbeSpec,
+  options: TaskExportOptions = {},
+): Promise<ExportedTask> {
+  const task = `${slug(skill.name || skill.folderName)}-${slug(probe.id, 'probe')}`;
+  const { instruction, materials, ...evaluator } = probe;
+  const meta: TaskMetadata = {
+    category: 'skill-security-probe',
+    task,
+    condition: 'with_skill',
+    fields: { probe: probe.id, finding: probe.finding, pattern: probe.pattern },
+  };
+  return writeTask(
+    outDir,
+    skill,
+    { meta, instruction, materials, evaluator: { 'probe.json': evaluator }, ruleChecks: [] },
+    options,
+  );
 }
 
 /** Every scenario of a scheme as task pairs under `outDir`, with an index.json listing them. */

@@ -1,5 +1,11 @@
 // Tasks stage: scenarios compiled into Harbor-layout task pairs (with and without the skill).
-export { compileScenario, type ExportedTask, exportTasks, type TaskExportOptions } from './compile.js';
+export {
+  compileProbe,
+  compileScenario,
+  type ExportedTask,
+  exportTasks,
+  type TaskExportOptions,
+} from './compile.js';
 export { dockerfile, shellQuote, testScript } from './files.js';
 export {
   CONDITIONS,
