@@ -2,8 +2,9 @@
 // read or write runs in the sandbox (so it is confined and leaves evidence); the model call itself is made
 // from this process, so the sandbox needs no network. The system prompt lists the skill (name and
 // description) the way real harnesses do; the `skill` tool returns its SKILL.md.
-import { generateText, type ModelMessage, stepCountIs, tool } from 'ai';
+
 import { posix } from 'node:path';
+import { generateText, type ModelMessage, stepCountIs, tool } from 'ai';
 import { z } from 'zod';
 import { languageModelFor } from '../model/providers.js';
 import { createSandbox, type EvidenceBundle, type Sandbox, type SandboxLimits } from '../sandbox/index.js';

@@ -1,7 +1,6 @@
 // The built-in agent runs one sandboxed command per tool call; a trial's evidence is all of them as one
 // bundle, with each path's file changes folded into a single net change.
-import type { EvidenceBundle, FsChange } from '../sandbox/index.js';
-import type { BackendName } from '../sandbox/index.js';
+import type { BackendName, EvidenceBundle, FsChange } from '../sandbox/index.js';
 
 export function emptyEvidence(backend: BackendName): EvidenceBundle {
   return {

@@ -2,9 +2,9 @@
 // config, starts the model bridge, runs the harness as the sandbox user with no network but the bridge, and
 // hands the raw output to the adapter's parser.
 import { join, posix } from 'node:path';
-import { type RunResult, type SandboxLimits, type SeedFile, createSandbox } from '../sandbox/index.js';
+import { createSandbox, type RunResult, type SandboxLimits, type SeedFile } from '../sandbox/index.js';
 import { errorMessage } from '../util/errors.js';
-import { type HarnessPackage, ensureHarness } from './install.js';
+import { ensureHarness, type HarnessPackage } from './install.js';
 import { PLACEHOLDER_KEY, RELAY_PORT, RELAY_SCRIPT, startModelBridge } from './model-bridge.js';
 import type {
   AgentModel,

@@ -15,6 +15,7 @@ import { opencodeSpec } from './opencode.js';
 import type { AgentAdapter, AgentName } from './types.js';
 
 export type * from './types.js';
+
 import { ensureHarness } from './install.js';
 
 export { agentsDir } from './install.js';

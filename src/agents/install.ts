@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { UserError, errorMessage } from '../util/errors.js';
+import { errorMessage, UserError } from '../util/errors.js';
 
 const execFileAsync = promisify(execFile);
 

@@ -5,11 +5,11 @@
 // the key never enters the sandbox where a skill's code could read it.
 import { chmodSync, mkdirSync } from 'node:fs';
 import {
+  createServer,
+  request as httpRequest,
   type IncomingMessage,
   type OutgoingHttpHeaders,
   type ServerResponse,
-  createServer,
-  request as httpRequest,
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { dirname } from 'node:path';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   EXPECTED,
+  mentioningSkill,
   REAL_KEY,
+  runPaired,
   SKILL_NAME,
   WRITE_TOTAL,
-  mentioningSkill,
-  runPaired,
 } from './paired-scenario.js';
 
 describe('builtin agent (ai SDK tool loop, commands in the sandbox, fake model over HTTP)', () => {

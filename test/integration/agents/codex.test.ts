@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   EXPECTED,
-  REAL_KEY,
-  SKILL_NAME,
-  WRITE_TOTAL,
   ensureInstalled,
   mentioningSkill,
+  REAL_KEY,
   runPaired,
+  SKILL_NAME,
+  WRITE_TOTAL,
 } from './paired-scenario.js';
 
 describe('codex adapter (real Codex CLI in the sandbox, fake model over HTTP)', () => {

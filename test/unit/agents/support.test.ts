@@ -7,7 +7,7 @@ import { emptyEvidence, mergeEvidence } from '../../../src/agents/evidence-merge
 import { getAgent } from '../../../src/agents/index.js';
 import { agentsDir, installFolder, isHiddenInSandbox } from '../../../src/agents/install.js';
 import { collectOutputFiles, skillFolder } from '../../../src/agents/workspace.js';
-import type { EvidenceBundle, FsChange, FileState } from '../../../src/sandbox/index.js';
+import type { EvidenceBundle, FileState, FsChange } from '../../../src/sandbox/index.js';
 import type { Skill } from '../../../src/types.js';
 
 const file = (sha: string): FileState => ({ type: 'file', mode: 0o644, size: 1, sha256: sha });
