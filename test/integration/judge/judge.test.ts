@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { judgePair, judgeProbe, judgeTrial, pairResult } from '../../../src/judge/index.js';
 import type { TrialMaterial } from '../../../src/judge/index.js';
-import { type ModelClient, createModelClient, resolveModelSettings } from '../../../src/model/index.js';
+import {
+  BudgetExceeded,
+  type ModelClient,
+  createModelClient,
+  resolveModelSettings,
+} from '../../../src/model/index.js';
 import type { ProbeSpec, Scenario } from '../../../src/schemes/index.js';
 import { utilityScores } from '../../../src/score/utility.js';
 import type { Finding } from '../../../src/types.js';
@@ -168,6 +173,20 @@ describe('checklist judge', () => {
     const scores = utilityScores([pairResult(scenario, failed, { withSkill: cost, noSkill: cost })]);
     expect(scores.prg).toBeNull();
     expect(scores.invalidPairs).toHaveLength(1);
+  });
+
+  it('a spent budget stops the audit instead of invalidating the pair', async () => {
+    const settings = resolveModelSettings(
+      { model: 'openai/gpt-5-mini', baseUrl: server.baseUrl, cache: false, maxCost: 'tokens:10' },
+      { env: { OPENAI_API_KEY: 'test-key' }, cwd: dir, home: dir },
+    );
+    if (!settings) throw new Error('no settings');
+    const capped = createModelClient(settings, { retry: { maxRetries: 0 } });
+    clients.push(capped);
+    await expect(judgePair(capped, scenario, { withSkill: honest, noSkill: honest })).rejects.toBeInstanceOf(
+      BudgetExceeded,
+    );
+    expect(server.requests).toHaveLength(0);
   });
 
   it('an answer that skips checklist items is a judge failure, not a fail', async () => {
