@@ -11,15 +11,13 @@ import { builtinAgent } from './builtin.js';
 import { claudeCodeSpec } from './claude-code.js';
 import { codexSpec } from './codex.js';
 import { type HarnessSpec, runHarness } from './harness-run.js';
+import { ensureHarness } from './install.js';
 import { opencodeSpec } from './opencode.js';
 import type { AgentAdapter, AgentName } from './types.js';
 
-export type * from './types.js';
-
-import { ensureHarness } from './install.js';
-
 export { agentsDir } from './install.js';
 export { PLACEHOLDER_KEY } from './model-bridge.js';
+export type * from './types.js';
 
 const harness = (spec: HarnessSpec): AgentAdapter => ({
   name: spec.name,
@@ -34,9 +32,9 @@ const SPECS: Record<Exclude<AgentName, 'builtin'>, HarnessSpec> = {
 
 const AGENTS: Record<AgentName, AgentAdapter> = {
   builtin: builtinAgent,
-  'claude-code': harness(claudeCodeSpec),
-  codex: harness(codexSpec),
-  opencode: harness(opencodeSpec),
+  'claude-code': harness(SPECS['claude-code']),
+  codex: harness(SPECS.codex),
+  opencode: harness(SPECS.opencode),
 };
 
 export const AGENT_NAMES = Object.keys(AGENTS) as AgentName[];
