@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { UserError } from '../util/errors.js';
+import type { Skill } from '../types.js';
+import { UserError, errorMessage } from '../util/errors.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
 import { positiveInt } from './output.js';
@@ -49,32 +50,44 @@ export function registerTasks(program: Command): void {
       if (!flags.quiet) process.stderr.write(`${text}\n`);
     };
     let failures = 0;
+    const exportSkill = async (skill: Skill) => {
+      const skillDir = join(flags.out, `${slug(skill.name || skill.folderName)}-${skill.id.slice(0, 8)}`);
+      say(`${skill.name}: writing ${flags.scenarios} scenarios with ${model.formatModelSpec(client.spec)}`);
+      const utility = await schemes.generateUtilityScheme(client, skill, { scenarios: flags.scenarios });
+      await schemes.writeSchemes(skillDir, utility, { probes: [], missing: [] });
+      for (const d of utility.dropped) {
+        process.stderr.write(
+          `skillaudit: ${skill.name}: scenario ${d.scenario} left out: ${d.problems.join('; ')}\n`,
+        );
+      }
+      const exported = await exportTasks(join(skillDir, 'tasks'), skill, utility, {
+        ...(flags.baseImage ? { baseImage: flags.baseImage } : {}),
+      });
+      process.stdout.write(
+        `${join(skillDir, 'tasks')}: ${exported.length} tasks (${utility.scenarios.length} pairs)\n`,
+      );
+    };
     try {
       await withSource(source, { limits: limitsFromOptions(flags) }, async (handle) => {
-        for (const result of handle.skills) {
+        for (const [i, result] of handle.skills.entries()) {
           if (!result.ok) {
             failures++;
             process.stderr.write(`skillaudit: ${result.path}: ${result.error.message}\n`);
             continue;
           }
           const skill = result.skill;
-          const skillDir = join(flags.out, `${slug(skill.name || skill.folderName)}-${skill.id.slice(0, 8)}`);
-          say(
-            `${skill.name}: writing ${flags.scenarios} scenarios with ${model.formatModelSpec(client.spec)}`,
-          );
-          const utility = await schemes.generateUtilityScheme(client, skill, { scenarios: flags.scenarios });
-          await schemes.writeSchemes(skillDir, utility, { probes: [], missing: [] });
-          for (const d of utility.dropped) {
-            process.stderr.write(
-              `skillaudit: ${skill.name}: scenario ${d.scenario} left out: ${d.problems.join('; ')}\n`,
-            );
+          try {
+            await exportSkill(skill);
+          } catch (error) {
+            failures++;
+            process.stderr.write(`skillaudit: ${skill.name}: ${errorMessage(error)}\n`);
+            if (error instanceof model.BudgetExceeded) {
+              const left = handle.skills.length - i - 1;
+              if (left > 0)
+                process.stderr.write(`skillaudit: ${left} more skill(s) not exported: cost cap reached\n`);
+              break;
+            }
           }
-          const exported = await exportTasks(join(skillDir, 'tasks'), skill, utility, {
-            ...(flags.baseImage ? { baseImage: flags.baseImage } : {}),
-          });
-          process.stdout.write(
-            `${join(skillDir, 'tasks')}: ${exported.length} tasks (${utility.scenarios.length} pairs)\n`,
-          );
         }
       });
     } finally {

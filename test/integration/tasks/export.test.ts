@@ -52,15 +52,7 @@ function walk(root: string): string[] {
   return files.sort();
 }
 
-beforeAll(async () => {
-  server = await startFakeModelServer();
-  server.setScripts([
-    {
-      name: 'schemes',
-      turns: [{ json: { capabilityAnalysis: 'profiles data', scenarios: [1, 2, 3].map(scenario) } }],
-    },
-  ]);
-  out = mkdtempSync(join(tmpdir(), 'skillaudit-tasks-'));
+async function runExport(dir: string, extra: string[] = []): Promise<void> {
   const program = new Command().exitOverride();
   registerTasks(program);
   const saved = process.env.ANTHROPIC_API_KEY;
@@ -72,13 +64,12 @@ beforeAll(async () => {
         'export',
         'examples/csv-summary',
         '--out',
-        out,
-        '--model',
-        'anthropic/claude-sonnet-4-6',
+        dir,
         '--base-url',
         server.baseUrl,
         '--no-cache',
         '--quiet',
+        ...extra,
       ],
       { from: 'user' },
     );
@@ -86,6 +77,18 @@ beforeAll(async () => {
     if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
     else process.env.ANTHROPIC_API_KEY = saved;
   }
+}
+
+beforeAll(async () => {
+  server = await startFakeModelServer();
+  server.setScripts([
+    {
+      name: 'schemes',
+      turns: [{ json: { capabilityAnalysis: 'profiles data', scenarios: [1, 2, 3].map(scenario) } }],
+    },
+  ]);
+  out = mkdtempSync(join(tmpdir(), 'skillaudit-tasks-'));
+  await runExport(out, ['--model', 'anthropic/claude-sonnet-4-6']);
 });
 
 afterAll(async () => {
@@ -203,6 +206,20 @@ describe('tasks export', () => {
       expect(existsSync(pwned)).toBe(false);
     } finally {
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('a model failure exits 2 with the reason and writes no tasks; no model is a usage error', async () => {
+    const failed = mkdtempSync(join(tmpdir(), 'skillaudit-tasks-fail-'));
+    try {
+      server.inject({ status: 400, times: 1 });
+      await runExport(failed, ['--model', 'anthropic/claude-sonnet-4-6']);
+      expect(process.exitCode).toBe(2);
+      expect(readdirSync(failed)).toEqual([]);
+      await expect(runExport(failed, ['--model', ''])).rejects.toThrow(/needs a model/);
+    } finally {
+      process.exitCode = undefined;
+      rmSync(failed, { recursive: true, force: true });
     }
   });
 });
