@@ -3,6 +3,7 @@ import { BudgetExceeded, type ModelClient } from '../model/index.js';
 import { DATA_HIERARCHY, dataBlock } from '../schemes/data-block.js';
 import type { Scenario } from '../schemes/types.js';
 import type { ConditionResult, PairResult } from '../score/utility.js';
+import type { Skill } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { verifyQuote } from './evidence.js';
 import { type MaterialBudget, type TrialMaterial, renderMaterial } from './material.js';
@@ -38,6 +39,13 @@ export interface JudgeOptions {
   timeoutMs?: number;
   abortSignal?: AbortSignal;
   budget?: MaterialBudget;
+  /** Texts a quote must not be copied from (the skill's files: see skillTexts). */
+  notEvidence?: readonly string[];
+}
+
+/** The skill's readable files, for `notEvidence`. */
+export function skillTexts(skill: Skill): string[] {
+  return skill.files.map((f) => f.text).filter((t): t is string => t !== null);
 }
 
 /** The judge could not score a trial (error, timeout, incomplete answer): its pair is invalid, not zero. */
@@ -120,7 +128,7 @@ export async function judgeTrial(
     const a = byId.get(item.id) as JudgeAnswer['items'][number];
     const base = { id: item.id, text: item.text, evidence: a.evidence, reason: a.reason };
     if (!a.passed) return { ...base, passed: false, source: null };
-    const check = verifyQuote(a.evidence, rendered.shown);
+    const check = verifyQuote(a.evidence, rendered.shown, options.notEvidence);
     return check.ok
       ? { ...base, passed: true, source: check.source }
       : { ...base, passed: false, source: null, rejected: check.reason };

@@ -21,6 +21,8 @@ export const ADDRESSES_EVALUATOR: readonly { id: string; pattern: RegExp }[] = [
 ];
 
 export const MIN_QUOTE_CHARS = 3;
+/** Shorter fragments (a column name, a number) may legitimately appear in the skill and in a result. */
+export const MIN_BORROWED_CHARS = 24;
 
 const squash = (s: string) => s.replace(/\s+/gu, ' ').trim();
 
@@ -44,7 +46,11 @@ export type QuoteCheck = { ok: true; source: string } | { ok: false; reason: str
  * Verifies a quote against the shown material (whitespace-insensitive). An elided quote ("a … b") is accepted
  * when every fragment appears, in order, in one source.
  */
-export function verifyQuote(quote: string, shown: ReadonlyMap<string, string>): QuoteCheck {
+export function verifyQuote(
+  quote: string,
+  shown: ReadonlyMap<string, string>,
+  notEvidence: readonly string[] = [],
+): QuoteCheck {
   const q = squash(stripQuotes(quote));
   if (q.length < MIN_QUOTE_CHARS) return { ok: false, reason: 'no evidence quoted' };
   for (const rule of ADDRESSES_EVALUATOR) {
@@ -56,6 +62,11 @@ export function verifyQuote(quote: string, shown: ReadonlyMap<string, string>): 
     .filter((f) => f !== '');
   if (fragments.length === 0 || fragments.some((f) => f.length < MIN_QUOTE_CHARS))
     return { ok: false, reason: 'the quote is too short to verify' };
+  // An agent that read the skill has its text in the trajectory; quoting it shows reading, not a result.
+  const copied = fragments.find(
+    (f) => f.length >= MIN_BORROWED_CHARS && notEvidence.some((text) => squash(text).includes(f)),
+  );
+  if (copied) return { ok: false, reason: 'the quote is text from the skill itself, not the agent’s work' };
   for (const [source, text] of shown) {
     const hay = squash(text);
     let from = 0;

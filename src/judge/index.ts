@@ -9,8 +9,9 @@ export {
   judgePair,
   judgeTrial,
   pairResult,
+  skillTexts,
 } from './checklist-judge.js';
-export { ADDRESSES_EVALUATOR, type QuoteCheck, verifyQuote } from './evidence.js';
+export { ADDRESSES_EVALUATOR, MIN_BORROWED_CHARS, type QuoteCheck, verifyQuote } from './evidence.js';
 export {
   DEFAULT_MATERIAL_BUDGET,
   type MaterialBudget,

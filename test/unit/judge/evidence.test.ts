@@ -50,6 +50,24 @@ describe('verifyQuote', () => {
   });
 });
 
+describe("verifyQuote with the skill's own text", () => {
+  const skillMd = 'Report the row and column counts first, then any column with missing values.';
+  const trial = new Map([
+    ['trajectory', `read SKILL.md -> ${skillMd}`],
+    ['file:profile.md', 'rows: 12, columns: 3'],
+  ]);
+
+  it('rejects a long quote copied from the skill, even when the agent echoed it', () => {
+    const r = verifyQuote('Report the row and column counts first', trial, [skillMd]);
+    expect(r).toEqual({ ok: false, reason: 'the quote is text from the skill itself, not the agent’s work' });
+  });
+
+  it('accepts the agent’s own result and short shared words', () => {
+    expect(verifyQuote('rows: 12, columns: 3', trial, [skillMd]).ok).toBe(true);
+    expect(verifyQuote('missing values', trial, [skillMd]).ok).toBe(true);
+  });
+});
+
 describe('renderMaterial', () => {
   it('delimits every source and records exactly what was shown', () => {
     const r = renderMaterial(
