@@ -154,17 +154,22 @@ export async function detonateSkill(
   const runs = outcomes.filter((o): o is RunOutcome => o !== null);
 
   for (const r of runs) {
-    // An environment secret sent to a host the skill declares is the skill using its own key: not exfiltration.
-    r.canaryHits = findCanaryHits(r.evidence)
-      .filter(
-        (h) =>
-          h.proof &&
-          !(
-            h.kind === 'sink' &&
-            h.location.startsWith('env:') &&
-            [...hosts].some((d) => h.where.includes(d))
-          ),
-      )
+    const proofs = findCanaryHits(r.evidence).filter((h) => h.proof);
+    // One environment key sent to a host the skill declares is the skill using its own key, not exfiltration;
+    // several different keys sent to one host is harvesting, wherever it goes.
+    const keysPerDestination = new Map<string, Set<string>>();
+    for (const h of proofs) {
+      if (h.kind === 'sink' && h.location.startsWith('env:')) {
+        keysPerDestination.set(h.where, (keysPerDestination.get(h.where) ?? new Set()).add(h.canary));
+      }
+    }
+    const ownKeyUse = (h: (typeof proofs)[number]) =>
+      h.kind === 'sink' &&
+      h.location.startsWith('env:') &&
+      keysPerDestination.get(h.where)!.size === 1 &&
+      [...hosts].some((d) => h.where.includes(d));
+    r.canaryHits = proofs
+      .filter((h) => !ownKeyUse(h))
       .map((h) => ({ canary: h.canary, where: `${h.kind} ${h.where}` }));
   }
   const detonations: DetonationRun[] = runs.map((r) => ({

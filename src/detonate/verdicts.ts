@@ -48,7 +48,7 @@ const JUDGES: Partial<Record<PatternId, Judge>> = {
         : null,
   E1: (s) => {
     const sent = s.undeclared.filter((d) => d.bytes > 0);
-    if (sent.length) return confirmed(s.canaryExfil.length ? 1 : 0.9, undeclaredWhy(s));
+    if (sent.length) return confirmed(s.canaryExfil.length ? 1 : 0.9, [...exfilWhy(s), ...undeclaredWhy(s)]);
     return s.undeclared.length ? suspected(undeclaredWhy(s)) : null;
   },
   P3: (s) =>
