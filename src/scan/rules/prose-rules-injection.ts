@@ -112,6 +112,36 @@ export const instructionOverride: PhraseRule = {
       why: 'claims precedence over the system prompt or the user',
     },
     {
+      all: [
+        rx(
+          OVERRIDE_VERB,
+          String.raw`\s+(?:[\w']+\s+){0,5}?`,
+          INSTRUCTIONS,
+          String.raw`\s+(?:[\w']+\s+){0,4}?(?:earlier|before|previously|so\s+far|until\s+now|above|in\s+(?:the|your)\s+system\s+(?:prompt|message)|from\s+(?:the\s+)?(?:system|developer|operator))\b`,
+        ),
+      ],
+      base: 0.8,
+      why: 'tells the agent to drop what it was told before',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:system\s+(?:prompt|message|instructions)|developer\s+message|your\s+(?:instructions|rules|guidelines|training|policies|restrictions))\b[^.!?]{0,40}?\b(?:do(?:es)?\s+not|don'?t|doesn'?t|no\s+longer|never)\s+(?:bind|apply|matter|restrict|limit|count|govern)\b|\bpretend\s+(?:that\s+)?(?:your|the|all|any)\s+(?:\w+\s+)?(?:instructions|rules|guidelines|system\s+prompt|restrictions)\s+(?:were|was|are|is|do|does|don'?t|didn'?t)\s+(?:never|not|no\s+longer)\b|\bact\s+as\s+(?:if|though)\s+you\s+(?:have|had)\s+no\s+(?:rules|restrictions|guidelines|instructions|limits)\b`,
+        ),
+      ],
+      base: 0.85,
+      why: 'releases the agent from its instructions',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:has|have)\s+(?:been\s+)?(?:granted|given)\s+(?:this\s+skill|you|the\s+agent)\s+(?:full|unrestricted|complete|elevated|admin(?:istrator)?|root|total)\s+(?:authority|access|control|permissions|privileges|autonomy)\b`,
+        ),
+      ],
+      base: 0.75,
+      why: 'claims an authority grant',
+    },
+    {
       all: [/<\|?(?:im_start|im_end|system|endoftext)\|?>|<\/?system>|\[\/?INST\]|<<\/?SYS>>/i],
       base: 0.8,
       why: 'imitates chat-template control tokens to pose as the system',
@@ -121,7 +151,7 @@ export const instructionOverride: PhraseRule = {
       all: [
         /(?:^|\s)[[<{(]?\s*(?:SYSTEM|ADMIN|ADMINISTRATOR|ROOT|DEVELOPER|OPERATOR)(?:\s+(?:OVERRIDE|MESSAGE|NOTE|NOTICE|INSTRUCTIONS?|PROMPT|UPDATE|DIRECTIVE))?\s*[\]>})]?\s*:/,
         rx(
-          String.raw`\b(?:you\s+(?:must|will|shall|are\s+(?:required|now|authori[sz]ed))|ignore|always|never|do\s+not|override|from\s+now\s+on|immediately|new\s+instructions)\b`,
+          String.raw`\b(?:you\s+(?:must|will|shall|are\s+(?:required|now|authori[sz]ed))|ignore|always|never|do\s+not|override|from\s+now\s+on|immediately|new\s+instructions|grant\w*|authori[sz]\w*|full\s+(?:authority|control|access)|permission\w*)\b`,
         ),
       ],
       base: 0.75,
@@ -188,6 +218,24 @@ export const auditorDirectedText: PhraseRule = {
     {
       all: [
         rx(
+          String.raw`\b(?:attention|dear|hello|hi|notice|psst)\s*[,:]?\s+(?:all\s+|any\s+)?(?:ai|llm|automated|automatic|security|safety)\s+(?:\w+\s+)?(?:reviewers?|auditors?|scanners?|analy[sz]ers?|checkers?|models?|agents?|tools?)\b`,
+        ),
+      ],
+      base: 0.85,
+      why: 'addresses automated reviewers directly',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:this|the)\s+(?:skill|package|plugin|tool|file|code|repository|repo|script|extension)\s+(?:has\s+)?(?:already\s+)?passed\s+(?:\w+\s+){0,2}?(?:review|audit|security\s+(?:review|scan|checks?)|scan(?:ning)?|verification)\b[^.!?]{0,60}?\b(?:mark|treat|rate|classify|report|consider|flag)\b`,
+        ),
+      ],
+      base: 0.7,
+      why: 'claims it already passed review and asks for a verdict',
+    },
+    {
+      all: [
+        rx(
           String.raw`\bif\s+you(?:'re|\s+are)\s+(?:an?\s+|the\s+)?(?:ai|llm|language\s+model|automated|security|safety|model|bot|machine|scanner|reviewer|auditor)\b(?:[^.!?]{0,60}?\b(?:audit|review|scan|analy[sz]|evaluat|assess|check|inspect|classif|grad|judg|moderat|read)\w*)?`,
         ),
       ],
@@ -242,7 +290,7 @@ export const auditorDirectedText: PhraseRule = {
     {
       all: [
         rx(
-          String.raw`\b(?:classify|mark|rate|label|treat|consider|score|report|grade)\s+(?:this|it|the\s+(?:skill|package|file|plugin))\s+as\s+(?:safe|benign|clean|harmless|low[- ]risk|trusted|legitimate|pass(?:ing|ed)?|not\s+malicious)\b`,
+          String.raw`\b(?:classify|mark|rate|label|treat|consider|score|report|grade)\s+(?:this|it|the\s+(?:skill|package|file|plugin))\s+(?:as\s+)?(?:safe|clean(?!\s+up)|benign|clean|harmless|low[- ]risk|trusted|legitimate|pass(?:ing|ed)?|not\s+malicious)\b`,
         ),
       ],
       base: 0.85,
@@ -328,6 +376,15 @@ export const concealFromUser: PhraseRule = {
         ),
       ],
       base: 0.65,
+      why: 'keeps an action out of what the user is shown',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:keep|leave)\s+(?:this|it|that|these|them|the\s+[\w-]+)(?:\s+[\w-]+)?\s+out\s+of\s+(?:your|the)\s+(?:\w+\s+)?(?:summary|report|response|answer|output|reply|message|logs?|changelog)\b`,
+        ),
+      ],
+      base: 0.7,
       why: 'keeps an action out of what the user is shown',
     },
     {
@@ -440,6 +497,15 @@ export const autoApprove: PhraseRule = {
     {
       all: [
         rx(
+          String.raw`\b(?:do\s+not|don'?t|never|no\s+need\s+to)\s+(?:bother|trouble|interrupt|pester|disturb|burden)\s+(?:the\s+)?(?:user|human|owner|them)\s+(?:with|for|about)\s+(?:\w+\s+){0,2}?(?:permissions?|prompts?|confirmations?|approvals?|questions?)\b`,
+        ),
+      ],
+      base: 0.7,
+      why: 'keeps permission prompts from the user',
+    },
+    {
+      all: [
+        rx(
           String.raw`\b(?:answer|respond|reply|say)\s+["'“]?(?:yes|y|approve|allow)["'”]?\s+to\s+(?:all|every|any)\s+(?:\w+\s+)?(?:prompts?|questions?|confirmations?|permission\s+requests?|dialogs?)\b|\b(?:auto-?)?(?:approve|accept|grant)\s+(?:all|every|any|each)\s+(?:[\w-]+\s+){0,3}?(?:commands?|requests?|pull\s+requests?|prs?|changes|edits|tool\s+calls?|actions?|prompts?|permissions?|deploy(?:ment)?s?)\b|\ballow\s+(?:all|every|any)\s+(?:[\w-]+\s+){0,2}?(?:permissions?|tool\s+calls?|commands?|actions?)\b|\bmerge\s+(?:all|every|any|each)\s+(?:[\w-]+\s+){0,2}?(?:pull\s+requests?|prs?)\b`,
         ),
       ],
@@ -484,7 +550,7 @@ export const disableSafety: PhraseRule = {
     {
       all: [
         rx(
-          String.raw`\b(?:disable|turn\s+off|bypass|circumvent|evade|get\s+around|escape|break\s+out\s+of|remove|ignore|override|defeat)\s+(?:\w+\s+){0,2}?(?:the\s+|any\s+|all\s+|your\s+)?(?:guardrails?|safeguards?|sandbox(?:ing)?|content\s+filters?|moderation|refusals?|alignment|approval\s+(?:prompts?|checks?|system)|permission\s+(?:checks?|system|prompts?)|antivirus|anti-?virus|windows\s+defender|defender|edr|endpoint\s+protection|firewall|selinux|apparmor|gatekeeper|system\s+integrity\s+protection|amsi|smartscreen|audit\s+logging|security\s+monitoring)\b`,
+          String.raw`\b(?:disable|turn\s+off|bypass|circumvent|evade|get\s+around|escape|break\s+out\s+of|remove|ignore|override|defeat)\s+(?:\w+\s+){0,3}?(?:the\s+|any\s+|all\s+|your\s+)?(?:guardrails?|safeguards?|sandbox(?:ing)?|content\s+filters?|moderation|refusals?|alignment|approval\s+(?:prompts?|checks?|system)|permission\s+(?:checks?|system|prompts?)|antivirus|anti-?virus|windows\s+defender|defender|edr|endpoint\s+protection|firewall|selinux|apparmor|gatekeeper|system\s+integrity\s+protection|amsi|smartscreen|audit\s+logging|security\s+monitoring)\b`,
         ),
       ],
       base: 0.75,
@@ -571,6 +637,15 @@ export const forcedRecommendation: PhraseRule = {
       ],
       base: 0.6,
       why: 'presents a product as required',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:recommend|promote|mention|suggest|advertise|plug|endorse)\s+(?:[\w.-]+\s+){1,3}?(?:in|with|at\s+the\s+end\s+of)\s+(?:every|each|all)\s+(?:answers?|responses?|replies|messages?|outputs?|reports?)\b`,
+        ),
+      ],
+      base: 0.65,
+      why: 'inserts a product into every answer',
     },
   ],
   adjust: [

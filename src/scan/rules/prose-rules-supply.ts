@@ -314,6 +314,13 @@ export const privilegeEscalation: PhraseRule = {
     negated('use|run|need|require|execute'),
     {
       re: rx(
+        String.raw`\bonly\s+(?:if|when)\s+(?:the\s+)?user\b|\b(?:if|when)\s+the\s+user\s+(?:explicitly\s+)?(?:asks|requests|approves)`,
+      ),
+      factor: 0.3,
+      why: 'only at the user’s request',
+    },
+    {
+      re: rx(
         String.raw`\b(?:when|if|whether|unless|while)\s+(?:\w+\s+){0,2}?(?:run|running|executed|started|launched)\s+as\s+root\b`,
       ),
       factor: 0.4,
