@@ -2,7 +2,13 @@
 // config, starts the model bridge, runs the harness as the sandbox user with no network but the bridge, and
 // hands the raw output to the adapter's parser.
 import { join, posix } from 'node:path';
-import { createSandbox, type RunResult, type SandboxLimits, type SeedFile } from '../sandbox/index.js';
+import {
+  createSandbox,
+  type RunResult,
+  SANDBOX_INNER_PATHS,
+  type SandboxLimits,
+  type SeedFile,
+} from '../sandbox/index.js';
 import { errorMessage } from '../util/errors.js';
 import { ensureHarness, type HarnessPackage } from './install.js';
 import { PLACEHOLDER_KEY, RELAY_PORT, RELAY_SCRIPT, startModelBridge } from './model-bridge.js';
@@ -27,6 +33,15 @@ export const HARNESS_LIMITS: Partial<SandboxLimits> = {
 
 /** Where the relay lives and the bridge socket appears, under the sandbox HOME. */
 const BRIDGE_DIR = '.skillaudit-bridge';
+
+/**
+ * The model channel as it shows in a harness run's evidence (connects to the relay port, to the socket):
+ * the harness talking to its model, not a network finding.
+ */
+export const MODEL_CHANNEL = {
+  relay: { address: '127.0.0.1', port: RELAY_PORT },
+  socket: posix.join(SANDBOX_INNER_PATHS.home, BRIDGE_DIR, 'model.sock'),
+} as const;
 
 export interface ParsedRun {
   steps: TrajectoryStep[];

@@ -11,6 +11,9 @@ import { builtinAgent } from './builtin.js';
 import { claudeCodeSpec } from './claude-code.js';
 import { codexSpec } from './codex.js';
 import { type HarnessSpec, runHarness } from './harness-run.js';
+
+export { MODEL_CHANNEL } from './harness-run.js';
+
 import { ensureHarness } from './install.js';
 import { opencodeSpec } from './opencode.js';
 import type { AgentAdapter, AgentName } from './types.js';
