@@ -148,7 +148,7 @@ class JavaScriptExtractor extends ScriptExtractor {
 
   /** Return expressions of a local function (declaration, function expression or arrow). */
   private recordFunction(name: Node | null, fn: Node | null): void {
-    if (!name || name.type !== 'identifier' || !fn || !FUNCTIONS.has(fn.type)) return;
+    if (name?.type !== 'identifier' || !fn || !FUNCTIONS.has(fn.type)) return;
     const body = fn.childForFieldName('body');
     if (!body) return;
     const returns =
@@ -210,8 +210,9 @@ class JavaScriptExtractor extends ScriptExtractor {
           key &&
           (local?.type === 'identifier' || local?.type === 'shorthand_property_identifier_pattern')
         ) {
-          this.assign(local.text, value);
+          // `{env} = process` is an alias of process.env; without a canonical name, the value flows in.
           if (valueCanon) this.aliases.set(local.text, `${valueCanon}.${key}`);
+          else this.assign(local.text, value);
         }
       }
       return;
@@ -271,7 +272,13 @@ class JavaScriptExtractor extends ScriptExtractor {
     const cond = node.childForFieldName('condition');
     const condText = cond?.text.replace(/^\(|\)$|;$/g, '').trim() ?? '';
     const infinite = node.type === 'for_statement' ? condText === '' : /^(true|1|!0|!false)$/.test(condText);
-    if (!infinite) return;
+    // A condition that compares or counts is a bound; `while (!res.ok)` is not.
+    if (
+      !infinite &&
+      (node.type === 'for_statement' ||
+        /[<>]|\blength\b|\bmax|\blimit|\battempt|\bretries|\btries/i.test(condText))
+    )
+      return;
     const body = node.childForFieldName('body');
     if (!body) return;
     let exits = false;
@@ -296,15 +303,10 @@ class JavaScriptExtractor extends ScriptExtractor {
         /^(for_statement|for_in_statement|while_statement|do_statement|switch_statement)$/.test(n.type);
       for (const c of n.namedChildren) if (c) stack.push({ n: c, nested: inner && n !== body });
     }
+    if (!infinite && /\+\+|--|[+-]=\s*1\b/.test(body.text)) exits = true;
     const header = node.text.split('\n')[0] ?? '';
-    this.out.loops.push({
-      line: lineOf(node),
-      endLine: endLineOf(node),
-      text: header,
-      exits,
-      network,
-      retries,
-    });
+    const fact = { line: lineOf(node), endLine: endLineOf(node), text: header, exits, network, retries };
+    this.out.loops.push({ ...fact, conditional: !infinite });
   }
 
   canon(node: Node | null | undefined): string | null {
@@ -394,7 +396,8 @@ class JavaScriptExtractor extends ScriptExtractor {
       case 'shorthand_property_identifier':
         return this.variableValue(node.text, text);
       case 'identifier': {
-        const alias = this.aliases.get(node.text);
+        // Destructured or imported names are sources themselves; assigned ones carry their value's source line.
+        const alias = this.assignments.has(node.text) ? undefined : this.aliases.get(node.text);
         const src = alias ? this.sourceValue(canonicalName(alias), text, line) : null;
         return src ?? this.variableValue(node.text, text);
       }

@@ -118,6 +118,8 @@ export interface Call {
   topLevel: boolean;
   /** Inside a try block or followed by an error check (`|| exit`). */
   guarded: boolean;
+  /** Opened by a context manager (`with open(p) as f:`), which closes it. */
+  managed?: boolean;
   /** Run in the background (`cmd &`). */
   background: boolean;
   /** Set when this call was found inside a decoded blob or an inline shell string; says where from. */
@@ -135,6 +137,8 @@ export interface LoopFact {
   network: boolean;
   /** The body sleeps or retries. */
   retries: boolean;
+  /** The loop has a condition (`while not ok:`) rather than being literally infinite. */
+  conditional: boolean;
 }
 
 /** An exception handler that swallows everything, or a shell error silenced after a destructive command. */

@@ -47,7 +47,7 @@ export const CREDENTIAL_PATH_RE = new RegExp(
     String.raw`\.ethereum/keystore`,
     String.raw`\.bitcoin/`,
     String.raw`\.electrum`,
-    String.raw`Exodus/`,
+    'Exodus/',
     'Local Extension Settings',
     'nkbihfbeogaeaoehlefnkodbefgpgknn',
   ].join('|'),

@@ -60,6 +60,7 @@ export function extractPython(tree: Tree): Extraction {
 
 class PythonExtractor extends ScriptExtractor {
   private readonly whileNodes: Node[] = [];
+  private readonly managed = new Set<number>();
 
   walk(root: Node): void {
     const stack: { node: Node; top: boolean; guarded: boolean }[] = [
@@ -99,6 +100,12 @@ class PythonExtractor extends ScriptExtractor {
           const target = node.childForFieldName('alias')?.namedChildren[0];
           const value = node.namedChildren[0];
           if (target?.type === 'identifier' && value) this.assign(target.text, value);
+          if (value?.type === 'call') this.managed.add(value.id);
+          break;
+        }
+        case 'with_item': {
+          const value = node.childForFieldName('value');
+          if (value?.type === 'call') this.managed.add(value.id);
           break;
         }
         case 'call':
@@ -225,7 +232,10 @@ class PythonExtractor extends ScriptExtractor {
     const cond = node.childForFieldName('condition');
     const body = node.childForFieldName('body');
     if (!cond || !body) return;
-    if (!(cond.type === 'true' || (cond.type === 'integer' && cond.text !== '0'))) return;
+    const infinite = cond.type === 'true' || (cond.type === 'integer' && cond.text !== '0');
+    // A condition that compares or counts is a bound; `while not ok:` or `while queue:` is not.
+    if (!infinite && /[<>]|\brange\b|\blen\(|\bmax_|\blimit|\battempt|\bretries|\btries/i.test(cond.text))
+      return;
     let exits = false;
     let network = false;
     let retries = false;
@@ -247,15 +257,10 @@ class PythonExtractor extends ScriptExtractor {
       const inner = nested || n.type === 'for_statement' || n.type === 'while_statement';
       for (const c of n.namedChildren) if (c) stack.push({ n: c, nested: inner && n !== body });
     }
+    if (!infinite && /(\+|-)=\s*1\b/.test(body.text)) exits = true;
     const header = node.text.split('\n')[0] ?? '';
-    this.out.loops.push({
-      line: lineOf(node),
-      endLine: endLineOf(node),
-      text: header,
-      exits,
-      network,
-      retries,
-    });
+    const fact = { line: lineOf(node), endLine: endLineOf(node), text: header, exits, network, retries };
+    this.out.loops.push({ ...fact, conditional: !infinite });
   }
 
   private baseIdentifier(node: Node | null | undefined): string | null {
@@ -590,6 +595,7 @@ class PythonExtractor extends ScriptExtractor {
       text: node.text,
       topLevel,
       guarded,
+      managed: this.managed.has(node.id),
       background: false,
       origin: null,
     };

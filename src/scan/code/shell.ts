@@ -191,14 +191,8 @@ class ShellExtractor extends ScriptExtractor {
     const network = condNetwork || names.some((n) => n && NETWORK_COMMANDS.has(n));
     const retries = names.includes('sleep');
     const header = node.text.split('\n')[0] ?? '';
-    this.out.loops.push({
-      line: lineOf(node),
-      endLine: endLineOf(node),
-      text: header,
-      exits,
-      network,
-      retries,
-    });
+    const fact = { line: lineOf(node), endLine: endLineOf(node), text: header, exits, network, retries };
+    this.out.loops.push({ ...fact, conditional: !infinite });
   }
 
   private recordCommand(site: CommandSite): void {

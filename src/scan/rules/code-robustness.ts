@@ -59,22 +59,31 @@ const ANY_VALIDATION = /\busage\b|if\s*\(\s*!\s*[\w.]+\s*\)|===?\s*undefined|if\
 
 function inputHits(ctx: FileContext, model: CodeModel): Hit[] {
   if (VALIDATION[model.language].test(ctx.text) || ANY_VALIDATION.test(ctx.text) || model.nounset) return [];
-  const use = model.calls.find(
-    (c) =>
-      !c.origin &&
-      !c.guarded &&
-      (c.args.some((a) => a.taint.has(T.INPUT)) || [...c.named.values()].some((v) => v.taint.has(T.INPUT))),
-  );
-  if (!use) return [];
-  return [
-    callHit(
-      ctx,
-      use,
-      'code.unvalidated-input',
-      0.35,
-      'script input reaches this call with no argument check, parser, schema or error handling in the file',
-    ),
-  ];
+  // One finding per place the script reads its input (argv, stdin, $1), where nothing checks it.
+  const hits: Hit[] = [];
+  const seen = new Set<number>();
+  for (const c of model.calls) {
+    if (c.origin || c.guarded) continue;
+    const input = [...c.args, ...c.named.values()].find((v) => v.taint.has(T.INPUT));
+    const line = input?.taint.lineOf(T.INPUT);
+    // Report where the input is read (inside this call), not every call its derived data reaches.
+    if (!input || line === undefined || line < c.line || line > c.endLine || seen.size >= 3) continue;
+    if ([...seen].some((l) => Math.abs(l - line) <= 2)) continue;
+    seen.add(line);
+    const at = { line, endLine: line };
+    hits.push(
+      callHit(
+        ctx,
+        c,
+        'code.unvalidated-input',
+        0.35,
+        'script input is used with no argument check, parser, schema or error handling in the file',
+        undefined,
+        at,
+      ),
+    );
+  }
+  return hits;
 }
 
 const GLOBAL_TIMEOUT =
@@ -103,7 +112,10 @@ function loopHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = [];
   for (const loop of model.loops) {
     if (loop.exits || !(loop.network || loop.retries)) continue;
-    const { confidence, notes } = contextConfidence(ctx, loop.network ? 0.65 : 0.5);
+    const { confidence, notes } = contextConfidence(
+      ctx,
+      (loop.network ? 0.65 : 0.5) * (loop.conditional ? 0.75 : 1),
+    );
     hits.push({
       rule: 'code.unbounded-loop',
       line: loop.line,
@@ -191,20 +203,17 @@ function cleanupHits(ctx: FileContext, model: CodeModel): Hit[] {
         );
     }
   }
+  // Python handles opened outside a `with` block in a file that never calls close().
   if (model.language === 'python' && !names.has('close')) {
-    // Only a handle kept in a variable (`f = open(p)`), not `open(p).read()` which CPython closes at once.
-    const m = /^[ \t]*(\w+)\s*=\s*open\((?:[^()\n]|\([^()\n]*\))*\)[ \t]*(#.*)?$/m.exec(ctx.text);
-    const line = m ? ctx.text.slice(0, m.index + m[0].length).split('\n').length : -1;
-    const call = model.calls.find((c) => c.callee === 'open' && c.line === line && !c.origin);
-    if (m && call)
+    const leaks = model.calls.filter(
+      (c) =>
+        !c.origin &&
+        !c.managed &&
+        /^(open|io\.open|codecs\.open|gzip\.open|bz2\.open|(PIL\.)?Image\.open)$/.test(c.callee),
+    );
+    for (const c of leaks.slice(0, 3))
       hits.push(
-        callHit(
-          ctx,
-          call,
-          'code.leaked-resource',
-          0.35,
-          `file handle ${m[1]} is opened outside a with block and never closed`,
-        ),
+        callHit(ctx, c, 'code.leaked-resource', 0.35, `${c.callee}() outside a with block and never closed`),
       );
   }
   return hits;
