@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { colorsFor } from '../report/colors.js';
-import { renderReportText } from '../report/report-text.js';
 import { SEVERITY_RANK } from '../scan/taxonomy.js';
 import type { Severity } from '../types.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
@@ -44,7 +42,11 @@ export function registerAudit(program: Command): void {
   addLimitOptions(command);
   command.action(async (source: string, flags: AuditFlags & Record<string, unknown>) => {
     // Loaded on use: the audit pulls in the sandbox and the report renderers, which other commands never need.
-    const { runAudit } = await import('../pipeline/audit.js');
+    const [{ runAudit }, { colorsFor }, { renderReportText }] = await Promise.all([
+      import('../pipeline/audit.js'),
+      import('../report/colors.js'),
+      import('../report/report-text.js'),
+    ]);
     const showProgress = !flags.quiet && process.stderr.isTTY;
     const outcomes = await runAudit(source, {
       out: flags.out,

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import pc from 'picocolors';
-import { type SkillResult, withSource } from '../intake/index.js';
+import type { SkillResult } from '../intake/index.js';
 import type { Skill, SkillFile } from '../types.js';
 import { type LimitFlags, addLimitOptions, limitsFromOptions } from './limit-options.js';
 
@@ -118,6 +118,8 @@ export function registerInspect(program: Command): void {
     .description('Load a skill (folder, SKILL.md, archive or git repository) and print what SkillAudit sees')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'));
   addLimitOptions(command).action(async (source: string, flags: InspectFlags) => {
+    // Loaded on use, so that `--help` and other commands start fast.
+    const { withSource } = await import('../intake/index.js');
     await withSource(source, { limits: limitsFromOptions(flags) }, async (handle) => {
       const out =
         flags.format === 'json'
