@@ -204,3 +204,12 @@ describe('analyseCode', () => {
     expect(curl?.origin).toMatch(/decoded from base64 at line 1/);
   });
 });
+
+describe('hostOf', () => {
+  it('keeps a full host followed by a runtime path and flags names built from data', async () => {
+    const { hostOf } = await import('../../../../src/scan/code/network.js');
+    expect(hostOf('https://api.github.com\u2026')).toEqual({ host: 'api.github.com', dynamic: false });
+    expect(hostOf('dns://\u2026.leak.example.com')).toEqual({ host: 'leak.example.com', dynamic: true });
+    expect(hostOf('https://\u2026/x')).toEqual({ host: null, dynamic: true });
+  });
+});
