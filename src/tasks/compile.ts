@@ -10,14 +10,15 @@ import {
   type Condition,
   DEFAULT_BASE_IMAGE,
   DEFAULT_TASK_LIMITS,
+  SKILLS_DIR,
   type TaskLimits,
   slug,
   taskFolder,
 } from './layout.js';
 
 // Compiles each utility scenario into two Harbor tasks that differ only in the skill's presence: the same
-// instruction, inputs, Dockerfile, limits and tests; environment/skills/<name>/ exists only in the with-skill
-// task (and task.toml's metadata says which condition it is).
+// instruction, inputs, Dockerfile, limits and tests; environment/skills/<name>/ and task.toml's
+// `skills_dir` exist only in the with-skill task (and task.toml's metadata says which condition it is).
 
 export interface TaskExportOptions {
   limits?: Partial<TaskLimits>;
@@ -60,7 +61,7 @@ interface TaskMetadata {
 function taskToml(skill: Skill, meta: TaskMetadata, limits: TaskLimits): string {
   const fields = Object.fromEntries(Object.entries(meta.fields).map(([k, v]) => [`skillaudit_${k}`, v]));
   return stringify({
-    version: '1.0',
+    schema_version: '1.1',
     metadata: {
       author_name: 'SkillAudit',
       category: meta.category,
@@ -78,6 +79,7 @@ function taskToml(skill: Skill, meta: TaskMetadata, limits: TaskLimits): string 
       cpus: limits.cpus,
       memory_mb: limits.memoryMb,
       storage_mb: limits.storageMb,
+      ...(meta.condition === 'with_skill' ? { skills_dir: SKILLS_DIR } : {}),
     },
   });
 }

@@ -1,5 +1,5 @@
 import type { RuleCheck } from '../schemes/types.js';
-import { type TaskLimits, SKILL_FOLDERS, WORKDIR } from './layout.js';
+import { SKILLS_DIR, type TaskLimits, WORKDIR } from './layout.js';
 
 // The generated text files of a task: Dockerfile and tests/test.sh. Every value from a scenario is quoted for
 // the shell, so a model-written path or command cannot break out of its check.
@@ -18,11 +18,7 @@ export function dockerfile(baseImage: string): string {
     'COPY . /tmp/skillaudit-env/',
     'RUN set -eu; \\',
     `    if [ -d /tmp/skillaudit-env/workspace ]; then cp -a /tmp/skillaudit-env/workspace/. ${WORKDIR}/; fi; \\`,
-    '    if [ -d /tmp/skillaudit-env/skills ]; then \\',
-    `      for d in ${SKILL_FOLDERS.join(' ')}; do \\`,
-    '        mkdir -p "$d"; cp -a /tmp/skillaudit-env/skills/. "$d/"; \\',
-    '      done; \\',
-    '    fi; \\',
+    `    if [ -d /tmp/skillaudit-env/skills ]; then mkdir -p ${SKILLS_DIR} && cp -a /tmp/skillaudit-env/skills/. ${SKILLS_DIR}/; fi; \\`,
     '    rm -rf /tmp/skillaudit-env',
     '',
   ].join('\n');

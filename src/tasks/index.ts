@@ -12,7 +12,7 @@ export {
   type Condition,
   DEFAULT_BASE_IMAGE,
   DEFAULT_TASK_LIMITS,
-  SKILL_FOLDERS,
+  SKILLS_DIR,
   type TaskLimits,
   WORKDIR,
   slug,

@@ -1,4 +1,4 @@
-// Harbor's task layout and SkillAudit's settings for it, as data. Harbor reads task.toml (version "1.0":
+// Harbor's task layout and SkillAudit's settings for it, as data. Harbor reads task.toml (schema_version "1.1":
 // [metadata] is free-form, [verifier]/[agent] timeouts, [environment] build timeout and resources), gives the
 // agent instruction.md inside the image built from environment/, and copies tests/ in only after the agent
 // has finished, then runs tests/test.sh, which writes /logs/verifier/reward.txt.
@@ -35,16 +35,10 @@ export const DEFAULT_BASE_IMAGE = 'python:3.12-slim';
 export const WORKDIR = '/app';
 
 /**
- * Where harnesses look for skills (DESIGN section 6): Claude Code and OpenCode `.claude/skills`, Codex
- * `.agents/skills`, OpenCode also `.opencode/skills`, plus the user-level folders of Claude Code and Codex.
+ * Where the with-skill image holds the skill. task.toml's `[environment] skills_dir` names it, and Harbor
+ * copies its contents into the skills folder of whichever agent it runs (Claude Code, Codex, OpenCode, …).
  */
-export const SKILL_FOLDERS = [
-  `${WORKDIR}/.claude/skills`,
-  `${WORKDIR}/.agents/skills`,
-  `${WORKDIR}/.opencode/skills`,
-  '/root/.claude/skills',
-  '/root/.codex/skills',
-];
+export const SKILLS_DIR = '/skills';
 
 /** Task folder names: `<task>__with_skill`, `<task>__no_skill`. */
 export const taskFolder = (task: string, condition: Condition) => `${task}__${condition}`;

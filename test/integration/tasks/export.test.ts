@@ -130,7 +130,8 @@ describe('tasks export', () => {
       string,
       Record<string, unknown>
     >;
-    expect(toml.version).toBe('1.0');
+    expect(toml.schema_version).toBe('1.1');
+    expect(toml.environment?.skills_dir).toBe('/skills');
     expect(toml.verifier?.timeout_sec).toBeGreaterThan(0);
     expect(toml.agent?.timeout_sec).toBeGreaterThan(0);
     expect(toml.environment).toMatchObject({ cpus: 1, memory_mb: 2048 });
@@ -156,7 +157,12 @@ describe('tasks export', () => {
       const a = readFileSync(join(withDir, f), 'utf8');
       const b = readFileSync(join(noDir, f), 'utf8');
       if (f === 'task.toml') {
-        expect(a.replaceAll('with_skill', 'COND')).toBe(b.replaceAll('no_skill', 'COND'));
+        // Only the condition label and Harbor's skills_dir (where the skill is) differ.
+        expect(a).toContain('skills_dir = "/skills"');
+        expect(b).not.toContain('skills_dir');
+        const label = (t: string, cond: string) =>
+          t.replaceAll(cond, 'COND').replace('skills_dir = "/skills"\n', '');
+        expect(label(a, 'with_skill')).toBe(label(b, 'no_skill'));
       } else {
         expect(a, f).toBe(b);
       }

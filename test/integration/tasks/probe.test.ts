@@ -38,6 +38,7 @@ describe('compileProbe', () => {
       string,
       Record<string, unknown>
     >;
+    expect(toml.environment?.skills_dir).toBe('/skills');
     expect(toml.metadata).toMatchObject({
       category: 'skill-security-probe',
       skillaudit_finding: 'f-123',
