@@ -67,7 +67,19 @@ const HIDDEN_CHAR = new RegExp(
   'u',
 );
 
-const isWordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+// ASCII first: the regular expressions below are only needed for the rare non-ASCII character.
+function isWordChar(c: string | undefined): boolean {
+  if (c === undefined) return false;
+  const code = c.charCodeAt(0);
+  if (code < 0x80)
+    return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  return /[\p{L}\p{N}]/u.test(c);
+}
+
+function isSpace(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  return code === 32 || code === 10 || code === 9 || code === 13 || (code >= 0x80 && /\s/.test(ch));
+}
 
 /**
  * An emphasis mark (`**bold**`, `_it_`) opens or closes a word: a word character on exactly one side of the
@@ -107,7 +119,7 @@ export function normalise(source: string, base: number): NormalText {
     const ch = chars[i]!;
     const at = offset;
     offset += ch.length;
-    if (HIDDEN_CHAR.test(ch)) {
+    if (ch.charCodeAt(0) >= 0x80 && HIDDEN_CHAR.test(ch)) {
       dropped = true;
       continue;
     }
@@ -116,7 +128,7 @@ export function normalise(source: string, base: number): NormalText {
       if (out[out.length - 1] !== ' ') push(' ', at);
       continue;
     }
-    if (/\s/.test(ch)) {
+    if (isSpace(ch)) {
       if (ch === '\n') atLineStart = true;
       if (out.length > 0 && out[out.length - 1] !== ' ') push(' ', at);
       continue;
