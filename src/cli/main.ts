@@ -6,6 +6,7 @@ import { registerEvalScanner } from './eval-scanner.js';
 import { registerInspect } from './inspect.js';
 import { registerQuality } from './quality.js';
 import { registerScan } from './scan.js';
+import { registerTasks } from './tasks.js';
 
 /** Builds the program; each command lives in its own file and registers itself. */
 export function buildProgram(): Command {
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerQuality(program);
   registerInspect(program);
   registerEvalScanner(program);
+  registerTasks(program);
   return program;
 }
 
