@@ -20,6 +20,9 @@ const FRAMING_FACTOR: Record<Framing, number> = {
   'documents-risk': 0.2,
 };
 
+// Below this confidence a hit is context noise (an attack string quoted in a section about attacks): not reported.
+export const REPORT_FLOOR = 0.2;
+
 const EMBEDDED_LANGUAGES = new Set(['bash', 'python', 'javascript', 'typescript', 'powershell']);
 
 export interface ScanOptions {
@@ -128,7 +131,7 @@ function dedupe(findings: Finding[]): Finding[] {
     const overlaps = kept.some(
       (k) => k.pattern === f.pattern && k.file === f.file && f.line <= k.endLine && k.line <= f.endLine,
     );
-    if (!overlaps && f.confidence > 0) kept.push(f);
+    if (!overlaps && f.confidence >= REPORT_FLOOR) kept.push(f);
   }
   return kept.sort(
     (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.pattern.localeCompare(b.pattern),

@@ -11,15 +11,30 @@ export interface ScoredFinding {
   confidence: number;
   /** Exploitability from a dynamic verdict (Table A3); defaults to the no_probe prior. */
   exploitConfidence?: number;
+  /** With `file`, groups repeated hits of one pattern in one file into one risk (see `safetyScore`). */
+  pattern?: string;
+  file?: string;
 }
 
+function penalty(f: ScoredFinding): number {
+  return SEVERITY_PENALTY[f.severity] * f.confidence * (f.exploitConfidence ?? NO_PROBE_EXPLOITABILITY);
+}
+
+/**
+ * Eq. 8 over distinct risks: hits of the same pattern in the same file (twelve unpinned `npx` lines, say) are
+ * one risk, weighted by its strongest hit, so that a line repeated many times does not outweigh a stealer.
+ * Findings without pattern and file each count on their own.
+ */
 export function safetyScore(findings: readonly ScoredFinding[]): number {
-  let penalty = 0;
-  for (const f of findings) {
-    penalty += SEVERITY_PENALTY[f.severity] * f.confidence * (f.exploitConfidence ?? NO_PROBE_EXPLOITABILITY);
+  const strongest = new Map<string, number>();
+  let total = 0;
+  for (const [i, f] of findings.entries()) {
+    const key = f.pattern && f.file ? `${f.pattern}\0${f.file}` : `#${i}`;
+    strongest.set(key, Math.max(strongest.get(key) ?? 0, penalty(f)));
   }
+  for (const p of strongest.values()) total += p;
   // Round to 2 decimals so that reports are stable across platforms' float formatting.
-  return Math.round(Math.max(10, 100 - penalty) * 100) / 100;
+  return Math.round(Math.max(10, 100 - total) * 100) / 100;
 }
 
 export function safetyStatus(score: number): SafetyStatus {

@@ -28,6 +28,18 @@ describe('safety score (seed 000 eq. 8)', () => {
     expect(safetyStatus(s)).toBe('risky');
   });
 
+  it('counts repeated hits of one pattern in one file as one risk, at its strongest', () => {
+    const repeated = [0.5, 0.8, 0.8, 0.6].map((confidence) => ({
+      severity: 'low' as const,
+      confidence,
+      pattern: 'SC1',
+      file: 'run.sh',
+    }));
+    // one SC1 risk at 0.8: 5 * 0.8 * 0.6 = 2.4; the same pattern in another file is another risk: + 2.4
+    expect(safetyScore(repeated)).toBe(97.6);
+    expect(safetyScore([...repeated, { ...repeated[1]!, file: 'other.sh' }])).toBe(95.2);
+  });
+
   it('never goes below 10', () => {
     const many = Array.from({ length: 20 }, () => ({
       severity: 'high' as const,
