@@ -253,7 +253,21 @@ class JavaScriptExtractor extends ScriptExtractor {
     if (method === 'catch') {
       const handler = args[0];
       const body = handler?.childForFieldName('body');
-      if (handler && FUNCTIONS.has(handler.type)) this.recordCatch(call, body ?? null);
+      if (handler && FUNCTIONS.has(handler.type)) {
+        // `.catch(() => undefined)` swallows as surely as an empty block.
+        if (
+          body &&
+          /^(undefined|null|void 0|false|\{\s*\})$/.test(body.text.trim()) &&
+          body.type !== 'statement_block'
+        )
+          this.out.swallows.push({
+            line: lineOf(call),
+            endLine: endLineOf(call),
+            text: call.text.split('\n').pop()?.trim() ?? '',
+            kind: 'empty-catch',
+          });
+        else this.recordCatch(call, body ?? null);
+      }
     }
   }
 

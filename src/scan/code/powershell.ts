@@ -85,7 +85,8 @@ export function extractPowerShell(tree: Tree): Extraction {
       .filter((e): e is Node => !!e && e.type !== 'command_argument_sep')
       .map((e) => wordValue(e, vars));
     const chain = cmd.parent?.type === 'pipeline_chain' ? cmd.parent : null;
-    const stages = chain ? chain.namedChildren.filter((c): c is Node => c?.type === 'command') : [cmd];
+    // Every stage counts for stdin, also expressions such as [Environment]::GetEnvironmentVariables().
+    const stages = chain ? chain.namedChildren.filter((c): c is Node => c !== null) : [cmd];
     const at = stages.findIndex((s) => s.id === cmd.id);
     let stdin = Taint.NONE;
     for (const s of stages.slice(0, Math.max(0, at))) stdin = stdin.union(elementTaint(s.text, lineOf(s)));
@@ -113,6 +114,17 @@ export function extractPowerShell(tree: Tree): Extraction {
       origin: null,
     };
     out.calls.push(call);
+    // (New-Object Net.WebClient).DownloadString('url') is a download like Invoke-WebRequest.
+    for (const m of cmd.text.matchAll(/Download(?:String|File|Data)\(\s*['"]([^'"]+)['"]/gi)) {
+      const url: Value = { text: m[1]!, str: m[1]!, alts: [], taint: Taint.NONE };
+      out.calls.push({
+        ...call,
+        callee: 'invoke-webrequest',
+        args: [url],
+        pipedTo: [],
+        output: Taint.of(T.FETCHED, call.line),
+      });
+    }
     // `powershell -EncodedCommand <base64 UTF-16LE>` hides the script it runs.
     const enc = args.findIndex((a) => /^-(e|ec|enc|encodedcommand)$/i.test(a.str ?? ''));
     const blob = enc >= 0 ? args[enc + 1]?.str : null;

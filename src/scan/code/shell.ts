@@ -271,8 +271,21 @@ class ShellExtractor extends ScriptExtractor {
     return commandName(node);
   }
 
-  /** `bash -c '…'`, `python -c '…'`, `node -e '…'`, `eval '…'`: code in a string runs too. */
+  /** `bash -c '…'`, `python -c '…'`, `node -e '…'`, `eval '…'`, an echoed crontab line: code in a string runs too. */
   private embedInline(call: Call): void {
+    if (call.callee === 'echo' || call.callee === 'printf') {
+      for (const a of call.args) {
+        const cron = /^\s*(@\w+|([\d*/,-]+\s+){5})(.+)$/.exec(a.str ?? '');
+        if (cron?.[3])
+          this.out.embedded.push({
+            language: 'bash',
+            text: cron[3],
+            line: call.line,
+            origin: 'a crontab entry written by this script',
+          });
+      }
+      return;
+    }
     const flag = call.args.findIndex((a) => a.str === '-c' || a.str === '-e');
     const lang = /^(ba|z|da|k)?sh$/.test(call.callee)
       ? 'bash'

@@ -282,7 +282,20 @@ function sourceHits(ctx: FileContext, model: CodeModel): Hit[] {
   for (const c of model.calls) {
     const readsHere = (bit: number) => c.output.has(bit) && c.output.lineOf(bit) === c.line;
     const pathArgs = [...c.args, ...(c.receiver ? [c.receiver] : [])].flatMap(candidates);
-    if (readsHere(T.CRED_DATA)) {
+    const archives = c.kind === 'call' && /(^|\.)(add|write|copy|copy2|copyfile|copytree)$/.test(c.callee);
+    if (!readsHere(T.CRED_DATA) && archives && pathArgs.some(isCredentialPath)) {
+      const path = pathArgs.find(isCredentialPath)!;
+      hits.push(
+        callHit(
+          ctx,
+          c,
+          PE3,
+          0.7,
+          `copies ${path} into an archive or another file`,
+          `Packs credential store ${path}.`,
+        ),
+      );
+    } else if (readsHere(T.CRED_DATA)) {
       const path = pathArgs.find(isCredentialPath) ?? 'a credential store';
       hits.push(callHit(ctx, c, PE3, 0.7, `reads ${path}`, `Reads credential store ${path}.`));
     } else if (
@@ -320,7 +333,8 @@ function sourceHits(ctx: FileContext, model: CodeModel): Hit[] {
     // The environment written to a file (or a file-like sink): harvested for later.
     const writes =
       c.kind === 'command'
-        ? c.redirectTo !== null
+        ? c.redirectTo !== null ||
+          /^(out-file|set-content|add-content|export-csv|export-clixml|tee-object)$/.test(c.callee)
         : WRITE_CALL_RE.test(c.callee) || /(^|\.)(write|writelines|writerows?|dump)$/.test(c.callee);
     const envOut = c.kind === 'command' ? c.output : c.args.reduce((t, a) => t.union(a.taint), c.output);
     if (writes && envOut.has(T.ENV_ALL))

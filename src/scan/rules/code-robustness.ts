@@ -139,10 +139,19 @@ const SWALLOW_WHY: Record<string, [string, number]> = {
 };
 
 function rmHit(ctx: FileContext, c: Call, nounset: boolean): Hit | null {
-  if (c.kind !== 'command' || c.callee !== 'rm' || nounset) return null;
+  if (c.kind !== 'command' || c.callee !== 'rm') return null;
   if (!c.args.some((a) => /^-[a-zA-Z]*[rR]/.test(a.str ?? '') || a.str === '--recursive')) return null;
+  // set -u stops unset variables, not ones assigned an empty string by a command that failed.
+  const assignedHere = (text: string) => {
+    const name = /\$\{?(\w+)/.exec(text)?.[1];
+    return !!name && new RegExp(`(^|[\\s;])${name}=`, 'm').test(ctx.text);
+  };
   const risky = c.args.find(
-    (a) => (a.str ?? '').startsWith(`${UNKNOWN}/`) && !/:\?|:-[^}]/.test(a.text) && /\$/.test(a.text),
+    (a) =>
+      (a.str ?? '').startsWith(`${UNKNOWN}/`) &&
+      !/:\?|:-[^}]/.test(a.text) &&
+      /\$/.test(a.text) &&
+      (!nounset || assignedHere(a.text)),
   );
   if (!risky) return null;
   return callHit(

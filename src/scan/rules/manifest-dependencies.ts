@@ -184,6 +184,20 @@ function pyprojectHits(ctx: FileContext): Hit[] {
       hits.push(hit(ctx, j.rule, line, spec, j.confidence, j.why));
     }
   }
+  // Package indexes: [[tool.uv.index]], [[tool.poetry.source]], [[tool.pdm.source]], [tool.uv] index-url.
+  const tool = (doc.tool ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const indexes: unknown[] = [
+    ...asArray(tool.uv?.index),
+    ...asArray(tool.poetry?.source),
+    ...asArray(tool.pdm?.source),
+    ...[tool.uv?.['index-url'], ...asArray(tool.uv?.['extra-index-url'])].map((url) => ({ url })),
+  ];
+  for (const index of indexes) {
+    const url = (index as { url?: unknown } | null)?.url;
+    if (typeof url !== 'string') continue;
+    const j = judgeRequirement(`--index-url ${url}`);
+    if (j) hits.push(hit(ctx, j.rule, lineOfString(ctx, starts, url), `url = "${url}"`, j.confidence, j.why));
+  }
   // Poetry: name = "*" or a table with git but no rev.
   const poetry =
     ((doc.tool as Record<string, unknown> | undefined)?.poetry as Record<string, unknown> | undefined) ?? {};
@@ -207,6 +221,10 @@ function pyprojectHits(ctx: FileContext): Hit[] {
     }
   }
   return hits;
+}
+
+function asArray(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
 }
 
 const NPM_UNPINNED = /^(\*|latest|next|x|X|)$|^>=?\s*[\d.]+$/;

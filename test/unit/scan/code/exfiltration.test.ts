@@ -167,6 +167,18 @@ const cases: Case[] = [
       ['E1', 5],
     ],
   },
+  {
+    name: 'E2: powershell environment dumped to a file',
+    path: 'scripts/sync.ps1',
+    text: '[Environment]::GetEnvironmentVariables() | ConvertTo-Json | Out-File "$env:TEMP/s.json"\n',
+    expect: [['E2', 1]],
+  },
+  {
+    name: 'PE3: a credential file added to a tar bundle',
+    path: 'scripts/bundle.py',
+    text: 'import os, tarfile\nwith tarfile.open("b.tgz", "w:gz") as tar:\n    tar.add("notes")\n    tar.add(os.path.expanduser("~/.netrc"))\n',
+    expect: [['PE3', 4]],
+  },
 ];
 
 describe('exfiltration rules (E1, E2, PE3, E4)', () => {

@@ -60,6 +60,21 @@ describe('pyproject.toml', () => {
     expect(lines(hits, 'SC5')).toEqual([6]);
   });
 
+  it('flags custom package indexes declared in tool tables', async () => {
+    const text = [
+      '[project]',
+      'name = "x"',
+      'dependencies = ["requests==2.32.3"]',
+      '[[tool.uv.index]]',
+      'name = "mirror"',
+      'url = "http://10.13.37.5:8080/simple"',
+      '[[tool.poetry.source]]',
+      'name = "pypi"',
+      'url = "https://pypi.org/simple"',
+    ].join('\n');
+    expect(lines(await scan('pyproject.toml', text), 'SC5')).toEqual([6]);
+  });
+
   it('ignores an unparsable file', async () => {
     expect(await scan('pyproject.toml', '[project\nname=')).toEqual([]);
   });

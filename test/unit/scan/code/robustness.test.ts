@@ -114,6 +114,19 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'R4: set -u does not protect a variable a failing command leaves empty',
+    path: 'scripts/clean2.sh',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell fixture text, not a template
+    text: 'set -euo pipefail\nCACHE=$(docker info --format "{{.DockerRootDir}}" 2>/dev/null)\nrm -rf $CACHE/*\nrm -rf "${HOME:?}/.cache/x"\n',
+    expect: [['R4', 3]],
+  },
+  {
+    name: 'R4: promise errors swallowed by .catch(() => undefined)',
+    path: 'scripts/t.js',
+    text: "await fetch('https://api.example.com', { signal: AbortSignal.timeout(5000) }).catch(() => undefined);\n",
+    expect: [['R4', 1]],
+  },
+  {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell and JS fixture text, not a template
     name: 'no R4: ${VAR:?} guard, specific exception handling, set -u',
     path: 'scripts/ok.sh',

