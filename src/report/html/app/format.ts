@@ -12,7 +12,7 @@ export const RECOMMENDATION_LABEL: Record<Recommendation, string> = {
 };
 
 export const RECOMMENDATION_MEANING: Record<Recommendation, string> = {
-  adopt: 'Safe by every check that ran, and it helps the agent.',
+  adopt: 'No safety risk found by any check that ran; see utility for whether it helps your agent.',
   'test first':
     'Nothing proves it harmful, but check the findings and try it in a sandbox before relying on it.',
   'do not install': 'It can harm you or your data; do not install it as it is.',
