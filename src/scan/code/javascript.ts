@@ -261,12 +261,13 @@ class JavaScriptExtractor extends ScriptExtractor {
           body.type !== 'statement_block'
         )
           this.out.swallows.push({
-            line: lineOf(call),
+            // The `.catch(` itself, not the start of a long call chain.
+            line: lineOf(fn.childForFieldName('property') ?? call),
             endLine: endLineOf(call),
             text: call.text.split('\n').pop()?.trim() ?? '',
             kind: 'empty-catch',
           });
-        else this.recordCatch(call, body ?? null);
+        else this.recordCatch(fn.childForFieldName('property') ?? call, body ?? null);
       }
     }
   }
