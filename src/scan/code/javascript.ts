@@ -41,6 +41,9 @@ const MODULE_ALIASES: Record<string, string> = {
 };
 const GLOBAL_PREFIX = /^(globalThis|window|global|self)\./;
 const MUTATORS = new Set(['push', 'unshift', 'set', 'add', 'assign', 'write', 'append', 'concat']);
+/** Signs that a retry loop counts attempts or watches a deadline. */
+const RETRY_BOUND =
+  /\b(attempts?|retries|tries|tries_left|max\w*|limit|deadline)\b|\+\+|[+-]=\s*1\b|Date\.now\(|performance\.now\(/i;
 const FUNCTIONS = new Set([
   'function_declaration',
   'function_expression',
@@ -319,6 +322,8 @@ class JavaScriptExtractor extends ScriptExtractor {
       for (const c of n.namedChildren) if (c) stack.push({ n: c, nested: inner && n !== body });
     }
     if (!infinite && /\+\+|--|[+-]=\s*1\b/.test(body.text)) exits = true;
+    // A retry loop around the network that leaves only on success retries forever when the service is down.
+    if (network && retries && !RETRY_BOUND.test(body.text)) exits = false;
     const header = node.text.split('\n')[0] ?? '';
     const fact = { line: lineOf(node), endLine: endLineOf(node), text: header, exits, network, retries };
     this.out.loops.push({ ...fact, conditional: !infinite });

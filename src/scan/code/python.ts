@@ -49,6 +49,9 @@ const PATH_METHODS = new Set([
   'read_bytes',
   'iterdir',
 ]);
+/** Signs that a retry loop counts attempts or watches a deadline. */
+const RETRY_BOUND =
+  /\b(attempts?|retries|tries|tries_left|max_\w+|limit|deadline)\b|\+\+|[+-]=\s*1\b|\brange\(|monotonic\(|Date\.now\(|time\.time\(/i;
 const EXITS = /^(sys\.exit|exit|quit|os\._exit)$/;
 const SLEEPS = /^(time\.sleep|asyncio\.sleep|sleep)$/;
 
@@ -258,6 +261,8 @@ class PythonExtractor extends ScriptExtractor {
       for (const c of n.namedChildren) if (c) stack.push({ n: c, nested: inner && n !== body });
     }
     if (!infinite && /(\+|-)=\s*1\b/.test(body.text)) exits = true;
+    // A retry loop around the network that leaves only on success retries forever when the service is down.
+    if (network && retries && !RETRY_BOUND.test(body.text)) exits = false;
     const header = node.text.split('\n')[0] ?? '';
     const fact = { line: lineOf(node), endLine: endLineOf(node), text: header, exits, network, retries };
     this.out.loops.push({ ...fact, conditional: !infinite });

@@ -80,6 +80,18 @@ const cases: Case[] = [
     expect: [['R3', 1]],
   },
   {
+    name: 'R3: retry loops that leave only on success',
+    path: 'scripts/dl.py',
+    text: 'import time, urllib.request\ndef download(url, dest):\n    while True:\n        try:\n            urllib.request.urlretrieve(url, dest)\n            return\n        except OSError:\n            time.sleep(5)\n',
+    expect: [['R3', 3]],
+  },
+  {
+    name: 'R3: javascript polling until the response is OK',
+    path: 'scripts/get.js',
+    text: 'const sleep = (ms) => new Promise((r) => setTimeout(r, ms));\nasync function getPage(u) {\n  for (;;) {\n    const res = await fetch(u, { signal: AbortSignal.timeout(5000) });\n    if (res.ok) return res.text();\n    await sleep(1000);\n  }\n}\n',
+    expect: [['R3', 3]],
+  },
+  {
     name: 'no R3: bounded retries and loops with break',
     path: 'scripts/ok.py',
     text: 'import time, requests\nfor attempt in range(5):\n    try:\n        requests.get("https://api.example.com", timeout=5)\n        break\n    except requests.RequestException:\n        time.sleep(2 ** attempt)\nwhile True:\n    line = input()\n    if line == "q":\n        break\n',
