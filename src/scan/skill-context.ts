@@ -39,15 +39,30 @@ function isAnonymousReceiver(host: string): boolean {
   return ANONYMOUS_RECEIVERS.some((r) => host.includes(r));
 }
 
-/** Hostnames the skill names in its frontmatter or SKILL.md body: the services it says it talks to. */
-export function declaredHosts(skill: Skill): Set<string> {
-  const hosts = new Set<string>();
-  const text = `${skill.description}\n${JSON.stringify(skill.frontmatter)}\n${skill.body}`;
+// A body paragraph that sends, uploads or pipes something names a destination, not a service the skill
+// declares: a host mentioned only there must not make sending data to it expected. (A skill's own API is
+// named in its description or where the body says what it uses.)
+const SENDS =
+  /\b(send|sends|sent|upload\w*|post|posts|posted|forward\w*|transmit\w*|exfiltrat\w*|report\w* (?:to|back)|sync\w* to|pipe\w*|collect\w*|curl|wget|download\w*)\b/i;
+
+function hostsIn(text: string, into: Set<string>): void {
   for (const re of [URL_RE, BARE_HOST_RE]) {
     for (const m of text.matchAll(re)) {
       const host = m[1]!.toLowerCase();
-      if (!isAnonymousReceiver(host)) hosts.add(host);
+      if (!isAnonymousReceiver(host)) into.add(host);
     }
+  }
+}
+
+/**
+ * Hostnames the skill declares as the services it talks to: those in its frontmatter (name, description,
+ * metadata) and those its SKILL.md body names outside paragraphs that send data or fetch code.
+ */
+export function declaredHosts(skill: Skill): Set<string> {
+  const hosts = new Set<string>();
+  hostsIn(`${skill.description}\n${JSON.stringify(skill.frontmatter)}`, hosts);
+  for (const paragraph of skill.body.split(/\n\s*\n/)) {
+    if (!SENDS.test(paragraph)) hostsIn(paragraph, hosts);
   }
   return hosts;
 }
