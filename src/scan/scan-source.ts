@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,9 +45,9 @@ interface WorkerJob {
 }
 
 async function scanWithPool(
+  workers: Worker[],
   jobs: WorkerJob[],
   options: ScanOptions,
-  size: number,
   onDone: (index: number, result: SkillScan | { error: string }) => void,
 ): Promise<void> {
   const queue = [...jobs];
@@ -68,11 +68,15 @@ async function scanWithPool(
       worker.once('error', reject);
       next();
     });
-  const workers = Array.from({ length: size }, () => new Worker(WORKER_FILE));
+  await Promise.all(workers.map(runOne));
+}
+
+/** A folder without SKILL.md at its root is a corpus: worth starting workers before intake finishes. */
+function looksLikeCorpus(source: string): boolean {
   try {
-    await Promise.all(workers.map(runOne));
-  } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    return statSync(source).isDirectory() && !existsSync(join(source, 'SKILL.md'));
+  } catch {
+    return false;
   }
 }
 
@@ -81,46 +85,55 @@ export async function scanSource(
   source: string,
   options: ScanSourceOptions = {},
 ): Promise<SkillScanResult[]> {
-  return withSource(source, options.intake, async (handle) => {
-    const results: SkillScanResult[] = [];
-    const jobs: WorkerJob[] = [];
-    for (const entry of handle.skills) {
-      if (entry.ok) {
-        const { skill } = entry;
-        results.push({
-          path: displayPath(source, skill.provenance.source, skill.provenance.subdir),
-          name: skill.name || skill.folderName,
-          skill,
-        });
-        jobs.push({ index: results.length - 1, skill });
-      } else {
-        results.push({ path: displayPath(source, 'folder', entry.path), name: null, error: entry.error });
-      }
-    }
-    const scanOptions: ScanOptions = {
-      ...(options.baseline ? { baseline: options.baseline } : {}),
-      honourInline: options.honourInline ?? false,
-    };
-    let done = 0;
-    const finish = (index: number, outcome: SkillScan | { error: string }): void => {
-      const result = results[index]!;
-      if ('error' in outcome) result.error = { code: 'SCAN_FAILED', message: outcome.error };
-      else result.scan = outcome;
-      options.onProgress?.(++done, jobs.length);
-    };
-    const poolSize = Math.min(options.workers ?? availableParallelism(), jobs.length);
-    // Below a handful of skills, starting workers costs more than it saves.
-    if (workersAvailable && poolSize > 1 && jobs.length >= 4) {
-      await scanWithPool(jobs, scanOptions, poolSize, finish);
-    } else {
-      for (const job of jobs) {
-        try {
-          finish(job.index, await scanSkill(job.skill, scanOptions));
-        } catch (error) {
-          finish(job.index, { error: error instanceof Error ? error.message : String(error) });
+  const size = Math.max(0, options.workers ?? availableParallelism());
+  // Workers start with intake, so their start-up (modules, grammars) overlaps with reading the corpus.
+  const workers =
+    workersAvailable && size > 1 && looksLikeCorpus(source)
+      ? Array.from({ length: size }, () => new Worker(WORKER_FILE))
+      : [];
+  try {
+    return await withSource(source, options.intake, async (handle) => {
+      const results: SkillScanResult[] = [];
+      const jobs: WorkerJob[] = [];
+      for (const entry of handle.skills) {
+        if (entry.ok) {
+          const { skill } = entry;
+          results.push({
+            path: displayPath(source, skill.provenance.source, skill.provenance.subdir),
+            name: skill.name || skill.folderName,
+            skill,
+          });
+          jobs.push({ index: results.length - 1, skill });
+        } else {
+          results.push({ path: displayPath(source, 'folder', entry.path), name: null, error: entry.error });
         }
       }
-    }
-    return results;
-  });
+      const scanOptions: ScanOptions = {
+        ...(options.baseline ? { baseline: options.baseline } : {}),
+        honourInline: options.honourInline ?? false,
+      };
+      let done = 0;
+      const finish = (index: number, outcome: SkillScan | { error: string }): void => {
+        const result = results[index]!;
+        if ('error' in outcome) result.error = { code: 'SCAN_FAILED', message: outcome.error };
+        else result.scan = outcome;
+        options.onProgress?.(++done, jobs.length);
+      };
+      // Below a handful of skills, workers cost more than they save: scan on this thread.
+      if (workers.length > 0 && jobs.length >= 8) {
+        await scanWithPool(workers, jobs, scanOptions, finish);
+      } else {
+        for (const job of jobs) {
+          try {
+            finish(job.index, await scanSkill(job.skill, scanOptions));
+          } catch (error) {
+            finish(job.index, { error: error instanceof Error ? error.message : String(error) });
+          }
+        }
+      }
+      return results;
+    });
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
 }
