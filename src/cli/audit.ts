@@ -3,8 +3,13 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { SEVERITY_RANK } from '../scan/taxonomy.js';
 import type { Severity } from '../types.js';
+import { UserError } from '../util/errors.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
-import { emit, oneOf, positiveInt } from './output.js';
+import { addModelOptions, modelFlags } from './model-options.js';
+import { emit, oneOf, positiveInt, unitInterval } from './output.js';
+
+const AGENTS = ['builtin', 'claude-code', 'codex', 'opencode'] as const;
+type AgentFlag = (typeof AGENTS)[number];
 
 interface AuditFlags {
   out: string;
@@ -14,13 +19,33 @@ interface AuditFlags {
   runTimeout?: number;
   failOn: Severity | 'none';
   quiet?: boolean;
+  agent: AgentFlag;
+  agents?: string;
+  scenarios: number;
+  concurrency: number;
+  alpha: number;
+  agentTimeout?: number;
+}
+
+/** `--agents a,b` wins over `--agent`; each name must be a known agent. */
+function agentList(flags: AuditFlags): AgentFlag[] {
+  if (!flags.agents) return [flags.agent];
+  const names = flags.agents
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  for (const n of names)
+    if (!(AGENTS as readonly string[]).includes(n))
+      throw new UserError('USAGE', `unknown agent "${n}" in --agents: use ${AGENTS.join(', ')}`);
+  if (names.length === 0) throw new UserError('USAGE', '--agents names no agent');
+  return [...new Set(names)] as AgentFlag[];
 }
 
 export function registerAudit(program: Command): void {
   const command = program
     .command('audit <source>')
     .description(
-      "Full audit without an API key: static scan, the skill's scripts run in a sandbox with canary secrets, quality profile, report",
+      "Full audit: static scan, the skill's scripts run in a sandbox with canary secrets, quality profile, report; with --model also generated scenarios, paired with/without-skill agent runs, judge, utility scores and security probes",
     )
     .option('-o, --out <dir>', 'run folder root (every artifact is kept there)', '.skillaudit/runs')
     .option(
@@ -38,7 +63,14 @@ export function registerAudit(program: Command): void {
       oneOf(['high', 'medium', 'low', 'none'] as const),
       'none',
     )
-    .option('-q, --quiet', 'no progress output');
+    .option('-q, --quiet', 'no progress output')
+    .option('--agent <name>', `agent for the paired trials (${AGENTS.join(', ')})`, oneOf(AGENTS), 'builtin')
+    .option('--agents <a,b>', 'several agents, one utility row each (the first is the headline)')
+    .option('--scenarios <n>', 'utility scenarios to generate', positiveInt, 3)
+    .option('--concurrency <n>', 'agent trials running at once', positiveInt, 2)
+    .option('--alpha <a>', 'weight of time against tokens in ECG (0-1)', unitInterval, 0.5)
+    .option('--agent-timeout <seconds>', 'wall-clock limit of each agent run (default 600)', positiveInt);
+  addModelOptions(command);
   addLimitOptions(command);
   command.action(async (source: string, flags: AuditFlags & Record<string, unknown>) => {
     // Loaded on use: the audit pulls in the sandbox and the report renderers, which other commands never need.
@@ -48,7 +80,23 @@ export function registerAudit(program: Command): void {
       import('../report/report-text.js'),
     ]);
     const showProgress = !flags.quiet && process.stderr.isTTY;
+    const { resolveModelSettings } = await import('../model/index.js');
+    const settings = resolveModelSettings(modelFlags(flags));
+    if (settings && (flags.scenarios < 1 || flags.concurrency < 1))
+      throw new UserError('USAGE', '--scenarios and --concurrency must be at least 1');
     const outcomes = await runAudit(source, {
+      ...(settings
+        ? {
+            model: {
+              settings,
+              agents: agentList(flags),
+              scenarios: flags.scenarios,
+              concurrency: flags.concurrency,
+              alpha: flags.alpha,
+              ...(flags.agentTimeout !== undefined ? { limits: { wallMs: flags.agentTimeout * 1000 } } : {}),
+            },
+          }
+        : {}),
       out: flags.out,
       intake: { limits: limitsFromOptions(flags) },
       detonate: flags.detonate,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type DetonateOptions, type DetonationResult, detonateSkill } from '../detonate/index.js';
 import type { IntakeOptions } from '../intake/index.js';
 import { withSource } from '../intake/index.js';
+import type { ModelClient } from '../model/index.js';
 import { staticQualityProfile } from '../quality/index.js';
 import { buildReport } from '../report/build.js';
 import { renderReportHtml } from '../report/html/render.js';
@@ -12,9 +13,11 @@ import { detectBackends } from '../sandbox/index.js';
 import { scanSkill } from '../scan/engine.js';
 import type { Skill } from '../types.js';
 import { errorMessage } from '../util/errors.js';
+import type { ModelAuditOptions, ModelStagesResult } from './model-stages.js';
 
-// The keyless audit: intake, static scan, detonation in the sandbox, static quality, report — every
-// artifact written to the run folder so each number in the report points to the file it came from.
+// The audit: intake, static scan, detonation in the sandbox, static quality, and, when a model is configured,
+// the model-backed stages (model-stages.ts); then the report. Every artifact is written to the run folder so
+// each number in the report points to the file it came from.
 
 export interface AuditOptions {
   /** Run folder root; each skill gets `<out>/<name>-<id8>/`. */
@@ -24,6 +27,8 @@ export interface AuditOptions {
   detonate?: boolean;
   detonation?: Omit<DetonateOptions, 'writeEvidence'>;
   onStage?: (skill: string, stage: string) => void;
+  /** Schemes, paired agent trials, judge, utility and probes; absent runs the keyless audit only. */
+  model?: ModelAuditOptions;
 }
 
 export interface AuditOutcome {
@@ -54,7 +59,50 @@ async function writeJson(path: string, value: unknown): Promise<void> {
   await writeFile(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-async function auditSkill(skill: Skill, skillPath: string, options: AuditOptions): Promise<AuditOutcome> {
+async function modelStages(
+  skill: Skill,
+  runDir: string,
+  scan: Awaited<ReturnType<typeof scanSkill>>,
+  detonation: DetonationResult | null,
+  client: ModelClient,
+  options: AuditOptions & { model: ModelAuditOptions },
+): Promise<ModelStagesResult> {
+  const { runModelStages } = await import('./model-stages.js');
+  const name = skill.name || skill.folderName;
+  try {
+    return await runModelStages(
+      {
+        skill,
+        runDir,
+        findings: [...scan.findings, ...(detonation?.runtimeFindings ?? [])],
+        verdicts: detonation?.verdicts ?? [],
+      },
+      client,
+      {
+        ...options.model,
+        onProgress: (message) => {
+          options.model.onProgress?.(message);
+          options.onStage?.(name, message);
+        },
+      },
+    );
+  } catch (error) {
+    const reason = `model stages failed: ${errorMessage(error)}`;
+    return {
+      utility: null,
+      byAgent: [],
+      probeVerdicts: [],
+      notRun: MODEL_STAGES.map(({ stage }) => ({ stage, reason })),
+    };
+  }
+}
+
+async function auditSkill(
+  skill: Skill,
+  skillPath: string,
+  options: AuditOptions,
+  client: ModelClient | null,
+): Promise<AuditOutcome> {
   const name = skill.name || skill.folderName;
   const runDir = join(options.out, `${name.replace(/[^\w.-]/g, '_').slice(0, 64)}-${skill.id.slice(0, 8)}`);
   await mkdir(join(runDir, 'evidence'), { recursive: true });
@@ -112,7 +160,11 @@ async function auditSkill(skill: Skill, skillPath: string, options: AuditOptions
       }
     }
   }
-  notRun.push(...MODEL_STAGES);
+  const model =
+    client && options.model
+      ? await modelStages(skill, runDir, scan, detonation, client, { ...options, model: options.model })
+      : null;
+  notRun.push(...(model?.notRun ?? MODEL_STAGES));
 
   options.onStage?.(name, 'quality');
   const quality = staticQualityProfile(skill);
@@ -123,8 +175,14 @@ async function auditSkill(skill: Skill, skillPath: string, options: AuditOptions
     detonation,
     quality,
     notRun,
-    configuration: { detonate: options.detonate !== false, sandbox: backend ?? null, ...options.detonation },
+    configuration: {
+      detonate: options.detonate !== false,
+      sandbox: backend ?? null,
+      ...options.detonation,
+      ...(client && options.model ? await modelConfiguration(client, options.model, model) : {}),
+    },
     ...(backend ? { sandboxBackend: backend } : {}),
+    ...(model ? { utility: model.utility, probeVerdicts: model.probeVerdicts } : {}),
   });
   await writeJson(join(runDir, 'report.json'), report);
   await writeFile(join(runDir, 'report.md'), renderReportMarkdown(report));
@@ -132,8 +190,58 @@ async function auditSkill(skill: Skill, skillPath: string, options: AuditOptions
   return { path: skillPath, runDir, report };
 }
 
+/** What the model stages ran with, and one utility row per agent configuration (the first is `utility`). */
+async function modelConfiguration(
+  client: ModelClient,
+  model: ModelAuditOptions,
+  result: ModelStagesResult | null,
+): Promise<Record<string, unknown>> {
+  const { describeSettings } = await import('../model/index.js');
+  return {
+    model: describeSettings(model.settings),
+    agents: model.agents,
+    scenarios: model.scenarios ?? 3,
+    concurrency: model.concurrency ?? 2,
+    alpha: model.alpha ?? 0.5,
+    utilityByAgent: (result?.byAgent ?? []).map(({ utility, ...row }) => ({
+      ...row,
+      prg: utility.prg,
+      eg: utility.eg,
+      cg: utility.cg,
+      ecg: utility.ecg,
+      deltaT: utility.deltaT,
+      deltaQ: utility.deltaQ,
+      ceiling: utility.ceiling,
+      scenarios: utility.scenarios,
+    })),
+    // Spent by this process so far (reused trials and cached responses cost nothing again).
+    modelUsage: client.ledger.byStage(),
+  };
+}
+
 /** Audits every skill under `source`; a skill that fails intake or audit is reported with its error. */
 export async function runAudit(source: string, options: AuditOptions): Promise<AuditOutcome[]> {
+  let client: ModelClient | null = null;
+  if (options.model) {
+    const [{ createModelClient }, { agentModelOf }] = await Promise.all([
+      import('../model/index.js'),
+      import('./model-stages.js'),
+    ]);
+    agentModelOf(options.model.settings); // fails fast on settings the agents cannot use
+    client = createModelClient(options.model.settings);
+  }
+  try {
+    return await auditSource(source, options, client);
+  } finally {
+    client?.close();
+  }
+}
+
+function auditSource(
+  source: string,
+  options: AuditOptions,
+  client: ModelClient | null,
+): Promise<AuditOutcome[]> {
   return withSource(source, options.intake, async (handle) => {
     const outcomes: AuditOutcome[] = [];
     for (const entry of handle.skills) {
@@ -144,7 +252,7 @@ export async function runAudit(source: string, options: AuditOptions): Promise<A
       const sub = entry.skill.provenance.subdir;
       const skillPath = sub === '.' ? source : join(source, sub);
       try {
-        outcomes.push(await auditSkill(entry.skill, skillPath, options));
+        outcomes.push(await auditSkill(entry.skill, skillPath, options, client));
       } catch (error) {
         outcomes.push({ path: skillPath, error: { code: 'AUDIT_FAILED', message: errorMessage(error) } });
       }

@@ -4,7 +4,7 @@ import type { SkillScan } from '../scan/engine.js';
 import { safetyScore, safetyStatus } from '../score/safety.js';
 import type { Finding, Skill, Verdict } from '../types.js';
 import { VERSION } from '../version.js';
-import type { Recommendation, Report, ReportFinding, RuntimeSummary } from './model.js';
+import type { Recommendation, Report, ReportFinding, RuntimeSummary, UtilitySummary } from './model.js';
 
 // Builds the one report model from the stages' artifacts. Pure: no I/O, so every number is traceable to
 // the inputs passed here (which the pipeline also writes to the run folder).
@@ -18,6 +18,10 @@ export interface ReportInputs {
   notRun: { stage: string; reason: string }[];
   configuration: Record<string, unknown>;
   sandboxBackend?: string;
+  /** Paired-trial scores (seed 000 eqs. 1-7); absent or null when no model ran them. */
+  utility?: UtilitySummary | null;
+  /** Verdicts of agent-driven security probes; a settled one replaces the detonation's verdict (eq. 8). */
+  probeVerdicts?: Verdict[];
 }
 
 const NO_PROBE: Omit<Verdict, 'finding'> = { kind: 'no_probe', exploitConfidence: 0.6, evidence: [] };
@@ -110,7 +114,8 @@ function recommend(status: Report['safety']['status'], findings: ReportFinding[]
 
 export function buildReport(inputs: ReportInputs): Report {
   const { skill, scan, detonation } = inputs;
-  const verdicts = detonation?.verdicts ?? [];
+  // Later verdicts win: a probe run by an agent settles what script detonation left open.
+  const verdicts = [...(detonation?.verdicts ?? []), ...(inputs.probeVerdicts ?? [])];
   const findings = withVerdicts([...scan.findings, ...(detonation?.runtimeFindings ?? [])], verdicts);
   const score = safetyScore(findings.filter((f) => !f.suppressed));
   const status = safetyStatus(score);
@@ -136,7 +141,7 @@ export function buildReport(inputs: ReportInputs): Report {
     verdict: recommend(status, findings),
     safety: { score, status, findings, notes: scan.notes },
     runtime: detonation ? runtimeSummary(detonation, inputs.sandboxBackend) : null,
-    utility: null,
+    utility: inputs.utility ?? null,
     quality: inputs.quality
       ? {
           overall: inputs.quality.overall,

@@ -1,0 +1,415 @@
+import { join } from 'node:path';
+import { type AgentModel, type AgentName, getAgent, harnessVersion, installAgent } from '../agents/index.js';
+import { type JudgeResult, judgeProbe, judgeTrial, type ProbeJudgement, skillTexts } from '../judge/index.js';
+import {
+  BudgetExceeded,
+  costOf,
+  formatModelSpec,
+  type ModelClient,
+  type ModelSettings,
+  type Usage,
+} from '../model/index.js';
+import type { UtilitySummary } from '../report/model.js';
+import type { SandboxLimits } from '../sandbox/index.js';
+import {
+  generateProbeScheme,
+  generateUtilityScheme,
+  type ProbeScheme,
+  type ProbeSpec,
+  readSchemes,
+  type Scenario,
+  type UtilityScheme,
+  writeSchemes,
+} from '../schemes/index.js';
+import { DEFAULT_ALPHA } from '../score/utility.js';
+import { CONDITIONS, type Condition, compileProbe, exportTasks } from '../tasks/index.js';
+import type { Finding, Skill, Verdict } from '../types.js';
+import { errorMessage, UserError } from '../util/errors.js';
+import { runPool } from './pool.js';
+import {
+  materialOf,
+  runTrial,
+  type StoredRun,
+  storedJudgement,
+  storedRun,
+  TRIALS_DIR,
+  type TrialKey,
+  type TrialSpec,
+  taskSha,
+  trialFolder,
+  writeJudgement,
+} from './trial.js';
+import { type JudgedPair, summariseUtility, type TrialOutcome } from './utility-summary.js';
+
+// The model-backed half of an audit (seed 000 section 4; DESIGN sections 2 and 7): schemes, Harbor tasks,
+// paired with-skill / no-skill trials per agent, the blind checklist judge, utility scores, and agent-driven
+// security probes for findings detonation could not settle. Every artifact lands in the run folder; finished
+// trials are reused on a re-run; a spent cost cap stops new work and the report lists what did not run.
+
+export interface ModelAuditOptions {
+  settings: ModelSettings;
+  /** One or more agents; the first one's scores are the report's `utility`. */
+  agents: AgentName[];
+  /** Utility scenarios to generate (seed 000 uses 3). */
+  scenarios?: number;
+  /** Trials running at once. */
+  concurrency?: number;
+  /** α of ECG (eq. 4). */
+  alpha?: number;
+  /** Sandbox limits of each agent run. */
+  limits?: Partial<SandboxLimits>;
+  onProgress?: (message: string) => void;
+}
+
+export interface AgentUtility {
+  agent: AgentName;
+  harness: string | null;
+  model: string;
+  utility: UtilitySummary;
+  validPairs: number;
+  invalidPairs: number;
+}
+
+export interface ModelStagesResult {
+  /** The first agent's utility, or null when no pair of it ran. */
+  utility: UtilitySummary | null;
+  /** One row per agent configuration that ran. */
+  byAgent: AgentUtility[];
+  /** Verdicts of security probes that settled something. */
+  probeVerdicts: Verdict[];
+  notRun: { stage: string; reason: string }[];
+}
+
+interface StageContext {
+  skill: Skill;
+  runDir: string;
+  findings: readonly Finding[];
+  verdicts: readonly Verdict[];
+}
+
+type NotRun = ModelStagesResult['notRun'];
+
+const PUBLIC_BASE_URL: Record<AgentModel['provider'], string | undefined> = {
+  anthropic: 'https://api.anthropic.com/v1',
+  openai: 'https://api.openai.com/v1',
+  'openai-compatible': undefined,
+};
+
+/** The endpoint the agents call: the same provider, model, base URL and key as the audit's model. */
+export function agentModelOf(settings: ModelSettings): AgentModel {
+  const provider: AgentModel['provider'] =
+    settings.spec.provider === 'anthropic' || settings.spec.provider === 'openai'
+      ? settings.spec.provider
+      : 'openai-compatible';
+  const baseUrl = settings.baseUrl ?? PUBLIC_BASE_URL[provider];
+  if (!baseUrl)
+    throw new UserError('USAGE', `${formatModelSpec(settings.spec)} needs --base-url for the agents`);
+  // Local OpenAI-compatible servers often take any key; the real providers reject a missing one themselves.
+  return { provider, baseUrl, model: settings.spec.model, apiKey: settings.apiKey ?? 'none' };
+}
+
+async function loadOrGenerateSchemes(
+  ctx: StageContext,
+  client: ModelClient,
+  options: ModelAuditOptions,
+): Promise<{ utility: UtilityScheme; probes: ProbeScheme; reused: boolean }> {
+  const stored = await readSchemes(ctx.runDir);
+  if (stored) return { ...stored, reused: true };
+  options.onProgress?.('schemes: writing scenarios');
+  const utility = await generateUtilityScheme(client, ctx.skill, { scenarios: options.scenarios ?? 3 });
+  options.onProgress?.('schemes: writing security probes');
+  const probes = await generateProbeScheme(client, ctx.skill, ctx.findings, ctx.verdicts);
+  await writeSchemes(ctx.runDir, utility, probes);
+  return { utility, probes, reused: false };
+}
+
+interface TrialJob {
+  spec: TrialSpec;
+  /** Evaluator side: the scenario to judge against, or the probe and its finding. */
+  judge: { scenario: Scenario } | { probe: ProbeSpec; finding: Finding };
+}
+
+interface JobOutcome {
+  job: TrialJob;
+  run: StoredRun | null;
+  judgement: JudgeResult | ProbeJudgement | null;
+  /** Why there is no run or no judgement. */
+  failure?: string;
+  /** Not started: the cost cap was reached first. */
+  skipped?: boolean;
+}
+
+/** Rough prompt size of a trial's first request, for the cap check before it starts. */
+function promptEstimate(spec: TrialSpec): number {
+  const chars =
+    spec.instruction.length +
+    spec.materials.reduce((n, m) => n + m.content.length, 0) +
+    (spec.skill?.body.length ?? 0);
+  return Math.ceil(chars / 4);
+}
+
+function agentUsage(client: ModelClient, run: StoredRun): Usage {
+  const price = client.price;
+  return {
+    ...run.tokens,
+    calls: 1,
+    cacheHits: 0,
+    cost: price ? costOf(price, run.tokens) : 0,
+    unpricedCalls: price ? 0 : 1,
+  };
+}
+
+export async function runModelStages(
+  ctx: StageContext,
+  client: ModelClient,
+  options: ModelAuditOptions,
+): Promise<ModelStagesResult> {
+  const notRun: NotRun = [];
+  const model = formatModelSpec(client.spec);
+  const progress = options.onProgress ?? (() => {});
+  const empty = (why: string): ModelStagesResult => {
+    for (const stage of ['trials', 'judge', 'probes']) notRun.push({ stage, reason: why });
+    return { utility: null, byAgent: [], probeVerdicts: [], notRun };
+  };
+
+  let schemes: Awaited<ReturnType<typeof loadOrGenerateSchemes>>;
+  try {
+    schemes = await loadOrGenerateSchemes(ctx, client, options);
+  } catch (error) {
+    const why =
+      error instanceof BudgetExceeded
+        ? errorMessage(error)
+        : `scheme generation failed: ${errorMessage(error)}`;
+    notRun.push({ stage: 'schemes', reason: why });
+    return empty(`no scenarios: ${why}`);
+  }
+  const { utility: scheme, probes } = schemes;
+  for (const d of scheme.dropped)
+    notRun.push({ stage: 'schemes', reason: `scenario ${d.scenario} left out: ${d.problems.join('; ')}` });
+  for (const m of probes.missing)
+    notRun.push({ stage: 'probes', reason: `no probe for finding ${m.finding}: ${m.reason}` });
+
+  // Harbor task folders: the same instruction and inputs the trials below receive.
+  const tasksDir = join(ctx.runDir, 'tasks');
+  const exported = await exportTasks(tasksDir, ctx.skill, scheme);
+  const taskOf = new Map(exported.map((t) => [t.scenario, t.task]));
+  const probeTasks = new Map<string, string>();
+  for (const p of probes.probes) probeTasks.set(p.id, (await compileProbe(tasksDir, ctx.skill, p)).task);
+
+  const agents: AgentName[] = [];
+  for (const name of [...new Set(options.agents)]) {
+    try {
+      getAgent(name);
+      progress(`${name}: preparing the harness`);
+      await installAgent(name);
+      agents.push(name);
+    } catch (error) {
+      notRun.push({ stage: 'trials', reason: `agent ${name} unavailable: ${errorMessage(error)}` });
+    }
+  }
+  if (agents.length === 0) return empty('no agent could run');
+  const agentModel = agentModelOf(options.settings);
+
+  const keyOf = (
+    task: string,
+    scenario: string,
+    condition: Condition,
+    agent: AgentName,
+    sha: string,
+  ): TrialKey => ({
+    skillId: ctx.skill.id,
+    task,
+    scenario,
+    condition,
+    agent,
+    model,
+    taskSha: sha,
+  });
+  const jobs: TrialJob[] = [];
+  for (const agent of agents) {
+    for (const scenario of scheme.scenarios) {
+      const sha = taskSha(scenario.instruction, scenario.materials);
+      for (const condition of CONDITIONS) {
+        jobs.push({
+          spec: {
+            key: keyOf(taskOf.get(scenario.id) ?? scenario.id, scenario.id, condition, agent, sha),
+            instruction: scenario.instruction,
+            materials: scenario.materials,
+            skill: condition === 'with_skill' ? ctx.skill : null,
+          },
+          judge: { scenario },
+        });
+      }
+    }
+  }
+  // One with-skill run per probe, with the first agent: the question is whether the skill's risky path runs.
+  const findingById = new Map(ctx.findings.map((f) => [f.id, f]));
+  for (const probe of probes.probes) {
+    const finding = findingById.get(probe.finding);
+    if (!finding) {
+      notRun.push({
+        stage: 'probes',
+        reason: `probe ${probe.id}: finding ${probe.finding} is not in this scan`,
+      });
+      continue;
+    }
+    const sha = taskSha(probe.instruction, probe.materials);
+    jobs.push({
+      spec: {
+        key: keyOf(probeTasks.get(probe.id) ?? probe.id, probe.id, 'with_skill', agents[0] as AgentName, sha),
+        instruction: probe.instruction,
+        materials: probe.materials,
+        skill: ctx.skill,
+      },
+      judge: { probe, finding },
+    });
+  }
+
+  let spent: BudgetExceeded | null = null;
+  let done = 0;
+  const notEvidence = skillTexts(ctx.skill);
+  const runJob = async (job: TrialJob): Promise<JobOutcome> => {
+    const { key } = job.spec;
+    const label = `${key.agent} ${key.scenario} ${key.condition}`;
+    if (spent) return { job, run: null, judgement: null, skipped: true };
+    let run = await storedRun(ctx.runDir, key);
+    const reused = run !== null;
+    if (!run) {
+      try {
+        client.checkBudget(promptEstimate(job.spec), `trial ${trialFolder(key)}`);
+        progress(`${label}: running (${done}/${jobs.length} done)`);
+        run = await runTrial(ctx.runDir, job.spec, agentModel, options.limits);
+        client.ledger.record(`trials.${key.agent}`, agentUsage(client, run));
+      } catch (error) {
+        if (error instanceof BudgetExceeded) {
+          spent ??= error;
+          return { job, run: null, judgement: null, skipped: true };
+        }
+        done++;
+        return { job, run: null, judgement: null, failure: errorMessage(error) };
+      }
+    }
+    let judgement = reused ? await storedJudgement<JudgeResult | ProbeJudgement>(ctx.runDir, key) : null;
+    if (!judgement) {
+      progress(`${label}: judging (${done}/${jobs.length} done)`);
+      try {
+        judgement =
+          'scenario' in job.judge
+            ? await judgeTrial(client, job.judge.scenario, materialOf(run), { notEvidence })
+            : await judgeProbe(client, job.judge.probe, job.judge.finding, materialOf(run));
+        await writeJudgement(ctx.runDir, key, judgement);
+      } catch (error) {
+        if (error instanceof BudgetExceeded) spent ??= error;
+        done++;
+        return { job, run, judgement: null, failure: `judge: ${errorMessage(error)}` };
+      }
+    }
+    done++;
+    progress(`${label}: done (${done}/${jobs.length})`);
+    return { job, run, judgement };
+  };
+
+  const settled = await runPool(
+    jobs.map((job) => () => runJob(job)),
+    options.concurrency ?? 2,
+  );
+  const outcomes = settled.map(
+    (s, i): JobOutcome =>
+      s.status === 'fulfilled'
+        ? s.value
+        : { job: jobs[i] as TrialJob, run: null, judgement: null, failure: errorMessage(s.reason) },
+  );
+
+  const skipped = outcomes.filter((o) => o.skipped);
+  if (skipped.length > 0) {
+    notRun.push({
+      stage: 'trials',
+      reason: `${spent ? errorMessage(spent) : 'cost cap reached'}: ${skipped.length} of ${jobs.length} trials not run (${skipped.map(folderName).join(', ')})`,
+    });
+  }
+  const paired = new Set<JobOutcome>();
+
+  const byAgent: AgentUtility[] = [];
+  for (const agent of agents) {
+    const pairs: JudgedPair[] = [];
+    for (const scenario of scheme.scenarios) {
+      const side = (condition: Condition) =>
+        outcomes.find(
+          (o) =>
+            'scenario' in o.job.judge &&
+            o.job.spec.key.agent === agent &&
+            o.job.spec.key.scenario === scenario.id &&
+            o.job.spec.key.condition === condition,
+        );
+      const w = side('with_skill');
+      const wo = side('no_skill');
+      // A pair with a side the cap kept from starting is not a measurement: it is listed in notRun above.
+      if (!w || !wo || w.skipped || wo.skipped) continue;
+      paired.add(w).add(wo);
+      pairs.push({
+        scenario,
+        withSkill: trialOutcome(w, agent, model),
+        noSkill: trialOutcome(wo, agent, model),
+      });
+    }
+    if (pairs.length === 0) continue;
+    const { summary, scores } = summariseUtility(pairs, options.alpha ?? DEFAULT_ALPHA);
+    for (const invalid of scores.invalidPairs)
+      notRun.push({
+        stage: 'judge',
+        reason: `${agent} scenario ${invalid.scenario} excluded: ${invalid.reason}`,
+      });
+    byAgent.push({
+      agent,
+      harness: harnessVersion(agent),
+      model,
+      utility: summary,
+      validPairs: scores.validPairs,
+      invalidPairs: scores.invalidPairs.length,
+    });
+  }
+
+  // Runs whose pair was never scored (its other side did not start): their missing judgement is still news.
+  for (const o of outcomes) {
+    if ('scenario' in o.job.judge && o.run && !o.judgement && !paired.has(o))
+      notRun.push({
+        stage: 'judge',
+        reason: `${folderName(o)} not judged: ${o.failure ?? 'unknown reason'}`,
+      });
+  }
+
+  const probeVerdicts: Verdict[] = [];
+  for (const o of outcomes) {
+    if (!('probe' in o.job.judge) || o.skipped) continue;
+    const j = o.judgement as ProbeJudgement | null;
+    if (!j) {
+      notRun.push({ stage: 'probes', reason: `probe ${o.job.judge.probe.id}: ${o.failure ?? 'not judged'}` });
+    } else if (j.kind === 'no_probe') {
+      notRun.push({ stage: 'probes', reason: `probe ${o.job.judge.probe.id} settled nothing: ${j.reason}` });
+    } else {
+      const folder = trialFolder(o.job.spec.key);
+      probeVerdicts.push({
+        finding: j.finding,
+        kind: j.kind,
+        exploitConfidence: j.exploitConfidence,
+        evidence: [...j.evidence, `${folder}/judge.json`, `${folder}/evidence.json`],
+      });
+    }
+  }
+
+  const first = byAgent.find((a) => a.agent === agents[0]);
+  if (!first) notRun.push({ stage: 'utility', reason: `no scenario pair of ${agents[0]} ran to the end` });
+  return { utility: first?.utility ?? null, byAgent, probeVerdicts, notRun };
+}
+
+const folderName = (o: JobOutcome) => trialFolder(o.job.spec.key).slice(`${TRIALS_DIR}/`.length);
+
+function trialOutcome(o: JobOutcome, agent: AgentName, model: string): TrialOutcome {
+  return {
+    folder: trialFolder(o.job.spec.key),
+    agent: `${agent} (${model})`,
+    run: o.run,
+    judge: (o.judgement as JudgeResult | null) ?? null,
+    ...(o.failure ? { failure: o.failure } : {}),
+  };
+}
