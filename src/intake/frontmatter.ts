@@ -1,5 +1,6 @@
 import { isMap, isScalar, parseDocument, type YAMLError } from 'yaml';
 import type { Diagnostic } from '../types.js';
+import { lineAt, lineStarts } from '../util/lines.js';
 
 // Splits SKILL.md into YAML frontmatter and markdown body. The `yaml` package never evaluates code;
 // unknown tags stay plain values. Any frontmatter problem is an error diagnostic and the skill still loads
@@ -26,22 +27,6 @@ const MAX_FLOW_DEPTH = 64;
 
 const OPENING = /^---[ \t]*\r?$/;
 const CLOSING = /^(?:---|\.\.\.)[ \t]*\r?$/;
-
-/** Maps offsets in `source` to 1-based lines (binary search over line starts, computed once). */
-function lineLocator(source: string): (offset: number) => number {
-  const starts = [0];
-  for (let i = 0; i < source.length; i++) if (source.charCodeAt(i) === 10) starts.push(i + 1);
-  return (offset) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
-}
 
 function error(code: string, message: string, line: number): Diagnostic {
   return { code, level: 'error', message, file: FILE, line };
@@ -153,7 +138,8 @@ function parseYamlMap(
       error('frontmatter-yaml', `frontmatter could not be parsed: ${String(cause)}`, firstLine),
     ]);
   }
-  const lineOf = lineLocator(source);
+  const starts = lineStarts(source);
+  const lineOf = (offset: number) => lineAt(starts, offset);
   const warnings = doc.warnings.map((w) => yamlDiagnostic(w, lineOf, firstLine));
   if (doc.errors.length > 0) {
     return failed([...doc.errors.map((e) => yamlDiagnostic(e, lineOf, firstLine)), ...warnings]);
