@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scanSkill } from '../../../../src/scan/engine.js';
 import type { Detector } from '../../../../src/scan/rule.js';
-import { makeSkill } from './make-skill.js';
+import { makeSkill } from '../prose/make-skill.js';
 
 // A minimal detector, written here, so the engine's own behaviour (mapping, framing, dedupe, suppression,
 // scoring) is tested apart from the real rules, which have their own fixtures.
