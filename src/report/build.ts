@@ -83,6 +83,17 @@ function runtimeSummary(d: DetonationResult, backend: string | undefined): Runti
   };
 }
 
+/** One line on what the paired trials showed, so the decision reads with the skill's measured value. */
+function utilityReason(u: UtilitySummary | null | undefined): string | null {
+  if (!u || u.prg === null) return null;
+  const valid = u.scenarios.filter((s) => s.valid).length;
+  const pct = (x: number) => `${x > 0 ? '+' : ''}${Math.round(x * 100)}%`;
+  if (u.ceiling)
+    return `utility: the agent already passed every check without the skill (${valid} scenario(s))`;
+  const cost = u.cg === null ? '' : `; tokens ${pct(-u.cg)} with the skill`;
+  return `utility: ${pct(u.prg)} checklist items passed with the skill (PRG over ${valid} scenario(s))${cost}`;
+}
+
 function recommend(status: Report['safety']['status'], findings: ReportFinding[]): Report['verdict'] {
   const active = findings.filter((f) => !f.suppressed);
   const confirmed = active.filter((f) => f.verdict === 'confirmed');
@@ -112,6 +123,10 @@ function recommend(status: Report['safety']['status'], findings: ReportFinding[]
   return { recommendation, headline, reasons };
 }
 
+function withUtility(verdict: Report['verdict'], reason: string | null): Report['verdict'] {
+  return reason ? { ...verdict, reasons: [...verdict.reasons, reason] } : verdict;
+}
+
 export function buildReport(inputs: ReportInputs): Report {
   const { skill, scan, detonation } = inputs;
   // Later verdicts win: a probe run by an agent settles what script detonation left open.
@@ -138,7 +153,7 @@ export function buildReport(inputs: ReportInputs): Report {
       })),
       diagnostics: skill.diagnostics,
     },
-    verdict: recommend(status, findings),
+    verdict: withUtility(recommend(status, findings), utilityReason(inputs.utility)),
     safety: { score, status, findings, notes: scan.notes },
     runtime: detonation ? runtimeSummary(detonation, inputs.sandboxBackend) : null,
     utility: inputs.utility ?? null,

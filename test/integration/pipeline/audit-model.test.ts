@@ -139,6 +139,9 @@ describe('audit --model (builtin agent, fake model over HTTP, real sandbox)', ()
     expect(u).not.toBeNull();
     expect(u?.prg).toBe(1);
     expect(u?.ceiling).toBe(false);
+    expect(report.verdict.reasons).toContain(
+      'utility: +100% checklist items passed with the skill (PRG over 2 scenario(s))',
+    );
     expect(u?.scenarios.map((s) => [s.id, s.valid, s.withSkill.passed, s.noSkill.passed])).toEqual([
       ['s1', true, 2, 0],
       ['s2', true, 2, 0],
@@ -198,6 +201,9 @@ describe('audit --model (builtin agent, fake model over HTTP, real sandbox)', ()
     expect(u?.cg).toBe(-0.5);
     expect(u?.deltaQ).toBe(-1000);
     expect(u?.scenarios[0]?.withSkill.tokens.input).toBe(3000);
+    expect(report.verdict.reasons).toContain(
+      'utility: the agent already passed every check without the skill (1 scenario(s))',
+    );
   }, 120_000);
 
   it('resumes: only the trial whose files are missing runs again', async () => {
