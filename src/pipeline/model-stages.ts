@@ -271,10 +271,11 @@ export async function runModelStages(
   const runJob = async (job: TrialJob): Promise<JobOutcome> => {
     const { key } = job.spec;
     const label = `${key.agent} ${key.scenario} ${key.condition}`;
-    if (spent) return { job, run: null, judgement: null, skipped: true };
+    // Finished work is reused even after the cap is spent: it costs nothing.
     let run = await storedRun(ctx.runDir, key);
     const reused = run !== null;
     if (!run) {
+      if (spent) return { job, run: null, judgement: null, skipped: true };
       try {
         client.checkBudget(promptEstimate(job.spec), `trial ${trialFolder(key)}`);
         progress(`${label}: running (${done}/${jobs.length} done)`);

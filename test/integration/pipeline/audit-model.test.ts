@@ -256,6 +256,20 @@ describe('audit --model (builtin agent, fake model over HTTP, real sandbox)', ()
     expect(full.utility?.prg).toBe(1);
     expect(server.requests.filter((r) => r.script === 'with-skill')).toHaveLength(3);
     expect(server.requests.filter((r) => r.script === 'schemes')).toHaveLength(0);
+
+    // Finished work costs nothing: once the first (missing) trial finds the cap spent, the finished ones queued
+    // after it are still reused rather than skipped.
+    rmSync(join(runDir, 'trials', `${SKILL}-s1__with_skill__builtin`, 'result.json'));
+    server.reset();
+    const tiny = options(out, { maxCost: 'tokens:1' });
+    if (tiny.model) tiny.model.concurrency = 1;
+    const { report: again } = await audit(skillDir, tiny);
+    expect(again.utility?.scenarios.map((s) => [s.id, s.valid])).toEqual([['s2', true]]);
+    expect(again.utility?.prg).toBe(1);
+    expect(again.notRun.find((n) => n.stage === 'trials')?.reason).toMatch(
+      new RegExp(`1 of 4 trials not run \\(${SKILL}-s1__with_skill__builtin\\)$`),
+    );
+    expect(server.requests).toEqual([]);
   }, 120_000);
 
   it.each([
