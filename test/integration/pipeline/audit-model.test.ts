@@ -1,6 +1,6 @@
 // The model-backed audit end to end: schemes, Harbor tasks, paired builtin-agent trials in the real sandbox,
 // the blind judge, utility scores, resume and the cost cap, all against the scripted fake model server over HTTP.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,87 +11,29 @@ import type { Report } from '../../../src/report/model.js';
 import { validateReport } from '../../../src/report/schema.js';
 import { scanSkill } from '../../../src/scan/engine.js';
 import {
+  CHECK_MARK,
+  LOADS_AND_WRITES,
+  SKILL,
+  scripts,
+  TOTAL,
+  WRITE_TOTAL,
+  writeSkill,
+} from '../../support/fake-model/audit-script.js';
+import {
   type FakeModelServer,
-  type FakeRequestView,
-  type FakeScript,
   type FakeTurn,
   type LoggedRequest,
-  mentions,
   startFakeModelServer,
 } from '../../support/fake-model-server.js';
-
-const SKILL = 'ledger-totals-xq';
-/** A marker only the evaluator side (checklist) carries: no agent request may ever contain it. */
-const CHECK_MARK = 'evaluator-only-mark-5521';
-const TOTAL = 'grand total: 42.50';
-const WRITE_TOTAL = `printf '${TOTAL}\\n' > totals.txt`;
 
 let server: FakeModelServer;
 let dir: string;
 
-const scenario = (n: number) => ({
-  title: `Invoices ${n}`,
-  instruction: `Finance batch ${n}: invoices.csv holds this month's invoices. Put the overall sum in totals.txt.`,
-  capabilityAnalysis: 'the skill fixes the summary line format',
-  checklist: [`totals.txt holds the summary line (${CHECK_MARK})`, 'the amount is 42.50'],
-  rubric: 'the sum must match the file',
-  expectedOutcome: `totals.txt with "${TOTAL}"`,
-  materials: [{ path: 'invoices.csv', content: 'id,amount\n1,40.00\n2,2.50\n' }],
-  ruleChecks: [{ kind: 'file_exists', path: 'totals.txt', value: '', command: '' }],
-});
-
-const isSchemes = (r: FakeRequestView) => r.raw.includes('scenarios for this skill');
-const isJudge = (r: FakeRequestView) => r.raw.includes('Checklist (one verdict per id)');
 const isAgent = (r: LoggedRequest) =>
   Array.isArray(r.body?.tools) && r.body.tools.length > 0 && !isStructured(r);
 const isStructured = (r: LoggedRequest) =>
   JSON.stringify(r.body?.tool_choice ?? '').includes('"tool"') || r.body?.output_format !== undefined;
 const bodyOf = (r: LoggedRequest) => JSON.stringify(r.body ?? '');
-
-/** Schemes, judge (passes items only when the trial shows the total line), then the agent turns. */
-function scripts(withSkillTurns: FakeTurn[], noSkillTurns: FakeTurn[], scenarios = 2): FakeScript[] {
-  const verdicts = (passed: boolean) => ({
-    items: ['c1', 'c2'].map((id) => ({ id, passed, evidence: passed ? TOTAL : '', reason: 'scripted' })),
-  });
-  return [
-    {
-      name: 'schemes',
-      match: isSchemes,
-      turns: [
-        {
-          json: {
-            capabilityAnalysis: 'summary line format',
-            scenarios: Array.from({ length: scenarios }, (_, i) => scenario(i + 1)),
-          },
-        },
-      ],
-    },
-    {
-      name: 'judge-pass',
-      match: (r) => isJudge(r) && r.raw.includes(TOTAL),
-      turns: [{ json: verdicts(true) }],
-    },
-    { name: 'judge-fail', match: isJudge, turns: [{ json: verdicts(false) }] },
-    { name: 'with-skill', match: mentions(SKILL), turns: withSkillTurns },
-    { name: 'no-skill', turns: noSkillTurns },
-  ];
-}
-
-const LOADS_AND_WRITES: FakeTurn[] = [
-  { toolCalls: [{ name: 'skill', input: { name: SKILL } }] },
-  { toolCalls: [{ name: 'shell', input: { command: WRITE_TOTAL } }] },
-  { text: 'Wrote totals.txt.' },
-];
-
-function writeSkill(root: string, extra = ''): string {
-  const folder = join(root, SKILL);
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(
-    join(folder, 'SKILL.md'),
-    `---\nname: ${SKILL}\ndescription: House style for invoice summaries.\n---\n# House style\n\nThe summary line reads "grand total: <sum>" with two decimals, alone on its line.\n${extra}`,
-  );
-  return folder;
-}
 
 function options(out: string, extra: { maxCost?: string; scenarios?: number } = {}): AuditOptions {
   const settings = resolveModelSettings(
