@@ -51,21 +51,27 @@ async function scanWithPool(
   onDone: (index: number, result: SkillScan | { error: string }) => void,
 ): Promise<void> {
   const queue = [...jobs];
+  // A worker that dies (a parser crash on hostile input, memory) fails only the skill it was scanning; the
+  // other workers drain the queue.
   const runOne = (worker: Worker): Promise<void> =>
-    new Promise((resolve, reject) => {
+    new Promise((resolve) => {
+      let current: WorkerJob | undefined;
       const next = (): void => {
-        const job = queue.shift();
-        if (!job) {
+        current = queue.shift();
+        if (!current) {
           resolve();
           return;
         }
-        worker.once('message', (msg: { index: number; scan?: SkillScan; error?: string }) => {
-          onDone(msg.index, msg.scan ?? { error: msg.error ?? 'unknown worker error' });
-          next();
-        });
-        worker.postMessage({ index: job.index, skill: job.skill, options });
+        worker.postMessage({ index: current.index, skill: current.skill, options });
       };
-      worker.once('error', reject);
+      worker.on('message', (msg: { index: number; scan?: SkillScan; error?: string }) => {
+        onDone(msg.index, msg.scan ?? { error: msg.error ?? 'unknown worker error' });
+        next();
+      });
+      worker.once('error', (error) => {
+        if (current) onDone(current.index, { error: `scanner worker failed: ${error.message}` });
+        resolve();
+      });
       next();
     });
   await Promise.all(workers.map(runOne));
@@ -119,16 +125,14 @@ export async function scanSource(
         else result.scan = outcome;
         options.onProgress?.(++done, jobs.length);
       };
-      // Below a handful of skills, workers cost more than they save: scan on this thread.
-      if (workers.length > 0 && jobs.length >= 8) {
-        await scanWithPool(workers, jobs, scanOptions, finish);
-      } else {
-        for (const job of jobs) {
-          try {
-            finish(job.index, await scanSkill(job.skill, scanOptions));
-          } catch (error) {
-            finish(job.index, { error: error instanceof Error ? error.message : String(error) });
-          }
+      // Below a handful of skills, workers cost more than they save: scan on this thread. This thread also
+      // scans whatever a pool whose workers all died left undone.
+      if (workers.length > 0 && jobs.length >= 8) await scanWithPool(workers, jobs, scanOptions, finish);
+      for (const job of jobs.filter((j) => !results[j.index]!.scan && !results[j.index]!.error)) {
+        try {
+          finish(job.index, await scanSkill(job.skill, scanOptions));
+        } catch (error) {
+          finish(job.index, { error: error instanceof Error ? error.message : String(error) });
         }
       }
       return results;
