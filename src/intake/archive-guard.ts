@@ -1,4 +1,8 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { UserError } from '../util/errors.js';
 import type { IntakeLimits } from './limits.js';
 
@@ -130,4 +134,31 @@ export class ArchiveBudget {
 /** File mode for an extracted file: keep only whether it was executable (scripts may need it later). */
 export function extractedMode(mode: number | undefined): number {
   return mode !== undefined && (mode & 0o111) !== 0 ? 0o755 : 0o644;
+}
+
+/**
+ * Writes one entry's bytes to `dest/path` through the budget's counter. The file is created exclusively
+ * ('wx'): a second entry with the same name would replace what was scanned, so it refuses the archive.
+ */
+export async function writeEntry(
+  archiveName: string,
+  dest: string,
+  path: string,
+  input: AsyncIterable<unknown> | NodeJS.ReadableStream,
+  counter: Transform,
+  mode: number,
+): Promise<void> {
+  const out = join(dest, path);
+  await mkdir(dirname(out), { recursive: true });
+  const output = createWriteStream(out, { flags: 'wx', mode });
+  await pipeline(input, counter, output).catch((cause) => {
+    if ((cause as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new UserError(
+        'UNSAFE_ARCHIVE',
+        `${archiveName}: entry ${path} appears twice; the archive was refused`,
+        path,
+      );
+    }
+    throw cause;
+  });
 }

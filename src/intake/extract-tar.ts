@@ -6,7 +6,13 @@ import { createGunzip } from 'node:zlib';
 import type { Header } from 'tar-stream';
 import tar from 'tar-stream';
 import { UserError } from '../util/errors.js';
-import { ArchiveBudget, extractedMode, type SkippedEntry, safeEntryPath } from './archive-guard.js';
+import {
+  ArchiveBudget,
+  extractedMode,
+  type SkippedEntry,
+  safeEntryPath,
+  writeEntry,
+} from './archive-guard.js';
 import type { IntakeLimits } from './limits.js';
 
 // Extracts a .tar.gz / .tgz / .tar into `dest`: regular files and folders only. Symlinks, hard links and
@@ -95,20 +101,14 @@ async function extractEntry(
     return drain(entry);
   }
   budget.checkDeclared(path, header.size ?? 0, null);
-  const out = join(dest, path);
-  await mkdir(dirname(out), { recursive: true });
-  // 'wx': a second entry with the same name would replace what was scanned; refuse instead.
-  const output = createWriteStream(out, { flags: 'wx', mode: extractedMode(header.mode) });
-  await pipeline(entry, budget.entryCounter(path, null), output).catch((cause) => {
-    if ((cause as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new UserError(
-        'UNSAFE_ARCHIVE',
-        `${archiveName}: entry ${path} appears twice; the archive was refused`,
-        path,
-      );
-    }
-    throw cause;
-  });
+  await writeEntry(
+    archiveName,
+    dest,
+    path,
+    entry,
+    budget.entryCounter(path, null),
+    extractedMode(header.mode),
+  );
 }
 
 async function drain(stream: AsyncIterable<unknown>): Promise<void> {

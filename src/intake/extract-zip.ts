@@ -5,7 +5,13 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import { UserError } from '../util/errors.js';
-import { ArchiveBudget, extractedMode, type SkippedEntry, safeEntryPath } from './archive-guard.js';
+import {
+  ArchiveBudget,
+  extractedMode,
+  type SkippedEntry,
+  safeEntryPath,
+  writeEntry,
+} from './archive-guard.js';
 import type { IntakeLimits } from './limits.js';
 
 // Extracts a .zip / .skill into `dest`: regular files and folders only. Symlinks and special entries are
@@ -98,21 +104,15 @@ export async function extractZip(
         skipped.push({ path, kind: 'special', target: null });
         continue;
       }
-      const out = join(dest, path);
-      await mkdir(dirname(out), { recursive: true });
       const input = await zip.openReadStreamPromise(entry);
-      // 'wx': a second entry with the same name would replace what was scanned; refuse instead.
-      const output = createWriteStream(out, { flags: 'wx', mode: extractedMode(unixMode) });
-      await pipeline(input, budget.entryCounter(path, entry.compressedSize), output).catch((cause) => {
-        if ((cause as NodeJS.ErrnoException).code === 'EEXIST') {
-          throw new UserError(
-            'UNSAFE_ARCHIVE',
-            `${archiveName}: entry ${path} appears twice; the archive was refused`,
-            path,
-          );
-        }
-        throw cause;
-      });
+      await writeEntry(
+        archiveName,
+        dest,
+        path,
+        input,
+        budget.entryCounter(path, entry.compressedSize),
+        extractedMode(unixMode),
+      );
     }
   } catch (cause) {
     throw invalid(archiveName, cause);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
-import { connect } from 'node:net';
 import { rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
 import type { SourceSpec } from './source-spec.js';

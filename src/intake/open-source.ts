@@ -2,16 +2,16 @@ import { constants, existsSync, type Stats } from 'node:fs';
 import { copyFile, mkdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, posix, resolve } from 'node:path';
 import type { Diagnostic, Provenance, Skill, SkillLink, SourceKind } from '../types.js';
-import { UserError, type UserErrorCode, errorMessage } from '../util/errors.js';
+import { errorMessage, UserError, type UserErrorCode } from '../util/errors.js';
 import { makeTempDir, removeTempDir } from '../util/tempdir.js';
 import type { SkippedEntry } from './archive-guard.js';
-import { MAX_FOLDERS, discoverSkills } from './discover.js';
+import { discoverSkills, MAX_FOLDERS } from './discover.js';
 import { extractTar } from './extract-tar.js';
 import { extractZip } from './extract-zip.js';
 import { cloneRepository } from './git.js';
 import type { IntakeLimits } from './limits.js';
-import { type SkillExtras, loadSkill, resolveLimits } from './load-skill.js';
-import { type SourceSpec, archiveFormat, archiveStem, parseSource, safeFolderName } from './source-spec.js';
+import { loadSkill, resolveLimits, type SkillExtras } from './load-skill.js';
+import { archiveFormat, archiveStem, parseSource, type SourceSpec, safeFolderName } from './source-spec.js';
 import { isInside } from './walk.js';
 
 // Turns any source into folders on disk (copying, extracting or cloning into temp folders when needed),
