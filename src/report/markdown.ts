@@ -1,5 +1,12 @@
 import { patternById } from '../scan/taxonomy.js';
 import {
+  AGENT_COLUMNS,
+  type AgentRow,
+  agentLabel,
+  agentRows,
+  agentScoreCells,
+} from './html/app/agent-rows.js';
+import {
   clip,
   count,
   duration,
@@ -216,6 +223,25 @@ function renderUtility(u: UtilitySummary): string[] {
   return out;
 }
 
+/** One row per agent of a multi-agent audit; names from the configuration go into code spans. */
+function renderAgents(rows: readonly AgentRow[]): string[] {
+  if (rows.length === 0) return [];
+  return [
+    '#### By agent',
+    '',
+    `| ${AGENT_COLUMNS.join(' | ')} |`,
+    `|${AGENT_COLUMNS.map(() => '---|').join('')}`,
+    ...rows
+      .slice(0, LIST_ITEMS)
+      .map(
+        (r) =>
+          `| ${codeSpan(agentLabel(r), 80)} | ${codeSpan(r.model ?? '?', 80)} | ${agentScoreCells(r).join(' | ')} |`,
+      ),
+    ...(rows.length > LIST_ITEMS ? ['', `… ${rows.length - LIST_ITEMS} more agents.`] : []),
+    '',
+  ];
+}
+
 function renderQuality(report: Report): string[] {
   const q = report.quality!;
   const out = [
@@ -252,6 +278,7 @@ export function renderReportMarkdown(report: Report): string {
     ...renderSafety(report),
     ...(report.runtime ? renderRuntime(report.runtime) : notRunSection(report, 'Runtime evidence')),
     ...(report.utility ? renderUtility(report.utility) : notRunSection(report, 'Utility')),
+    ...renderAgents(agentRows(report.configuration)),
     ...(report.quality ? renderQuality(report) : notRunSection(report, 'Quality')),
   ];
   if (report.notRun.length) {

@@ -1,6 +1,13 @@
 import { patternById } from '../scan/taxonomy.js';
 import type { Colors } from './colors.js';
 import {
+  AGENT_COLUMNS,
+  type AgentRow,
+  agentLabel,
+  agentRows,
+  agentScoreCells,
+} from './html/app/agent-rows.js';
+import {
   clip,
   count,
   duration,
@@ -173,6 +180,26 @@ function renderUtility(report: Report, c: Colors): string[] {
   return out;
 }
 
+/** Display width for padding: combining marks (the tilde of Δq̃) take no column. */
+function columns(text: string): number {
+  return Array.from(text.replace(/\p{M}/gu, '')).length;
+}
+
+/** One row per agent of a multi-agent audit, columns padded to line up (names bounded and revealed). */
+function renderAgents(rows: readonly AgentRow[], c: Colors): string[] {
+  const table = rows.map((r) => [line(agentLabel(r), 60), line(r.model ?? '?', 60), ...agentScoreCells(r)]);
+  const widths = AGENT_COLUMNS.map((h, i) =>
+    Math.max(columns(h), ...table.map((cells) => columns(cells[i]!))),
+  );
+  const row = (cells: readonly string[]) =>
+    `  ${cells.map((cell, i) => cell + ' '.repeat(Math.max(0, widths[i]! - columns(cell)))).join('  ')}`.trimEnd();
+  return [
+    `  ${c.bold('By agent')}  ${c.dim(`${rows.length} agent configurations`)}`,
+    c.dim(row(AGENT_COLUMNS)),
+    ...table.map(row),
+  ];
+}
+
 function renderQuality(report: Report, c: Colors): string[] {
   const q = report.quality!;
   const out = [
@@ -200,6 +227,7 @@ function notRunLines(
 
 export function renderReportText(report: Report, c: Colors): string {
   const { skill, verdict } = report;
+  const agents = agentRows(report.configuration);
   const out: string[] = [
     `${recommendationBanner(verdict.recommendation, c)}  ${c.bold(line(skill.name, 80))}  ${c.dim(line(skill.path, 120))}`,
     `${c.bold(line(verdict.headline, 300))}`,
@@ -211,6 +239,7 @@ export function renderReportText(report: Report, c: Colors): string {
     ...(report.runtime ? renderRuntime(report.runtime, c) : notRunLines(report, 'Runtime evidence', c)),
     '',
     ...(report.utility ? renderUtility(report, c) : notRunLines(report, 'Utility', c)),
+    ...(agents.length ? renderAgents(agents, c) : []),
     '',
     ...(report.quality ? renderQuality(report, c) : notRunLines(report, 'Quality', c)),
   ];

@@ -648,6 +648,51 @@ export function fullReport(): Report {
   };
 }
 
+/** The clean audit run by two agents (`--agents builtin,claude-code`): one utility row per agent. */
+export function twoAgentReport(): Report {
+  const clean = cleanReport();
+  const u = clean.utility!;
+  return {
+    ...clean,
+    configuration: {
+      ...clean.configuration,
+      agents: ['builtin', 'claude-code'],
+      utilityByAgent: [
+        {
+          agent: 'builtin',
+          harness: null,
+          model: 'anthropic/claude-sonnet-4-5',
+          prg: u.prg,
+          eg: u.eg,
+          cg: u.cg,
+          ecg: u.ecg,
+          deltaT: u.deltaT,
+          deltaQ: u.deltaQ,
+          ceiling: u.ceiling,
+          validPairs: 3,
+          invalidPairs: 0,
+          scenarios: u.scenarios,
+        },
+        {
+          agent: 'claude-code',
+          harness: '@anthropic-ai/claude-code@2.1.332',
+          model: 'anthropic/claude-sonnet-4-5',
+          prg: 0.25,
+          eg: null,
+          cg: -0.125,
+          ecg: null,
+          deltaT: -4_200,
+          deltaQ: -1_800,
+          ceiling: false,
+          validPairs: 2,
+          invalidPairs: 1,
+          scenarios: u.scenarios,
+        },
+      ],
+    },
+  };
+}
+
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
@@ -672,4 +717,5 @@ export const REPORT_FIXTURES: Record<string, () => Report> = {
   scanOnly: scanOnlyReport,
   hostile: hostileReport,
   full: fullReport,
+  twoAgents: twoAgentReport,
 };

@@ -1,4 +1,6 @@
 /** @import { ScenarioResult, TrialSummary, UtilitySummary } from '../../model.js' */
+/** @import { AgentRow } from './agent-rows.js' */
+import { AGENT_COLUMNS, agentRows, agentScoreCells } from './agent-rows.js';
 import { count, duration, effectiveTokens, signedPercent } from './format.js';
 import { Code, Section, Txt } from './text.jsx';
 
@@ -111,9 +113,79 @@ function Scenario({ s }) {
   );
 }
 
-/** @param {{ utility: UtilitySummary }} props */
-export function Utility({ utility }) {
+/**
+ * The report's `configuration` as embedded in the page, for when the caller passes none. A stopgap: app.jsx
+ * renders `<Utility utility={…} />` without the configuration, and should pass `configuration` instead.
+ * @returns {unknown}
+ */
+function pageConfiguration() {
+  if (typeof document === 'undefined') return undefined;
+  try {
+    const data = JSON.parse(document.getElementById('report-data')?.textContent ?? '');
+    return data !== null && typeof data === 'object' ? data.configuration : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// styles.css is shared with other sections: this table's few layout needs are inline (the CSP allows it).
+const NUM_CELL = { textAlign: 'right', whiteSpace: 'nowrap' };
+
+/** One row per agent of a multi-agent audit (shown only for two or more). @param {{ rows: AgentRow[] }} props */
+function ByAgent({ rows }) {
+  return (
+    <div class="by-agent" data-testid="utility-by-agent" style={{ marginBottom: '16px' }}>
+      <h3>By agent</h3>
+      <div class="table-scroll">
+        <table>
+          <thead>
+            <tr>
+              {AGENT_COLUMNS.map((h, i) => (
+                <th
+                  key={h}
+                  style={{
+                    ...(i >= 2 ? NUM_CELL : {}),
+                    // Headings are upper-cased by the stylesheet; Δt and Δq̃ are symbols whose case matters.
+                    ...(h.startsWith('Δ') ? { textTransform: 'none' } : {}),
+                  }}
+                >
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r, i) => (
+              <tr key={i}>
+                <td>
+                  <Code value={r.agent} max={80} />
+                  {r.harness ? (
+                    <div class="muted small">
+                      <Txt value={r.harness} max={120} />
+                    </div>
+                  ) : null}
+                </td>
+                <td>
+                  <Txt value={r.model ?? '?'} max={120} />
+                </td>
+                {agentScoreCells(r).map((cell, j) => (
+                  <td class="num" style={NUM_CELL} key={j}>
+                    {cell}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+/** @param {{ utility: UtilitySummary, configuration?: unknown }} props */
+export function Utility({ utility, configuration }) {
   const valid = utility.scenarios.filter((s) => s.valid).length;
+  const byAgent = agentRows(configuration === undefined ? pageConfiguration() : configuration);
   return (
     <Section
       id="scenarios"
@@ -123,6 +195,7 @@ export function Utility({ utility }) {
       {utility.ceiling ? (
         <p class="note">The agent already passes these scenarios without the skill, so no gain can show.</p>
       ) : null}
+      {byAgent.length ? <ByAgent rows={byAgent} /> : null}
       {utility.scenarios.map((s, i) => (
         <Scenario s={s} key={i} />
       ))}
