@@ -6,14 +6,24 @@
 // (==, ===), a compatible-release (~=) or an upper bound (<, <=); a bare name or a lower bound alone (>=) is
 // unpinned. An npm dependency is flagged only for `*`, `latest`, `next`, `x`, an empty range or `>=` with no
 // upper bound; caret and tilde ranges are normal npm practice with a lockfile.
+//
+// SC4 typosquats: a dependency name (length >= 5, not itself well-known) within edit distance 1 (names
+// shorter than 10) or 2 of a well-known package of the same ecosystem (known-packages.ts), keeping its
+// first letter, or its words reordered and misspelt (`dotenv-pyton`; a plain reorder such as
+// `ffmpeg-python` is a common legitimate alias). Legitimate neighbours are in the known lists; a trailing version number
+// (`markdown2`, `psycopg3`) is a variant, not a squat; inside an owned npm scope (`@aws-sdk/...`) or a
+// plugin family (`react-*`, `pytest-*`, `google-cloud-*`, `lodash.*`) siblings are legion, so only an adjacent
+// transposition of a known sibling counts there.
 import { parse as parseToml } from 'smol-toml';
 import { analyseCode } from '../code/analyse.js';
 import { clamp, contextConfidence, dedupe } from '../code/hits.js';
 import { hostOf, isIpHost } from '../code/network.js';
 import type { Detector, FileContext, Hit, Rule } from '../rule.js';
 import { lineAt, lineStarts, quote } from '../text.js';
-import { supplyChainHits } from './code-supply-chain.js';
 import { obfuscationHits } from './code-obfuscation.js';
+import { supplyChainHits } from './code-supply-chain.js';
+import { editDistance } from './frontmatter-namespace.js';
+import { KNOWN_NPM, KNOWN_PYPI, NEIGHBOURS_NPM, NEIGHBOURS_PYPI } from './known-packages.js';
 
 export const MANIFEST_RULES = [
   {
@@ -52,6 +62,12 @@ export const MANIFEST_RULES = [
     message: 'A package.json install script installs packages without versions.',
     help: 'Pin the versions an install script installs.',
   },
+  {
+    id: 'manifest.typosquat-dependency',
+    pattern: 'SC4',
+    message: 'Dependency name is a near-miss of a well-known package (possible typosquat).',
+    help: 'Typosquatted packages imitate popular names one or two letters off and often carry malware. Check the spelling against the registry page of the package you meant and fix the name.',
+  },
 ] as const satisfies readonly Rule[];
 
 /** Install-script hits come from the code rules; each maps to the manifest rule of the same pattern. */
@@ -65,6 +81,7 @@ const INSTALL_SCRIPT_RULE: Record<string, string> = {
 };
 
 const SC1 = 'manifest.unpinned-dependency';
+const SC4 = 'manifest.typosquat-dependency';
 const SC5 = 'manifest.unverifiable-source';
 const PUBLIC_INDEX = /^(pypi\.org|files\.pythonhosted\.org|pypi\.python\.org|download\.pytorch\.org)$/;
 const PINNED_REF = /(@|#)[0-9a-f]{7,40}\b|#(sha256|sha384|sha512|md5)=|#commit=/i;
@@ -141,6 +158,85 @@ function judgeRequirement(spec: string): { rule: string; confidence: number; why
   };
 }
 
+type Ecosystem = 'pypi' | 'npm';
+const KNOWN: Record<Ecosystem, { list: readonly string[]; set: ReadonlySet<string> }> = {
+  pypi: { list: KNOWN_PYPI, set: new Set([...KNOWN_PYPI, ...NEIGHBOURS_PYPI]) },
+  npm: { list: KNOWN_NPM, set: new Set([...KNOWN_NPM, ...NEIGHBOURS_NPM]) },
+};
+const FAMILY =
+  /^(@[\w.-]+\/|(?:lodash|python|react|vue|eslint|babel|webpack|rollup|vite|postcss|gatsby|types|pytest|django|flask|sphinx|mkdocs|google-cloud|azure|mypy-boto3|opentelemetry|langchain|llama-index|jupyterlab)[-.])/;
+
+function normaliseName(name: string, eco: Ecosystem): string {
+  const lower = name.trim().toLowerCase();
+  return eco === 'pypi' ? lower.replace(/[-_.]+/g, '-') : lower;
+}
+
+/** One adjacent transposition turns a into b. */
+function isTransposition(a: string, b: string): boolean {
+  if (a.length !== b.length || a === b) return false;
+  let i = 0;
+  while (a[i] === b[i]) i++;
+  return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+}
+
+const bare = (name: string) => name.replace(/^@[\w.-]+\//, '');
+const sortedWords = (name: string) =>
+  name
+    .split(/[-_./]+/)
+    .sort()
+    .join('-');
+
+/** The well-known package `raw` imitates, if any. */
+export function dependencyTyposquat(
+  raw: string,
+  eco: Ecosystem,
+): { target: string; distance: number; how: string } | null {
+  const name = normaliseName(raw, eco);
+  const known = KNOWN[eco];
+  if (name.length < 5 || known.set.has(name)) return null;
+  const family = FAMILY.exec(name)?.[1];
+  let best: { target: string; distance: number; how: string } | null = null;
+  for (const target of known.list) {
+    if (target.length < 5) continue;
+    if (name.replace(/\d+$/, '') === target.replace(/\d+$/, '')) continue;
+    const targetFamily = FAMILY.exec(target)?.[1];
+    if (family && targetFamily && family.slice(0, -1) === targetFamily.slice(0, -1)) {
+      if (isTransposition(name.slice(family.length), target.slice(family.length)) && !best)
+        best = { target, distance: 1, how: 'two letters swapped' };
+      continue;
+    }
+    const max = target.length >= 10 ? 2 : 1;
+    // Squats keep the first letter (people misspell the middle of a name); most legitimate neighbours
+    // differ at the start (gaxios / axios, dargs / yargs, psutil / gsutil).
+    const distance = bare(name)[0] === bare(target)[0] ? editDistance(name, target, max) : max + 1;
+    if (distance <= max && (!best || distance < best.distance))
+      best = { target, distance, how: `${distance} edit${distance > 1 ? 's' : ''} away` };
+    else if (!best && /[-_.]/.test(name) && editDistance(sortedWords(name), sortedWords(target), 1) === 1)
+      best = { target, distance: 2, how: 'its words reordered and misspelt' };
+  }
+  return best;
+}
+
+function typosquatHit(ctx: FileContext, name: string, eco: Ecosystem, line: number, evidence: string) {
+  const squat = dependencyTyposquat(name, eco);
+  if (!squat) return null;
+  return hit(
+    ctx,
+    SC4,
+    line,
+    evidence,
+    squat.distance <= 1 ? 0.65 : 0.6,
+    `${name} looks like the well-known ${eco === 'npm' ? 'npm' : 'PyPI'} package ${squat.target} (${squat.how})`,
+  );
+}
+
+/** The project name of a PEP 508 requirement line, or null for options, URLs and paths. */
+function requirementName(spec: string): string | null {
+  const s = spec.trim();
+  if (!s || s.startsWith('-') || /^(\.|\/|file:|\w+:\/\/|git\+)/.test(s)) return null;
+  return /^[A-Za-z0-9][\w.-]*/.exec(s)?.[0] ?? null;
+}
+
 function requirementsHits(ctx: FileContext): Hit[] {
   const hits: Hit[] = [];
   ctx.text.split('\n').forEach((raw, i) => {
@@ -148,6 +244,9 @@ function requirementsHits(ctx: FileContext): Hit[] {
     if (!line) return;
     const j = judgeRequirement(line);
     if (j) hits.push(hit(ctx, j.rule, i + 1, raw, j.confidence, j.why));
+    const name = requirementName(line);
+    const squat = name ? typosquatHit(ctx, name, 'pypi', i + 1, raw) : null;
+    if (squat) hits.push(squat);
   });
   return hits;
 }
@@ -183,6 +282,9 @@ function pyprojectHits(ctx: FileContext): Hit[] {
       const line = lineOfString(ctx, starts, spec);
       hits.push(hit(ctx, j.rule, line, spec, j.confidence, j.why));
     }
+    const name = requirementName(spec);
+    const squat = name ? typosquatHit(ctx, name, 'pypi', lineOfString(ctx, starts, spec), spec) : null;
+    if (squat) hits.push(squat);
   }
   // Package indexes: [[tool.uv.index]], [[tool.poetry.source]], [[tool.pdm.source]], [tool.uv] index-url.
   const tool = (doc.tool ?? {}) as Record<string, Record<string, unknown> | undefined>;
@@ -205,6 +307,8 @@ function pyprojectHits(ctx: FileContext): Hit[] {
     for (const [name, v] of Object.entries((poetry[section] ?? {}) as Record<string, unknown>)) {
       if (name === 'python') continue;
       const line = lineOfString(ctx, starts, name).valueOf();
+      const squat = typosquatHit(ctx, name, 'pypi', line, `${name} = ${JSON.stringify(v)}`);
+      if (squat) hits.push(squat);
       if (v === '*' || v === '')
         hits.push(hit(ctx, SC1, line, `${name} = "${String(v)}"`, 0.6, `${name} accepts any version`));
       else if (typeof v === 'object' && v !== null && 'git' in v && !('rev' in v) && !('tag' in v))
@@ -248,6 +352,8 @@ async function packageJsonHits(ctx: FileContext): Promise<Hit[]> {
       const line = lineOfString(ctx, starts, `${name}"`);
       const evidence = `"${name}": "${range}"`;
       const base = section === 'devDependencies' ? 0.8 : 1;
+      const squat = typosquatHit(ctx, name, 'npm', line, evidence);
+      if (squat) hits.push(squat);
       if (NPM_SOURCE.test(range) && !/^file:/.test(range)) {
         const { host } = hostOf(range.replace(/^git\+/, ''));
         if (isIpHost(host))

@@ -114,3 +114,97 @@ describe('package.json', () => {
     ]);
   });
 });
+
+describe('SC4 typosquatted dependencies', () => {
+  it('flags near-misses of well-known PyPI names on their requirements.txt lines', async () => {
+    const hits = await scan(
+      'requirements.txt',
+      [
+        'reqeusts==2.32.3',
+        'requests-oauthlib==2.0.0',
+        'hugginface-hub==0.24.0',
+        'python_dotenv==1.0.1',
+        'dotenv-pyton==1.0.1',
+        'numpy==2.0.0',
+        'scapy==2.5.0',
+        'markdown2==2.5.0',
+        'ffmpeg-python==0.2.0',
+        'pandsa==2.2.2',
+      ].join('\n'),
+    );
+    const sc4 = hits.filter((h) => h.pattern === 'SC4');
+    expect(sc4.map((h) => h.line)).toEqual([1, 3, 5, 10]);
+    expect(sc4.map((h) => h.rule)).toEqual(Array(4).fill('manifest.typosquat-dependency'));
+    for (const h of sc4) expect(h.confidence).toBeGreaterThanOrEqual(0.55);
+    for (const h of sc4) expect(h.confidence).toBeLessThanOrEqual(0.75);
+    expect(sc4[0]!.rationale).toContain('requests');
+  });
+
+  it('does not flag well-known packages, their legitimate neighbours or unrelated names', async () => {
+    const hits = await scan(
+      'requirements.txt',
+      [
+        'requests==2.32.3',
+        'requests-oauthlib==2.0.0',
+        'scipy==1.14.0',
+        'scrapy==2.11.2',
+        'pymssql==2.3.0',
+        'sympy==1.13.0',
+        'simpy==4.1.1',
+        'psycopg2-binary==2.9.9',
+        'pytest-cov==5.0.0',
+        'pytest-mock==3.14.0',
+        'google-cloud-pubsub==2.23.0',
+        'types-requests==2.32.0',
+        'authlib==1.3.1',
+        'gsutil==5.30',
+        'tqdm==4.66.4',
+        'my-company-tool==1.0',
+      ].join('\n'),
+    );
+    expect(hits.filter((h) => h.pattern === 'SC4')).toEqual([]);
+  });
+
+  it('checks pyproject.toml dependencies', async () => {
+    const text = [
+      '[project]',
+      'name = "x"',
+      'dependencies = [',
+      '  "pandsa==2.2.2",',
+      '  "pandas==2.2.2",',
+      ']',
+    ].join('\n');
+    expect(lines(await scan('pyproject.toml', text), 'SC4')).toEqual([4]);
+  });
+
+  it('flags npm near-misses, including a swapped scope member, and accepts legitimate names', async () => {
+    const text = JSON.stringify(
+      {
+        name: 'x',
+        dependencies: {
+          '@notionhq/clinet': '2.2.15',
+          '@notionhq/client': '2.2.15',
+          lodahs: '4.17.21',
+          'react-dmo': '18.3.1',
+          '@aws-sdk/client-sts': '3.600.0',
+          '@types/express': '4.17.21',
+          'react-dnd': '16.0.1',
+          preact: '10.22.0',
+          markdownlint: '0.34.0',
+          'lodash.get': '4.4.2',
+          request: '2.88.2',
+        },
+      },
+      null,
+      2,
+    );
+    const hits = await scan('package.json', text);
+    expect(lines(hits, 'SC4')).toEqual([4, 6, 7]);
+  });
+
+  it('keeps ecosystems apart: npm `request` is legitimate, PyPI `request` imitates `requests`', async () => {
+    expect(lines(await scan('requirements.txt', 'request==2019.4.13\n'), 'SC4')).toEqual([1]);
+    const pkg = JSON.stringify({ dependencies: { request: '2.88.2' } }, null, 2);
+    expect(lines(await scan('package.json', pkg), 'SC4')).toEqual([]);
+  });
+});
