@@ -56,7 +56,7 @@ export function App({ report }) {
           </Section>
         )}
         {report.utility ? (
-          <Utility utility={report.utility} />
+          <Utility utility={report.utility} configuration={report.configuration} />
         ) : (
           <Section id="scenarios" title="Scenarios: with skill vs without">
             <NotRun reason={notRunReason(report, 'Utility')} />

@@ -113,21 +113,6 @@ function Scenario({ s }) {
   );
 }
 
-/**
- * The report's `configuration` as embedded in the page, for when the caller passes none. A stopgap: app.jsx
- * renders `<Utility utility={…} />` without the configuration, and should pass `configuration` instead.
- * @returns {unknown}
- */
-function pageConfiguration() {
-  if (typeof document === 'undefined') return undefined;
-  try {
-    const data = JSON.parse(document.getElementById('report-data')?.textContent ?? '');
-    return data !== null && typeof data === 'object' ? data.configuration : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 // styles.css is shared with other sections: this table's few layout needs are inline (the CSP allows it).
 const NUM_CELL = { textAlign: 'right', whiteSpace: 'nowrap' };
 
@@ -182,10 +167,10 @@ function ByAgent({ rows }) {
   );
 }
 
-/** @param {{ utility: UtilitySummary, configuration?: unknown }} props */
+/** @param {{ utility: UtilitySummary, configuration: unknown }} props */
 export function Utility({ utility, configuration }) {
   const valid = utility.scenarios.filter((s) => s.valid).length;
-  const byAgent = agentRows(configuration === undefined ? pageConfiguration() : configuration);
+  const byAgent = agentRows(configuration);
   return (
     <Section
       id="scenarios"
