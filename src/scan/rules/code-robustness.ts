@@ -56,18 +56,42 @@ const VALIDATION: Record<CodeModel['language'], RegExp> = {
 
 /** Any language: a usage message or an explicit emptiness check means the author thought about bad input. */
 const ANY_VALIDATION = /\busage\b|if\s*\(\s*!\s*[\w.]+\s*\)|===?\s*undefined|if\s+not\s+\w+\s*:/i;
+/** Argument-parser libraries: they validate what they parse, not raw `sys.argv[2]` read beside them. */
+const PARSER_ONLY: Partial<Record<CodeModel['language'], RegExp>> = {
+  python: /\b(argparse|click|typer|fire|docopt|optparse)\b/g,
+  javascript: /\b(parseArgs|yargs|commander|minimist|meow)\b/g,
+};
+/** A raw positional read: `sys.argv[2]`, `process.argv[3]`. */
+const RAW_POSITIONAL = /\bsys\.argv\[[1-9]\]|\bprocess\.argv\[[2-9]\]/;
+
+/** The text without whole-line comments (a comment mentioning "usage statistics" checks nothing). */
+function withoutCommentLines(text: string): string {
+  return text.replace(/^[ \t]*(#|\/\/).*$/gm, '');
+}
 
 function inputHits(ctx: FileContext, model: CodeModel): Hit[] {
-  if (VALIDATION[model.language].test(ctx.text) || ANY_VALIDATION.test(ctx.text) || model.nounset) return [];
-  // One finding per place the script reads its input (argv, stdin, $1), where nothing checks it.
+  if (model.nounset) return [];
+  const code = withoutCommentLines(ctx.text);
+  if (ANY_VALIDATION.test(code)) return [];
+  // Per use: a parser library in the file validates what it parses, so a file whose only check is such a
+  // parser still gets a (weaker) finding for each raw positional read beside it.
+  let parserOnly = false;
+  if (VALIDATION[model.language].test(code)) {
+    const parser = PARSER_ONLY[model.language];
+    if (!parser || VALIDATION[model.language].test(code.replace(parser, ''))) return [];
+    parserOnly = true;
+  }
+  const lines = ctx.text.split('\n');
+  // One finding per place the script reads its input (argv, stdin, $1), where nothing checks it: at the
+  // read, whether the read is inside the call that uses it or in an assignment just before.
   const hits: Hit[] = [];
   const seen = new Set<number>();
   for (const c of model.calls) {
     if (c.origin || c.guarded) continue;
     const input = [...c.args, ...c.named.values()].find((v) => v.taint.has(T.INPUT));
     const line = input?.taint.lineOf(T.INPUT);
-    // Report where the input is read (inside this call), not every call its derived data reaches.
-    if (!input || line === undefined || line < c.line || line > c.endLine || seen.size >= 3) continue;
+    if (!input || line === undefined || line > c.endLine || seen.size >= 3) continue;
+    if (parserOnly && !RAW_POSITIONAL.test(lines[line - 1] ?? '')) continue;
     if ([...seen].some((l) => Math.abs(l - line) <= 2)) continue;
     seen.add(line);
     const at = { line, endLine: line };
@@ -76,8 +100,10 @@ function inputHits(ctx: FileContext, model: CodeModel): Hit[] {
         ctx,
         c,
         'code.unvalidated-input',
-        0.35,
-        'script input is used with no argument check, parser, schema or error handling in the file',
+        parserOnly ? 0.3 : 0.35,
+        parserOnly
+          ? 'a raw positional argument is used beside an argument parser that does not cover it'
+          : 'script input is used with no argument check, parser, schema or error handling in the file',
         undefined,
         at,
       ),

@@ -30,6 +30,43 @@ const cases: Case[] = [
     absent: ['R1'],
   },
   {
+    name: 'R1 per use: argparse for some options, raw sys.argv[1] and [2] elsewhere',
+    path: 'scripts/opt.py',
+    text: 'import argparse, sys\ndef main():\n    folder = sys.argv[1]\n    quality = int(sys.argv[2])\n    p = argparse.ArgumentParser()\n    p.add_argument("--dry-run", action="store_true")\n    args, _ = p.parse_known_args(sys.argv[3:])\n    print(open(folder).read(), quality)\nmain()\n',
+    // One finding for the pair of raw reads (lines 3-4), where the first call consumes one.
+    expect: [['R1', 4]],
+  },
+  {
+    name: 'R1: input read into a variable, then used by a call on the next line',
+    path: 'scripts/get.py',
+    text: 'import sys, requests\nurl = sys.argv[1]\nresp = requests.get(url, timeout=10)\nprint(resp.status_code)\n',
+    expect: [['R1', 2]],
+  },
+  {
+    name: 'R1: a comment that mentions usage is not a usage check',
+    path: 'scripts/prof.py',
+    text: 'import sys\n# anonymous usage statistics are off\npath = sys.argv[1]\nprint(open(path).read())\n',
+    expect: [['R1', 3]],
+  },
+  {
+    name: 'no R1: argparse covers every argument',
+    path: 'scripts/ok2.py',
+    text: 'import argparse, sys\np = argparse.ArgumentParser()\np.add_argument("folder")\np.add_argument("--quality", type=int, default=80)\na = p.parse_args(sys.argv[1:])\nprint(open(a.folder).read(), a.quality)\n',
+    absent: ['R1'],
+  },
+  {
+    name: 'no R1: argparse plus an explicit argv count check',
+    path: 'scripts/ok3.py',
+    text: 'import argparse, sys\nif len(sys.argv) < 3:\n    sys.exit("need FOLDER QUALITY")\nfolder = sys.argv[1]\nprint(open(folder).read())\np = argparse.ArgumentParser()\n',
+    absent: ['R1'],
+  },
+  {
+    name: 'no R1: a usage message printed by the script',
+    path: 'scripts/ok4.js',
+    text: "if (process.argv.length < 3) {\n  console.error('usage: ok4.js URL');\n  process.exit(2);\n}\nconst url = process.argv[2];\nfetch(url);\n",
+    absent: ['R1'],
+  },
+  {
     name: 'R2: requests, urlopen, fetch, curl, wget without timeouts',
     path: 'scripts/n.py',
     text: 'import requests, urllib.request\nrequests.get("https://api.example.com/a")\nurllib.request.urlopen("https://api.example.com/b")\n',
