@@ -118,20 +118,27 @@ export function writeCorpus(dir: string, count: number, seed = 42): CorpusStats 
     const root = join(dir, name);
     mkdirSync(join(root, 'scripts'), { recursive: true });
     const sections = size === 'small' ? 1 : size === 'medium' ? 3 : 8;
-    write(join(root, 'SKILL.md'), `${skillMd(name, sections)}\nRevision ${i}: keep outputs next to the input.\n`);
+    write(
+      join(root, 'SKILL.md'),
+      `${skillMd(name, sections)}\nRevision ${i}: keep outputs next to the input.\n`,
+    );
     const scripts = size === 'small' ? 1 + Math.floor(rand() * 2) : size === 'medium' ? 4 : 10;
     for (let s = 0; s < scripts; s++) {
       const kind = s % 3;
       const body = size === 'large' ? 3 : 1;
       // Unique text per file (names differ), as in a real corpus: no parse cache can hit across skills.
-      const unique = (text: string) => text.replace(/\b(summarise|check|OUT_DIR|required|values|page)\b/g, `$1_${i}_${s}`);
+      const unique = (text: string) =>
+        text.replace(/\b(summarise|check|OUT_DIR|required|values|page)\b/g, `$1_${i}_${s}`);
       if (kind === 0) write(join(root, 'scripts', `tool${s}.py`), unique(PY.repeat(body)));
       else if (kind === 1) write(join(root, 'scripts', `tool${s}.sh`), unique(SH.repeat(body)));
       else write(join(root, 'scripts', `tool${s}.mjs`), unique(JS.repeat(body)));
     }
     if (size !== 'small') {
       mkdirSync(join(root, 'references'), { recursive: true });
-      write(join(root, 'references', 'guide.md'), `# Guide ${i}\n\n${SECTION.repeat(size === 'large' ? 20 : 5)}`);
+      write(
+        join(root, 'references', 'guide.md'),
+        `# Guide ${i}\n\n${SECTION.repeat(size === 'large' ? 20 : 5)}`,
+      );
       write(join(root, 'requirements.txt'), 'pandas==2.2.3\nrequests==2.32.3\n');
     }
   }

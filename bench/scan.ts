@@ -2,7 +2,7 @@
 // per-skill latency distribution, and (2) as one CLI command for throughput with start-up included; compared
 // with merely reading the same files (the floor). Run: npm run build && npx tsx bench/scan.ts [count]
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -51,7 +51,19 @@ try {
   // GNU time reports the CLI's own wall time and peak RSS (KB).
   const timed = spawnSync(
     '/usr/bin/time',
-    ['-f', '%e %M', process.execPath, 'bin/skillaudit.js', 'scan', dir, '--format', 'json', '--fail-on', 'none', '-q'],
+    [
+      '-f',
+      '%e %M',
+      process.execPath,
+      'bin/skillaudit.js',
+      'scan',
+      dir,
+      '--format',
+      'json',
+      '--fail-on',
+      'none',
+      '-q',
+    ],
     { maxBuffer: 1 << 30, encoding: 'utf8' },
   );
   if (timed.status !== 0) throw new Error(`scan failed: ${timed.stderr}`);
@@ -59,11 +71,17 @@ try {
   const cliMs = seconds * 1000;
 
   console.log(`read floor:          ${floorMs.toFixed(0)} ms`);
-  console.log(`per skill (1 core):  median ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms`);
+  console.log(
+    `per skill (1 core):  median ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms`,
+  );
   console.log(`in-process, 1 core:  ${(count / (inProcessMs / 1000)).toFixed(1)} skills/s`);
-  console.log(`CLI, all cores:      ${cliMs.toFixed(0)} ms total, ${(count / (cliMs / 1000)).toFixed(1)} skills/s (start-up included)`);
+  console.log(
+    `CLI, all cores:      ${cliMs.toFixed(0)} ms total, ${(count / (cliMs / 1000)).toFixed(1)} skills/s (start-up included)`,
+  );
   console.log(`ratio to read floor: ${(cliMs / floorMs).toFixed(1)}x`);
-  console.log(`peak RSS: CLI ${(rssKb / 1024).toFixed(0)} MB, in-process bench ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+  console.log(
+    `peak RSS: CLI ${(rssKb / 1024).toFixed(0)} MB, in-process bench ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

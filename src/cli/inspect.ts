@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import pc from 'picocolors';
 import type { SkillResult } from '../intake/index.js';
 import type { Skill, SkillFile } from '../types.js';
-import { type LimitFlags, addLimitOptions, limitsFromOptions } from './limit-options.js';
+import { addLimitOptions, type LimitFlags, limitsFromOptions } from './limit-options.js';
 
 // `skillaudit inspect <source>`: what intake sees, as text or JSON. Exit 0 when every skill loaded,
 // 2 when any failed (after printing all of them).

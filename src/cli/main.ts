@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { UserError, errorMessage } from '../util/errors.js';
+import { errorMessage, UserError } from '../util/errors.js';
 import { VERSION } from '../version.js';
 import { registerAudit } from './audit.js';
 import { registerEvalScanner } from './eval-scanner.js';

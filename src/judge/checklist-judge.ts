@@ -6,7 +6,7 @@ import type { ConditionResult, PairResult } from '../score/utility.js';
 import type { Skill } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { verifyQuote } from './evidence.js';
-import { type MaterialBudget, type TrialMaterial, renderMaterial } from './material.js';
+import { type MaterialBudget, renderMaterial, type TrialMaterial } from './material.js';
 
 // The LLM judge (seed 000 section 4.4): each checklist item pass or fail with a quote from the trial. The judge
 // is blind to the condition (it never learns whether the skill was present), so both runs of a pair are scored

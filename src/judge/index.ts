@@ -4,28 +4,28 @@ export {
   JudgeFailure,
   type JudgeOptions,
   type JudgeResult,
-  type PairJudgement,
-  type TrialCost,
   judgePair,
   judgeTrial,
+  type PairJudgement,
   pairResult,
   skillTexts,
+  type TrialCost,
 } from './checklist-judge.js';
 export { ADDRESSES_EVALUATOR, MIN_BORROWED_CHARS, type QuoteCheck, verifyQuote } from './evidence.js';
 export {
   DEFAULT_MATERIAL_BUDGET,
   type MaterialBudget,
   type RenderedMaterial,
-  type TrialMaterial,
   renderMaterial,
+  type TrialMaterial,
 } from './material.js';
-export { type ProbeJudgement, judgeProbe } from './probe-judge.js';
+export { judgeProbe, type ProbeJudgement } from './probe-judge.js';
 export {
+  checkRules,
   DEFAULT_SNAPSHOT_LIMITS,
   type OutputSnapshot,
   type RuleCheckResult,
   type RuleStatus,
   type SnapshotLimits,
-  checkRules,
   snapshotFolder,
 } from './rule-checks.js';

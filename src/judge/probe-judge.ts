@@ -6,7 +6,7 @@ import { probeExploitability } from '../score/utility.js';
 import type { Finding, Verdict } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { verifyQuote } from './evidence.js';
-import { type MaterialBudget, type TrialMaterial, renderMaterial } from './material.js';
+import { type MaterialBudget, renderMaterial, type TrialMaterial } from './material.js';
 
 // The dynamic security judge: a probe trial gets one of the five verdicts of seed 000 Table A3 with quoted
 // evidence. A verdict none of whose quotes can be found in the trial settles nothing: the finding keeps the

@@ -1,11 +1,11 @@
 import {
   type CallWarning,
+  generateText,
   type LanguageModel,
   type LanguageModelUsage,
   type ModelMessage,
   NoObjectGeneratedError,
   Output,
-  generateText,
   streamText,
 } from 'ai';
 import { z } from 'zod';
@@ -13,12 +13,12 @@ import { ResponseCache } from '../store/cache.js';
 import { UserError } from '../util/errors.js';
 import type { ModelSettings } from './config.js';
 import { ModelCallError } from './errors.js';
-import { type Price, costOf, priceOf } from './prices.js';
+import { costOf, type Price, priceOf } from './prices.js';
 import { languageModelFor } from './providers.js';
 import { requestKey } from './request-key.js';
 import { DEFAULT_RETRY, type RetryPolicy, withRetries } from './retry.js';
-import { type ModelSpec, formatModelSpec } from './spec.js';
-import { type Usage, UsageLedger, emptyUsage } from './usage.js';
+import { formatModelSpec, type ModelSpec } from './spec.js';
+import { emptyUsage, type Usage, UsageLedger } from './usage.js';
 
 export interface ModelRequest {
   /** Ledger bucket for token accounting, e.g. `scan.review`, `schemes`, `judge`. */

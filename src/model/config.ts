@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { UserError, errorMessage } from '../util/errors.js';
+import { errorMessage, UserError } from '../util/errors.js';
 import type { Price } from './prices.js';
 import { type ModelSpec, type ProviderId, parseModelSpec } from './spec.js';
 import { type CostCap, parseCostCap } from './usage.js';

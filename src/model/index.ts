@@ -27,24 +27,24 @@ export {
   type TextResult,
 } from './client.js';
 export {
-  type ModelFlags,
-  type ModelSettings,
-  type SettingsContext,
   apiKeyVariable,
   describeSettings,
+  type ModelFlags,
+  type ModelSettings,
   normaliseBaseUrl,
   resolveModelSettings,
+  type SettingsContext,
 } from './config.js';
 export { ModelCallError, type ModelFailure } from './errors.js';
-export { type Price, costOf, priceOf } from './prices.js';
+export { costOf, type Price, priceOf } from './prices.js';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
-export { type ModelSpec, type ProviderId, formatModelSpec, parseModelSpec } from './spec.js';
+export { formatModelSpec, type ModelSpec, type ProviderId, parseModelSpec } from './spec.js';
 export {
+  addUsage,
   BudgetExceeded,
   type CostCap,
-  type Usage,
-  UsageLedger,
-  addUsage,
   emptyUsage,
   parseCostCap,
+  type Usage,
+  UsageLedger,
 } from './usage.js';

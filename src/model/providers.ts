@@ -3,8 +3,8 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import { UserError } from '../util/errors.js';
-import { apiKeyVariable } from './config.js';
 import type { ModelSettings } from './config.js';
+import { apiKeyVariable } from './config.js';
 import { formatModelSpec } from './spec.js';
 
 /**

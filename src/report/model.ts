@@ -72,7 +72,14 @@ export interface UtilitySummary {
 export interface QualitySummary {
   overall: number | null;
   groups: { static: number | null; dynamic: number | null; rubric: number | null };
-  dimensions: { id: string; name: string; group: string; status: string; score: number | null; reason?: string }[];
+  dimensions: {
+    id: string;
+    name: string;
+    group: string;
+    status: string;
+    score: number | null;
+    reason?: string;
+  }[];
 }
 
 export type Recommendation = 'adopt' | 'test first' | 'do not install';

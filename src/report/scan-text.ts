@@ -1,5 +1,5 @@
 import type { SkillScanResult } from '../scan/scan-source.js';
-import { SEVERITY_RANK, patternById } from '../scan/taxonomy.js';
+import { patternById, SEVERITY_RANK } from '../scan/taxonomy.js';
 import type { Finding, SafetyStatus } from '../types.js';
 import type { Colors } from './colors.js';
 

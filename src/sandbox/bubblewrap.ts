@@ -25,17 +25,17 @@ import type { EvidenceBundle, LimitRecord } from './evidence.js';
 import { findTool, isRoot } from './host-tools.js';
 import { type NetworkSink, startNetworkSink } from './network-sink.js';
 import { BoundedOutput } from './output-capture.js';
+import { isAlive, killAll, killTree } from './process-tree.js';
 import { checkRunRequest } from './request-check.js';
 import { mountScratch, removeStaleScratch, unmountScratch } from './scratch-disk.js';
 import { SYSTEM_CA_BUNDLE } from './sink-ca.js';
-import { isAlive, killAll, killTree } from './process-tree.js';
 import { type StraceEvidence, StraceParser } from './strace-parse.js';
 import {
   type CreateSandboxOptions,
   DEFAULT_SANDBOX_LIMITS,
-  SANDBOX_INNER_PATHS,
   type RunRequest,
   type RunResult,
+  SANDBOX_INNER_PATHS,
   type Sandbox,
   type SandboxLimits,
   type SeedFile,

@@ -16,9 +16,9 @@ import { checkRunRequest } from './request-check.js';
 import {
   type CreateSandboxOptions,
   DEFAULT_SANDBOX_LIMITS,
-  SANDBOX_INNER_PATHS,
   type RunRequest,
   type RunResult,
+  SANDBOX_INNER_PATHS,
   type Sandbox,
   type SandboxLimits,
 } from './types.js';

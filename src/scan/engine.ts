@@ -7,7 +7,7 @@ import type { Detector, FileContext, Hit, Rule } from './rule.js';
 import { codeDetectors } from './rules/code-index.js';
 import { proseDetectors } from './rules/prose-index.js';
 import { declaredHosts, reachableScripts } from './skill-context.js';
-import { type Baseline, applySuppressions } from './suppress.js';
+import { applySuppressions, type Baseline } from './suppress.js';
 import { patternById } from './taxonomy.js';
 
 export const ALL_DETECTORS: readonly Detector[] = [...proseDetectors, ...codeDetectors];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Family, Finding, PatternId, Severity } from '../types.js';
-import { UserError, errorMessage } from '../util/errors.js';
+import { errorMessage, UserError } from '../util/errors.js';
 import { PATTERNS } from './taxonomy.js';
 
 // Scanner validation against a labeled set (seed 000 section 5.2, Tables 4 and A4). Everything here is pure

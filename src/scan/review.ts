@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { BudgetExceeded, type ModelClient, ModelCallError, type Usage } from '../model/index.js';
+import { BudgetExceeded, ModelCallError, type ModelClient, type Usage } from '../model/index.js';
 import type { Finding, PatternId, Severity, Skill, SkillFile } from '../types.js';
 import { PATTERNS, patternById } from './taxonomy.js';
 import { quote } from './text.js';

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { UserError, errorMessage } from '../util/errors.js';
 import type { Finding, Skill } from '../types.js';
+import { errorMessage, UserError } from '../util/errors.js';
 
 // Suppression: a baseline file of accepted findings (the user's own decisions, always honoured) and inline
 // `skillaudit-ignore: <ID> <reason>` comments. Inline comments are written by the skill's author, so they are

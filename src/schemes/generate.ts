@@ -2,7 +2,7 @@ import type { ModelMessage } from 'ai';
 import type { ModelClient } from '../model/index.js';
 import type { Skill } from '../types.js';
 import { DATA_HIERARCHY } from './data-block.js';
-import { DEFAULT_LEAK_POLICY, type LeakPolicy, findLeaks, leakIndex } from './leak.js';
+import { DEFAULT_LEAK_POLICY, findLeaks, type LeakPolicy, leakIndex } from './leak.js';
 import { safeRelativePath } from './safe-path.js';
 import { type ScenarioAnswer, type SchemeAnswer, scenarioAnswer, schemeAnswer } from './schema.js';
 import { skillData } from './skill-data.js';

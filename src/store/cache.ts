@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { UserError, errorMessage } from '../util/errors.js';
+import { errorMessage, UserError } from '../util/errors.js';
 
 /**
  * The model-response cache: one SQLite file (WAL, so parallel workers and processes can share it) mapping a

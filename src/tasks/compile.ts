@@ -11,8 +11,8 @@ import {
   DEFAULT_BASE_IMAGE,
   DEFAULT_TASK_LIMITS,
   SKILLS_DIR,
-  type TaskLimits,
   slug,
+  type TaskLimits,
   taskFolder,
 } from './layout.js';
 

@@ -13,8 +13,8 @@ export {
   DEFAULT_BASE_IMAGE,
   DEFAULT_TASK_LIMITS,
   SKILLS_DIR,
-  type TaskLimits,
-  WORKDIR,
   slug,
+  type TaskLimits,
   taskFolder,
+  WORKDIR,
 } from './layout.js';

@@ -2,7 +2,7 @@
 // SSE) over real HTTP, so the real SDKs and agent harnesses can be exercised offline. Replies come from scripts
 // and are chosen by the number of assistant turns already in the request, so the server keeps no conversation
 // state and every run is deterministic. Every request is logged (auth headers removed) for assertions.
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   anthropicCountTokens,
@@ -13,7 +13,7 @@ import {
 } from './fake-model/anthropic.js';
 import { chatJson, chatStream, chatView } from './fake-model/chat-completions.js';
 import { openaiError, responsesJson, responsesStream, responsesView } from './fake-model/openai-responses.js';
-import { type SseEvent, encodeSse, sse } from './fake-model/sse.js';
+import { encodeSse, type SseEvent, sse } from './fake-model/sse.js';
 import type {
   FakeRequestView,
   FakeScript,

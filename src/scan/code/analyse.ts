@@ -3,8 +3,8 @@
 // Results are cached by text so every detector of a file shares one parse.
 import { findEncodedBlobs } from '../decode.js';
 import { codeLanguage, MAX_PARSE_CHARS, parseCode } from '../treesitter.js';
-import type { Call, CodeModel, Value } from './model.js';
 import { extractJavaScript } from './javascript.js';
+import type { Call, CodeModel, Value } from './model.js';
 import { extractPowerShell } from './powershell.js';
 import { extractPython } from './python.js';
 import type { Embedded, Extraction } from './script.js';

@@ -1,7 +1,8 @@
 // Helpers for resolved values: constant strings with unknown holes, path normalisation, and the taint a
 // constant string carries by what it names (a credential store, another agent's memory).
-import { AGENT_CONTEXT_RE, CREDENTIAL_PATH_RE, FOREIGN_DOTENV_RE, SECRET_NAME_RE } from './names.js';
+
 import { T, Taint, UNKNOWN, type Value } from './model.js';
+import { AGENT_CONTEXT_RE, CREDENTIAL_PATH_RE, FOREIGN_DOTENV_RE, SECRET_NAME_RE } from './names.js';
 
 export const EMPTY_VALUE: Value = { text: '', str: null, alts: [], taint: Taint.NONE };
 

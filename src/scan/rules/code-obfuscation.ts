@@ -4,8 +4,8 @@ import { callHit, contextConfidence } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { T } from '../code/model.js';
 import { networkUses } from '../code/network.js';
-import { lineAt, lineStarts, quote } from '../text.js';
 import type { FileContext, Hit, Rule } from '../rule.js';
+import { lineAt, lineStarts, quote } from '../text.js';
 import { codeDetector } from './code-detector.js';
 import { codeArgs, stdinIsCode } from './code-supply-chain.js';
 

@@ -1,9 +1,9 @@
-import type { Framing } from '../markdown.js';
 import { sentenceFraming } from '../markdown/framing.js';
+import type { Framing } from '../markdown.js';
 import type { Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
-import { DEFAULT_FRAMING_WEIGHT, DEFAULT_MENTION, type PhraseRule, type Variant } from './prose-phrase.js';
 import { isMention, type NormalText, sentences } from './prose-normalise.js';
+import { DEFAULT_FRAMING_WEIGHT, DEFAULT_MENTION, type PhraseRule, type Variant } from './prose-phrase.js';
 
 // Applies phrase rules to segments of prose and turns matches into hits with a confidence set by the
 // variant, the sentence's framing, adjustments, and whether the text is hidden or merely mentioned.
@@ -112,7 +112,6 @@ function matchAcross(
   const both = matchVariant(variant, norm.text.slice(sStart, next[1]), sStart, context);
   return both?.some((m) => m.start < sEnd) ? { found: both, end: next[1] } : null;
 }
-
 
 // Whether a variant's leading expression is anchored (it must always run): computed once per variant, since
 // testing the regex source on every segment showed up in profiles.

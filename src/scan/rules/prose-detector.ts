@@ -1,7 +1,7 @@
+import type { Skill, SkillFile } from '../../types.js';
 import { type MarkdownDoc, parseMarkdown } from '../markdown.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
 import { lineStarts } from '../text.js';
-import type { Skill, SkillFile } from '../../types.js';
 import { applyRules, type Segment, type SkillPurpose } from './prose-apply.js';
 import { findHidden, HIDDEN_RULES } from './prose-hidden.js';
 import { normalise } from './prose-normalise.js';

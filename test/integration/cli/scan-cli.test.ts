@@ -63,7 +63,17 @@ describe('skillaudit scan', () => {
     expect(injected.findings.length).toBeGreaterThan(0);
     for (const f of injected.findings) {
       expect(Object.keys(f).sort()).toEqual(
-        ['confidence', 'endLine', 'evidence', 'file', 'line', 'message', 'pattern', 'rule', 'severity'].sort(),
+        [
+          'confidence',
+          'endLine',
+          'evidence',
+          'file',
+          'line',
+          'message',
+          'pattern',
+          'rule',
+          'severity',
+        ].sort(),
       );
       // Evidence is quoted from the file at the reported lines (or is decoded hidden text).
       const text = readFileSync(join(work, 'corpus', 'web-scraper-pro', f.file), 'utf8');
@@ -84,7 +94,16 @@ describe('skillaudit scan', () => {
   });
 
   it('writes valid SARIF 2.1.0 to --out', async () => {
-    const r = await run(['scan', 'corpus/web-scraper-pro', '--format', 'sarif', '--out', 'out/scan.sarif', '--fail-on', 'none']);
+    const r = await run([
+      'scan',
+      'corpus/web-scraper-pro',
+      '--format',
+      'sarif',
+      '--out',
+      'out/scan.sarif',
+      '--fail-on',
+      'none',
+    ]);
     expect(r.status).toBe(0);
     const log = JSON.parse(readFileSync(join(work, 'out', 'scan.sarif'), 'utf8'));
     expect(sarifErrors(log)).toEqual([]);
@@ -93,7 +112,14 @@ describe('skillaudit scan', () => {
 
   it('round-trips a baseline: every accepted finding is listed as suppressed and the gate passes', async () => {
     await run(['scan', 'corpus/web-scraper-pro', '--write-baseline', 'baseline.json', '--fail-on', 'none']);
-    const r = await run(['scan', 'corpus/web-scraper-pro', '--baseline', 'baseline.json', '--format', 'json']);
+    const r = await run([
+      'scan',
+      'corpus/web-scraper-pro',
+      '--baseline',
+      'baseline.json',
+      '--format',
+      'json',
+    ]);
     expect(r.status).toBe(0);
     const json = JSON.parse(r.stdout) as ScanJson;
     const findings = json.skills[0]!.findings;
@@ -147,7 +173,19 @@ describe('skillaudit scan --model', () => {
       },
     ]);
     const r = await run(
-      ['scan', 'corpus/weather-brief', '--format', 'json', '--fail-on', 'none', '--model', 'anthropic/claude-sonnet-4-6', '--base-url', server.baseUrl, '--no-cache'],
+      [
+        'scan',
+        'corpus/weather-brief',
+        '--format',
+        'json',
+        '--fail-on',
+        'none',
+        '--model',
+        'anthropic/claude-sonnet-4-6',
+        '--base-url',
+        server.baseUrl,
+        '--no-cache',
+      ],
       { ANTHROPIC_API_KEY: 'test-key' },
     );
     expect(r.stderr).toBe('');

@@ -1,4 +1,4 @@
-import { type SpawnSyncReturns, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type IntakeHandle,
-  type SkillResult,
   loadSkillFolder,
   openSource,
+  type SkillResult,
   withSource,
 } from '../../../src/intake/index.js';
 import type { Skill } from '../../../src/types.js';

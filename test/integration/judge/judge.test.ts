@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { judgePair, judgeProbe, judgeTrial, pairResult } from '../../../src/judge/index.js';
 import type { TrialMaterial } from '../../../src/judge/index.js';
+import { judgePair, judgeProbe, judgeTrial, pairResult } from '../../../src/judge/index.js';
 import {
   BudgetExceeded,
-  type ModelClient,
   createModelClient,
+  type ModelClient,
   resolveModelSettings,
 } from '../../../src/model/index.js';
 import type { ProbeSpec, Scenario } from '../../../src/schemes/index.js';

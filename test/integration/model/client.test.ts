@@ -6,12 +6,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   BudgetExceeded,
-  type ModelClient,
+  createModelClient,
   ModelCallError,
+  type ModelClient,
   type ModelFlags,
   type ProviderId,
   type RetryPolicy,
-  createModelClient,
   resolveModelSettings,
 } from '../../../src/model/index.js';
 import { UserError } from '../../../src/util/errors.js';

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   BudgetExceeded,
-  type ModelClient,
   createModelClient,
+  type ModelClient,
   resolveModelSettings,
 } from '../../../src/model/index.js';
 import { applyReview, reviewFindings, reviewWithModel } from '../../../src/scan/review.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadSkillFolder } from '../../../src/intake/index.js';
-import { type ModelClient, createModelClient, resolveModelSettings } from '../../../src/model/index.js';
+import { createModelClient, type ModelClient, resolveModelSettings } from '../../../src/model/index.js';
 import {
   generateProbeScheme,
   generateUtilityScheme,

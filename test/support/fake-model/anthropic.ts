@@ -1,6 +1,6 @@
 // Anthropic Messages API (POST /v1/messages): request reading, JSON replies and the SSE event sequence
 // (message_start, content_block_start/delta/stop, message_delta with usage, message_stop).
-import { type SseEvent, countTurns, pieces, sse, textOf } from './sse.js';
+import { countTurns, pieces, type SseEvent, sse, textOf } from './sse.js';
 import type { FakeRequestView, Reply } from './types.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed wire JSON.

@@ -1,6 +1,6 @@
 // OpenAI Chat Completions (POST /v1/chat/completions), also spoken by Ollama, vLLM and llama.cpp:
 // request reading, the JSON completion and the SSE chunks (tool_calls deltas, a usage chunk, [DONE]).
-import { type SseEvent, countTurns, pieces, sse, textOf } from './sse.js';
+import { countTurns, pieces, type SseEvent, sse, textOf } from './sse.js';
 import type { FakeRequestView, Reply } from './types.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed wire JSON.

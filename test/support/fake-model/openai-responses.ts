@@ -1,7 +1,7 @@
 // OpenAI Responses API (POST /v1/responses): request reading, the JSON response object and the SSE sequence
 // (response.created, output_item.added, output_text.delta, function_call_arguments.delta, output_item.done,
 // response.completed with usage).
-import { type SseEvent, countTurns, pieces, sse, textOf } from './sse.js';
+import { countTurns, pieces, type SseEvent, sse, textOf } from './sse.js';
 import type { FakeRequestView, Reply } from './types.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed wire JSON.

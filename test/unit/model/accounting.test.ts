@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BudgetExceeded, UsageLedger, costOf, emptyUsage, priceOf } from '../../../src/model/index.js';
+import { BudgetExceeded, costOf, emptyUsage, priceOf, UsageLedger } from '../../../src/model/index.js';
 import { canonicalJson, requestKey } from '../../../src/model/request-key.js';
-import { DEFAULT_RETRY, backoff, retryAfterMs } from '../../../src/model/retry.js';
+import { backoff, DEFAULT_RETRY, retryAfterMs } from '../../../src/model/retry.js';
 
 const use = (input: number, output: number, cost = 0) => ({ ...emptyUsage(), input, output, cost, calls: 1 });
 

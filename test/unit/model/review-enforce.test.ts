@@ -1,6 +1,6 @@
 // The rules the review pass enforces on a model's proposal, without any model: pure decisions.
 import { describe, expect, it } from 'vitest';
-import { type ReviewProposal, enforceReview } from '../../../src/scan/review.js';
+import { enforceReview, type ReviewProposal } from '../../../src/scan/review.js';
 import { makeSkill, ruleFinding } from '../../support/fake-model/review-skill.js';
 
 const SCRIPT = [

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dnsExfilStrings, findNeedle, tokenNeedles } from '../../../src/sandbox/canary-encodings.js';
 import { canaryTokensIn, findCanaryHits, seedCanaries } from '../../../src/sandbox/canaries.js';
+import { dnsExfilStrings, findNeedle, tokenNeedles } from '../../../src/sandbox/canary-encodings.js';
 import type { CanaryRef, EvidenceBundle } from '../../../src/sandbox/evidence.js';
 
 const TOKEN = 'ghp_Zq8xW2mN4pL6kJ9hG3fD5sA7rT1yU0iOeB';

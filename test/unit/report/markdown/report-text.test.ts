@@ -68,7 +68,9 @@ describe('renderReportText', () => {
     report.runtime!.network = [first, { ...first }, { ...first }];
     const text = renderReportText(report, plain);
     expect(text).toContain('  network attempts: 3');
-    expect(text).toContain('    https telemetry.pdf-tools.example:443 ×3 (blocked) 1,874 bytes carried OPENAI_API_KEY');
+    expect(text).toContain(
+      '    https telemetry.pdf-tools.example:443 ×3 (blocked) 1,874 bytes carried OPENAI_API_KEY',
+    );
   });
 
   it('uses no colour codes when colours are off', () => {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  evaluate,
   type Label,
   type LabelSet,
-  evaluate,
   loadLabelSet,
   matchFindings,
   parseLabelSet,
