@@ -139,17 +139,20 @@ export function extractedMode(mode: number | undefined): number {
 /**
  * Writes one entry's bytes to `dest/path` through the budget's counter. The file is created exclusively
  * ('wx'): a second entry with the same name would replace what was scanned, so it refuses the archive.
+ * The entry is opened only once the folder exists, so that no error it emits (yauzl checks sizes as it
+ * reads) can arrive before the pipeline listens.
  */
 export async function writeEntry(
   archiveName: string,
   dest: string,
   path: string,
-  input: AsyncIterable<unknown> | NodeJS.ReadableStream,
+  open: () => Promise<AsyncIterable<unknown> | NodeJS.ReadableStream>,
   counter: Transform,
   mode: number,
 ): Promise<void> {
   const out = join(dest, path);
   await mkdir(dirname(out), { recursive: true });
+  const input = await open();
   const output = createWriteStream(out, { flags: 'wx', mode });
   await pipeline(input, counter, output).catch((cause) => {
     if ((cause as NodeJS.ErrnoException).code === 'EEXIST') {

@@ -105,7 +105,7 @@ async function extractEntry(
     archiveName,
     dest,
     path,
-    entry,
+    async () => entry,
     budget.entryCounter(path, null),
     extractedMode(header.mode),
   );

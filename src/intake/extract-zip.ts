@@ -102,12 +102,11 @@ export async function extractZip(
         skipped.push({ path, kind: 'special', target: null });
         continue;
       }
-      const input = await zip.openReadStreamPromise(entry);
       await writeEntry(
         archiveName,
         dest,
         path,
-        input,
+        () => zip.openReadStreamPromise(entry),
         budget.entryCounter(path, entry.compressedSize),
         extractedMode(unixMode),
       );
