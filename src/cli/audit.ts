@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { SEVERITY_RANK } from '../scan/taxonomy.js';
-import type { Severity } from '../types.js';
 import { UserError } from '../util/errors.js';
+import { type FailOn, gateExitCode } from './gate.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
 import { emit, oneOf, positiveInt, unitInterval } from './output.js';
@@ -17,7 +16,7 @@ interface AuditFlags {
   detonate: boolean;
   maxRuns?: number;
   runTimeout?: number;
-  failOn: Severity | 'none';
+  failOn: FailOn;
   quiet?: boolean;
   agent: AgentFlag;
   agents?: string;
@@ -124,10 +123,10 @@ export function registerAudit(program: Command): void {
       }
     }
     emit(text, undefined);
-    const gate = flags.failOn === 'none' ? Number.POSITIVE_INFINITY : SEVERITY_RANK[flags.failOn];
-    const blocking = outcomes.some((o) =>
-      o.report?.safety.findings.some((f) => !f.suppressed && SEVERITY_RANK[f.severity] >= gate),
+    process.exitCode = gateExitCode(
+      outcomes.some((o) => o.error),
+      outcomes.map((o) => o.report?.safety.findings),
+      flags.failOn,
     );
-    process.exitCode = outcomes.some((o) => o.error) ? 2 : blocking ? 1 : 0;
   });
 }

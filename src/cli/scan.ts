@@ -1,14 +1,11 @@
 import type { Command } from 'commander';
 import type { SkillScanResult } from '../scan/scan-source.js';
 import type { Baseline } from '../scan/suppress.js';
-import { SEVERITY_RANK } from '../scan/taxonomy.js';
-import type { Severity } from '../types.js';
 import { UserError } from '../util/errors.js';
+import { type FailOn, gateExitCode } from './gate.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
 import { emit, oneOf, positiveInt, progressReporter, unitInterval } from './output.js';
-
-type FailOn = Severity | 'none';
 
 interface ScanFlags {
   format: 'text' | 'json' | 'sarif';
@@ -20,23 +17,6 @@ interface ScanFlags {
   inlineIgnore: boolean;
   workers?: number;
   quiet?: boolean;
-}
-
-/** Exit code: 2 when a skill could not be loaded, else 1 when a finding at or above the gate remains, else 0. */
-export function scanExitCode(
-  results: readonly SkillScanResult[],
-  failOn: FailOn,
-  minConfidence: number,
-): number {
-  if (results.some((r) => r.error)) return 2;
-  if (failOn === 'none') return 0;
-  const gate = SEVERITY_RANK[failOn];
-  const blocking = results.some((r) =>
-    r.scan?.findings.some(
-      (f) => !f.suppressed && SEVERITY_RANK[f.severity] >= gate && f.confidence >= minConfidence,
-    ),
-  );
-  return blocking ? 1 : 0;
 }
 
 export function registerScan(program: Command): void {
@@ -119,7 +99,12 @@ export function registerScan(program: Command): void {
             )}\n`
           : renderScanText(results, colorsFor(flags.out ? null : process.stdout));
     emit(text, flags.out);
-    process.exitCode = scanExitCode(results, flags.failOn, flags.minConfidence);
+    process.exitCode = gateExitCode(
+      results.some((r) => r.error),
+      results.map((r) => r.scan?.findings),
+      flags.failOn,
+      flags.minConfidence,
+    );
   });
 }
 
