@@ -2,10 +2,14 @@ import { Command, CommanderError } from 'commander';
 import { errorMessage, UserError } from '../util/errors.js';
 import { VERSION } from '../version.js';
 import { registerAudit } from './audit.js';
+import { registerEstimate } from './estimate.js';
 import { registerEvalScanner } from './eval-scanner.js';
 import { registerInspect } from './inspect.js';
+import { registerOptimize } from './optimize.js';
 import { registerQuality } from './quality.js';
+import { registerReference } from './reference.js';
 import { registerScan } from './scan.js';
+import { registerServe } from './serve.js';
 import { registerTasks } from './tasks.js';
 
 /** Builds the program; each command lives in its own file and registers itself. */
@@ -21,6 +25,10 @@ export function buildProgram(): Command {
   registerInspect(program);
   registerEvalScanner(program);
   registerTasks(program);
+  registerEstimate(program);
+  registerReference(program);
+  registerOptimize(program);
+  registerServe(program);
   return program;
 }
 
