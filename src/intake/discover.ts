@@ -6,7 +6,7 @@ import { join } from 'node:path';
 // belongs to that skill (harnesses install the whole folder and only read its top SKILL.md), so the
 // search does not descend into a skill. Links are never followed; .git and node_modules are skipped.
 
-const SKIPPED = new Set(['.git', 'node_modules']);
+export const SKIPPED = new Set(['.git', 'node_modules']);
 /** Folders searched before giving up: far beyond any skill collection, short of walking a whole disk. */
 export const MAX_FOLDERS = 100_000;
 

@@ -38,15 +38,18 @@ function gitEnv(local: boolean): NodeJS.ProcessEnv {
   };
 }
 
+/** Config for every git SkillAudit runs: no hooks, no fsmonitor command, no submodules. */
+export const SAFE_GIT_CONFIG: readonly string[] = [
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'submodule.recurse=false',
+];
+
 function runGit(args: string[], local: boolean, cwd?: string): Promise<GitRun> {
-  const safety = [
-    '-c',
-    'core.hooksPath=/dev/null',
-    '-c',
-    'core.fsmonitor=false',
-    '-c',
-    'submodule.recurse=false',
-  ];
+  const safety = [...SAFE_GIT_CONFIG];
   if (local) safety.push('-c', 'protocol.file.allow=always');
   return new Promise((done, fail) => {
     const child = spawn('git', [...safety, ...args], {
