@@ -1,0 +1,48 @@
+// `audit --model openai/… --agent codex` end to end: schemes and the judge over the ai SDK, the paired trials
+// through the real Codex CLI in the sandbox (OpenAI Responses over the model bridge), all against the fake server.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SKILL, WRITE_TOTAL } from '../../support/fake-model/audit-script.js';
+import {
+  auditOnce,
+  expectSkillMeasured,
+  type HarnessAudit,
+  harnessScripts,
+  prepareHarnessAudit,
+} from './harness-audit.js';
+
+let h: HarnessAudit;
+
+beforeAll(async () => {
+  h = await prepareHarnessAudit('codex', 'openai/gpt-5-codex', { OPENAI_API_KEY: 'test-key' });
+}, 600_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('audit --agent codex (real Codex CLI, fake model over HTTP)', () => {
+  it('PRG 1: the with-skill run read SKILL.md and wrote the total, the no-skill run never saw the skill', async () => {
+    h.server.setScripts(
+      harnessScripts([
+        { toolCalls: [{ name: 'exec_command', input: { cmd: `cat .agents/skills/${SKILL}/SKILL.md` } }] },
+        { toolCalls: [{ name: 'exec_command', input: { cmd: WRITE_TOTAL } }] },
+        { text: 'Wrote totals.txt.' },
+      ]),
+    );
+    const { report, runDir } = await auditOnce(h, join(h.dir, 'runs'));
+    expectSkillMeasured(
+      'codex',
+      '@openai/codex@0.171.0',
+      report,
+      runDir,
+      h.server.requests,
+      (s) => s.kind === 'tool_call' && JSON.stringify(s.input).includes(`${SKILL}/SKILL.md`),
+    );
+    // Codex speaks Responses only: every agent request went to /v1/responses.
+    const agentPaths = h.server.requests
+      .filter((r) => r.script === 'with-skill' || r.script === 'no-skill')
+      .map((r) => r.path);
+    expect(new Set(agentPaths)).toEqual(new Set(['/v1/responses']));
+  }, 300_000);
+});

@@ -1,0 +1,43 @@
+// `audit --model anthropic/… --agent opencode` end to end: the paired trials through the real OpenCode CLI in
+// the sandbox (Anthropic Messages over the model bridge, skill loaded with its `skill` tool), fake server.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { SKILL, WRITE_TOTAL } from '../../support/fake-model/audit-script.js';
+import {
+  auditOnce,
+  expectSkillMeasured,
+  type HarnessAudit,
+  harnessScripts,
+  prepareHarnessAudit,
+} from './harness-audit.js';
+
+let h: HarnessAudit;
+
+beforeAll(async () => {
+  h = await prepareHarnessAudit('opencode', 'anthropic/claude-sonnet-4-5', { ANTHROPIC_API_KEY: 'test-key' });
+}, 600_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('audit --agent opencode (real OpenCode, fake model over HTTP)', () => {
+  it('PRG 1: the with-skill run loaded the skill with its tool, the no-skill run never saw the skill', async () => {
+    h.server.setScripts(
+      harnessScripts([
+        { toolCalls: [{ name: 'skill', input: { name: SKILL } }] },
+        { toolCalls: [{ name: 'bash', input: { command: WRITE_TOTAL, description: 'write the total' } }] },
+        { text: 'Wrote totals.txt.' },
+      ]),
+    );
+    const { report, runDir } = await auditOnce(h, join(h.dir, 'runs'));
+    expectSkillMeasured(
+      'opencode',
+      'opencode-ai@1.18.33',
+      report,
+      runDir,
+      h.server.requests,
+      (s) => s.kind === 'tool_call' && s.tool === 'skill',
+    );
+  }, 600_000);
+});
