@@ -157,28 +157,52 @@ async function checkReachable(spec: GitSpec): Promise<void> {
   }
 }
 
+export interface GitMirror {
+  /** URL prefix as written in sources, e.g. https://github.com/ */
+  from: string;
+  /** Where git fetches it instead: a file:// URL (a local mirror) or another https URL. */
+  to: string;
+}
+
+/** How clones reach remote hosts (the web service sets both; the CLI needs neither). */
+export interface GitAccess {
+  /** git's `url.<to>.insteadOf=<from>` rewrites: a mirrored URL's own host is never contacted. */
+  mirrors?: readonly GitMirror[];
+  /** Further `git -c name=value` settings, e.g. addresses a caller checked and pinned. */
+  config?: readonly string[];
+}
+
 /** Clones `spec` into `dest` (which must not exist yet) and returns the checked-out commit. */
-export async function cloneRepository(spec: GitSpec, dest: string): Promise<string> {
-  await checkReachable(spec);
+export async function cloneRepository(spec: GitSpec, dest: string, access: GitAccess = {}): Promise<string> {
+  const mirror = spec.local ? undefined : access.mirrors?.find((m) => spec.url.startsWith(m.from));
+  if (!mirror) await checkReachable(spec);
+  const settings = [
+    ...(access.config ?? []),
+    ...(mirror ? [`url.${mirror.to}.insteadOf=${mirror.from}`] : []),
+  ];
+  // A file:// mirror needs the file transport that local clones use.
+  const fileTransport = spec.local || /^file:\/\//i.test(mirror?.to ?? '');
+  const git = (args: string[], cwd?: string) =>
+    runGit([...settings.flatMap((s) => ['-c', s]), ...args], fileTransport, cwd);
   const url = spec.local && !/^file:\/\//i.test(spec.url) ? `file://${resolve(spec.url)}` : spec.url;
   const ref = spec.ref;
   const shallow = ['clone', '--depth', '1', '--no-tags', '--single-branch', '--no-recurse-submodules'];
   let run: GitRun;
   if (ref !== null && COMMIT_SHA.test(ref)) {
     // A commit is not a branch: fetch exactly that commit, or clone in full and check it out.
-    run = await runGit(['init', '-q', dest], spec.local);
-    if (run.code === 0) run = await runGit(['fetch', '-q', '--depth', '1', '--', url, ref], spec.local, dest);
-    if (run.code === 0) run = await runGit(['checkout', '-q', '--detach', 'FETCH_HEAD'], spec.local, dest);
+    run = await git(['init', '-q', dest]);
+    if (run.code === 0) run = await git(['fetch', '-q', '--depth', '1', '--', url, ref], dest);
+    if (run.code === 0) run = await git(['checkout', '-q', '--detach', 'FETCH_HEAD'], dest);
     if (run.code !== 0 && !run.timedOut) {
-      await runGit(['remote', 'add', 'origin', '--', url], spec.local, dest);
-      run = await runGit(['fetch', '-q', '--no-tags', 'origin'], spec.local, dest);
-      if (run.code === 0) run = await runGit(['checkout', '-q', '--detach', ref], spec.local, dest);
+      await git(['remote', 'add', 'origin', '--', url], dest);
+      run = await git(['fetch', '-q', '--no-tags', 'origin'], dest);
+      if (run.code === 0) run = await git(['checkout', '-q', '--detach', ref], dest);
     }
   } else {
-    run = await runGit([...shallow, ...(ref ? ['--branch', ref] : []), '--', url, dest], spec.local);
+    run = await git([...shallow, ...(ref ? ['--branch', ref] : []), '--', url, dest]);
   }
   if (run.code !== 0) throw failure(spec, run, ref ? `checkout of ${ref}` : 'clone');
-  const head = await runGit(['rev-parse', 'HEAD'], spec.local, dest);
+  const head = await git(['rev-parse', 'HEAD'], dest);
   if (head.code !== 0) throw failure(spec, head, 'rev-parse');
   // The repository's metadata is ours, not the skill's: only the checked-out tree is loaded.
   await rm(join(dest, '.git'), { recursive: true, force: true });

@@ -8,7 +8,7 @@ import type { SkippedEntry } from './archive-guard.js';
 import { discoverSkills, MAX_FOLDERS } from './discover.js';
 import { extractTar } from './extract-tar.js';
 import { extractZip } from './extract-zip.js';
-import { cloneRepository } from './git.js';
+import { cloneRepository, type GitAccess } from './git.js';
 import type { IntakeLimits } from './limits.js';
 import { loadSkill, resolveLimits, type SkillExtras } from './load-skill.js';
 import { archiveFormat, archiveStem, parseSource, type SourceSpec, safeFolderName } from './source-spec.js';
@@ -19,6 +19,8 @@ import { isInside } from './walk.js';
 
 export interface IntakeOptions {
   limits?: Partial<IntakeLimits>;
+  /** Mirrors and extra git settings for remote repositories. */
+  git?: GitAccess;
 }
 
 export type SkillResult =
@@ -93,13 +95,18 @@ async function materialiseFile(path: string, info: Stats, limits: IntakeLimits, 
   return { base: dest, kind: 'file' as const, skipped: [] };
 }
 
-async function materialise(spec: SourceSpec, limits: IntakeLimits, temps: string[]): Promise<Materialised> {
+async function materialise(
+  spec: SourceSpec,
+  limits: IntakeLimits,
+  temps: string[],
+  git: GitAccess | undefined,
+): Promise<Materialised> {
   if (spec.kind === 'git') {
     const tmp = makeTempDir('git');
     temps.push(tmp);
     const repoName = basename(spec.url.replace(/[/\\]+$/, '').replace(/\.git$/, '')).replace(/^.*:/, '');
     const dest = join(tmp, safeFolderName(repoName, 'repo'));
-    const commit = await cloneRepository(spec, dest);
+    const commit = await cloneRepository(spec, dest, git);
     return {
       base: dest,
       kind: 'git',
@@ -191,7 +198,7 @@ export async function openSource(source: string, options: IntakeOptions = {}): P
   };
   try {
     const spec = parseSource(source, (path) => existsSync(path));
-    const found = await materialise(spec, limits, temps);
+    const found = await materialise(spec, limits, temps, options.git);
     const subdir = spec.subdir;
     const shown = spec.kind === 'git' ? spec.display : source;
     const base = subdir ? await enterSubdir(found.base, subdir, shown) : found.base;
