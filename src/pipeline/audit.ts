@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type DetonateOptions, type DetonationResult, detonateSkill } from '../detonate/index.js';
-import type { IntakeOptions } from '../intake/index.js';
+import type { IntakeOptions, SkillResult } from '../intake/index.js';
 import { withSource } from '../intake/index.js';
 import type { ModelClient } from '../model/index.js';
 import { staticQualityProfile } from '../quality/index.js';
@@ -29,6 +29,8 @@ export interface AuditOptions {
   onStage?: (skill: string, stage: string) => void;
   /** Schemes, paired agent trials, judge, utility and probes; absent runs the keyless audit only. */
   model?: ModelAuditOptions;
+  /** Chooses which of the source's skills to audit (all by default); may throw to refuse the source. */
+  pick?: (skills: SkillResult[]) => SkillResult[];
 }
 
 export interface AuditOutcome {
@@ -244,7 +246,7 @@ function auditSource(
 ): Promise<AuditOutcome[]> {
   return withSource(source, options.intake, async (handle) => {
     const outcomes: AuditOutcome[] = [];
-    for (const entry of handle.skills) {
+    for (const entry of options.pick ? options.pick(handle.skills) : handle.skills) {
       if (!entry.ok) {
         outcomes.push({ path: entry.path, error: entry.error });
         continue;
