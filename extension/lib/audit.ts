@@ -1,0 +1,108 @@
+// The server's answers (GET /api/lookup, POST /api/audits, GET /api/audits/:id), checked field by field: the
+// server is configured by the user but still a remote party, so nothing it sends is trusted as code or markup,
+// and a link it sends must stay on its own origin.
+
+export type AuditStatus = 'queued' | 'running' | 'done' | 'failed';
+export type VerdictStatus = 'pass' | 'caution' | 'risky';
+
+export interface Verdict {
+  status: VerdictStatus;
+  safetyScore: number;
+  recommendation: string;
+}
+
+export interface Audit {
+  id: string;
+  status: AuditStatus;
+  stage?: string;
+  skill?: string;
+  verdict?: Verdict;
+  error?: { code: string; message: string };
+  /** Absolute report page URL on the server's origin; absent when the server sent none we can trust. */
+  reportHref?: string;
+}
+
+export type Lookup = { found: false } | { found: true; audit: Audit };
+
+export class BadResponse extends Error {}
+
+const AUDIT_STATUSES: readonly string[] = ['queued', 'running', 'done', 'failed'] satisfies AuditStatus[];
+const VERDICT_STATUSES: readonly string[] = ['pass', 'caution', 'risky'] satisfies VerdictStatus[];
+// Longest text kept from any field: the badge is a few words wide and a hostile server could send megabytes.
+const MAX_TEXT = 300;
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value.length === 0) throw new BadResponse(`the server sent no ${field}`);
+  return value.slice(0, MAX_TEXT);
+}
+
+function optionalText(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value.slice(0, MAX_TEXT) : undefined;
+}
+
+export function reportHref(reportUrl: unknown, origin: string): string | undefined {
+  if (typeof reportUrl !== 'string') return undefined;
+  try {
+    const url = new URL(reportUrl, origin);
+    return url.origin === origin ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseVerdict(value: unknown): Verdict | undefined {
+  if (!isObject(value)) return undefined;
+  const { status, safetyScore, recommendation } = value;
+  if (typeof status !== 'string' || !VERDICT_STATUSES.includes(status)) return undefined;
+  if (typeof safetyScore !== 'number' || !Number.isFinite(safetyScore)) return undefined;
+  return {
+    status: status as VerdictStatus,
+    safetyScore: Math.round(safetyScore),
+    recommendation: optionalText(recommendation) ?? '',
+  };
+}
+
+function parseError(value: unknown): Audit['error'] {
+  if (!isObject(value)) return undefined;
+  return {
+    code: optionalText(value.code) ?? 'error',
+    message: optionalText(value.message) ?? 'the audit failed',
+  };
+}
+
+export function parseAudit(value: unknown, origin: string): Audit {
+  if (!isObject(value)) throw new BadResponse('the server sent no audit');
+  const status = value.status;
+  if (typeof status !== 'string' || !AUDIT_STATUSES.includes(status)) {
+    throw new BadResponse('the server sent an unknown audit status');
+  }
+  const audit: Audit = { id: text(value.id, 'audit id'), status: status as AuditStatus };
+  const stage = optionalText(value.stage);
+  const skill = optionalText(value.skill);
+  const verdict = parseVerdict(value.verdict);
+  const error = parseError(value.error);
+  const href = reportHref(value.reportUrl, origin);
+  if (stage) audit.stage = stage;
+  if (skill) audit.skill = skill;
+  if (verdict) audit.verdict = verdict;
+  if (error) audit.error = error;
+  if (href) audit.reportHref = href;
+  return audit;
+}
+
+export function parseLookup(value: unknown, origin: string): Lookup {
+  if (!isObject(value) || typeof value.found !== 'boolean')
+    throw new BadResponse('the server sent no lookup result');
+  return value.found ? { found: true, audit: parseAudit(value.audit, origin) } : { found: false };
+}
+
+/** The `{"error": {"code", "message"}}` body of a refused request, or undefined when the body is something else. */
+export function parseErrorBody(value: unknown): { code: string; message: string } | undefined {
+  return isObject(value) ? parseError(value.error) : undefined;
+}
