@@ -95,3 +95,8 @@ export function renderReportHtmlWith(template: string, report: Report): string {
 export function renderReportHtml(report: Report): string {
   return renderReportHtmlWith(builtTemplate(), report);
 }
+
+/** The policy the built report page needs, for an HTTP header beside the page's own meta policy. */
+export function reportHtmlCsp(): string {
+  return contentSecurityPolicy(builtTemplate());
+}
