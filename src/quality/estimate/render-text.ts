@@ -1,0 +1,105 @@
+import { printable } from '../../scan/evaluate.js';
+import { DIMENSIONS } from '../dimensions.js';
+import type { DimensionId } from '../types.js';
+import type { EstimatedDimension, EstimatedSkill, EstimateResult } from './estimate-json.js';
+import type { HoldoutEvaluation, MethodSummary } from './evaluate.js';
+import type { AgreementMetrics } from './metrics.js';
+
+// Plain aligned tables for `estimate` and `reference eval`. Skill names and paths are the skills' own text:
+// escaped so that nothing in them can move the cursor or recolour the terminal.
+
+/** Seed 001's abbreviations, used where a row lists several scores. */
+export const DIMENSION_ABBREVIATIONS: Readonly<Record<DimensionId, string>> = {
+  'structural-completeness': 'SC',
+  conciseness: 'CO',
+  'description-content-consistency': 'DCC',
+  'cross-model-robustness': 'CMR',
+  'intent-perturbation-stability': 'IPS',
+  'capability-boundary-handling': 'CBH',
+  efficiency: 'EFF',
+  'behavior-chain-semantic-consistency': 'BCSC',
+  'task-abstraction-granularity': 'TAG',
+};
+
+function num(x: number | null, digits = 3): string {
+  return x === null ? 'n/a' : x.toFixed(digits);
+}
+
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+function sourceText(d: EstimatedDimension): string {
+  const e = d.estimate;
+  if (e.status === 'not_estimated') return `not estimated: ${e.reason ?? ''}`;
+  if (e.source === 'neighbours')
+    return `${e.neighbours.length} neighbour${e.neighbours.length === 1 ? '' : 's'}`;
+  return `${e.source} (${e.reason ?? ''})`;
+}
+
+function renderSkill(r: EstimateResult): string[] {
+  if ('error' in r) return [`${printable(r.path)}: ${printable(r.error.message)}`, ''];
+  const s: EstimatedSkill = r;
+  const out = [
+    `${printable(s.name)}  (${printable(s.path)}; category ${printable(s.category.name)}, from ${s.category.source})`,
+    `  confidence ${num(s.confidence, 2)} (${s.confidenceLabel}): mean similarity of ${s.neighbours.length} neighbour${s.neighbours.length === 1 ? '' : 's'}`,
+  ];
+  const rows = s.dimensions.map((d) => [
+    `  ${d.name}`,
+    num(d.measured, 2),
+    num(d.estimate.score, 2),
+    sourceText(d),
+  ]);
+  out.push(...table(['  dimension', 'measured', 'estimate', 'from'], rows, [0, 3]));
+  if (s.neighbours.length > 0) {
+    out.push('  neighbours (evidence):');
+    for (const n of s.neighbours) {
+      const scores = DIMENSIONS.filter((d) => n.scores[d.id] !== undefined)
+        .map((d) => `${DIMENSION_ABBREVIATIONS[d.id]} ${n.scores[d.id]!.toFixed(2)}`)
+        .join(' ');
+      const boost = n.sameCategory ? ' same category' : '';
+      out.push(
+        `    ${n.similarity.toFixed(3)}  ${printable(n.name)} (${printable(n.path)}; ${printable(n.category)}${boost})  ${scores}`,
+      );
+    }
+  }
+  out.push(...s.notes.map((n) => `  note: ${n}`), '');
+  return out;
+}
+
+export function renderEstimateText(skills: readonly EstimateResult[], notes: readonly string[]): string {
+  return `${[...skills.flatMap(renderSkill), ...notes.map((n) => `note: ${n}`)].join('\n')}\n`;
+}
+
+const METRIC_HEADER = ['MAE', 'RMSE', 'Bias', 'Pearson r', 'Spearman ρ'];
+
+function metricCells(m: Omit<AgreementMetrics, 'n'>): string[] {
+  return [num(m.mae), num(m.rmse), num(m.bias), num(m.pearson), num(m.spearman)];
+}
+
+export function renderEvaluationText(e: HoldoutEvaluation): string {
+  const out = [
+    `Holdout ${e.test} of ${e.train + e.test} skills (fraction ${e.holdout}, seed ${e.seed}), k = ${e.k}`,
+    '',
+    'Table 5. Holdout validation of the execution-free estimate (TF-IDF retrieval)',
+    ...table(
+      ['Dimension', 'n', ...METRIC_HEADER, 'fallbacks'],
+      e.perDimension.map((d) => [d.name, String(d.n), ...metricCells(d), String(d.fallbacks)]),
+    ),
+    '',
+    'Table 6. Estimation methods on the holdout set, metrics averaged over dimensions',
+    ...table(
+      ['Method', 'dims', ...METRIC_HEADER],
+      e.methods.map((m: MethodSummary) => [m.name, String(m.dimensions), ...metricCells(m)]),
+    ),
+    '',
+    ...e.notes.map((n) => `note: ${n}`),
+  ];
+  return `${out.join('\n')}\n`;
+}
