@@ -1,3 +1,5 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import type { SkillScanResult } from '../scan/scan-source.js';
 import type { Baseline } from '../scan/suppress.js';
@@ -8,8 +10,12 @@ import { addModelOptions, modelFlags } from './model-options.js';
 import { emit, oneOf, positiveInt, progressReporter, unitInterval } from './output.js';
 
 interface ScanFlags {
-  format: 'text' | 'json' | 'sarif';
+  format: 'text' | 'json' | 'sarif' | 'md';
   out?: string;
+  summary?: string;
+  changedSince?: string;
+  includeUncommitted?: boolean;
+  skillsOf?: string[];
   failOn: FailOn;
   minConfidence: number;
   baseline?: string;
@@ -21,10 +27,27 @@ interface ScanFlags {
 
 export function registerScan(program: Command): void {
   const command = program
-    .command('scan <source...>')
-    .description('Static safety scan of one skill or every skill under a folder, archive or git repository')
-    .option('-f, --format <format>', 'text, json or sarif', oneOf(['text', 'json', 'sarif'] as const), 'text')
+    .command('scan [source...]')
+    .description(
+      'Static safety scan of one skill or every skill under a folder, archive or git repository; with --changed-since or --skills-of, of the skills a change touched',
+    )
+    .option(
+      '-f, --format <format>',
+      'text, json, sarif or md',
+      oneOf(['text', 'json', 'sarif', 'md'] as const),
+      'text',
+    )
     .option('-o, --out <file>', 'write the report to a file instead of stdout')
+    .option('--summary <file>', 'also append a Markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)')
+    .option(
+      '--changed-since <git-ref>',
+      'scan only the skills holding files changed between <git-ref> and HEAD (`git diff <ref>...HEAD`) in the repository folder given as source (default .)',
+    )
+    .option('--include-uncommitted', 'with --changed-since, also staged, unstaged and untracked files')
+    .option(
+      '--skills-of <file...>',
+      'scan only the skills holding these files (paths relative to the repository folder, default .; what pre-commit passes)',
+    )
     .option(
       '--fail-on <severity>',
       'exit 1 when an unsuppressed finding at or above this severity remains (high, medium, low, none)',
@@ -51,6 +74,7 @@ export function registerScan(program: Command): void {
       { toSarif },
       { toScanJson },
       { renderScanText },
+      { renderScanMarkdown },
       { ALL_DETECTORS },
       { scanSource },
       suppress,
@@ -59,14 +83,16 @@ export function registerScan(program: Command): void {
       import('../report/sarif.js'),
       import('../report/scan-json.js'),
       import('../report/scan-text.js'),
+      import('../report/scan-markdown.js'),
       import('../scan/engine.js'),
       import('../scan/scan-source.js'),
       import('../scan/suppress.js'),
     ]);
     const { loadBaseline, writeBaseline } = suppress;
+    const selection = await selectSources(sources, flags);
     const baseline: Baseline | undefined = flags.baseline ? loadBaseline(flags.baseline) : undefined;
     const results: SkillScanResult[] = [];
-    for (const source of sources) {
+    for (const source of selection.sources) {
       results.push(
         ...(await scanSource(source, {
           intake: { limits: limitsFromOptions(flags) },
@@ -85,27 +111,94 @@ export function registerScan(program: Command): void {
         results.flatMap((r) => (r.scan ? [{ skill: r.name ?? r.path, findings: r.scan.findings }] : [])),
       );
     }
-    const text =
-      flags.format === 'json'
-        ? `${JSON.stringify(toScanJson(results), null, 2)}\n`
-        : flags.format === 'sarif'
-          ? `${JSON.stringify(
-              toSarif(
-                results,
-                ALL_DETECTORS.flatMap((d) => d.rules),
-              ),
-              null,
-              2,
-            )}\n`
-          : renderScanText(results, colorsFor(flags.out ? null : process.stdout));
-    emit(text, flags.out);
-    process.exitCode = gateExitCode(
+    const exitCode = gateExitCode(
       results.some((r) => r.error),
       results.map((r) => r.scan?.findings),
       flags.failOn,
       flags.minConfidence,
     );
+    const markdown = () =>
+      renderScanMarkdown(results, [selection.scope, gateLine(exitCode, flags)].filter(Boolean).join(' · '));
+    if (flags.summary) {
+      mkdirSync(dirname(flags.summary), { recursive: true });
+      appendFileSync(flags.summary, markdown());
+    }
+    const text =
+      flags.format === 'md'
+        ? markdown()
+        : flags.format === 'json'
+          ? `${JSON.stringify(toScanJson(results), null, 2)}\n`
+          : flags.format === 'sarif'
+            ? `${JSON.stringify(
+                toSarif(
+                  results,
+                  ALL_DETECTORS.flatMap((d) => d.rules),
+                ),
+                null,
+                2,
+              )}\n`
+            : renderScanText(results, colorsFor(flags.out ? null : process.stdout));
+    emit(text, flags.out);
+    process.exitCode = exitCode;
   });
+}
+
+interface Selection {
+  sources: string[];
+  /** What was selected, for the Markdown summary; absent for a plain scan. */
+  scope?: string;
+}
+
+/** The sources to scan: as given, or the skills a change touched (--changed-since, --skills-of). */
+async function selectSources(sources: string[], flags: ScanFlags): Promise<Selection> {
+  const mode = flags.changedSince !== undefined ? '--changed-since' : flags.skillsOf ? '--skills-of' : null;
+  if (mode === null) {
+    if (sources.length === 0) {
+      throw new UserError(
+        'USAGE',
+        'scan needs a source (a skill, a folder of skills, an archive or a git repository), --changed-since or --skills-of',
+      );
+    }
+    return { sources };
+  }
+  if (flags.changedSince !== undefined && flags.skillsOf)
+    throw new UserError('USAGE', 'use --changed-since or --skills-of, not both');
+  if (flags.includeUncommitted && mode !== '--changed-since')
+    throw new UserError('USAGE', '--include-uncommitted only goes with --changed-since');
+  if (sources.length > 1)
+    throw new UserError(
+      'USAGE',
+      `with ${mode}, give at most one folder (the repository), not ${sources.length}`,
+    );
+  // A baseline written from some skills would drop the accepted findings of all the others.
+  if (flags.writeBaseline) throw new UserError('USAGE', `--write-baseline needs a full scan, not ${mode}`);
+  const repoDir = sources[0] ?? '.';
+  const { changedPathsSince, rootSource, skillRootsOf } = await import('../intake/changed-skills.js');
+  const changed = flags.changedSince
+    ? await changedPathsSince(repoDir, flags.changedSince, { uncommitted: flags.includeUncommitted === true })
+    : { paths: flags.skillsOf ?? [], warnings: [] };
+  const found = skillRootsOf(repoDir, changed.paths);
+  for (const warning of [...changed.warnings, ...found.warnings])
+    process.stderr.write(`skillaudit: warning: ${warning}\n`);
+  const since = flags.changedSince ? ` since ${flags.changedSince}` : '';
+  const n = changed.paths.length;
+  const files = n === 0 ? 'no file changed' : `${n} changed file${n === 1 ? '' : 's'}`;
+  if (found.roots.length === 0) {
+    const why = n === 0 ? files : `${files}, none in a skill`;
+    process.stderr.write(`skillaudit: no skill changed${since} (${why}); nothing to scan\n`);
+  }
+  return {
+    sources: found.roots.map((root) => rootSource(repoDir, root)),
+    scope: `${found.roots.length} skill${found.roots.length === 1 ? '' : 's'} changed${since} (${files})`,
+  };
+}
+
+/** The gate's outcome in words, for the Markdown summary. */
+function gateLine(exitCode: number, flags: ScanFlags): string {
+  if (exitCode === 2) return 'some skills could not be scanned';
+  if (flags.failOn === 'none') return 'fail-on none: the scan never fails';
+  const gate = `fail-on ${flags.failOn} (confidence at least ${flags.minConfidence})`;
+  return exitCode === 1 ? `${gate}: blocking findings` : `${gate}: passed`;
 }
 
 /** Runs the model review over each scanned skill and rescores it; what could not be reviewed becomes a note. */

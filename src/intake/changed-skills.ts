@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { lstatSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { SKIPPED } from './discover.js';
 import { SAFE_GIT_CONFIG } from './git.js';
+import { parseSource } from './source-spec.js';
 
 // Which skills a change touches: CI passes the files of a pull request, pre-commit the staged files, and only
 // the skills holding them are scanned. A file belongs to the skill whose root is its outermost ancestor folder
@@ -198,4 +199,19 @@ function gitFailure(repoDir: string, what: string, run: GitRun): UserError {
       .filter(Boolean)
       .at(-1) ?? 'no message';
   return new UserError('GIT_FAILED', `${repoDir}: git ${what} failed (${said})`);
+}
+
+/**
+ * A skill root as a scan source intake reads as that very folder: a folder named like a git URL
+ * (`git@host:x`) or an option (`-x`) is prefixed with `./`, so a changed file can never make us clone or parse.
+ */
+export function rootSource(repoDir: string, root: string): string {
+  const path = root === '.' ? repoDir : join(repoDir, root);
+  try {
+    const spec = parseSource(path, (p) => existsSync(p));
+    if (spec.kind === 'path' && spec.path === path && spec.subdir === null) return path;
+  } catch {
+    // Not readable as a plain path: fall through to the explicit form.
+  }
+  return isAbsolute(path) ? path : `./${path}`;
 }

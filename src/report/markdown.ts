@@ -42,7 +42,7 @@ const DETAIL_BUDGET = 24_000;
 const MAX_CHARS = 60_000;
 
 const RECOMMENDATION_ICON = { adopt: '🟢', 'test first': '🟡', 'do not install': '🔴' } as const;
-const STATUS_ICON = { pass: '🟢', caution: '🟡', risky: '🔴' } as const;
+export const STATUS_ICON = { pass: '🟢', caution: '🟡', risky: '🔴' } as const;
 
 /** Untrusted text as inline Markdown prose: nothing in it can become markup, a link or a mention. */
 export function prose(text: string, max = 400): string {
@@ -308,7 +308,8 @@ export function renderReportMarkdown(report: Report): string {
   return withinLimit(out.join('\n'));
 }
 
-function withinLimit(markdown: string): string {
+/** Cuts Markdown that would exceed GitHub's comment limit at a line boundary, saying so. */
+export function withinLimit(markdown: string): string {
   if (markdown.length <= MAX_CHARS) return markdown;
   // Fenced blocks only appear in the budgeted finding details, so a cut here never leaves one open.
   const cut = markdown.lastIndexOf('\n', MAX_CHARS);
