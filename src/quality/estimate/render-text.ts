@@ -25,11 +25,12 @@ function num(x: number | null, digits = 3): string {
   return x === null ? 'n/a' : x.toFixed(digits);
 }
 
-function table(header: string[], rows: string[][]): string[] {
+/** Columns aligned right (numbers) except those listed in `left` (text). */
+function table(header: string[], rows: string[][], left: readonly number[] = [0]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .map((c, i) => (left.includes(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
       .join('  ')
       .trimEnd();
   return [line(header), ...rows.map(line)];
