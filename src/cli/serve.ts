@@ -1,12 +1,170 @@
-import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Command, InvalidArgumentError } from 'commander';
+import type { GitMirror } from '../intake/index.js';
 import { UserError } from '../util/errors.js';
+import { addLimitOptions, limitsFromOptions, parseByteSize, parseCount } from './limit-options.js';
 
-// Placeholder registered so that the command's owner can fill it in without touching main.ts.
+// `skillaudit serve`: the web service (src/server, docs/server.md). Flags become the service's settings;
+// the process runs until SIGINT or SIGTERM, then requeues running audits and exits.
+
+interface ServeFlags {
+  host: string;
+  port: number;
+  dataDir: string;
+  token?: string;
+  auth: boolean;
+  concurrency: number;
+  allowHost: string[];
+  allowPrivate?: boolean;
+  gitMirror: GitMirror[];
+  maxUploadBytes: number;
+  rateLimit: number;
+  maxQueue: number;
+  detonate: boolean;
+  maxRuns?: number;
+  runTimeout?: number;
+  quiet?: boolean;
+}
+
+const MIN_TOKEN_LENGTH = 16;
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65_535) throw new InvalidArgumentError('expected a port from 0 to 65535');
+  return n;
+}
+
+function perMinute(value: string): number {
+  const match = /^\s*(\d+)\s*(?:\/\s*min)?\s*$/i.exec(value);
+  const n = Number(match?.[1]);
+  if (!match || !Number.isSafeInteger(n) || n <= 0)
+    throw new InvalidArgumentError('expected N or N/min, e.g. 30/min');
+  return n;
+}
+
+function collect<T>(parse: (value: string) => T): (value: string, previous: T[]) => T[] {
+  return (value, previous) => [...previous, parse(value)];
+}
+
+function hostName(value: string): string {
+  const host = value.trim().toLowerCase();
+  if (!/^[a-z0-9.-]+$/.test(host) || host.startsWith('.'))
+    throw new InvalidArgumentError('expected a host name');
+  return host;
+}
+
+/** `https://github.com/=<dir or URL>`: a local folder becomes a file:// URL; both sides end with '/'. */
+export function parseMirror(value: string): GitMirror {
+  const at = value.indexOf('=');
+  const from = value.slice(0, at);
+  const target = value.slice(at + 1);
+  if (at < 0 || !/^https:\/\/[a-z0-9.-]+\/$/i.test(from) || target === '') {
+    throw new InvalidArgumentError(
+      'expected https://<host>/=<folder or URL>, e.g. https://github.com/=/srv/mirror',
+    );
+  }
+  const to = /^(file|https):\/\//i.test(target) ? target : pathToFileURL(resolve(target)).href;
+  return { from: from.toLowerCase(), to: to.endsWith('/') ? to : `${to}/` };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
 export function registerServe(program: Command): void {
-  program
+  const command = program
     .command('serve')
     .description('Run the SkillAudit web service: submit audits, poll them, look up reports, report pages')
-    .action(() => {
-      throw new UserError('USAGE', 'serve is not available in this build yet');
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', port, 8787)
+    .option('--data-dir <dir>', 'database, run folders and uploads', '.skillaudit/server')
+    .option('--token <token>', 'bearer token required to submit (default: $SKILLAUDIT_SERVER_TOKEN)')
+    .option('--no-auth', 'accept submissions without a token (local use only)')
+    .option('--concurrency <n>', 'audits running at once', parseCount, 2)
+    .option(
+      '--allow-host <host>',
+      'another git host submissions may name (repeatable)',
+      collect(hostName),
+      [],
+    )
+    .option('--allow-private', 'allow hosts that resolve to private, loopback or link-local addresses')
+    .option(
+      '--git-mirror <prefix=target>',
+      'fetch URLs under prefix from a mirror: https://github.com/=<folder or URL> (repeatable)',
+      collect(parseMirror),
+      [],
+    )
+    .option(
+      '--max-upload-bytes <size>',
+      'largest request body (archive upload)',
+      parseByteSize,
+      50 * 1024 ** 2,
+    )
+    .option('--rate-limit <n/min>', 'submissions per minute per token and per client address', perMinute, 30)
+    .option('--max-queue <n>', 'queued audits beyond which submissions are refused (503)', parseCount, 1000)
+    .option('--no-detonate', "do not run skills' scripts (static analysis only)")
+    .option('--max-runs <n>', 'sandbox runs per audit (default 24)', parseCount)
+    .option('--run-timeout <seconds>', 'wall-clock limit of each sandbox run (default 15)', parseCount)
+    .option('-q, --quiet', 'no log lines on stderr');
+  addLimitOptions(command);
+  command.action(async (flags: ServeFlags & Record<string, unknown>) => {
+    const token = flags.auth ? (flags.token ?? process.env.SKILLAUDIT_SERVER_TOKEN ?? '') : null;
+    if (token !== null && token.length < MIN_TOKEN_LENGTH) {
+      throw new UserError(
+        'USAGE',
+        `a token of at least ${MIN_TOKEN_LENGTH} characters is required: --token or SKILLAUDIT_SERVER_TOKEN (or --no-auth for local use)`,
+      );
+    }
+    const log = flags.quiet
+      ? () => {}
+      : (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+    if (token === null) {
+      process.stderr.write(
+        'skillaudit: warning: --no-auth: anyone who can reach this port can submit audits\n',
+      );
+      if (!isLoopback(flags.host))
+        process.stderr.write(`skillaudit: warning: listening on ${flags.host} without a token\n`);
+    }
+    const [{ startService }, { DEFAULT_ALLOWED_HOSTS }] = await Promise.all([
+      import('../server/service.js'),
+      import('../server/host-guard.js'),
+    ]);
+    const service = await startService({
+      host: flags.host,
+      port: flags.port,
+      dataDir: resolve(flags.dataDir),
+      token,
+      concurrency: Math.max(1, flags.concurrency),
+      policy: {
+        allowedHosts: new Set([...DEFAULT_ALLOWED_HOSTS, ...flags.allowHost]),
+        allowPrivate: flags.allowPrivate === true,
+        mirrors: flags.gitMirror,
+      },
+      maxUploadBytes: flags.maxUploadBytes,
+      rateLimitPerMinute: flags.rateLimit,
+      maxQueued: flags.maxQueue,
+      limits: limitsFromOptions(flags),
+      detonate: flags.detonate,
+      ...(flags.maxRuns !== undefined ? { maxRuns: flags.maxRuns } : {}),
+      ...(flags.runTimeout !== undefined ? { runTimeoutMs: flags.runTimeout * 1000 } : {}),
+      log,
     });
+    process.stdout.write(`listening on ${service.url}\n`);
+    await new Promise<void>((done) => {
+      let stopping = false;
+      const stop = (signal: NodeJS.Signals) => {
+        if (stopping) return;
+        stopping = true;
+        // Synchronous first: running audits go back to the queue before anything else can fail them.
+        log(`${signal}: stopping; running audits are queued again`);
+        service.close().then(done, done);
+      };
+      // `on`, not `once`: a second signal (intake's temp cleanup re-raises it) must not kill us mid-close.
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    // Audits still unwinding in the background (sandbox runs, clones) are requeued and must not hold the exit.
+    process.exit(0);
+  });
 }

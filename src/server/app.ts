@@ -1,0 +1,263 @@
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { type Context, Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { z } from 'zod';
+import { renderReportHtml, reportHtmlCsp } from '../report/html/render.js';
+import type { Report } from '../report/model.js';
+import { AUDIT_ID, type AuditRow, type AuditStore, type NewAudit } from '../store/audits.js';
+import { VERSION } from '../version.js';
+import { ApiError } from './api-error.js';
+import { auditView } from './audit-view.js';
+import { bearerToken, tokenMatches } from './auth.js';
+import { checkHost, type HostPolicy } from './host-guard.js';
+import { RateLimiter } from './rate-limit.js';
+import { checkSkillName, intakeSource, parseSkillUrl, repoKey, sourceKey } from './skill-url.js';
+import { statusPage } from './status-page.js';
+import {
+  ARCHIVE_TYPES,
+  checkDeclaredLength,
+  readCapped,
+  removeUpload,
+  storeUpload,
+  uploadName,
+} from './upload.js';
+
+// The HTTP API and report pages (Hono): thin handlers over the store, the URL rules and the host guard.
+// docs/server.md is the contract.
+
+export interface AppSettings {
+  dataDir: string;
+  /** null: no authentication (local use only). */
+  token: string | null;
+  policy: HostPolicy;
+  maxUploadBytes: number;
+  rateLimitPerMinute: number;
+  maxQueued: number;
+}
+
+export interface AppDeps {
+  store: AuditStore;
+  settings: AppSettings;
+  /** Called after a submission so a free worker starts it at once. */
+  wake: () => void;
+  log: (line: string) => void;
+}
+
+const JSON_BODY_CAP = 64 * 1024;
+
+const Submission = z.object({
+  source: z.string().min(1).max(2048),
+  skill: z.string().min(1).max(128).optional(),
+});
+
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+const STATUS_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
+
+function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+function findAudit(store: AuditStore, id: string): AuditRow {
+  const audit = AUDIT_ID.test(id) ? store.get(id) : null;
+  if (!audit) throw new ApiError(404, 'NOT_FOUND', `no audit ${id.slice(0, 40)}`);
+  return audit;
+}
+
+/** A finished audit's report.json; the run folder is ours, but its path is still kept inside the data dir. */
+async function readReport(settings: AppSettings, audit: AuditRow): Promise<Report> {
+  if (audit.status !== 'done' || !audit.runDir) {
+    throw new ApiError(409, 'NOT_READY', `audit ${audit.id} is ${audit.status}; its report is not ready`);
+  }
+  const root = resolve(settings.dataDir);
+  const path = resolve(root, audit.runDir, 'report.json');
+  if (!path.startsWith(`${root}/`)) throw new ApiError(404, 'NOT_FOUND', 'the report is missing');
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as Report;
+  } catch {
+    throw new ApiError(404, 'NOT_FOUND', `the report of audit ${audit.id} is missing from the run folder`);
+  }
+}
+
+export function createApp(deps: AppDeps): Hono {
+  const { store, settings } = deps;
+  const byAddress = new RateLimiter(settings.rateLimitPerMinute);
+  const byToken = new RateLimiter(settings.rateLimitPerMinute);
+  const app = new Hono();
+
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+    if (!c.res.headers.has('Content-Security-Policy')) c.header('Content-Security-Policy', API_CSP);
+  });
+  // The extension's service worker and any page may read status and lookups; submitting needs the token,
+  // which no other origin has (no cookies are used, so credentials are never sent cross-origin).
+  app.use(
+    '/api/*',
+    cors({
+      origin: '*',
+      allowMethods: ['GET', 'POST', 'OPTIONS'],
+      allowHeaders: ['Authorization', 'Content-Type'],
+      exposeHeaders: ['Retry-After'],
+      maxAge: 600,
+    }),
+  );
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) {
+      if (error.retryAfter !== undefined) c.header('Retry-After', String(error.retryAfter));
+      return c.json({ error: { code: error.code, message: error.message } }, error.status);
+    }
+    deps.log(`internal error on ${c.req.method} ${c.req.path}: ${(error as Error).stack ?? String(error)}`);
+    return c.json({ error: { code: 'INTERNAL', message: 'internal error' } }, 500);
+  });
+  app.notFound((c) =>
+    c.json({ error: { code: 'NOT_FOUND', message: `no route ${c.req.method} ${c.req.path}` } }, 404),
+  );
+
+  app.get('/api/health', (c) => c.json({ ok: true, version: VERSION, audits: store.countByStatus() }));
+
+  app.post('/api/audits', async (c) => {
+    const limited = (decision: { ok: boolean; retryAfter: number }) => {
+      if (!decision.ok) {
+        throw new ApiError(429, 'RATE_LIMITED', 'too many submissions; retry later', decision.retryAfter);
+      }
+    };
+    // Per address first, so a flood of wrong tokens is limited too.
+    limited(byAddress.take(clientAddress(c)));
+    const token = bearerToken(c.req.header('Authorization'));
+    if (settings.token !== null) {
+      if (!tokenMatches(token, settings.token)) {
+        c.header('WWW-Authenticate', 'Bearer');
+        throw new ApiError(401, 'UNAUTHORIZED', 'a valid Authorization: Bearer <token> header is required');
+      }
+      limited(byToken.take(token!));
+    }
+    checkDeclaredLength(c.req.header('Content-Length'), settings.maxUploadBytes);
+    const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const submission =
+      type === 'application/json' ? await jsonSubmission(c) : await archiveSubmission(c, type);
+    const outcome = store.submit(submission, settings.maxQueued);
+    if (outcome.kind === 'full') {
+      if (submission.uploadPath) await removeUpload(submission.uploadPath);
+      throw new ApiError(503, 'QUEUE_FULL', `${outcome.queued} audits are waiting; retry later`, 60);
+    }
+    if (outcome.kind === 'existing') {
+      if (submission.uploadPath) await removeUpload(submission.uploadPath);
+      return c.json(auditView(outcome.audit, store), 200);
+    }
+    deps.log(`audit ${outcome.audit.id} queued: ${outcome.audit.source}`);
+    const view = auditView(outcome.audit, store); // before a worker claims it
+    deps.wake();
+    return c.json(view, 202);
+  });
+
+  async function jsonSubmission(c: Context): Promise<NewAudit> {
+    const text = await readCapped(c.req.raw.body, JSON_BODY_CAP);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new ApiError(400, 'BAD_REQUEST', 'the body is not JSON');
+    }
+    const parsed = Submission.safeParse(body);
+    if (!parsed.success) {
+      throw new ApiError(
+        400,
+        'BAD_REQUEST',
+        'expected {"source": "<https git URL>", "skill"?: "<skill name>"}',
+      );
+    }
+    const target = parseSkillUrl(parsed.data.source, parsed.data.skill ?? null);
+    await checkHost(target, settings.policy);
+    return {
+      source: parsed.data.source,
+      sourceKey: sourceKey(target),
+      repoKey: repoKey(target),
+      ref: target.ref,
+      subdir: target.subdir,
+      skill: target.skill,
+      intakeSource: intakeSource(target),
+      uploadPath: null,
+    };
+  }
+
+  async function archiveSubmission(c: Context, type: string): Promise<NewAudit> {
+    if (!ARCHIVE_TYPES.includes(type)) {
+      throw new ApiError(
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        `send application/json or an archive (${ARCHIVE_TYPES.join(', ')}), not "${type.slice(0, 80)}"`,
+      );
+    }
+    const skillParam = c.req.query('skill');
+    const skill = skillParam ? checkSkillName(skillParam) : null;
+    const name = uploadName(c.req.query('filename'), type);
+    const upload = await storeUpload(
+      c.req.raw.body,
+      join(settings.dataDir, 'uploads'),
+      name,
+      settings.maxUploadBytes,
+    );
+    return {
+      source: `upload:${name}`,
+      sourceKey: `upload:sha256:${upload.sha256}${skill ? `?skill=${skill}` : ''}`,
+      repoKey: null,
+      ref: null,
+      subdir: null,
+      skill,
+      intakeSource: upload.path,
+      uploadPath: upload.path,
+    };
+  }
+
+  app.get('/api/audits/:id', (c) => c.json(auditView(findAudit(store, c.req.param('id')), store)));
+
+  app.get('/api/audits/:id/report', async (c) =>
+    c.json(await readReport(settings, findAudit(store, c.req.param('id')))),
+  );
+
+  app.get('/api/lookup', (c) => {
+    const hash = c.req.query('hash');
+    const url = c.req.query('url');
+    let found: AuditRow | null;
+    if (hash !== undefined) {
+      if (!/^[0-9a-f]{64}$/i.test(hash))
+        throw new ApiError(400, 'BAD_REQUEST', 'hash: expected 64 hex digits (sha256)');
+      found = store.latestByHash(hash.toLowerCase());
+    } else if (url !== undefined) {
+      const target = parseSkillUrl(url, c.req.query('skill') ?? null);
+      found = store.latestByTarget({
+        repoKey: repoKey(target),
+        ref: target.ref,
+        subdir: target.subdir,
+        skill: target.skill,
+      });
+    } else {
+      throw new ApiError(400, 'BAD_REQUEST', 'give ?url=<skill page or git URL> or ?hash=<sha256>');
+    }
+    return c.json(found ? { found: true, audit: auditView(found, store) } : { found: false });
+  });
+
+  app.get('/audits/:id', async (c) => {
+    const audit = findAudit(store, c.req.param('id'));
+    if (audit.status !== 'done') {
+      c.header('Content-Security-Policy', STATUS_PAGE_CSP);
+      c.header('Cache-Control', 'no-store');
+      return c.html(statusPage(auditView(audit, store)));
+    }
+    // Rendered from report.json with the current template, so the page and the header's policy (script
+    // hashes of that template) always agree. The report is hostile content: the template escapes it.
+    const html = renderReportHtml(await readReport(settings, audit));
+    c.header('Content-Security-Policy', `${reportHtmlCsp()}; frame-ancestors 'none'`);
+    return c.html(html);
+  });
+
+  return app;
+}

@@ -1,0 +1,122 @@
+import { rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import type { IntakeLimits, SkillResult } from '../intake/index.js';
+import { runAudit } from '../pipeline/audit.js';
+import type { AuditResult, AuditRow } from '../store/audits.js';
+import { errorMessage, UserError } from '../util/errors.js';
+import { ApiError } from './api-error.js';
+import { checkHost, type HostPolicy, pinnedGitSettings } from './host-guard.js';
+import { parseSkillUrl } from './skill-url.js';
+
+// One audit of the queue: the keyless audit (pipeline/audit.ts) of the one skill the submission names, into
+// `<data-dir>/runs/<audit id>/`. A git source's host is checked again here, at fetch time, and git is held
+// to the addresses that check saw.
+
+export interface JobSettings {
+  dataDir: string;
+  policy: HostPolicy;
+  limits: Partial<IntakeLimits>;
+  detonate: boolean;
+  maxRuns?: number;
+  runTimeoutMs?: number;
+}
+
+/** Why an audit failed, with a stable code for the API. */
+export class JobError extends Error {
+  readonly code: string;
+
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'JobError';
+    this.code = code;
+  }
+}
+
+/** The error's code and message as the API reports them. */
+export function jobFailure(error: unknown): { code: string; message: string } {
+  if (error instanceof JobError || error instanceof UserError || error instanceof ApiError) {
+    return { code: error.code, message: error.message };
+  }
+  return { code: 'AUDIT_FAILED', message: errorMessage(error) };
+}
+
+const NAMES_SHOWN = 20;
+
+function names(skills: SkillResult[]): string {
+  const all = skills.map((s) => (s.ok ? s.skill.name || s.skill.folderName : s.path));
+  return all.slice(0, NAMES_SHOWN).join(', ') + (all.length > NAMES_SHOWN ? `, … (${all.length})` : '');
+}
+
+/** The one skill a submission means: by name when it gives one, else the source's only skill. */
+export function pickSkill(wanted: string | null): (skills: SkillResult[]) => SkillResult[] {
+  return (skills) => {
+    if (wanted !== null) {
+      const named = skills.filter((s) => s.ok && s.skill.name === wanted);
+      if (named.length === 0) {
+        throw new JobError(
+          'SKILL_NOT_FOUND',
+          `no skill named "${wanted}" in the source (found: ${names(skills)})`,
+        );
+      }
+      if (named.length > 1) {
+        throw new JobError(
+          'AMBIGUOUS_SKILL',
+          `${named.length} skills are named "${wanted}"; point at one folder with #subdir or a tree URL`,
+        );
+      }
+      return named;
+    }
+    if (skills.length > 1) {
+      throw new JobError(
+        'SEVERAL_SKILLS',
+        `the source holds ${skills.length} skills (${names(skills)}); name one with "skill" or point at its folder`,
+      );
+    }
+    return skills;
+  };
+}
+
+async function gitAccess(audit: AuditRow, policy: HostPolicy) {
+  if (audit.repoKey === null) return undefined;
+  const target = parseSkillUrl(audit.intakeSource);
+  const checked = await checkHost(target, policy);
+  return { mirrors: policy.mirrors, config: pinnedGitSettings(target, checked) };
+}
+
+/** Runs one claimed audit; resolves with its result or throws (JobError, UserError, ApiError). */
+export async function runAuditJob(
+  audit: AuditRow,
+  settings: JobSettings,
+  onStage: (stage: string) => void,
+): Promise<AuditResult> {
+  const out = join(settings.dataDir, 'runs', audit.id);
+  // An earlier, interrupted attempt's files would mix with this one's: each attempt starts clean.
+  await rm(out, { recursive: true, force: true });
+  const git = await gitAccess(audit, settings.policy);
+  const [outcome, ...more] = await runAudit(audit.intakeSource, {
+    out,
+    intake: { limits: settings.limits, ...(git ? { git } : {}) },
+    detonate: settings.detonate,
+    detonation: {
+      ...(settings.maxRuns !== undefined ? { maxRuns: settings.maxRuns } : {}),
+      ...(settings.runTimeoutMs !== undefined ? { limits: { wallMs: settings.runTimeoutMs } } : {}),
+    },
+    onStage: (_skill, stage) => onStage(stage),
+    pick: pickSkill(audit.skill),
+  });
+  if (!outcome || more.length > 0) throw new JobError('AUDIT_FAILED', 'the audit did not produce one report');
+  if (outcome.error) throw new JobError(outcome.error.code, outcome.error.message);
+  const { report, runDir } = outcome;
+  if (!report || !runDir) throw new JobError('AUDIT_FAILED', 'the audit wrote no report');
+  return {
+    contentHash: report.skill.id,
+    skillName: report.skill.name,
+    skillSubdir: report.skill.provenance.subdir,
+    commit: report.skill.provenance.commit,
+    runDir: relative(settings.dataDir, runDir),
+    safetyStatus: report.safety.status,
+    safetyScore: report.safety.score,
+    recommendation: report.verdict.recommendation,
+    headline: report.verdict.headline,
+  };
+}

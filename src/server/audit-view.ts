@@ -1,0 +1,61 @@
+import type { AuditRow, AuditStore } from '../store/audits.js';
+
+// The public shape of an audit (GET /api/audits/:id, lookups, submissions). docs/server.md documents it;
+// the browser extension reads it, so fields are only ever added.
+
+export interface AuditView {
+  id: string;
+  status: AuditRow['status'];
+  stage?: string;
+  queuePosition?: number;
+  source: string;
+  skill?: string;
+  createdAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  attempts: number;
+  error?: { code: string; message: string };
+  verdict?: { status: string; safetyScore: number; recommendation: string; headline: string };
+  contentHash?: string;
+  commit?: string;
+  skillPath?: string;
+  statusUrl: string;
+  reportUrl: string;
+  reportJsonUrl?: string;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function auditView(row: AuditRow, store: AuditStore): AuditView {
+  const skill = row.skillName ?? row.skill;
+  const done = row.status === 'done' && row.safetyStatus !== undefined && row.safetyScore !== undefined;
+  return {
+    id: row.id,
+    status: row.status,
+    ...(row.stage ? { stage: row.stage } : {}),
+    ...(row.status === 'queued' ? { queuePosition: store.queuePosition(row) } : {}),
+    source: row.source,
+    ...(skill ? { skill } : {}),
+    createdAt: iso(row.createdAt),
+    ...(row.startedAt !== null ? { startedAt: iso(row.startedAt) } : {}),
+    ...(row.finishedAt !== null ? { finishedAt: iso(row.finishedAt) } : {}),
+    attempts: row.attempts,
+    ...(row.errorCode ? { error: { code: row.errorCode, message: row.errorMessage ?? '' } } : {}),
+    ...(done
+      ? {
+          verdict: {
+            status: row.safetyStatus!,
+            safetyScore: row.safetyScore!,
+            recommendation: row.recommendation ?? '',
+            headline: row.headline ?? '',
+          },
+        }
+      : {}),
+    ...(row.contentHash ? { contentHash: row.contentHash } : {}),
+    ...(row.commit ? { commit: row.commit } : {}),
+    ...(row.skillSubdir ? { skillPath: row.skillSubdir } : {}),
+    statusUrl: `/api/audits/${row.id}`,
+    reportUrl: `/audits/${row.id}`,
+    ...(done ? { reportJsonUrl: `/api/audits/${row.id}/report` } : {}),
+  };
+}

@@ -1,0 +1,95 @@
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { basename, dirname, join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { AuditStore } from '../store/audits.js';
+import { type AppSettings, createApp } from './app.js';
+import { type JobSettings, runAuditJob } from './audit-job.js';
+import { AuditWorkers } from './workers.js';
+
+// The service: the store (recovered after a crash), the worker pool and the HTTP server, started together
+// and stopped together.
+
+export interface ServiceConfig extends AppSettings, Omit<JobSettings, 'dataDir' | 'policy'> {
+  host: string;
+  port: number;
+  concurrency: number;
+  log: (line: string) => void;
+}
+
+export interface RunningService {
+  url: string;
+  store: AuditStore;
+  workers: AuditWorkers;
+  /** Stops accepting and claiming, requeues running audits, closes the server and the database. */
+  close(): Promise<void>;
+}
+
+// An audit that was running each of these many times the service went down is not tried again.
+export const MAX_ATTEMPTS = 3;
+
+/** Upload folders no queued or running audit owns (left by a crash between the upload and its row). */
+async function sweepUploads(uploadsDir: string, store: AuditStore): Promise<void> {
+  const owned = new Set(
+    store
+      .all()
+      .filter((a) => (a.status === 'queued' || a.status === 'running') && a.uploadPath)
+      .map((a) => basename(dirname(a.uploadPath!))),
+  );
+  for (const entry of await readdir(uploadsDir)) {
+    if (!owned.has(entry)) await rm(join(uploadsDir, entry), { recursive: true, force: true });
+  }
+}
+
+export async function startService(config: ServiceConfig): Promise<RunningService> {
+  const uploadsDir = join(config.dataDir, 'uploads');
+  await mkdir(uploadsDir, { recursive: true });
+  await mkdir(join(config.dataDir, 'runs'), { recursive: true });
+  const store = AuditStore.open(config.dataDir);
+  const recovered = store.recover(MAX_ATTEMPTS);
+  if (recovered.requeued + recovered.failed > 0) {
+    config.log(
+      `recovered after a stop: ${recovered.requeued} audit(s) queued again, ${recovered.failed} failed after ${MAX_ATTEMPTS} attempts`,
+    );
+  }
+  await sweepUploads(uploadsDir, store);
+  const job: JobSettings = {
+    dataDir: config.dataDir,
+    policy: config.policy,
+    limits: config.limits,
+    detonate: config.detonate,
+    ...(config.maxRuns !== undefined ? { maxRuns: config.maxRuns } : {}),
+    ...(config.runTimeoutMs !== undefined ? { runTimeoutMs: config.runTimeoutMs } : {}),
+  };
+  const workers = new AuditWorkers(
+    store,
+    config.concurrency,
+    (audit, onStage) => runAuditJob(audit, job, onStage),
+    config.log,
+  );
+  const app = createApp({ store, settings: config, wake: () => workers.wake(), log: config.log });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  workers.start();
+  let closed = false;
+  return {
+    url: `http://${host}:${address.port}`,
+    store,
+    workers,
+    async close() {
+      if (closed) return;
+      closed = true;
+      workers.stop();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive connections would hold close() open; nothing more will be answered.
+        (server as import('node:http').Server).closeAllConnections?.();
+      });
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,406 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { errorMessage, UserError } from '../util/errors.js';
+
+/**
+ * The web service's audit queue and results: one SQLite file (`<data-dir>/server.sqlite`, WAL). A row moves
+ * queued → running → done | failed. Work is claimed by one UPDATE ... RETURNING, so two workers never take
+ * the same row; results are written only by the attempt that claimed the row, so a stale worker cannot
+ * overwrite a newer one. Rows left running by a crash are queued again on open (the run folder is written
+ * afresh), and a finished row is never claimed again.
+ */
+
+export type AuditStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface NewAudit {
+  /** What the submitter sent, for display (a URL, or `upload:<name>`). */
+  source: string;
+  /** Canonical key: identical keys while queued or running are one audit. */
+  sourceKey: string;
+  /** `host/owner/repo` for lookups by page URL; null for uploads. */
+  repoKey: string | null;
+  ref: string | null;
+  subdir: string | null;
+  /** Skill name the submitter asked for. */
+  skill: string | null;
+  /** The source string handed to intake. */
+  intakeSource: string;
+  /** Uploaded archive owned by this audit (removed when it finishes). */
+  uploadPath: string | null;
+}
+
+export interface AuditResult {
+  contentHash: string;
+  skillName: string;
+  /** Where the audited skill sits in its source ('.' for the root). */
+  skillSubdir: string;
+  commit: string | null;
+  /** Run folder relative to the data folder. */
+  runDir: string;
+  safetyStatus: string;
+  safetyScore: number;
+  recommendation: string;
+  headline: string;
+}
+
+export interface AuditRow extends NewAudit, Partial<AuditResult> {
+  id: string;
+  status: AuditStatus;
+  stage: string | null;
+  attempts: number;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+}
+
+export type SubmitOutcome =
+  | { kind: 'created'; audit: AuditRow }
+  | { kind: 'existing'; audit: AuditRow }
+  | { kind: 'full'; queued: number };
+
+export interface LookupQuery {
+  repoKey: string;
+  ref: string | null;
+  subdir: string | null;
+  skill: string | null;
+}
+
+const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS audits (
+  id TEXT PRIMARY KEY,
+  status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'failed')),
+  stage TEXT,
+  source TEXT NOT NULL,
+  source_key TEXT NOT NULL,
+  repo_key TEXT,
+  ref TEXT,
+  subdir TEXT,
+  skill TEXT,
+  intake_source TEXT NOT NULL,
+  upload_path TEXT,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL,
+  started_at INTEGER,
+  finished_at INTEGER,
+  error_code TEXT,
+  error_message TEXT,
+  content_hash TEXT,
+  skill_name TEXT,
+  skill_subdir TEXT,
+  commit_sha TEXT,
+  run_dir TEXT,
+  safety_status TEXT,
+  safety_score REAL,
+  recommendation TEXT,
+  headline TEXT
+);
+-- One active audit per source: a second identical submission finds the first.
+CREATE UNIQUE INDEX IF NOT EXISTS audits_active_source ON audits (source_key) WHERE status IN ('queued', 'running');
+CREATE INDEX IF NOT EXISTS audits_queue ON audits (status, created_at);
+CREATE INDEX IF NOT EXISTS audits_repo ON audits (repo_key, status, finished_at);
+CREATE INDEX IF NOT EXISTS audits_hash ON audits (content_hash, status, finished_at);
+`;
+
+// Column ↔ field names: the one place the two spellings meet.
+const COLUMNS = {
+  id: 'id',
+  status: 'status',
+  stage: 'stage',
+  source: 'source',
+  sourceKey: 'source_key',
+  repoKey: 'repo_key',
+  ref: 'ref',
+  subdir: 'subdir',
+  skill: 'skill',
+  intakeSource: 'intake_source',
+  uploadPath: 'upload_path',
+  attempts: 'attempts',
+  createdAt: 'created_at',
+  startedAt: 'started_at',
+  finishedAt: 'finished_at',
+  errorCode: 'error_code',
+  errorMessage: 'error_message',
+  contentHash: 'content_hash',
+  skillName: 'skill_name',
+  skillSubdir: 'skill_subdir',
+  commit: 'commit_sha',
+  runDir: 'run_dir',
+  safetyStatus: 'safety_status',
+  safetyScore: 'safety_score',
+  recommendation: 'recommendation',
+  headline: 'headline',
+} as const;
+
+const SELECT = `SELECT ${Object.entries(COLUMNS)
+  .map(([field, column]) => `${column} AS "${field}"`)
+  .join(', ')} FROM audits`;
+const RETURNING = `RETURNING ${Object.entries(COLUMNS)
+  .map(([field, column]) => `${column} AS "${field}"`)
+  .join(', ')}`;
+
+function withoutNulls(row: Record<string, unknown>): AuditRow {
+  // Optional result fields are absent rather than null, so callers can spread them.
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (value !== null || !(key in RESULT_FIELDS)) out[key] = value;
+  }
+  return out as unknown as AuditRow;
+}
+
+const RESULT_FIELDS: Record<keyof AuditResult, true> = {
+  contentHash: true,
+  skillName: true,
+  skillSubdir: true,
+  commit: true,
+  runDir: true,
+  safetyStatus: true,
+  safetyScore: true,
+  recommendation: true,
+  headline: true,
+};
+
+/** A new audit id: 16 url-safe characters (96 random bits), unguessable so report URLs can be shared. */
+export function newAuditId(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+export const AUDIT_ID = /^[A-Za-z0-9_-]{16}$/;
+
+export class AuditStore {
+  private readonly db: Database.Database;
+
+  private constructor(db: Database.Database) {
+    this.db = db;
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      throw new UserError(
+        'UNREADABLE',
+        `the service database was written by a newer SkillAudit (schema ${version}); upgrade to use it`,
+      );
+    }
+    db.exec(SCHEMA);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }
+
+  /** Opens (creating when needed) `<dir>/server.sqlite`. */
+  static open(dir: string): AuditStore {
+    try {
+      mkdirSync(dir, { recursive: true });
+      const db = new Database(join(dir, 'server.sqlite'));
+      db.pragma('journal_mode = WAL');
+      db.pragma('busy_timeout = 5000');
+      // A finished audit must survive a power cut as well as a crash: it is never re-run.
+      db.pragma('synchronous = FULL');
+      return new AuditStore(db);
+    } catch (error) {
+      if (error instanceof UserError) throw error;
+      throw new UserError(
+        'UNREADABLE',
+        `cannot open the service database in ${dir}: ${errorMessage(error)}`,
+        dir,
+      );
+    }
+  }
+
+  private one(sql: string, ...params: unknown[]): AuditRow | null {
+    const row = this.db.prepare(sql).get(...params) as Record<string, unknown> | undefined;
+    return row ? withoutNulls(row) : null;
+  }
+
+  get(id: string): AuditRow | null {
+    return this.one(`${SELECT} WHERE id = ?`, id);
+  }
+
+  /** Queues an audit unless the same source is already queued or running, or the queue holds `maxQueued`. */
+  submit(input: NewAudit, maxQueued: number, now: number = Date.now()): SubmitOutcome {
+    return this.db.transaction((): SubmitOutcome => {
+      const existing = this.one(
+        `${SELECT} WHERE source_key = ? AND status IN ('queued', 'running')`,
+        input.sourceKey,
+      );
+      if (existing) return { kind: 'existing', audit: existing };
+      const queued = this.countByStatus().queued;
+      if (queued >= maxQueued) return { kind: 'full', queued };
+      const audit = this.one(
+        `INSERT INTO audits (id, status, source, source_key, repo_key, ref, subdir, skill, intake_source,
+           upload_path, created_at)
+         VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?) ${RETURNING}`,
+        newAuditId(),
+        input.source,
+        input.sourceKey,
+        input.repoKey,
+        input.ref,
+        input.subdir,
+        input.skill,
+        input.intakeSource,
+        input.uploadPath,
+        now,
+      );
+      return { kind: 'created', audit: audit! };
+    })();
+  }
+
+  /** Takes the oldest queued audit (atomically: one statement), counting the attempt. */
+  claim(now: number = Date.now()): AuditRow | null {
+    return this.one(
+      `UPDATE audits SET status = 'running', stage = 'intake', attempts = attempts + 1, started_at = ?
+       WHERE id = (SELECT id FROM audits WHERE status = 'queued' ORDER BY created_at, rowid LIMIT 1)
+       AND status = 'queued' ${RETURNING}`,
+      now,
+    );
+  }
+
+  /** Records the stage of a running attempt; false when the row is no longer that attempt's. */
+  setStage(id: string, attempt: number, stage: string): boolean {
+    return (
+      this.db
+        .prepare(`UPDATE audits SET stage = ? WHERE id = ? AND status = 'running' AND attempts = ?`)
+        .run(stage, id, attempt).changes === 1
+    );
+  }
+
+  finish(id: string, attempt: number, result: AuditResult, now: number = Date.now()): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE audits SET status = 'done', stage = NULL, finished_at = ?, content_hash = ?, skill_name = ?,
+             skill_subdir = ?, commit_sha = ?, run_dir = ?, safety_status = ?, safety_score = ?,
+             recommendation = ?, headline = ?
+           WHERE id = ? AND status = 'running' AND attempts = ?`,
+        )
+        .run(
+          now,
+          result.contentHash,
+          result.skillName,
+          result.skillSubdir,
+          result.commit,
+          result.runDir,
+          result.safetyStatus,
+          result.safetyScore,
+          result.recommendation,
+          result.headline,
+          id,
+          attempt,
+        ).changes === 1
+    );
+  }
+
+  fail(id: string, attempt: number, code: string, message: string, now: number = Date.now()): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE audits SET status = 'failed', stage = NULL, finished_at = ?, error_code = ?, error_message = ?
+           WHERE id = ? AND status = 'running' AND attempts = ?`,
+        )
+        .run(now, code, message.slice(0, 2000), id, attempt).changes === 1
+    );
+  }
+
+  /** A running attempt stopped on purpose (shutdown): queued again, and the attempt is not counted. */
+  requeue(id: string, attempt: number): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE audits SET status = 'queued', stage = NULL, started_at = NULL, attempts = attempts - 1
+           WHERE id = ? AND status = 'running' AND attempts = ?`,
+        )
+        .run(id, attempt).changes === 1
+    );
+  }
+
+  /**
+   * After a crash: running rows go back to the queue, except those already started `maxAttempts` times
+   * (an audit that keeps taking the service down), which fail.
+   */
+  recover(maxAttempts: number, now: number = Date.now()): { requeued: number; failed: number } {
+    return this.db.transaction(() => {
+      const failed = this.db
+        .prepare(
+          `UPDATE audits SET status = 'failed', stage = NULL, finished_at = ?, error_code = 'INTERRUPTED',
+             error_message = 'the service stopped during each of ' || attempts || ' attempts; not retried'
+           WHERE status = 'running' AND attempts >= ?`,
+        )
+        .run(now, maxAttempts).changes;
+      const requeued = this.db
+        .prepare(
+          `UPDATE audits SET status = 'queued', stage = NULL, started_at = NULL WHERE status = 'running'`,
+        )
+        .run().changes;
+      return { requeued, failed };
+    })();
+  }
+
+  /** 1-based place of a queued audit in the queue. */
+  queuePosition(audit: AuditRow): number {
+    const row = this.db
+      .prepare(
+        `SELECT COUNT(*) AS n FROM audits WHERE status = 'queued'
+         AND (created_at < ? OR (created_at = ? AND rowid <= (SELECT rowid FROM audits WHERE id = ?)))`,
+      )
+      .get(audit.createdAt, audit.createdAt, audit.id) as { n: number };
+    return row.n;
+  }
+
+  /** The latest finished audit of a skill with this content hash. */
+  latestByHash(contentHash: string): AuditRow | null {
+    return this.one(
+      `${SELECT} WHERE content_hash = ? AND status = 'done' ORDER BY finished_at DESC, rowid DESC LIMIT 1`,
+      contentHash,
+    );
+  }
+
+  /**
+   * The latest finished audit matching a page or git URL: same repository; the same folder and skill
+   * name when the URL names them (a URL naming neither matches audits of the repository as a whole); the
+   * same ref, or the default branch when no audit of that ref exists.
+   */
+  latestByTarget(query: LookupQuery): AuditRow | null {
+    const where = ['repo_key = ?', "status = 'done'"];
+    const params: unknown[] = [query.repoKey];
+    if (query.subdir !== null) {
+      where.push('skill_subdir = ?');
+      params.push(query.subdir);
+    }
+    if (query.skill !== null) {
+      where.push('skill_name = ?');
+      params.push(query.skill);
+    }
+    if (query.subdir === null && query.skill === null) where.push('subdir IS NULL AND skill IS NULL');
+    if (query.ref !== null) {
+      where.push('(ref = ? OR ref IS NULL)');
+      params.push(query.ref);
+    }
+    const refFirst = query.ref !== null ? 'ref IS NULL, ' : '';
+    return this.one(
+      `${SELECT} WHERE ${where.join(' AND ')} ORDER BY ${refFirst}finished_at DESC, rowid DESC LIMIT 1`,
+      ...params,
+    );
+  }
+
+  countByStatus(): Record<AuditStatus, number> {
+    const counts: Record<AuditStatus, number> = { queued: 0, running: 0, done: 0, failed: 0 };
+    const rows = this.db.prepare('SELECT status, COUNT(*) AS n FROM audits GROUP BY status').all() as {
+      status: AuditStatus;
+      n: number;
+    }[];
+    for (const row of rows) counts[row.status] = row.n;
+    return counts;
+  }
+
+  /** Every row (tests and the restart check read it whole). */
+  all(): AuditRow[] {
+    return (this.db.prepare(`${SELECT} ORDER BY created_at, rowid`).all() as Record<string, unknown>[]).map(
+      withoutNulls,
+    );
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
