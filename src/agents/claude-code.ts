@@ -1,6 +1,5 @@
 // Claude Code (`claude -p`, stream-json): skills in `.claude/skills/<name>/`, listed to the model in a
 // system reminder; the model loads one with the `Skill` tool.
-import { UserError } from '../util/errors.js';
 import type { HarnessSpec, ParsedRun } from './harness-run.js';
 import { parseJsonLines, textOf } from './json-lines.js';
 import type { AgentTokens, TrajectoryStep } from './types.js';
@@ -10,10 +9,6 @@ export const claudeCodeSpec: HarnessSpec = {
   pkg: { pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'node_modules/.bin/claude' },
   skillsDir: '.claude/skills',
   stateDirs: ['.claude'],
-  checkModel(req) {
-    if (req.model.provider !== 'anthropic')
-      throw new UserError('USAGE', `claude-code speaks Anthropic Messages only (got ${req.model.provider})`);
-  },
   args: (instruction) => [
     '-p',
     instruction,

@@ -1,6 +1,5 @@
 // Codex CLI (`codex exec --json`): skills in `.agents/skills/<name>/`, listed to the model with their path;
 // the model loads one by reading its SKILL.md through the shell. Speaks OpenAI Responses only.
-import { UserError } from '../util/errors.js';
 import type { HarnessSpec, ParsedRun } from './harness-run.js';
 import { parseJsonLines } from './json-lines.js';
 import type { AgentTokens, TrajectoryStep } from './types.js';
@@ -15,10 +14,6 @@ export const codexSpec: HarnessSpec = {
   pkg: { pkg: '@openai/codex', version: '0.171.0', bin: 'node_modules/.bin/codex' },
   skillsDir: SKILLS_DIR,
   stateDirs: ['.agents'],
-  checkModel(req) {
-    if (req.model.provider === 'anthropic')
-      throw new UserError('USAGE', 'codex speaks the OpenAI Responses API only (got anthropic)');
-  },
   args: (instruction) => [
     'exec',
     '--json',

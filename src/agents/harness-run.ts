@@ -10,6 +10,7 @@ import {
   type SeedFile,
 } from '../sandbox/index.js';
 import { errorMessage } from '../util/errors.js';
+import { checkAgentProvider } from './compatibility.js';
 import { ensureHarness, type HarnessPackage } from './install.js';
 import { PLACEHOLDER_KEY, RELAY_PORT, RELAY_SCRIPT, startModelBridge } from './model-bridge.js';
 import type {
@@ -60,8 +61,6 @@ export interface HarnessSpec {
   skillsDir: string;
   /** Workspace folders the harness keeps its own state in: not the agent's output (still in the evidence). */
   stateDirs: string[];
-  /** Refuses model settings the harness cannot use (wire protocol). */
-  checkModel(req: AgentRunRequest): void;
   /** Argument list after the executable, given the instruction. */
   args(instruction: string): string[];
   /** Environment and config files (paths relative to the workspace, or `~/` for HOME). */
@@ -85,7 +84,8 @@ function innerBaseUrl(upstream: string): string {
 }
 
 export async function runHarness(spec: HarnessSpec, req: AgentRunRequest): Promise<AgentRunResult> {
-  spec.checkModel(req);
+  // The audit checks this before it starts (compatibility.ts); direct callers of an adapter get the same error.
+  checkAgentProvider(spec.name, req.model.provider, req.model.model);
   const bin = await ensureHarness(spec.pkg);
   const skillDir = req.skill ? skillFolder(spec.skillsDir, req.skill) : null;
   const home = '/home/skill';

@@ -18,6 +18,7 @@ import { ensureHarness } from './install.js';
 import { opencodeSpec } from './opencode.js';
 import type { AgentAdapter, AgentName } from './types.js';
 
+export { AGENT_PROVIDERS, agentSupports, checkAgentProvider } from './compatibility.js';
 export { agentsDir } from './install.js';
 export { PLACEHOLDER_KEY } from './model-bridge.js';
 export type * from './types.js';

@@ -1,6 +1,5 @@
 // OpenCode (`opencode run --format json`): skills in `.opencode/skills/<name>/`, offered through its
 // `skill` tool, which the model calls to load one. Anthropic Messages or OpenAI Responses.
-import { UserError } from '../util/errors.js';
 import type { HarnessSpec, ParsedRun } from './harness-run.js';
 import { parseJsonLines } from './json-lines.js';
 import type { AgentTokens, TrajectoryStep } from './types.js';
@@ -10,14 +9,6 @@ export const opencodeSpec: HarnessSpec = {
   pkg: { pkg: 'opencode-ai', version: '1.18.33', bin: 'node_modules/.bin/opencode' },
   skillsDir: '.opencode/skills',
   stateDirs: ['.opencode'],
-  checkModel(req) {
-    // A custom OpenAI-compatible provider would make OpenCode fetch its npm package at run time, offline.
-    if (req.model.provider === 'openai-compatible')
-      throw new UserError(
-        'USAGE',
-        'opencode runs with anthropic/… or openai/… models here, not openai-compatible',
-      );
-  },
   args: (instruction) => ['run', '--format', 'json', '--auto', instruction],
   setup: ({ baseUrl, apiKey, model, provider }) => ({
     env: {

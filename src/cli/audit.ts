@@ -68,7 +68,11 @@ export function registerAudit(program: Command): void {
     .option('--scenarios <n>', 'utility scenarios to generate', positiveInt, 3)
     .option('--concurrency <n>', 'agent trials running at once', positiveInt, 2)
     .option('--alpha <a>', 'weight of time against tokens in ECG (0-1)', unitInterval, 0.5)
-    .option('--agent-timeout <seconds>', 'wall-clock limit of each agent run (default 600)', positiveInt);
+    .option('--agent-timeout <seconds>', 'wall-clock limit of each agent run (default 600)', positiveInt)
+    .option(
+      '--judge-model <provider/name>',
+      'a separate model for the judge (default: --model; the schemes and the agents use --model)',
+    );
   addModelOptions(command);
   addLimitOptions(command);
   command.action(async (source: string, flags: AuditFlags & Record<string, unknown>) => {
@@ -79,8 +83,11 @@ export function registerAudit(program: Command): void {
       import('../report/report-text.js'),
     ]);
     const showProgress = !flags.quiet && process.stderr.isTTY;
-    const { resolveModelSettings } = await import('../model/index.js');
+    const { resolveJudgeSettings, resolveModelSettings } = await import('../model/index.js');
     const settings = resolveModelSettings(modelFlags(flags));
+    if (!settings && typeof flags.judgeModel === 'string')
+      throw new UserError('USAGE', '--judge-model needs --model: the schemes and the agents use --model');
+    const judgeSettings = settings && resolveJudgeSettings(settings, modelFlags(flags));
     if (settings && (flags.scenarios < 1 || flags.concurrency < 1))
       throw new UserError('USAGE', '--scenarios and --concurrency must be at least 1');
     const outcomes = await runAudit(source, {
@@ -88,6 +95,7 @@ export function registerAudit(program: Command): void {
         ? {
             model: {
               settings,
+              ...(judgeSettings ? { judgeSettings } : {}),
               agents: agentList(flags),
               scenarios: flags.scenarios,
               concurrency: flags.concurrency,

@@ -20,10 +20,12 @@ export function modelFlags(flags: Record<string, unknown>): ModelFlags {
     typeof flags[key] === 'string' ? (flags[key] as string) : undefined;
   const out: ModelFlags = {};
   const model = pick('model');
+  const judgeModel = pick('judgeModel');
   const baseUrl = pick('baseUrl');
   const maxCost = pick('maxCost');
   const cacheDir = pick('cacheDir');
   if (model) out.model = model;
+  if (judgeModel) out.judgeModel = judgeModel;
   if (baseUrl) out.baseUrl = baseUrl;
   if (maxCost) out.maxCost = maxCost;
   if (cacheDir) out.cacheDir = cacheDir;

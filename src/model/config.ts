@@ -10,6 +10,8 @@ import { type CostCap, parseCostCap } from './usage.js';
 /** What the command line gave (commander's `--no-cache` sets `cache: false`). */
 export interface ModelFlags {
   model?: string;
+  /** `--judge-model`: a separate model for the judge (default: `model`). */
+  judgeModel?: string;
   baseUrl?: string;
   maxCost?: string;
   cacheDir?: string;
@@ -40,6 +42,7 @@ export interface SettingsContext {
 const priceSchema = z.object({ input: z.number(), cachedInput: z.number(), output: z.number() });
 const fileSchema = z.object({
   model: z.string().optional(),
+  judgeModel: z.string().optional(),
   baseUrl: z.string().optional(),
   maxCost: z.union([z.string(), z.number()]).optional(),
   cacheDir: z.string().optional(),
@@ -67,7 +70,7 @@ export function apiKeyVariable(provider: ProviderId): string {
  *    OPENAI_COMPATIBLE_BASE_URL — `SKILLAUDIT_MAX_COST`, `SKILLAUDIT_CACHE_DIR`, `SKILLAUDIT_NO_CACHE=1`,
  *    `SKILLAUDIT_MODEL_TIMEOUT` in seconds);
  * 3. `./skillaudit.config.json`, then `$XDG_CONFIG_HOME/skillaudit/config.json` (default `~/.config`), with
- *    keys { model, baseUrl, maxCost, cacheDir, timeoutSeconds, prices }; relative paths resolve against the
+ *    keys { model, judgeModel, baseUrl, maxCost, cacheDir, timeoutSeconds, prices }; relative paths resolve against the
  *    file's folder.
  * The call timeout defaults to 5 minutes, 15 for openai-compatible servers (local CPU inference is slow).
  * API keys come only from the environment. Returns null when no model is configured anywhere.
@@ -76,18 +79,7 @@ export function resolveModelSettings(
   flags: ModelFlags,
   context?: Partial<SettingsContext>,
 ): ModelSettings | null {
-  const env = context?.env ?? process.env;
-  const cwd = context?.cwd ?? process.cwd();
-  const home = context?.home ?? homedir();
-  const userDir = env.XDG_CONFIG_HOME || join(home, '.config');
-  const files = [join(cwd, 'skillaudit.config.json'), join(userDir, 'skillaudit', 'config.json')]
-    .map(readConfigFile)
-    .filter((f): f is { path: string; config: ConfigFile } => f !== null);
-  const fromFile = <K extends keyof ConfigFile>(key: K) => {
-    const hit = files.find((f) => f.config[key] !== undefined);
-    return hit ? { value: hit.config[key] as NonNullable<ConfigFile[K]>, dir: dirname(hit.path) } : undefined;
-  };
-
+  const { env, cwd, home, files, fromFile } = loadSources(context);
   const modelText = flags.model ?? env.SKILLAUDIT_MODEL ?? fromFile('model')?.value;
   if (!modelText) return null;
   const spec = parseModelSpec(modelText);
@@ -102,10 +94,7 @@ export function resolveModelSettings(
     (fileCacheDir ? resolve(fileCacheDir.dir, fileCacheDir.value) : undefined) ??
     join(env.XDG_CACHE_HOME || join(home, '.cache'), 'skillaudit');
   const noCache = flags.cache === false || env.SKILLAUDIT_NO_CACHE === '1';
-  const timeoutSeconds =
-    positiveNumber(env.SKILLAUDIT_MODEL_TIMEOUT, 'SKILLAUDIT_MODEL_TIMEOUT') ??
-    fromFile('timeoutSeconds')?.value ??
-    (spec.provider === 'openai-compatible' ? 900 : 300);
+  const timeoutSeconds = timeoutFor(spec, env, fromFile('timeoutSeconds')?.value);
 
   // The lower file's prices fill in what the project file does not set.
   const prices: Record<string, Price> = {};
@@ -121,6 +110,59 @@ export function resolveModelSettings(
     useCache: !noCache,
     prices,
   };
+}
+
+/**
+ * The judge's own model, when one is set apart from the agents' model: `--judge-model`, then
+ * `SKILLAUDIT_JUDGE_MODEL`, then `judgeModel` in a config file (seed 000 judges every configuration with one
+ * shared model). Its key and base URL come from its provider's variables; a judge of the same provider as the
+ * main model shares that model's base URL (the same server, another model). Cost cap, cache and prices are the
+ * main settings' (one cap covers the whole audit). Null when no judge model is set, or it is the main model.
+ */
+export function resolveJudgeSettings(
+  main: ModelSettings,
+  flags: ModelFlags,
+  context?: Partial<SettingsContext>,
+): ModelSettings | null {
+  const { env, fromFile } = loadSources(context);
+  const text = flags.judgeModel ?? env.SKILLAUDIT_JUDGE_MODEL ?? fromFile('judgeModel')?.value;
+  if (!text) return null;
+  const spec = parseModelSpec(text);
+  if (spec.provider === main.spec.provider && spec.model === main.spec.model) return null;
+  const vars = ENV[spec.provider];
+  const rawBaseUrl = spec.provider === main.spec.provider ? main.baseUrl : env[vars.baseUrl];
+  return {
+    ...main,
+    spec,
+    baseUrl: rawBaseUrl ? normaliseBaseUrl(spec.provider, rawBaseUrl) : undefined,
+    apiKey: env[vars.key] || undefined,
+    timeoutMs: timeoutFor(spec, env, fromFile('timeoutSeconds')?.value) * 1000,
+  };
+}
+
+/** The environment, folders and config files settings are read from; `fromFile` takes the first file setting a key. */
+function loadSources(context: Partial<SettingsContext> | undefined) {
+  const env = context?.env ?? process.env;
+  const cwd = context?.cwd ?? process.cwd();
+  const home = context?.home ?? homedir();
+  const userDir = env.XDG_CONFIG_HOME || join(home, '.config');
+  const files = [join(cwd, 'skillaudit.config.json'), join(userDir, 'skillaudit', 'config.json')]
+    .map(readConfigFile)
+    .filter((f): f is { path: string; config: ConfigFile } => f !== null);
+  const fromFile = <K extends keyof ConfigFile>(key: K) => {
+    const hit = files.find((f) => f.config[key] !== undefined);
+    return hit ? { value: hit.config[key] as NonNullable<ConfigFile[K]>, dir: dirname(hit.path) } : undefined;
+  };
+  return { env, cwd, home, files, fromFile };
+}
+
+/** Seconds allowed for one call: the variable, the file, else 5 minutes (15 for local OpenAI-compatible servers). */
+function timeoutFor(spec: ModelSpec, env: SettingsContext['env'], fromFile: number | undefined): number {
+  return (
+    positiveNumber(env.SKILLAUDIT_MODEL_TIMEOUT, 'SKILLAUDIT_MODEL_TIMEOUT') ??
+    fromFile ??
+    (spec.provider === 'openai-compatible' ? 900 : 300)
+  );
 }
 
 /** The settings as a report may show them: no key, only whether one was set. */

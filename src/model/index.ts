@@ -32,6 +32,7 @@ export {
   type ModelFlags,
   type ModelSettings,
   normaliseBaseUrl,
+  resolveJudgeSettings,
   resolveModelSettings,
   type SettingsContext,
 } from './config.js';

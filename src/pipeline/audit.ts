@@ -66,7 +66,7 @@ async function modelStages(
   runDir: string,
   scan: Awaited<ReturnType<typeof scanSkill>>,
   detonation: DetonationResult | null,
-  client: ModelClient,
+  clients: ModelClients,
   options: AuditOptions & { model: ModelAuditOptions },
 ): Promise<ModelStagesResult> {
   const { runModelStages } = await import('./model-stages.js');
@@ -79,7 +79,7 @@ async function modelStages(
         findings: [...scan.findings, ...(detonation?.runtimeFindings ?? [])],
         verdicts: detonation?.verdicts ?? [],
       },
-      client,
+      clients.agent,
       {
         ...options.model,
         onProgress: (message) => {
@@ -87,6 +87,7 @@ async function modelStages(
           options.onStage?.(name, message);
         },
       },
+      clients.judge,
     );
   } catch (error) {
     const reason = `model stages failed: ${errorMessage(error)}`;
@@ -103,7 +104,7 @@ async function auditSkill(
   skill: Skill,
   skillPath: string,
   options: AuditOptions,
-  client: ModelClient | null,
+  clients: ModelClients | null,
 ): Promise<AuditOutcome> {
   const name = skill.name || skill.folderName;
   const runDir = join(options.out, `${name.replace(/[^\w.-]/g, '_').slice(0, 64)}-${skill.id.slice(0, 8)}`);
@@ -163,8 +164,8 @@ async function auditSkill(
     }
   }
   const model =
-    client && options.model
-      ? await modelStages(skill, runDir, scan, detonation, client, { ...options, model: options.model })
+    clients && options.model
+      ? await modelStages(skill, runDir, scan, detonation, clients, { ...options, model: options.model })
       : null;
   notRun.push(...(model?.notRun ?? MODEL_STAGES));
 
@@ -181,7 +182,7 @@ async function auditSkill(
       detonate: options.detonate !== false,
       sandbox: backend ?? null,
       ...options.detonation,
-      ...(client && options.model ? await modelConfiguration(client, options.model, model) : {}),
+      ...(clients && options.model ? await modelConfiguration(clients.agent, options.model, model) : {}),
     },
     ...(backend ? { sandboxBackend: backend } : {}),
     ...(model ? { utility: model.utility, probeVerdicts: model.probeVerdicts } : {}),
@@ -201,6 +202,8 @@ async function modelConfiguration(
   const { describeSettings } = await import('../model/index.js');
   return {
     model: describeSettings(model.settings),
+    // Provenance: which model judged the trials (seed 000 uses one judge model apart from the agents').
+    judgeModel: describeSettings(model.judgeSettings ?? model.settings),
     agents: model.agents,
     scenarios: model.scenarios ?? 3,
     concurrency: model.concurrency ?? 2,
@@ -221,28 +224,50 @@ async function modelConfiguration(
   };
 }
 
+/** The agents' model client and the judge's (the same client unless a judge model is set); one ledger. */
+interface ModelClients {
+  agent: ModelClient;
+  judge: ModelClient;
+}
+
 /** Audits every skill under `source`; a skill that fails intake or audit is reported with its error. */
 export async function runAudit(source: string, options: AuditOptions): Promise<AuditOutcome[]> {
-  let client: ModelClient | null = null;
+  let clients: ModelClients | null = null;
   if (options.model) {
-    const [{ createModelClient }, { agentModelOf }] = await Promise.all([
+    const [{ createModelClient }, { agentModelOf }, { checkAgentProvider }] = await Promise.all([
       import('../model/index.js'),
       import('./model-stages.js'),
+      import('../agents/compatibility.js'),
     ]);
-    agentModelOf(options.model.settings); // fails fast on settings the agents cannot use
-    client = createModelClient(options.model.settings);
+    // Fail fast, before any model request or sandbox run, on settings the agents cannot use.
+    const { spec } = options.model.settings;
+    for (const agent of options.model.agents) checkAgentProvider(agent, spec.provider, spec.model);
+    agentModelOf(options.model.settings);
+    const agent = createModelClient(options.model.settings);
+    try {
+      const { judgeSettings } = options.model;
+      // One ledger: the cost cap covers the judge's calls too.
+      clients = {
+        agent,
+        judge: judgeSettings ? createModelClient(judgeSettings, { ledger: agent.ledger }) : agent,
+      };
+    } catch (error) {
+      agent.close();
+      throw error;
+    }
   }
   try {
-    return await auditSource(source, options, client);
+    return await auditSource(source, options, clients);
   } finally {
-    client?.close();
+    clients?.agent.close();
+    if (clients && clients.judge !== clients.agent) clients.judge.close();
   }
 }
 
 function auditSource(
   source: string,
   options: AuditOptions,
-  client: ModelClient | null,
+  clients: ModelClients | null,
 ): Promise<AuditOutcome[]> {
   return withSource(source, options.intake, async (handle) => {
     const outcomes: AuditOutcome[] = [];
@@ -254,7 +279,7 @@ function auditSource(
       const sub = entry.skill.provenance.subdir;
       const skillPath = sub === '.' ? source : join(source, sub);
       try {
-        outcomes.push(await auditSkill(entry.skill, skillPath, options, client));
+        outcomes.push(await auditSkill(entry.skill, skillPath, options, clients));
       } catch (error) {
         outcomes.push({ path: skillPath, error: { code: 'AUDIT_FAILED', message: errorMessage(error) } });
       }

@@ -48,6 +48,8 @@ import { type JudgedPair, summariseUtility, type TrialOutcome } from './utility-
 
 export interface ModelAuditOptions {
   settings: ModelSettings;
+  /** A separate judge model (`--judge-model`); absent, the judge is `settings`' model. */
+  judgeSettings?: ModelSettings;
   /** One or more agents; the first one's scores are the report's `utility`. */
   agents: AgentName[];
   /** Utility scenarios to generate (seed 000 uses 3). */
@@ -159,13 +161,16 @@ function agentUsage(client: ModelClient, run: StoredRun): Usage {
   };
 }
 
+/** `judge` answers the checklist and probe judge calls (default: `client`, the agents' model). */
 export async function runModelStages(
   ctx: StageContext,
   client: ModelClient,
   options: ModelAuditOptions,
+  judge: ModelClient = client,
 ): Promise<ModelStagesResult> {
   const notRun: NotRun = [];
   const model = formatModelSpec(client.spec);
+  const judgeModel = formatModelSpec(judge.spec);
   const progress = options.onProgress ?? (() => {});
   const empty = (why: string): ModelStagesResult => {
     for (const stage of ['trials', 'judge', 'probes']) notRun.push({ stage, reason: why });
@@ -290,15 +295,17 @@ export async function runModelStages(
         return { job, run: null, judgement: null, failure: errorMessage(error) };
       }
     }
-    let judgement = reused ? await storedJudgement<JudgeResult | ProbeJudgement>(ctx.runDir, key) : null;
+    let judgement = reused
+      ? await storedJudgement<JudgeResult | ProbeJudgement>(ctx.runDir, key, judgeModel)
+      : null;
     if (!judgement) {
       progress(`${label}: judging (${done}/${jobs.length} done)`);
       try {
         judgement =
           'scenario' in job.judge
-            ? await judgeTrial(client, job.judge.scenario, materialOf(run), { notEvidence })
-            : await judgeProbe(client, job.judge.probe, job.judge.finding, materialOf(run));
-        await writeJudgement(ctx.runDir, key, judgement);
+            ? await judgeTrial(judge, job.judge.scenario, materialOf(run), { notEvidence })
+            : await judgeProbe(judge, job.judge.probe, job.judge.finding, materialOf(run));
+        await writeJudgement(ctx.runDir, key, judgement, judgeModel);
       } catch (error) {
         if (error instanceof BudgetExceeded) spent ??= error;
         done++;

@@ -100,12 +100,30 @@ export async function runTrial(
   return run;
 }
 
-export async function storedJudgement<T>(runDir: string, key: TrialKey): Promise<T | null> {
-  return storedFor<T>(await readJsonFile(join(runDir, trialFolder(key), 'judge.json')), key, 'judgement');
+/** The stored judgement, when it matches the key and was made by `judgeModel` (default: the agents' model). */
+export async function storedJudgement<T>(
+  runDir: string,
+  key: TrialKey,
+  judgeModel = key.model,
+): Promise<T | null> {
+  const file = await readJsonFile(join(runDir, trialFolder(key), 'judge.json'));
+  // Files written before the judge model was recorded were judged by the agents' model.
+  const by = (file as { judgeModel?: unknown } | null)?.judgeModel ?? key.model;
+  return by === judgeModel ? storedFor<T>(file, key, 'judgement') : null;
 }
 
-export async function writeJudgement(runDir: string, key: TrialKey, judgement: unknown): Promise<void> {
-  await writeJsonFile(join(runDir, trialFolder(key), 'judge.json'), { version: VERSION, key, judgement });
+export async function writeJudgement(
+  runDir: string,
+  key: TrialKey,
+  judgement: unknown,
+  judgeModel = key.model,
+): Promise<void> {
+  await writeJsonFile(join(runDir, trialFolder(key), 'judge.json'), {
+    version: VERSION,
+    key,
+    judgeModel,
+    judgement,
+  });
 }
 
 function stepLine(step: TrajectoryStep): string {
