@@ -1,4 +1,4 @@
-import { DIMENSIONS } from '../dimensions.js';
+import { DIMENSIONS, roundScore } from '../dimensions.js';
 import type { DimensionId } from '../types.js';
 import { CategoryMeans, Estimator, type ReferenceSkill } from './estimator.js';
 import { RETRIEVAL_METHODS } from './features.js';
@@ -101,6 +101,9 @@ export function evaluateHoldout(
   const fallbacks = new Map<DimensionId, number>();
   const add = (method: EvalMethodId, id: DimensionId, predicted: number | null, truth: number) => {
     if (predicted === null) return;
+    // Compared as reported (four decimals): float noise in a weighted mean (0.8999…97 vs 0.9) would otherwise
+    // break ties and move Spearman ranks.
+    predicted = roundScore(predicted);
     const key = `${method}:${id}`;
     const list = pairs.get(key);
     if (list) list.push({ predicted, truth });
