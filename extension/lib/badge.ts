@@ -22,7 +22,9 @@ export interface BadgeActions {
 export const BADGE_TAG = 'skillaudit-badge';
 
 const STYLE = `
-:host { all: initial; position: fixed; right: 16px; bottom: 16px; z-index: 2147483647; }
+/* !important inside the shadow tree outranks the page's !important on the host, so the page cannot move or hide it. */
+:host { all: initial !important; display: block !important; position: fixed !important; right: 16px !important;
+  bottom: 16px !important; z-index: 2147483647 !important; }
 .badge { box-sizing: border-box; display: flex; flex-direction: column; gap: 6px; max-width: 320px; padding: 10px 12px;
   border: 1px solid #d0d7de; border-left: 6px solid var(--tone); border-radius: 8px; background: #fff; color: #1f2328;
   font: 13px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; box-shadow: 0 4px 14px rgb(0 0 0 / 0.18);
