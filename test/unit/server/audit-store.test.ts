@@ -1,0 +1,194 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type AuditResult, AuditStore, type NewAudit } from '../../../src/store/audits.js';
+
+let dir: string;
+let store: AuditStore;
+
+const audit = (key: string, extra: Partial<NewAudit> = {}): NewAudit => ({
+  source: `https://github.com/${key}`,
+  sourceKey: `github.com/${key}`,
+  repoKey: `github.com/${key}`,
+  ref: null,
+  subdir: null,
+  skill: null,
+  intakeSource: `https://github.com/${key}`,
+  uploadPath: null,
+  ...extra,
+});
+
+const result = (hash: string, extra: Partial<AuditResult> = {}): AuditResult => ({
+  contentHash: hash,
+  skillName: 'pdf',
+  skillSubdir: '.',
+  commit: 'abc123',
+  runDir: 'runs/x/pdf-12345678',
+  safetyStatus: 'pass',
+  safetyScore: 100,
+  recommendation: 'adopt',
+  headline: 'Pass',
+  ...extra,
+});
+
+function created(outcome: ReturnType<AuditStore['submit']>) {
+  if (outcome.kind === 'full') throw new Error('queue full');
+  return outcome.audit;
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'skillaudit-store-'));
+  store = AuditStore.open(dir);
+});
+
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('AuditStore', () => {
+  it('moves an audit queued → running → done and records the attempt and result', () => {
+    const a = created(store.submit(audit('a/r'), 10, 1000));
+    expect(a).toMatchObject({ status: 'queued', attempts: 0, createdAt: 1000, startedAt: null });
+    expect(a.id).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    const claimed = store.claim(2000)!;
+    expect(claimed).toMatchObject({
+      id: a.id,
+      status: 'running',
+      attempts: 1,
+      stage: 'intake',
+      startedAt: 2000,
+    });
+    expect(store.claim()).toBeNull();
+    expect(store.setStage(a.id, 1, 'detonate')).toBe(true);
+    expect(store.get(a.id)?.stage).toBe('detonate');
+    expect(store.finish(a.id, 1, result('h1'), 3000)).toBe(true);
+    expect(store.get(a.id)).toMatchObject({
+      status: 'done',
+      stage: null,
+      finishedAt: 3000,
+      contentHash: 'h1',
+      safetyScore: 100,
+    });
+    // A finished audit is never claimed or finished again.
+    expect(store.claim()).toBeNull();
+    expect(store.finish(a.id, 1, result('h2'))).toBe(false);
+    expect(store.fail(a.id, 1, 'X', 'x')).toBe(false);
+  });
+
+  it('returns the queued or running audit of an identical source instead of a second row', () => {
+    const first = created(store.submit(audit('a/r'), 10));
+    const again = store.submit(audit('a/r'), 10);
+    expect(again).toMatchObject({ kind: 'existing', audit: { id: first.id } });
+    store.claim();
+    expect(store.submit(audit('a/r'), 10)).toMatchObject({
+      kind: 'existing',
+      audit: { id: first.id, status: 'running' },
+    });
+    store.fail(first.id, 1, 'GIT_FAILED', 'no');
+    // Once it ended, the same source may be audited again.
+    expect(store.submit(audit('a/r'), 10).kind).toBe('created');
+    expect(store.all()).toHaveLength(2);
+  });
+
+  it('refuses new work when the queue is full', () => {
+    created(store.submit(audit('a/1'), 2));
+    created(store.submit(audit('a/2'), 2));
+    expect(store.submit(audit('a/3'), 2)).toEqual({ kind: 'full', queued: 2 });
+  });
+
+  it('claims in submission order and gives queue positions', () => {
+    const ids = ['a/1', 'a/2', 'a/3'].map((k, i) => created(store.submit(audit(k), 10, 100 + i)).id);
+    expect(ids.map((id) => store.queuePosition(store.get(id)!))).toEqual([1, 2, 3]);
+    expect(store.claim()?.id).toBe(ids[0]);
+    expect(store.queuePosition(store.get(ids[2]!)!)).toBe(2);
+  });
+
+  it('only the attempt that holds the row may write its end', () => {
+    const a = created(store.submit(audit('a/r'), 10));
+    store.claim();
+    expect(store.requeue(a.id, 1)).toBe(true);
+    expect(store.get(a.id)).toMatchObject({ status: 'queued', attempts: 0 });
+    store.claim();
+    store.recover(3); // a crash: running → queued, attempt kept
+    const second = store.claim()!;
+    expect(second.attempts).toBe(2);
+    expect(store.finish(a.id, 1, result('stale'))).toBe(false);
+    expect(store.setStage(a.id, 1, 'scan')).toBe(false);
+    expect(store.finish(a.id, 2, result('fresh'))).toBe(true);
+    expect(store.get(a.id)?.contentHash).toBe('fresh');
+  });
+
+  it('recovers running audits after a crash and fails those that were interrupted too often', () => {
+    const a = created(store.submit(audit('a/1'), 10, 1));
+    const b = created(store.submit(audit('a/2'), 10, 2));
+    const c = created(store.submit(audit('a/3'), 10, 3));
+    store.claim();
+    store.claim();
+    store.finish(b.id, 1, result('hb'));
+    for (let i = 0; i < 2; i++) {
+      store.recover(3);
+      store.claim(); // a again (b is done, c is younger)
+    }
+    expect(store.get(a.id)?.attempts).toBe(3);
+    expect(store.recover(3)).toEqual({ requeued: 0, failed: 1 });
+    expect(store.get(a.id)).toMatchObject({ status: 'failed', errorCode: 'INTERRUPTED' });
+    expect(store.get(b.id)).toMatchObject({ status: 'done', attempts: 1 });
+    expect(store.get(c.id)).toMatchObject({ status: 'queued', attempts: 0 });
+  });
+
+  it('survives reopening: the queue and results are on disk', () => {
+    const a = created(store.submit(audit('a/r'), 10));
+    store.claim();
+    store.close();
+    store = AuditStore.open(dir);
+    expect(store.get(a.id)).toMatchObject({ status: 'running', attempts: 1 });
+    expect(store.recover(3)).toEqual({ requeued: 1, failed: 0 });
+    expect(store.countByStatus()).toEqual({ queued: 1, running: 0, done: 0, failed: 0 });
+  });
+
+  it('looks up the latest done audit by content hash and by repository, folder, skill and ref', () => {
+    const done = (key: string, extra: Partial<NewAudit>, res: Partial<AuditResult>, at: number) => {
+      const a = created(store.submit(audit(key, extra), 10, at));
+      const claimed = store.claim(at)!;
+      expect(claimed.id).toBe(a.id);
+      store.finish(a.id, 1, result(res.contentHash ?? 'h', res), at);
+      return a.id;
+    };
+    const repo = { repoKey: 'github.com/acme/skills' };
+    const pdfMain = done(
+      'k1',
+      { ...repo, ref: 'main', subdir: 'skills/pdf' },
+      { contentHash: 'h1', skillName: 'pdf', skillSubdir: 'skills/pdf' },
+      10,
+    );
+    const pdfDefault = done(
+      'k2',
+      { ...repo, skill: 'pdf' },
+      { contentHash: 'h2', skillName: 'pdf', skillSubdir: 'skills/pdf' },
+      20,
+    );
+    const csv = done(
+      'k3',
+      { ...repo, subdir: 'skills/csv' },
+      { contentHash: 'h3', skillName: 'csv', skillSubdir: 'skills/csv' },
+      30,
+    );
+    const whole = done('k4', { repoKey: 'github.com/acme/one' }, { contentHash: 'h4', skillName: 'one' }, 40);
+    const q = (o: Partial<{ ref: string; subdir: string; skill: string; repoKey: string }>) =>
+      store.latestByTarget({ repoKey: repo.repoKey, ref: null, subdir: null, skill: null, ...o })?.id ?? null;
+
+    expect(store.latestByHash('h1')?.id).toBe(pdfMain);
+    expect(store.latestByHash('nope')).toBeNull();
+    expect(q({ skill: 'pdf' })).toBe(pdfDefault); // latest of either ref
+    expect(q({ subdir: 'skills/pdf' })).toBe(pdfDefault);
+    expect(q({ subdir: 'skills/pdf', ref: 'main' })).toBe(pdfMain); // the exact ref wins
+    expect(q({ subdir: 'skills/pdf', ref: 'v9' })).toBe(pdfDefault); // else the default branch
+    expect(q({ skill: 'csv' })).toBe(csv);
+    expect(q({ skill: 'csv', ref: 'main' })).toBe(csv);
+    expect(q({ skill: 'other' })).toBeNull();
+    expect(q({})).toBeNull(); // the repository as a whole was never audited
+    expect(q({ repoKey: 'github.com/acme/one' })).toBe(whole);
+  });
+});
