@@ -13,11 +13,12 @@ export type {
   RunEfficiency,
 } from './efficiency.js';
 export { EFFICIENCY_SETTINGS, efficiency, normaliseToInterval, runEfficiency } from './efficiency.js';
-export { aggregateProfile, staticQualityProfile } from './profile.js';
+export { aggregateProfile, qualityProfile, staticQualityProfile } from './profile.js';
 export type { CrossModelOutcome, PerturbationOutcome } from './robustness.js';
 export { crossModelRobustness, intentPerturbationStability } from './robustness.js';
 export type { RubricDimensionId, RubricJudgement, RubricLevel } from './rubrics.js';
 export { BEHAVIOR_CHAIN_RUBRIC, RUBRICS, rubricDimension, TASK_GRANULARITY_RUBRIC } from './rubrics.js';
+export { efficiencyObservation, type MeasuredRun } from './run-measures.js';
 export { STRUCTURAL_CRITERIA, structuralCompleteness } from './structural.js';
 export { estimateTokens } from './tokens.js';
 export type { DimensionGroup, DimensionId, DimensionResult, GroupScores, QualityProfile } from './types.js';

@@ -50,6 +50,19 @@ export function aggregateProfile(dimensions: readonly DimensionResult[]): Qualit
 
 /** The three static dimensions scored from the skill's files; the six that need a model reported as not run. */
 export function staticQualityProfile(skill: Skill): QualityProfile {
+  return qualityProfile(skill, []);
+}
+
+/**
+ * The static dimensions plus the dynamic and rubric dimensions measured by a model-backed audit
+ * (src/pipeline/quality-stage.ts). A dimension not in `measured` is not run, with `missingReason` or its
+ * `needs` line.
+ */
+export function qualityProfile(
+  skill: Skill,
+  measured: readonly DimensionResult[],
+  missingReason?: string,
+): QualityProfile {
   const body = analysedBody(skill);
   const outline = outlineMarkdown(body.text);
   const dimensions = DIMENSIONS.map((spec): DimensionResult => {
@@ -61,7 +74,7 @@ export function staticQualityProfile(skill: Skill): QualityProfile {
       case 'description-content-consistency':
         return descriptionContentConsistency(skill, outline);
       default:
-        return notRunDimension(spec.id);
+        return measured.find((d) => d.id === spec.id) ?? notRunDimension(spec.id, missingReason);
     }
   });
   const profile = aggregateProfile(dimensions);

@@ -24,13 +24,31 @@ export const scenario = (n: number) => ({
 
 export const isSchemes = (r: FakeRequestView) => r.raw.includes('scenarios for this skill');
 export const isJudge = (r: FakeRequestView) => r.raw.includes('Checklist (one verdict per id)');
+export const isChainJudge = (r: FakeRequestView) => r.raw.includes("SkillAudit's behaviour-chain judge");
+export const isGranularityJudge = (r: FakeRequestView) =>
+  r.raw.includes("SkillAudit's task-granularity judge");
 
-/** Schemes, judge (passes items only when the trial shows the total line), then the agent turns. */
+/** The quality profile's rubric judges (Tables 13, 14): quotes the with-skill run's message and the skill. */
+export const RUBRIC_SCRIPTS: FakeScript[] = [
+  {
+    name: 'rubric-chain',
+    match: isChainJudge,
+    turns: [{ json: { score: 0.75, evidence: ['Wrote totals.txt.'], rationale: 'scripted' } }],
+  },
+  {
+    name: 'rubric-granularity',
+    match: isGranularityJudge,
+    turns: [{ json: { score: 1, evidence: ['The summary line reads'], rationale: 'scripted' } }],
+  },
+];
+
+/** Rubric judges, schemes, judge (passes items only when the trial shows the total line), then the agent turns. */
 export function scripts(withSkillTurns: FakeTurn[], noSkillTurns: FakeTurn[], scenarios = 2): FakeScript[] {
   const verdicts = (passed: boolean) => ({
     items: ['c1', 'c2'].map((id) => ({ id, passed, evidence: passed ? TOTAL : '', reason: 'scripted' })),
   });
   return [
+    ...RUBRIC_SCRIPTS,
     {
       name: 'schemes',
       match: isSchemes,
