@@ -96,12 +96,14 @@ export function registerOptimize(program: Command): void {
           roundsAllowed: flags.rounds,
           warnings: client.warnings,
         };
-        const { skillDir } = await optimize.writeOutput(out, result, flags.force === true, extra);
+        const written = await optimize.writeOutput(out, result, flags.force === true, extra);
         if (flags.format === 'json') {
-          process.stdout.write(`${JSON.stringify(optimize.reportDocument(result, extra), null, 2)}\n`);
+          process.stdout.write(`${JSON.stringify(written.report, null, 2)}\n`);
         } else {
           process.stdout.write(optimize.renderOptimizeTable(result, colorsFor(process.stdout)));
-          process.stdout.write(`written: ${skillDir}, ${optimize.DIFF_FILE}, ${optimize.REPORT_FILE}\n`);
+          process.stdout.write(
+            `written: ${written.skillDir}, ${optimize.DIFF_FILE}, ${optimize.REPORT_FILE}\n`,
+          );
         }
         return result.stopped;
       } finally {

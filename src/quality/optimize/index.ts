@@ -13,7 +13,7 @@ export {
   type StopReason,
   type Version,
 } from './optimize.js';
-export { checkOutDir, DIFF_FILE, REPORT_FILE, reportDocument, writeOutput } from './output.js';
+export { checkOutDir, DIFF_FILE, REPORT_FILE, writeOutput } from './output.js';
 export { feedbackPrompt, firstPrompt, type RewriteAnswer, rewriteAnswer, systemPrompt } from './prompt.js';
 export { renderOptimizeTable } from './table.js';
 export {

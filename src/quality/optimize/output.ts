@@ -72,10 +72,7 @@ function summary(v: Version) {
 }
 
 /** The optimize.json document (the skill text stays in the folder and the diff, not here). */
-export function reportDocument(
-  result: OptimizeResult,
-  extra: Record<string, unknown>,
-): Record<string, unknown> {
+function reportDocument(result: OptimizeResult, extra: Record<string, unknown>): Record<string, unknown> {
   return {
     version: 1,
     skill: { name: result.original.skill.name, folder: result.original.skill.folderName },
@@ -93,13 +90,13 @@ export function reportDocument(
   };
 }
 
-/** Writes the folder, the diff and the report; returns the skipped files (links) for the report's notes. */
+/** Writes the folder, the diff and optimize.json; returns the folder and the report written. */
 export async function writeOutput(
   out: string,
   result: OptimizeResult,
   force: boolean,
   extra: Record<string, unknown>,
-): Promise<{ skillDir: string; skipped: string[] }> {
+): Promise<{ skillDir: string; report: Record<string, unknown> }> {
   const folder = result.original.skill.folderName;
   const skillDir = join(out, folder);
   if (force) {
@@ -117,7 +114,7 @@ export async function writeOutput(
     `b/${folder}/SKILL.md`,
   );
   await writeFile(join(out, DIFF_FILE), diff);
-  const doc = { ...reportDocument(result, extra), notCopied: skipped };
-  await writeFile(join(out, REPORT_FILE), `${JSON.stringify(doc, null, 2)}\n`);
-  return { skillDir, skipped };
+  const report = { ...reportDocument(result, extra), notCopied: skipped };
+  await writeFile(join(out, REPORT_FILE), `${JSON.stringify(report, null, 2)}\n`);
+  return { skillDir, report };
 }

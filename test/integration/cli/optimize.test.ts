@@ -8,6 +8,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -183,6 +184,17 @@ describe('skillaudit optimize', () => {
     expect(report.rounds[0].scores.overall).toBeLessThan(report.before.scores.overall);
     expect(report.stopped.reason).toBe('no_improvement');
     expect(run.out).toContain('kept: the original (no improvement)');
+  });
+
+  it('never copies a symbolic link out of the skill, and lists it in optimize.json', async () => {
+    const dir = writeSkill(join(root, 'linked'), WEAK_SKILL);
+    symlinkSync('/etc/hostname', join(dir, 'notes.txt'));
+    script([{ json: WORSE_REWRITE }]);
+    const out = freshOut();
+    const run = await optimize([dir, '--out', out, '--quiet', '--format', 'json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.out).notCopied).toEqual(['notes.txt (symbolic link, not copied)']);
+    expect(readdirSync(join(out, WEAK_SKILL.name)).sort()).toEqual(['SKILL.md', 'scripts']);
   });
 
   it('rejects a rewrite that adds a new URL and a curl | sh, says why, and asks again with the reasons', async () => {
