@@ -7,11 +7,22 @@ const MAX_EDITS = 2_000;
 
 type Op = { kind: ' ' | '-' | '+'; line: string };
 
+// A last line without a newline keeps a trailing '\n' as its mark: no split line can hold one, so it never
+// equals the same text with a newline, and it prints with diff's "\ No newline at end of file".
+const NO_EOL = '\n';
+
 function splitLines(text: string): string[] {
   if (text === '') return [];
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
+  else lines[lines.length - 1] += NO_EOL;
   return lines;
+}
+
+function printLine(op: Op): string {
+  return op.line.endsWith(NO_EOL)
+    ? `${op.kind}${op.line.slice(0, -1)}\n\\ No newline at end of file`
+    : `${op.kind}${op.line}`;
 }
 
 /** Myers' shortest edit script over a and b, or null when it needs more than `maxEdits` edits. */
@@ -127,7 +138,7 @@ export function unifiedDiff(from: string, to: string, fromName: string, toName: 
     const startA = countA === 0 ? lineA[start]! : lineA[start]! + 1;
     const startB = countB === 0 ? lineB[start]! : lineB[start]! + 1;
     out.push(`@@ -${startA},${countA} +${startB},${countB} @@`);
-    for (const op of slice) out.push(`${op.kind}${op.line}`);
+    for (const op of slice) out.push(printLine(op));
   }
   return `${out.join('\n')}\n`;
 }

@@ -1,5 +1,6 @@
 // `skillaudit optimize` end to end: the real CLI entry (main), intake, scanner and quality profile, and the ai
 // SDK over HTTP against the scripted fake model server speaking the Anthropic and OpenAI Responses protocols.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   existsSync,
@@ -139,6 +140,14 @@ describe('skillaudit optimize', () => {
       expect(diff).toMatch(/^--- a\/weak-csv\/SKILL\.md\n\+\+\+ b\/weak-csv\/SKILL\.md\n@@ /);
       expect(diff).toContain('+## When not to use');
       expect(diff).toContain('-description: Helps with files.');
+      // The diff applies to the original with git apply and gives the written SKILL.md.
+      const work = mkdtempSync(join(tmpdir(), 'skillaudit-optimize-apply-'));
+      writeSkill(work, WEAK_SKILL);
+      execFileSync('git', ['apply', join(out, 'optimize.diff')], { cwd: work });
+      expect(readFileSync(join(work, WEAK_SKILL.name, 'SKILL.md'), 'utf8')).toBe(
+        readFileSync(join(out, WEAK_SKILL.name, 'SKILL.md'), 'utf8'),
+      );
+      rmSync(work, { recursive: true, force: true });
 
       const report = JSON.parse(readFileSync(join(out, 'optimize.json'), 'utf8'));
       expect(report.improved).toBe(true);

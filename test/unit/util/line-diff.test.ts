@@ -55,6 +55,16 @@ describe('unifiedDiff', () => {
     expect(unifiedDiff('x\ny\n', '', 'a', 'b')).toBe('--- a\n+++ b\n@@ -1,2 +0,0 @@\n-x\n-y\n');
   });
 
+  it('marks a last line without a newline the way diff -u does', () => {
+    expect(unifiedDiff('a\nb', 'a\nb\n', 'a', 'b')).toBe(
+      '--- a\n+++ b\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n',
+    );
+    expect(unifiedDiff('a\n', 'a\nc', 'a', 'b')).toBe(
+      '--- a\n+++ b\n@@ -1,1 +1,2 @@\n a\n+c\n\\ No newline at end of file\n',
+    );
+    expect(unifiedDiff('x', 'x', 'a', 'b')).toBe('');
+  });
+
   it('round-trips through a patch on varied edits', () => {
     let seed = 7;
     const rand = (n: number) => {
