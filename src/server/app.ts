@@ -112,6 +112,8 @@ export function createApp(deps: AppDeps): Hono {
   app.onError((error, c) => {
     if (error instanceof ApiError) {
       if (error.retryAfter !== undefined) c.header('Retry-After', String(error.retryAfter));
+      // The rest of a refused body is never read: the connection cannot carry another request.
+      if (error.status === 413) c.header('Connection', 'close');
       return c.json({ error: { code: error.code, message: error.message } }, error.status);
     }
     deps.log(`internal error on ${c.req.method} ${c.req.path}: ${(error as Error).stack ?? String(error)}`);
