@@ -1,7 +1,7 @@
 // Runs one headless harness CLI inside a fresh sandbox: seeds the task's files, the skill and the harness's
 // config, starts the model bridge, runs the harness as the sandbox user with no network but the bridge, and
 // hands the raw output to the adapter's parser.
-import { join, posix } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import {
   createSandbox,
   type RunResult,
@@ -11,7 +11,7 @@ import {
 } from '../sandbox/index.js';
 import { errorMessage } from '../util/errors.js';
 import { checkAgentProvider } from './compatibility.js';
-import { ensureHarness, type HarnessPackage } from './install.js';
+import { ensureHarness, type HarnessPackage, installFolder, isHiddenInSandbox } from './install.js';
 import { PLACEHOLDER_KEY, RELAY_PORT, RELAY_SCRIPT, startModelBridge } from './model-bridge.js';
 import type {
   AgentModel,
@@ -77,6 +77,15 @@ export interface HarnessSpec {
   parse(stdout: string, skillName: string | null): ParsedRun;
 }
 
+/**
+ * The harness install and the node that runs it, when they lie in a folder the sandbox hides (a non-root user's
+ * ~/.cache, a node under ~/.nvm): bound back in at the same path, read-only, so the agent cannot change them.
+ */
+function hostFoldersToShow(pkg: HarnessPackage): string[] {
+  const nodePrefix = dirname(dirname(process.execPath));
+  return [installFolder(pkg), nodePrefix].filter(isHiddenInSandbox);
+}
+
 /** The base URL the harness uses inside the sandbox: the relay, with the real endpoint's path. */
 function innerBaseUrl(upstream: string): string {
   const path = new URL(upstream).pathname.replace(/\/+$/, '');
@@ -102,7 +111,7 @@ export async function runHarness(spec: HarnessSpec, req: AgentRunRequest): Promi
     ...setup.files,
     { path: `~/${BRIDGE_DIR}/relay.mjs`, content: RELAY_SCRIPT },
   ];
-  const sandbox = await createSandbox({ files });
+  const sandbox = await createSandbox({ files, readOnlyPaths: hostFoldersToShow(spec.pkg) });
   try {
     const bridge = await startModelBridge({
       socketPath: join(sandbox.home, BRIDGE_DIR, 'model.sock'),

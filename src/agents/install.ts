@@ -1,10 +1,11 @@
 // Harness installation: each pinned harness is installed once, on first use, into its own folder of a cache
 // (`<agents dir>/<package>@<version>/`), never into the project's dependencies (they are large, native and
-// only needed for model-backed audits). The folder must be visible inside the sandbox, which hides HOME.
+// only needed for model-backed audits). The sandbox hides HOME and /tmp, so a run binds the harness folder
+// back in, read-only (harness-run.ts).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { errorMessage, UserError } from '../util/errors.js';
 
@@ -27,14 +28,37 @@ export function isHiddenInSandbox(path: string): boolean {
   return HIDDEN_IN_SANDBOX.some((dir) => abs === dir || abs.startsWith(`${dir}/`));
 }
 
+/** The machine-wide cache: shared by every user who can write to it (root, or a group an admin chose). */
+export const SYSTEM_AGENTS_DIR = '/var/cache/skillaudit/agents';
+
 /**
- * Where harnesses are installed: SKILLAUDIT_AGENTS_DIR, else a folder the sandbox can see: as root
- * /var/cache/skillaudit/agents; otherwise ~/.cache/skillaudit/agents (which the sandbox hides: see docs/agents.md).
+ * Where harnesses are installed, first match wins: `SKILLAUDIT_AGENTS_DIR`; the machine-wide cache when this
+ * user can create or write it; `$XDG_CACHE_HOME/skillaudit/agents`; `~/.cache/skillaudit/agents`.
  */
-export function agentsDir(env: Record<string, string | undefined> = process.env): string {
+export function agentsDir(
+  env: Record<string, string | undefined> = process.env,
+  systemDir = SYSTEM_AGENTS_DIR,
+): string {
   if (env.SKILLAUDIT_AGENTS_DIR) return resolve(env.SKILLAUDIT_AGENTS_DIR);
-  if (process.getuid?.() === 0) return '/var/cache/skillaudit/agents';
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'skillaudit', 'agents');
+  if (canWrite(systemDir)) return systemDir;
+  return resolve(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'skillaudit', 'agents');
+}
+
+/** Whether `dir` can be written, or created: its nearest existing ancestor is a writable folder. */
+function canWrite(dir: string): boolean {
+  let at = resolve(dir);
+  while (!existsSync(at)) {
+    const up = dirname(at);
+    if (up === at) return false;
+    at = up;
+  }
+  try {
+    if (!statSync(at).isDirectory()) return false;
+    accessSync(at, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function installFolder(p: HarnessPackage, dir = agentsDir()): string {
@@ -57,12 +81,6 @@ export function ensureHarness(p: HarnessPackage, dir = agentsDir()): Promise<str
 }
 
 async function install(p: HarnessPackage, folder: string, bin: string): Promise<string> {
-  if (isHiddenInSandbox(folder))
-    throw new UserError(
-      'USAGE',
-      `the agents folder ${folder} is hidden inside the sandbox (it lies under ${HIDDEN_IN_SANDBOX.join(', ')}); ` +
-        'set SKILLAUDIT_AGENTS_DIR to a folder outside them, e.g. /opt/skillaudit/agents',
-    );
   // Install beside the final folder and rename: another process installing the same harness never sees half a tree.
   const staging = `${folder}.partial-${process.pid}-${Date.now()}`;
   mkdirSync(staging, { recursive: true });

@@ -301,6 +301,7 @@ export async function createBubblewrapSandbox(
         etc,
         canarySet,
         sink: activeSink,
+        readOnlyPaths: options.readOnlyPaths ?? [],
         applied,
         notApplied,
       });
@@ -487,6 +488,7 @@ interface CommandParts {
   etc: string;
   canarySet: CanarySet | null;
   sink: NetworkSink | null;
+  readOnlyPaths: string[];
   applied: LimitRecord[];
   notApplied: { limit: string; reason: string }[];
 }
@@ -568,6 +570,8 @@ function buildCommand(p: CommandParts): string[] {
   out.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   for (const dir of PRIVATE_DIRS) out.push('--tmpfs', dir);
   out.push('--bind', p.tmp, INNER.tmp, '--bind', p.home, INNER.home);
+  // After the private folders, so a path under one of them is mounted on top (its mount point is made there).
+  for (const path of p.readOnlyPaths) out.push('--ro-bind', path, path);
   out.push(...resolvBind(join(p.etc, p.network === 'sink' ? 'resolv-sink.conf' : 'resolv-none.conf')));
   if (p.sink?.caBundle && existsSync(SYSTEM_CA_BUNDLE))
     out.push('--ro-bind', p.sink.caBundle, SYSTEM_CA_BUNDLE);

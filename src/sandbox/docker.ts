@@ -127,6 +127,7 @@ export async function createDockerSandbox(options: CreateSandboxOptions): Promis
       `nofile=${limits.maxOpenFiles}`,
     );
     args.push('-v', `${home}:${INNER.home}`, '-w', cwd);
+    for (const path of options.readOnlyPaths ?? []) args.push('-v', `${path}:${path}:ro`);
     for (const [key, value] of Object.entries(env)) args.push('-e', `${key}=${value}`);
     args.push(image, ...req.argv);
 

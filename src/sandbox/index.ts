@@ -1,5 +1,6 @@
 // Entry point of the sandbox layer: pick a usable backend (never fall back to running unsandboxed).
 import { execFile } from 'node:child_process';
+import { isAbsolute } from 'node:path';
 import { promisify } from 'node:util';
 import { bubblewrapTools, createBubblewrapSandbox } from './bubblewrap.js';
 import { createDockerSandbox, dockerStatus } from './docker.js';
@@ -79,6 +80,8 @@ export async function detectBackends(): Promise<BackendStatus[]> {
 /** A sandbox on the requested backend; 'auto' prefers bubblewrap and asks Docker only when it is unusable. */
 export async function createSandbox(options: CreateSandboxOptions = {}): Promise<Sandbox> {
   const wanted = options.backend ?? 'auto';
+  for (const path of options.readOnlyPaths ?? [])
+    if (!isAbsolute(path)) throw new Error(`readOnlyPaths must be absolute: ${path}`);
   const order: BackendName[] = wanted === 'auto' ? ['bubblewrap', 'docker'] : [wanted];
   const tried: BackendStatus[] = [];
   for (const backend of order) {

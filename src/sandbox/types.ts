@@ -93,6 +93,11 @@ export interface CreateSandboxOptions {
   trace?: boolean;
   /** Docker only: the image runs are made in. */
   image?: string;
+  /**
+   * Absolute host folders shown inside at the same path, read-only, even under a folder the sandbox replaces
+   * (/home, /tmp, ...): e.g. an agent harness installed in the user's cache. Nothing inside can write to them.
+   */
+  readOnlyPaths?: string[];
 }
 
 export interface BackendStatus {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { builtinSystemPrompt } from '../../../src/agents/builtin.js';
 import { emptyEvidence, mergeEvidence } from '../../../src/agents/evidence-merge.js';
 import { getAgent } from '../../../src/agents/index.js';
-import { agentsDir, installFolder, isHiddenInSandbox } from '../../../src/agents/install.js';
+import { installFolder, isHiddenInSandbox } from '../../../src/agents/install.js';
 import { collectOutputFiles, skillFolder } from '../../../src/agents/workspace.js';
 import type { EvidenceBundle, FileState, FsChange } from '../../../src/sandbox/index.js';
 import type { Skill } from '../../../src/types.js';
@@ -58,8 +58,7 @@ describe('mergeEvidence', () => {
 });
 
 describe('agents folder', () => {
-  it('honours SKILLAUDIT_AGENTS_DIR and names one folder per package version', () => {
-    expect(agentsDir({ SKILLAUDIT_AGENTS_DIR: '/opt/sa/agents' })).toBe('/opt/sa/agents');
+  it('names one folder per package version', () => {
     expect(installFolder({ pkg: '@openai/codex', version: '0.171.0', bin: 'x' }, '/opt/a')).toBe(
       '/opt/a/@openai+codex@0.171.0',
     );
