@@ -31,7 +31,7 @@ const SYSTEM = [
   'Change the wording and sentence order the way different users would phrase it (terse, chatty, indirect).',
 ].join('\n');
 
-/** File-like names (`invoices.csv`, `out/report.md`) a request mentions: a paraphrase must keep every one. */
+/** File-like names (`invoices.csv`, `out/report.md`; dotted values such as 42.50 too) a request mentions: a paraphrase must keep every one. */
 export function fileNames(text: string): string[] {
   return [...new Set(text.match(/[\w./-]*\w\.[A-Za-z0-9]{1,8}\b/g) ?? [])];
 }
