@@ -21,6 +21,8 @@ const PAGES = {
   skillsSh: 'https://skills.sh/acme/skills/csv-tools',
   skillsShUnaudited: 'https://skills.sh/acme/skills/todo-notes',
   skillsShHome: 'https://skills.sh/',
+  clawHub: 'https://clawhub.ai/acme/md-lint',
+  clawHubUpload: 'https://clawhub.ai/acme/pasted-notes',
   clawHubHostile: 'https://clawhub.ai/acme/x',
 } as const;
 
@@ -31,6 +33,8 @@ const ROUTES: Record<string, string> = {
   'skills.sh/acme/skills/csv-tools': 'skills-sh.html',
   'skills.sh/acme/skills/todo-notes': 'skills-sh.html',
   'skills.sh/': 'skills-sh-home.html',
+  'clawhub.ai/acme/md-lint': 'clawhub.html',
+  'clawhub.ai/acme/pasted-notes': 'clawhub-upload.html',
   'clawhub.ai/acme/x': 'clawhub-hostile.html',
 };
 
@@ -219,6 +223,53 @@ it('"Audit this skill" submits the skill and follows the audit to its verdict', 
   );
   await page.close();
 }, 200_000);
+
+it('a ClawHub page asks about the GitHub repository it links and its slug, and audits that skill', async () => {
+  const page = await openPage(PAGES.clawHub);
+  await badge(page).and(page.locator('[data-state="not-audited"]')).waitFor();
+  await expect(badge(page).locator('.name').textContent()).resolves.toBe('md-lint');
+  await badge(page).locator('button.submit').click();
+  await badge(page)
+    .and(page.locator('[data-state="done"], [data-state="failed"]'))
+    .waitFor({ timeout: 180_000 });
+  const lookup = await api<{ found: boolean; audit: AuditJson }>(
+    `/api/lookup?url=${encodeURIComponent('https://github.com/acme/skills')}&skill=md-lint`,
+  );
+  expect(lookup.found).toBe(true);
+  await expect(badge(page).locator('a.report').getAttribute('href')).resolves.toBe(
+    `${server.origin}${lookup.audit.reportUrl}`,
+  );
+  await page.close();
+}, 200_000);
+
+it('a ClawHub skill without a GitHub source is named but not offered for audit', async () => {
+  const page = await openPage(PAGES.clawHubUpload);
+  await badge(page).and(page.locator('[data-state="no-source"]')).waitFor();
+  await expect(badge(page).locator('.name').textContent()).resolves.toBe('pasted-notes');
+  await expect(badge(page).locator('button.submit').count()).resolves.toBe(0);
+  await page.close();
+});
+
+it('when the server cannot be used the badge says why and offers Options', async () => {
+  try {
+    // A closed port on the granted local host: no answer.
+    await setSettings({ serverUrl: 'http://127.0.0.1:9' });
+    const page = await openPage(PAGES.tree);
+    await badge(page).and(page.locator('[data-state="failure"]')).waitFor({ timeout: 30_000 });
+    await expect(badge(page).locator('.error').textContent()).resolves.toContain('no answer');
+    await expect(badge(page).locator('button.options').count()).resolves.toBe(1);
+    // Another origin that the user has not allowed: the worker does not even try it.
+    await setSettings({ serverUrl: 'https://audit.example.com' });
+    await page.reload();
+    await badge(page).and(page.locator('[data-state="failure"]')).waitFor();
+    await expect(badge(page).locator('.error').textContent()).resolves.toContain(
+      'may not contact https://audit.example.com',
+    );
+    await page.close();
+  } finally {
+    await setSettings({ serverUrl: server.origin });
+  }
+});
 
 it('without a token the badge says to set one and opens Options', async () => {
   await setSettings({ token: '' });
