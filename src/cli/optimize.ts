@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { SkillResult } from '../intake/index.js';
+import { printable } from '../scan/evaluate.js';
 import type { Skill } from '../types.js';
 import { UserError } from '../util/errors.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
@@ -23,7 +24,7 @@ interface OptimizeFlags {
 
 /** The one skill to optimise: the only one in the source, or the one `--skill` names (name or folder). */
 function pickSkill(results: readonly SkillResult[], wanted: string | undefined): Skill {
-  const label = (r: SkillResult) => (r.ok ? r.skill.name : r.path);
+  const label = (r: SkillResult) => printable(r.ok ? r.skill.name : r.path);
   const chosen = wanted
     ? results.filter((r) =>
         r.ok
@@ -78,7 +79,8 @@ export function registerOptimize(program: Command): void {
       throw new UserError('USAGE', 'optimize needs a model to rewrite the skill: pass --model provider/name');
     if (flags.rounds < 1) throw new UserError('USAGE', '--rounds must be at least 1');
     const say = (line: string) => {
-      if (!flags.quiet) process.stderr.write(`${line}\n`);
+      // Progress quotes skill text (names, rejected lines): escaped so it cannot drive the terminal.
+      if (!flags.quiet) process.stderr.write(`${printable(line)}\n`);
     };
     const local = existsSync(source) ? [resolve(source)] : [];
 

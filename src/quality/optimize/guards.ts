@@ -10,6 +10,8 @@ import { expectedName, type Rewrite } from './candidate.js';
 // scanner runs on the candidate too, so anything a guard misses that the scanner knows is still caught.
 
 export const DESCRIPTION_MAX = 1024;
+/** A rewrite may grow a small skill to this size, a larger one to twice its size: room for sections, not a dump. */
+const MIN_BODY_LIMIT = 20_000;
 
 const URL = /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s<>"'`)\]}]+/gi;
 const INLINE_CODE = /(`+)([^`\n]+?)\1/g;
@@ -48,6 +50,9 @@ export function answerProblems(original: Skill, rewrite: Rewrite): string[] {
   if (length < 1 || length > DESCRIPTION_MAX)
     problems.push(`the description must be 1 to ${DESCRIPTION_MAX} characters (it has ${length})`);
   if (rewrite.body.trim() === '') problems.push('the body is empty');
+  const limit = Math.max(MIN_BODY_LIMIT, 2 * skillMarkdown(original).length);
+  if (rewrite.body.length > limit)
+    problems.push(`the body is ${rewrite.body.length} characters; a rewrite may have at most ${limit}`);
   if (rewrite.body.trimStart().split('\n', 1)[0]?.trim() === '---')
     problems.push(
       'the body starts with a `---` line: frontmatter belongs in the name and description fields',

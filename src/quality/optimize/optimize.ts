@@ -8,6 +8,7 @@ import {
   type Usage,
 } from '../../model/index.js';
 import { type SkillScan, scanSkill } from '../../scan/engine.js';
+import { printable } from '../../scan/evaluate.js';
 import { SEVERITY_PENALTY } from '../../score/safety.js';
 import type { Finding, Skill } from '../../types.js';
 import { UserError } from '../../util/errors.js';
@@ -112,10 +113,10 @@ function refuse(skill: Skill, scan: SkillScan): void {
       .filter((f) => !f.suppressed)
       .sort((a, b) => weight(b) - weight(a))
       .slice(0, 3)
-      .map((f) => `  ${f.pattern} ${f.severity} ${f.file}:${f.line} ${f.message}`);
+      .map((f) => `  ${f.pattern} ${f.severity} ${printable(f.file)}:${f.line} ${f.message}`);
     throw new UserError(
       'USAGE',
-      `${skill.name}: refusing to optimise a skill whose safety status is risky (score ${scan.safetyScore}); ` +
+      `${printable(skill.name)}: refusing to optimise a skill whose safety status is risky (score ${scan.safetyScore}); ` +
         `nothing was sent to a model. Top findings:\n${top.join('\n')}`,
     );
   }

@@ -1,4 +1,5 @@
 import type { Colors } from '../../report/colors.js';
+import { printable } from '../../scan/evaluate.js';
 import type { CandidateRecord, OptimizeResult } from './optimize.js';
 
 // The before/after table printed by `skillaudit optimize`: one row per dimension used, the overall, the two
@@ -18,7 +19,7 @@ function delta(before: number | null, after: number | null, c: Colors): string {
 function roundLine(r: CandidateRecord): string {
   const what =
     r.outcome === 'rejected'
-      ? `rejected: ${r.reasons.join('; ')}`
+      ? `rejected: ${printable(r.reasons.join('; '))}`
       : `${r.outcome === 'improved' ? 'improved' : 'not better'}: overall ${fixed(r.scores?.overall)}`;
   return `  round ${r.round}: ${what}`;
 }
@@ -27,7 +28,10 @@ export function renderOptimizeTable(result: OptimizeResult, c: Colors): string {
   const { original, best } = result;
   const row = (name: string, before: string, after: string, change = '') =>
     `  ${name.padEnd(NAME_WIDTH)} ${before.padStart(7)} ${after.padStart(7)}${change}`;
-  const out = [c.bold(`${original.skill.name}: before → after`), row('dimension', 'before', 'after')];
+  const out = [
+    c.bold(`${printable(original.skill.name)}: before → after`),
+    row('dimension', 'before', 'after'),
+  ];
   for (const d of original.scores.dimensions) {
     const after = best.scores.dimensions.find((x) => x.id === d.id)?.score ?? null;
     out.push(row(d.name, fixed(d.score), fixed(after), delta(d.score, after, c)));

@@ -54,6 +54,12 @@ describe('answerProblems', () => {
     );
   });
 
+  it('refuses a body far larger than the original (room for sections, not a dump)', () => {
+    const huge = answerProblems(original, rewrite('word '.repeat(5_000)));
+    expect(huge).toEqual(['the body is 25000 characters; a rewrite may have at most 20000']);
+    expect(answerProblems(original, rewrite('word '.repeat(3_000)))).toEqual([]);
+  });
+
   it('expects the folder name when the original frontmatter has none', () => {
     const bare = makeSkill({ folderName: 'bare', body: 'Text only.' });
     expect(answerProblems(bare, { name: 'bare', description: 'A skill.', body: 'x' })).toEqual([]);
