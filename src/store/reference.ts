@@ -1,4 +1,4 @@
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
@@ -143,6 +143,7 @@ export function writeReferenceDb(
       path,
     );
   }
+  mkdirSync(dirname(path), { recursive: true });
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   rmSync(tmp, { force: true });
   const db = openDb(tmp, false);
