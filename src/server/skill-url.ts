@@ -29,6 +29,9 @@ const PAGE_PATHS: { host: string; pattern: RegExp }[] = [
 // Directory sites that name a skill by owner/repo/skill of a GitHub repository (skills.sh).
 const DIRECTORY_HOSTS: Record<string, string> = { 'skills.sh': 'github.com', 'www.skills.sh': 'github.com' };
 
+// Hosts where a repository is exactly owner/name (GitLab nests groups, so its paths may be deeper).
+const TWO_SEGMENT_HOSTS = new Set(['github.com', 'codeberg.org', 'bitbucket.org']);
+
 // Hosts whose repository paths are case-insensitive: keys fold case so Acme/Skills and acme/skills meet.
 const CASE_INSENSITIVE_HOSTS = new Set(['github.com', 'gitlab.com', 'codeberg.org', 'bitbucket.org']);
 
@@ -72,8 +75,10 @@ function decodeSegments(path: string): string[] {
     });
 }
 
-function repoPath(segments: string[], url: string): string {
-  if (segments.length < 2) throw bad(`${url}: expected https://<host>/<owner>/<repository>`);
+function repoPath(host: string, segments: string[], url: string): string {
+  if (segments.length < 2 || (TWO_SEGMENT_HOSTS.has(host) && segments.length > 2)) {
+    throw bad(`${url.slice(0, 200)}: expected https://${host}/<owner>/<repository> or a page inside it`);
+  }
   for (const segment of segments) {
     if (!SEGMENT.test(segment) || /^\.+$/.test(segment))
       throw bad(`${url}: "${segment}" is not a repository name`);
@@ -91,7 +96,7 @@ function pageTarget(host: string, path: string, url: string): Omit<SkillTarget, 
   if (kind === 'blob' || /^SKILL\.md$/i.test(inner.at(-1) ?? '')) inner.pop();
   return {
     host,
-    repo: repoPath(decodeSegments(repo), url),
+    repo: repoPath(host, decodeSegments(repo), url),
     ref: checked(() => validateRef(decodeURIComponent(ref))),
     subdir: checked(() => normaliseSubdir(inner.join('/'))),
   };
@@ -122,7 +127,7 @@ export function parseSkillUrl(raw: string, skill: string | null = null): SkillTa
     if (segments.length !== 3) throw bad(`${url.href}: expected https://${rawHost}/<owner>/<repo>/<skill>`);
     return {
       host: directoryHost,
-      repo: repoPath(segments.slice(0, 2), url.href),
+      repo: repoPath(directoryHost, segments.slice(0, 2), url.href),
       ref: null,
       subdir: null,
       skill: name ?? checkSkillName(segments[2]!),
@@ -149,7 +154,7 @@ export function parseSkillUrl(raw: string, skill: string | null = null): SkillTa
     })();
     subdir = checked(() => normaliseSubdir(decoded));
   }
-  return { host, repo: repoPath([...segments, repoName], url.href), ref, subdir, skill: name };
+  return { host, repo: repoPath(host, [...segments, repoName], url.href), ref, subdir, skill: name };
 }
 
 /** The repository part of the key: `github.com/owner/repo` (case folded where the host ignores case). */

@@ -122,7 +122,9 @@ export async function storeUpload(
   } catch (error) {
     file.destroy();
     await rm(dir, { recursive: true, force: true });
-    throw error;
+    if (error instanceof ApiError) throw error;
+    // The client went away mid-body, or the disk is full: the upload is refused, the service goes on.
+    throw new ApiError(400, 'UPLOAD_FAILED', `the upload did not complete (${(error as Error).message})`);
   }
 }
 

@@ -84,6 +84,8 @@ describe('parseSkillUrl', () => {
     );
     expect(refusal(() => parseSkillUrl('https://github.com/a/r@--upload-pack=x')).status).toBe(400);
     expect(refusal(() => parseSkillUrl('https://github.com/onlyowner')).status).toBe(400);
+    expect(refusal(() => parseSkillUrl('https://github.com/acme/skills/issues/5')).status).toBe(400);
+    expect(parseSkillUrl('https://gitlab.com/grp/sub/repo').repo).toBe('grp/sub/repo');
     expect(refusal(() => parseSkillUrl('not a url')).status).toBe(400);
     expect(refusal(() => parseSkillUrl('https://github.com/a/r', 'bad name!')).status).toBe(400);
     expect(refusal(() => parseSkillUrl(`https://github.com/a/${'r'.repeat(3000)}`)).status).toBe(400);
