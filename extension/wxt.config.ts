@@ -10,6 +10,8 @@ export default defineConfig({
   // Explicit imports: every module says where defineBackground, browser etc. come from, and the sources type-check
   // with a plain tsconfig (no generated .wxt/ types needed).
   imports: false,
+  // `wxt zip extension` names the upload after the product, not the checkout folder.
+  zip: { name: 'skillaudit-extension' },
   manifest: {
     name: 'SkillAudit',
     description:

@@ -3,7 +3,7 @@ import { type DetectedSkill, detectSkill, type PageView, SITES } from '../lib/de
 import { SkillBadge } from '../lib/skill-badge.js';
 
 // Runs on the three sites' pages. GitHub (and ClawHub) navigate without reloading and render listings after the
-// URL has changed, so detection re-runs whenever the URL or the DOM changes (debounced), and the badge is
+// URL has changed, so detection re-runs whenever the URL or the DOM changes (throttled), and the badge is
 // replaced only when the detected skill changes.
 
 const SETTLE_MS = 250;
@@ -33,10 +33,16 @@ export default defineContentScript({
       shown = skill && id ? { id, badge: new SkillBadge(skill) } : null;
       shown?.badge.start();
     };
-    let pending: number | undefined;
+    // At most one evaluation per SETTLE_MS after the first change: a page that never stops changing (live
+    // timestamps, animations) still gets evaluated, and a burst of changes costs one evaluation.
+    let pending = false;
     const schedule = () => {
-      clearTimeout(pending);
-      pending = ctx.setTimeout(evaluate, SETTLE_MS);
+      if (pending) return;
+      pending = true;
+      ctx.setTimeout(() => {
+        pending = false;
+        evaluate();
+      }, SETTLE_MS);
     };
     const observer = new MutationObserver(schedule);
     observer.observe(document.documentElement, { childList: true, subtree: true });

@@ -38,7 +38,7 @@ const ROUTES: Record<string, string> = {
   'clawhub.ai/acme/x': 'clawhub-hostile.html',
 };
 
-// How long detection may take after the DOM settles (the content script waits 250 ms for changes to stop).
+// How long detection may take after the DOM settles (the content script checks at most every 250 ms).
 const SETTLED_MS = 1500;
 
 interface AuditJson {
