@@ -176,6 +176,12 @@ describe('skillaudit estimate', () => {
       status: 'not_estimated',
       score: null,
     });
+    // Every reference skill has the static scores, so each static estimate is recomputable from the evidence.
+    for (const d of s!.dimensions.filter((x) => x.group === 'static')) {
+      const w = s!.neighbours.reduce((sum, n) => sum + n.weight, 0);
+      const mean = s!.neighbours.reduce((sum, n) => sum + n.weight * n.scores[d.id]!, 0) / w;
+      expect(d.estimate.score, d.id).toBeCloseTo(mean, 3);
+    }
     expect(json.notes.join(' ')).toMatch(/Not estimated: Cross-model robustness/);
   });
 
