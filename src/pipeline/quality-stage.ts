@@ -193,6 +193,7 @@ async function measureQuality(input: QualityStageInput): Promise<QualityStageRes
   if (extra) tasks.push(...extra.tasks);
 
   const settled = await runPool(tasks, input.concurrency);
+  chainFailures.sort((a, b) => a.subject.localeCompare(b.subject));
   for (const s of settled)
     if (s.status === 'rejected') notRun.push({ stage: 'quality', reason: errorMessage(s.reason) });
   if (cap.spent)
@@ -386,6 +387,8 @@ async function extraRunTasks(
         .filter((t) => t.key.agent === agent && t.judgement !== null)
         .map((t) => [t.scenario.id, t] as const),
     );
+    // Pool order is completion order: sorted, so a resumed audit reports the same evidence.
+    paraphraseRuns.sort((a, b) => a.paraphrase.id.localeCompare(b.paraphrase.id));
     const judged = paraphraseRuns.filter(
       (p) => p.trial.judgement !== null && originals.has(p.paraphrase.scenario),
     );
@@ -397,7 +400,6 @@ async function extraRunTasks(
       original: success(t.judgement as JudgeResult),
       paraphrases: judged
         .filter((p) => p.paraphrase.scenario === t.scenario.id)
-        .sort((a, b) => a.paraphrase.id.localeCompare(b.paraphrase.id))
         .map((p) => success(p.trial.judgement as JudgeResult)),
     }));
     const d = intentPerturbationStability(outcomes);
@@ -422,9 +424,8 @@ async function extraRunTasks(
   const boundaryDimension = (): DimensionResult => {
     if (!boundary)
       return notRunDimension('capability-boundary-handling', boundaryError ?? 'no boundary requests');
-    const judged = boundaryRuns
-      .filter((b) => b.trial.judgement !== null)
-      .sort((a, b) => a.request.id.localeCompare(b.request.id));
+    boundaryRuns.sort((a, b) => a.request.id.localeCompare(b.request.id));
+    const judged = boundaryRuns.filter((b) => b.trial.judgement !== null);
     const failures = boundaryRuns.filter((b) => b.trial.judgement === null).map((b) => trialFailure(b.trial));
     if (judged.length === 0)
       return notRunDimension(

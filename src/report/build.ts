@@ -168,6 +168,7 @@ export function buildReport(inputs: ReportInputs): Report {
             status: d.status,
             score: d.score,
             ...(d.reason ? { reason: d.reason } : {}),
+            ...(Array.isArray(d.evidence.artifacts) ? { artifacts: d.evidence.artifacts as string[] } : {}),
           })),
         }
       : null,

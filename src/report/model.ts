@@ -79,6 +79,8 @@ export interface QualitySummary {
     status: string;
     score: number | null;
     reason?: string;
+    /** Run-folder files the score was computed from (trials, judgements, schemes), for dynamic and rubric ones. */
+    artifacts?: string[];
   }[];
 }
 

@@ -91,6 +91,8 @@ describe('audit --model: quality dimensions from the audit runs', () => {
     const expected = 0.3 * norm(3000, 2000, 8000) + 0.25 + 0.2 * norm(result.wallMs, 3000, 15000) + 0.25;
     expect(dimension(report, 'efficiency')?.score).toBeCloseTo(expected, 4);
     expect(efficiency?.evidence.artifacts).toEqual([`${trial}/result.json`]);
+    // The report names the same files next to the score.
+    expect(dimension(report, 'efficiency')?.artifacts).toEqual([`${trial}/result.json`]);
 
     // Rubrics: the judged levels, each judgement kept as an artifact the evidence names.
     expect(dimension(report, 'behavior-chain-semantic-consistency')).toMatchObject({
