@@ -1,6 +1,6 @@
 // `skillaudit optimize` end to end: the real CLI entry (main), intake, scanner and quality profile, and the ai
 // SDK over HTTP against the scripted fake model server speaking the Anthropic and OpenAI Responses protocols.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   existsSync,
@@ -13,7 +13,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../src/cli/main.js';
 import { loadSkillFolder } from '../../../src/intake/index.js';
@@ -177,6 +178,21 @@ describe('skillaudit optimize', () => {
       expect(raw).toContain('untrusted data under audit');
     });
   }
+
+  it('runs as the built binary, over Chat Completions, with exit code 0 and the table on stdout', async () => {
+    script([{ json: STRONG_REWRITE }, { json: STRONG_REWRITE }]);
+    const out = freshOut();
+    const bin = resolve('bin/skillaudit.js');
+    const args = [bin, 'optimize', weakDir, '--out', out, '--quiet', '--no-cache'];
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [...args, '--model', 'openai-chat/gpt-4.1-mini', '--base-url', server.baseUrl],
+      { env: { ...process.env, NO_COLOR: '1' } },
+    );
+    expect(stdout).toMatch(/^weak-csv: before → after\n/);
+    expect(stdout).toContain("kept: round 1's rewrite");
+    expect(server.requests.filter((r) => r.protocol === 'chat' && r.script === 'optimize')).toHaveLength(2);
+  });
 
   it('keeps the original when the rewrite scores worse, and says there was no improvement', async () => {
     script([{ json: WORSE_REWRITE }]);
