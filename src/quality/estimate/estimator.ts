@@ -1,14 +1,16 @@
 import type { ReferenceRecord } from '../../store/reference.js';
 import { DIMENSIONS } from '../dimensions.js';
 import type { DimensionGroup, DimensionId } from '../types.js';
+import { DEFAULT_CATEGORY } from './category.js';
 import type { RetrievalMethod, RetrievalText } from './features.js';
 import { TfIdfIndex } from './tfidf.js';
 
 // The execution-free estimate (seed 001): retrieve the reference skills most similar to the new one and
 // predict each dimension as the similarity-weighted mean of their scores. Category-aware: a neighbour of the
-// same category has its weight multiplied by CATEGORY_BOOST, which both ranks it ahead of an equally similar
-// skill of another category and gives it more say in the mean. A dimension no neighbour has a score for falls
-// back to the category mean, then the global mean, and says so; one no reference skill has is not estimated.
+// same category (other than the default, `general`) has its weight multiplied by the category boost, which
+// both ranks it ahead of an equally similar skill of another category and gives it more say in the mean. A
+// dimension no neighbour has a score for falls back to the category mean, then the global mean, and says so;
+// one no reference skill has is not estimated.
 
 export const ESTIMATE_DEFAULTS = { k: 5, categoryBoost: 1.5 } as const;
 
@@ -30,7 +32,7 @@ export interface Neighbour {
   skill: ReferenceSkill;
   /** Cosine similarity of the two skills' vectors, in [0, 1]. */
   similarity: number;
-  /** similarity × CATEGORY_BOOST when the categories match, else similarity. */
+  /** similarity × the category boost when the categories match (and are not `general`), else similarity. */
   weight: number;
 }
 
@@ -132,11 +134,9 @@ export class Estimator {
       const skill = this.skills[i]!;
       if (raw <= 0 || skill.skillId === excludeSkillId) return;
       const similarity = Math.min(1, raw);
-      out.push({
-        skill,
-        similarity,
-        weight: skill.category === category ? similarity * this.categoryBoost : similarity,
-      });
+      // Two skills with no known category are not alike for that: `general` gets no boost.
+      const boosted = category !== DEFAULT_CATEGORY && skill.category === category;
+      out.push({ skill, similarity, weight: boosted ? similarity * this.categoryBoost : similarity });
     });
     return out.sort(
       (a, b) => b.weight - a.weight || b.similarity - a.similarity || (a.skill.path < b.skill.path ? -1 : 1),

@@ -96,6 +96,19 @@ describe('Estimator on a synthetic reference set with a known answer', () => {
     ).toBeCloseTo(0.5, 12);
   });
 
+  it('gives no boost to two skills that merely share the default category', () => {
+    const refs = [
+      skill('a', 'general', 'alpha', { efficiency: 1 }),
+      skill('b', 'data', 'beta', { efficiency: 0 }),
+    ];
+    const est = new Estimator(refs, tfidf).estimate(
+      { name: '', description: 'alpha beta', body: '' },
+      'general',
+    );
+    expect(est.neighbours[0]!.weight).toBeCloseTo(est.neighbours[0]!.similarity, 12);
+    expect(est.dimensions.find((d) => d.id === 'efficiency')?.score).toBeCloseTo(0.5, 12);
+  });
+
   it('uses, per dimension, the k nearest neighbours that have a score for it', () => {
     const refs = [
       skill('near', 'x', 'alpha beta gamma', {}),

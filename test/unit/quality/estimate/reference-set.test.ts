@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profilesOf, readProfiles } from '../../../../src/quality/estimate/import-profiles.js';
 import { buildReferenceSet, referenceRecord } from '../../../../src/quality/estimate/reference-set.js';
+import { cleanReport } from '../../../support/report-fixtures.js';
 import { makeSkill } from '../make-skill.js';
 
 const pdf = makeSkill({
@@ -71,6 +72,19 @@ describe('profile import', () => {
     expect(profilesOf('r.json', doc)).toEqual([
       { file: 'r.json', skillId: pdf.id, name: 'pdf-tools', scores: { efficiency: 0.8 } },
     ]);
+  });
+
+  it('reads the report model as `audit` writes it', () => {
+    const report = JSON.parse(JSON.stringify(cleanReport())) as unknown;
+    const [profile] = profilesOf('report.json', report)!;
+    // The fixture's dynamic and rubric scores, without its static ones or the dimension that was not run.
+    expect(profile!.scores).toEqual({
+      'intent-perturbation-stability': 0.67,
+      'capability-boundary-handling': 0.5,
+      efficiency: 0.81,
+      'behavior-chain-semantic-consistency': 0.8,
+      'task-abstraction-granularity': 0.7,
+    });
   });
 
   it('reads every skill of a quality JSON and refuses other documents', () => {
