@@ -12,15 +12,18 @@ import type { Reply, Request } from './protocol.js';
 const POLL_DELAYS_MS = [1000, 1000, 2000, 3000, 5000];
 const MAX_POLLING_MS = 60 * 60_000;
 
+const RELOADED: Reply<never> = {
+  ok: false,
+  failure: { code: 'unreachable', message: 'SkillAudit was updated: reload this page' },
+};
+
 async function ask<K extends Request['kind']>(request: Extract<Request, { kind: K }>): Promise<Reply<K>> {
   try {
-    return (await browser.runtime.sendMessage(request)) as Reply<K>;
+    // No reply at all means the worker went away mid-request, as when the extension is reloaded.
+    return ((await browser.runtime.sendMessage(request)) as Reply<K> | undefined) ?? RELOADED;
   } catch {
     // The extension was updated or reloaded under this page: its old content script can no longer reach it.
-    return {
-      ok: false,
-      failure: { code: 'unreachable', message: 'SkillAudit was updated: reload this page' },
-    };
+    return RELOADED;
   }
 }
 
@@ -28,6 +31,9 @@ export class SkillBadge {
   private readonly badge: Badge;
   private stopped = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  // Each submission starts a new generation; answers and polls of an older one are dropped, so a second click
+  // never leaves two polling loops drawing over each other.
+  private generation = 0;
 
   constructor(private readonly skill: DetectedSkill) {
     this.badge = new Badge(skill.name, {
@@ -47,8 +53,8 @@ export class SkillBadge {
     this.badge.remove();
   }
 
-  private show(state: BadgeState): void {
-    if (!this.stopped) this.badge.render(state);
+  private show(state: BadgeState, generation = this.generation): void {
+    if (!this.stopped && generation === this.generation) this.badge.render(state);
   }
 
   private request(): { skill?: string } {
@@ -56,31 +62,34 @@ export class SkillBadge {
   }
 
   private async lookup(source: string): Promise<void> {
+    const generation = this.generation;
     this.show({ kind: 'checking' });
     const reply = await ask({ kind: 'lookup', pageUrl: source, ...this.request() });
-    if (!reply.ok) return this.show({ kind: 'failure', failure: reply.failure });
-    if (reply.value.found) this.follow(reply.value.audit, Date.now(), 0);
-    else this.show({ kind: 'not-audited', canSubmit: reply.value.canSubmit });
+    if (!reply.ok) return this.show({ kind: 'failure', failure: reply.failure }, generation);
+    if (reply.value.found) this.follow(reply.value.audit, generation, Date.now(), 0);
+    else this.show({ kind: 'not-audited', canSubmit: reply.value.canSubmit }, generation);
   }
 
   private async submit(): Promise<void> {
     if (this.skill.source === null) return;
     clearTimeout(this.timer);
+    const generation = ++this.generation;
     this.show({ kind: 'submitting' });
     const reply = await ask({ kind: 'submit', source: this.skill.source, ...this.request() });
-    if (!reply.ok) return this.show({ kind: 'failure', failure: reply.failure });
-    this.follow(reply.value, Date.now(), 0);
+    if (!reply.ok) return this.show({ kind: 'failure', failure: reply.failure }, generation);
+    this.follow(reply.value, generation, Date.now(), 0);
   }
 
-  private follow(audit: Audit, since: number, polls: number): void {
-    this.show({ kind: 'audit', audit });
+  private follow(audit: Audit, generation: number, since: number, polls: number): void {
+    if (this.stopped || generation !== this.generation) return;
+    this.show({ kind: 'audit', audit }, generation);
     const unfinished = audit.status === 'queued' || audit.status === 'running';
-    if (!unfinished || this.stopped || Date.now() - since > MAX_POLLING_MS) return;
+    if (!unfinished || Date.now() - since > MAX_POLLING_MS) return;
     const delay = POLL_DELAYS_MS[Math.min(polls, POLL_DELAYS_MS.length - 1)];
     this.timer = setTimeout(async () => {
       const reply = await ask({ kind: 'status', id: audit.id });
-      if (!reply.ok) return this.show({ kind: 'failure', failure: reply.failure });
-      this.follow(reply.value, since, polls + 1);
+      if (!reply.ok) return this.show({ kind: 'failure', failure: reply.failure }, generation);
+      this.follow(reply.value, generation, since, polls + 1);
     }, delay);
   }
 }
