@@ -15,7 +15,7 @@ interface ScanFlags {
   summary?: string;
   changedSince?: string;
   includeUncommitted?: boolean;
-  skillsOf?: string[];
+  skillsOf?: boolean;
   failOn: FailOn;
   minConfidence: number;
   baseline?: string;
@@ -45,8 +45,8 @@ export function registerScan(program: Command): void {
     )
     .option('--include-uncommitted', 'with --changed-since, also staged, unstaged and untracked files')
     .option(
-      '--skills-of <file...>',
-      'scan only the skills holding these files (paths relative to the repository folder, default .; what pre-commit passes)',
+      '--skills-of',
+      'the sources are changed files (relative to the current folder, as pre-commit and git hooks pass them): scan only the skills holding them',
     )
     .option(
       '--fail-on <severity>',
@@ -152,6 +152,8 @@ interface Selection {
 /** The sources to scan: as given, or the skills a change touched (--changed-since, --skills-of). */
 async function selectSources(sources: string[], flags: ScanFlags): Promise<Selection> {
   const mode = flags.changedSince !== undefined ? '--changed-since' : flags.skillsOf ? '--skills-of' : null;
+  if (flags.includeUncommitted && mode !== '--changed-since')
+    throw new UserError('USAGE', '--include-uncommitted only goes with --changed-since');
   if (mode === null) {
     if (sources.length === 0) {
       throw new UserError(
@@ -163,20 +165,19 @@ async function selectSources(sources: string[], flags: ScanFlags): Promise<Selec
   }
   if (flags.changedSince !== undefined && flags.skillsOf)
     throw new UserError('USAGE', 'use --changed-since or --skills-of, not both');
-  if (flags.includeUncommitted && mode !== '--changed-since')
-    throw new UserError('USAGE', '--include-uncommitted only goes with --changed-since');
-  if (sources.length > 1)
+  // pre-commit appends the file names after any args, so with --skills-of every source is a file name.
+  if (mode === '--changed-since' && sources.length > 1)
     throw new UserError(
       'USAGE',
-      `with ${mode}, give at most one folder (the repository), not ${sources.length}`,
+      `with --changed-since, give at most one folder (the repository), not ${sources.length}`,
     );
   // A baseline written from some skills would drop the accepted findings of all the others.
   if (flags.writeBaseline) throw new UserError('USAGE', `--write-baseline needs a full scan, not ${mode}`);
-  const repoDir = sources[0] ?? '.';
+  const repoDir = flags.skillsOf ? '.' : (sources[0] ?? '.');
   const { changedPathsSince, rootSource, skillRootsOf } = await import('../intake/changed-skills.js');
   const changed = flags.changedSince
     ? await changedPathsSince(repoDir, flags.changedSince, { uncommitted: flags.includeUncommitted === true })
-    : { paths: flags.skillsOf ?? [], warnings: [] };
+    : { paths: sources, warnings: [] };
   const found = skillRootsOf(repoDir, changed.paths);
   for (const warning of [...changed.warnings, ...found.warnings])
     process.stderr.write(`skillaudit: warning: ${warning}\n`);

@@ -120,6 +120,11 @@ export async function changedPathsSince(
   if (!statSync(repoDir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new UserError('NOT_FOUND', `${repoDir}: no such folder`, repoDir);
   }
+  // Outside a repository `git diff` silently turns into `diff --no-index` and prints its usage.
+  const inside = await git(repoDir, ['rev-parse', '--is-inside-work-tree']);
+  if (inside.code !== 0 || inside.stdout.trim() !== 'true') {
+    throw new UserError('GIT_FAILED', `${repoDir}: not inside a git repository (a work tree)`);
+  }
   const warnings: string[] = [];
   const diff = ['diff', '--name-only', '-z', '--relative', '--no-ext-diff', '--no-textconv'];
   let run = await git(repoDir, [...diff, `${ref}...HEAD`, '--']);
