@@ -24,6 +24,7 @@ interface AuditFlags {
   concurrency: number;
   alpha: number;
   agentTimeout?: number;
+  qualityRuns?: number;
 }
 
 /** `--agents a,b` wins over `--agent`; each name must be a known agent. */
@@ -70,6 +71,11 @@ export function registerAudit(program: Command): void {
     .option('--alpha <a>', 'weight of time against tokens in ECG (0-1)', unitInterval, 0.5)
     .option('--agent-timeout <seconds>', 'wall-clock limit of each agent run (default 600)', positiveInt)
     .option(
+      '--quality-runs <n>',
+      'quality profile: also run n paraphrases of each scenario and n unrelated + n adversarial requests with the skill (extra agent runs; off by default)',
+      positiveInt,
+    )
+    .option(
       '--judge-model <provider/name>',
       'a separate model for the judge (default: --model; the schemes and the agents use --model)',
     );
@@ -101,6 +107,7 @@ export function registerAudit(program: Command): void {
               concurrency: flags.concurrency,
               alpha: flags.alpha,
               ...(flags.agentTimeout !== undefined ? { limits: { wallMs: flags.agentTimeout * 1000 } } : {}),
+              ...(flags.qualityRuns !== undefined ? { qualityRuns: flags.qualityRuns } : {}),
             },
           }
         : {}),

@@ -4,7 +4,7 @@ import { type DetonateOptions, type DetonationResult, detonateSkill } from '../d
 import type { IntakeOptions, SkillResult } from '../intake/index.js';
 import { withSource } from '../intake/index.js';
 import type { ModelClient } from '../model/index.js';
-import { staticQualityProfile } from '../quality/index.js';
+import { qualityProfile, staticQualityProfile } from '../quality/index.js';
 import { buildReport } from '../report/build.js';
 import { renderReportHtml } from '../report/html/render.js';
 import { renderReportMarkdown } from '../report/markdown.js';
@@ -170,7 +170,14 @@ async function auditSkill(
   notRun.push(...(model?.notRun ?? MODEL_STAGES));
 
   options.onStage?.(name, 'quality');
-  const quality = staticQualityProfile(skill);
+  // With a model, the dynamic and rubric dimensions come from the model stages' own runs (quality-stage.ts).
+  const quality = model
+    ? qualityProfile(
+        skill,
+        model.quality ?? [],
+        'the model stages stopped before the agent runs (see notRun)',
+      )
+    : staticQualityProfile(skill);
   const report = buildReport({
     skill,
     skillPath,
@@ -208,6 +215,7 @@ async function modelConfiguration(
     scenarios: model.scenarios ?? 3,
     concurrency: model.concurrency ?? 2,
     alpha: model.alpha ?? 0.5,
+    qualityRuns: model.qualityRuns ?? 0,
     utilityByAgent: (result?.byAgent ?? []).map(({ utility, ...row }) => ({
       ...row,
       prg: utility.prg,

@@ -9,6 +9,7 @@ import {
   type ModelSettings,
   type Usage,
 } from '../model/index.js';
+import type { DimensionResult } from '../quality/types.js';
 import type { UtilitySummary } from '../report/model.js';
 import type { SandboxLimits } from '../sandbox/index.js';
 import {
@@ -26,6 +27,7 @@ import { CONDITIONS, type Condition, compileProbe, exportTasks } from '../tasks/
 import type { Finding, Skill, Verdict } from '../types.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { runPool } from './pool.js';
+import { runQualityStage } from './quality-stage.js';
 import {
   materialOf,
   runTrial,
@@ -60,6 +62,8 @@ export interface ModelAuditOptions {
   alpha?: number;
   /** Sandbox limits of each agent run. */
   limits?: Partial<SandboxLimits>;
+  /** Paraphrases per scenario and boundary requests per type for the quality profile (0, the default: none). */
+  qualityRuns?: number;
   onProgress?: (message: string) => void;
 }
 
@@ -80,6 +84,8 @@ export interface ModelStagesResult {
   /** Verdicts of security probes that settled something. */
   probeVerdicts: Verdict[];
   notRun: { stage: string; reason: string }[];
+  /** The dynamic and rubric quality dimensions measured from these runs (quality-stage.ts). */
+  quality?: DimensionResult[];
 }
 
 interface StageContext {
@@ -407,7 +413,36 @@ export async function runModelStages(
 
   const first = byAgent.find((a) => a.agent === agents[0]);
   if (!first) notRun.push({ stage: 'utility', reason: `no scenario pair of ${agents[0]} ran to the end` });
-  return { utility: first?.utility ?? null, byAgent, probeVerdicts, notRun };
+  // The quality profile's dynamic and rubric dimensions from these runs, plus any extra runs it asks for.
+  const quality = await runQualityStage({
+    skill: ctx.skill,
+    runDir: ctx.runDir,
+    client,
+    judge,
+    scenarios: scheme.scenarios,
+    agents,
+    agentModel,
+    trials: outcomes.flatMap((o) =>
+      'scenario' in o.job.judge && o.job.spec.key.condition === 'with_skill' && !o.skipped
+        ? [
+            {
+              key: o.job.spec.key,
+              scenario: o.job.judge.scenario,
+              run: o.run,
+              judgement: o.judgement as JudgeResult | null,
+            },
+          ]
+        : [],
+    ),
+    qualityRuns: options.qualityRuns ?? 0,
+    concurrency: options.concurrency ?? 2,
+    ...(options.limits ? { limits: options.limits } : {}),
+    promptEstimate,
+    agentUsage: (run) => agentUsage(client, run),
+    onProgress: progress,
+  });
+  notRun.push(...quality.notRun);
+  return { utility: first?.utility ?? null, byAgent, probeVerdicts, notRun, quality: quality.dimensions };
 }
 
 const folderName = (o: JobOutcome) => trialFolder(o.job.spec.key).slice(`${TRIALS_DIR}/`.length);
