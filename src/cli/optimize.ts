@@ -15,7 +15,7 @@ import { oneOf, positiveInt } from './output.js';
 
 interface OptimizeFlags {
   out: string;
-  rounds: number;
+  rounds?: number;
   skill?: string;
   force?: boolean;
   format: 'text' | 'json';
@@ -54,7 +54,7 @@ export function registerOptimize(program: Command): void {
     .command('optimize <source>')
     .description('Rewrite a skill guided by its weakest quality dimensions into a new folder (SkillOpt)')
     .requiredOption('-o, --out <dir>', 'folder for the optimised skill, optimize.diff and optimize.json')
-    .option('--rounds <n>', 'rewrite rounds at most (each one model call)', positiveInt, 3)
+    .option('--rounds <n>', 'rewrite rounds at most, one model call each (default 3)', positiveInt)
     .option('--skill <name>', 'which skill, when the source holds several')
     .option('--force', 'write into a non-empty --out (replacing what a previous run wrote there)')
     .option(
@@ -77,7 +77,7 @@ export function registerOptimize(program: Command): void {
     const settings = model.resolveModelSettings(modelFlags(flags));
     if (!settings)
       throw new UserError('USAGE', 'optimize needs a model to rewrite the skill: pass --model provider/name');
-    if (flags.rounds < 1) throw new UserError('USAGE', '--rounds must be at least 1');
+    if (flags.rounds === 0) throw new UserError('USAGE', '--rounds must be at least 1');
     const say = (line: string) => {
       // Progress quotes skill text (names, rejected lines): escaped so it cannot drive the terminal.
       if (!flags.quiet) process.stderr.write(`${printable(line)}\n`);
@@ -90,12 +90,12 @@ export function registerOptimize(program: Command): void {
       const client = model.createModelClient(settings);
       try {
         const result = await optimize.optimizeSkill(client, skill, {
-          rounds: flags.rounds,
+          ...(flags.rounds ? { rounds: flags.rounds } : {}),
           onProgress: (line) => say(`${skill.name}: ${line}`),
         });
         const extra = {
           model: model.describeSettings(settings),
-          roundsAllowed: flags.rounds,
+          roundsAllowed: flags.rounds ?? optimize.DEFAULT_ROUNDS,
           warnings: client.warnings,
         };
         const written = await optimize.writeOutput(out, result, flags.force === true, extra);

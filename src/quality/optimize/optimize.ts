@@ -124,13 +124,13 @@ function refuse(skill: Skill, scan: SkillScan): void {
   if (!skillMd?.text || skillMd.truncated)
     throw new UserError(
       'LIMIT_EXCEEDED',
-      `${skill.name}: SKILL.md was not read whole, so it cannot be rewritten`,
+      `${printable(skill.name)}: SKILL.md was not read whole, so it cannot be rewritten`,
     );
   const incomplete = skill.diagnostics.find((d) => d.code === 'limit-files' || d.code === 'limit-depth');
   if (incomplete)
     throw new UserError(
       'LIMIT_EXCEEDED',
-      `${skill.name}: ${incomplete.message}; an optimised copy would be missing files`,
+      `${printable(skill.name)}: ${printable(incomplete.message)}; an optimised copy would be missing files`,
     );
 }
 

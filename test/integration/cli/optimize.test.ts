@@ -194,6 +194,28 @@ describe('skillaudit optimize', () => {
     expect(server.requests.filter((r) => r.protocol === 'chat' && r.script === 'optimize')).toHaveLength(2);
   });
 
+  it('asks no more than --rounds times, and refuses --rounds 0', async () => {
+    script([{ json: STRONG_REWRITE }, { json: STRONG_REWRITE }]);
+    const run = await optimize([
+      weakDir,
+      '--out',
+      freshOut(),
+      '--rounds',
+      '1',
+      '--quiet',
+      '--format',
+      'json',
+    ]);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.out);
+    expect(report.rounds).toHaveLength(1);
+    expect(report.roundsAllowed).toBe(1);
+    expect(report.stopped).toEqual({ reason: 'rounds_done', message: '1 round(s) done' });
+    const zero = await optimize([weakDir, '--out', freshOut(), '--rounds', '0']);
+    expect(zero.code).toBe(2);
+    expect(zero.err).toContain('--rounds must be at least 1');
+  });
+
   it('keeps the original when the rewrite scores worse, and says there was no improvement', async () => {
     script([{ json: WORSE_REWRITE }]);
     const out = freshOut();
