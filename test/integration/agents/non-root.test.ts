@@ -1,7 +1,7 @@
 // A non-root user (uid 65534) audits with Codex. The machine-wide agents cache is root's, so the harness is
 // taken from $XDG_CACHE_HOME/skillaudit/agents, a folder under /tmp that the sandbox hides; the run binds it
 // back read-only, so the agent uses it and cannot change it. The whole CLI runs as that uid, from source.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
@@ -17,6 +17,7 @@ import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installAgent } from '../../../src/agents/index.js';
 import type { EvidenceBundle } from '../../../src/sandbox/index.js';
+import { spawnCli } from '../../support/cli-run.js';
 import { SKILL, scripts, WRITE_TOTAL, writeSkill } from '../../support/fake-model/audit-script.js';
 import { type FakeModelServer, startFakeModelServer } from '../../support/fake-model-server.js';
 
@@ -24,25 +25,6 @@ const NOBODY = 65534;
 let server: FakeModelServer;
 let base: string;
 let harness: string;
-
-function run(
-  argv: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0] as string, argv.slice(1), { env, cwd: process.cwd() });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 beforeAll(async () => {
   if (process.getuid?.() !== 0)
@@ -90,19 +72,8 @@ describe('agents cache as a non-root user', () => {
       ),
     );
     const out = join(base, 'out');
-    const { code, stdout, stderr } = await run(
+    const { code, stdout, stderr } = await spawnCli(
       [
-        'setpriv',
-        '--reuid',
-        String(NOBODY),
-        '--regid',
-        String(NOBODY),
-        '--clear-groups',
-        '--',
-        process.execPath,
-        '--import',
-        'tsx',
-        'test/support/cli-main.ts',
         'audit',
         join(base, SKILL),
         '--model',
@@ -126,7 +97,8 @@ describe('agents cache as a non-root user', () => {
         XDG_CACHE_HOME: join(base, 'cache'),
         OPENAI_API_KEY: 'test-key',
       },
-    );
+      ['setpriv', '--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', '--'],
+    ).done;
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
