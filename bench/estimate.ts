@@ -7,8 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openSource } from '../src/intake/index.js';
-import { Estimator, RETRIEVAL_METHODS, referenceSkill } from '../src/quality/estimate/index.js';
-import { buildReferenceSet } from '../src/quality/estimate/reference-set.js';
+import {
+  buildReferenceSet,
+  Estimator,
+  RETRIEVAL_METHODS,
+  referenceSkill,
+} from '../src/quality/estimate/index.js';
 import { readReferenceDb, writeReferenceDb } from '../src/store/reference.js';
 import {
   generatedTopics,

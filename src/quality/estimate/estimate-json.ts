@@ -4,6 +4,7 @@ import { staticQualityProfile } from '../profile.js';
 import type { DimensionGroup, DimensionId } from '../types.js';
 import { type CategorySource, skillCategory } from './category.js';
 import type { DimensionEstimate, Estimator } from './estimator.js';
+import { round4 } from './metrics.js';
 import { retrievalText } from './reference-set.js';
 
 // The estimate of one skill as `estimate --format json` prints it. Static dimensions are measured from the
@@ -42,8 +43,6 @@ export interface EstimatedSkill {
 }
 
 export type EstimateResult = EstimatedSkill | { path: string; error: { code: string; message: string } };
-
-const round = (x: number) => Math.round(x * 10_000) / 10_000;
 
 export function estimateSkill(skill: Skill, estimator: Estimator): EstimatedSkill {
   const category = skillCategory(skill);
@@ -84,7 +83,7 @@ export function estimateSkill(skill: Skill, estimator: Estimator): EstimatedSkil
     path: skill.provenance.subdir,
     name: skill.name,
     category,
-    confidence: round(est.confidence),
+    confidence: round4(est.confidence),
     confidenceLabel: est.confidenceLabel,
     dimensions,
     neighbours: est.neighbours.map((n) => ({
@@ -92,8 +91,8 @@ export function estimateSkill(skill: Skill, estimator: Estimator): EstimatedSkil
       name: n.skill.name,
       category: n.skill.category,
       sameCategory: n.skill.category === category.name,
-      similarity: round(n.similarity),
-      weight: round(n.weight),
+      similarity: round4(n.similarity),
+      weight: round4(n.weight),
       scores: n.skill.scores,
     })),
     notes,

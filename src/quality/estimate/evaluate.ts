@@ -2,7 +2,7 @@ import { DIMENSIONS, roundScore } from '../dimensions.js';
 import type { DimensionId } from '../types.js';
 import { CategoryMeans, Estimator, type ReferenceSkill } from './estimator.js';
 import { RETRIEVAL_METHODS } from './features.js';
-import { type AgreementMetrics, agreement, type ScorePair } from './metrics.js';
+import { type AgreementMetrics, agreement, round4, type ScorePair } from './metrics.js';
 
 // Holdout validation (seed 001, Tables 5 and 6): a deterministic share of the reference set is held out, each
 // held-out skill is estimated from the rest, and the estimates are compared with its stored scores. Three
@@ -77,9 +77,8 @@ export function splitHoldout<T extends { skillId: string }>(
   return { test: sorted.slice(0, size), train: sorted.slice(size) };
 }
 
-/** Four decimals, as every score in a report; null stays null. */
 function roundMetric(x: number | null): number | null {
-  return x === null ? null : Math.round(x * 10_000) / 10_000;
+  return x === null ? null : round4(x);
 }
 
 function meanOrNull(xs: readonly (number | null)[]): number | null {

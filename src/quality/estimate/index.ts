@@ -2,12 +2,10 @@
 import { DIMENSIONS } from '../dimensions.js';
 import type { ReferenceSkill } from './estimator.js';
 
-export type { CategorySource, SkillCategory } from './category.js';
-export { CATEGORY_KEYWORDS, DEFAULT_CATEGORY, skillCategory } from './category.js';
 export type { EstimatedSkill, EstimateResult } from './estimate-json.js';
 export { estimateSkill } from './estimate-json.js';
-export type { ReferenceSkill, SkillEstimate } from './estimator.js';
-export { ESTIMATE_DEFAULTS, Estimator, referenceSkill } from './estimator.js';
+export type { ReferenceSkill } from './estimator.js';
+export { Estimator, referenceSkill } from './estimator.js';
 export type { HoldoutEvaluation } from './evaluate.js';
 export { evaluateHoldout } from './evaluate.js';
 export { RETRIEVAL_METHODS } from './features.js';

@@ -11,6 +11,11 @@ export interface AgreementMetrics {
   spearman: number | null;
 }
 
+/** Four decimals, as every score in a report. */
+export function round4(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}
+
 function mean(xs: readonly number[]): number {
   return xs.reduce((s, x) => s + x, 0) / xs.length;
 }
