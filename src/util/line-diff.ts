@@ -3,7 +3,7 @@
 // MAX_EDITS lines the middle is reported as one replacement, so a hostile pair of huge texts costs linear time
 // and memory instead of quadratic.
 
-const MAX_EDITS = 2_000;
+const MAX_EDITS = 1_000;
 
 type Op = { kind: ' ' | '-' | '+'; line: string };
 
