@@ -1,0 +1,207 @@
+import { spawn } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateReport } from '../../../src/report/schema.js';
+
+// Every CLI command that prints JSON, run as users run it (the built bin in a child process), its output
+// validated against the schema published in docs/: the audit report (report.schema.json, through
+// validateReport), the scan contract (scan.schema.json) and the quality profile (quality.schema.json).
+// `inspect` prints the internal skill model, which has no schema of its own: its provenance and diagnostics
+// are checked against the report schema's shared definitions. `eval-scanner` has no schema (see the report).
+
+const repo = resolve(import.meta.dirname, '../../..');
+const bin = join(repo, 'bin', 'skillaudit.js');
+const labeled = join(repo, 'eval', 'labeled');
+let work: string;
+
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+// The report schema uses `date-time` (ajv-formats is not a dependency); the shape is what is checked here.
+ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T/);
+for (const name of ['scan', 'quality', 'report'])
+  ajv.addSchema(JSON.parse(readFileSync(join(repo, 'docs', `${name}.schema.json`), 'utf8')) as object);
+
+function errorsAgainst(id: string, json: unknown): string[] {
+  const validate = ajv.getSchema(id);
+  if (!validate) throw new Error(`no schema ${id}`);
+  if (validate(json)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+}
+
+const SCAN = 'https://skillaudit.dev/schemas/scan/v1.json';
+const QUALITY = 'https://skillaudit.dev/schemas/quality/v1.json';
+const REPORT = 'https://skillaudit.dev/schemas/report/v1.json';
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], cwd = work): Promise<Run> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', fail);
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
+}
+
+beforeAll(() => {
+  if (!existsSync(join(repo, 'dist', 'cli', 'main.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the CLI tests');
+  }
+  work = mkdtempSync(join(tmpdir(), 'skillaudit-json-'));
+  // A corpus with a risky skill, a clean one and one that cannot be loaded: every branch of each contract.
+  mkdirSync(join(work, 'corpus'));
+  for (const name of ['web-scraper-pro', 'weather-brief'])
+    cpSync(join(labeled, name), join(work, 'corpus', name), { recursive: true });
+  mkdirSync(join(work, 'corpus', 'broken'));
+  writeFileSync(join(work, 'corpus', 'broken', 'SKILL.md'), Buffer.from([0x00, 0x01, 0xff, 0x00]));
+});
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('JSON the CLI prints validates against its published schema', () => {
+  it('scan --format json (scanned, failed and suppressed entries) matches docs/scan.schema.json', async () => {
+    await run(['scan', 'corpus/web-scraper-pro', '--write-baseline', 'baseline.json', '--fail-on', 'none']);
+    const accepted = JSON.parse(readFileSync(join(work, 'baseline.json'), 'utf8'));
+    // Accept only some findings, so suppressed and active findings both appear.
+    accepted.accepted = accepted.accepted.slice(0, 2);
+    writeFileSync(join(work, 'baseline.json'), JSON.stringify(accepted));
+    const r = await run(['scan', 'corpus', '--format', 'json', '--baseline', 'baseline.json']);
+    expect(r.status).toBe(2);
+    const json = JSON.parse(r.stdout);
+    expect(errorsAgainst(SCAN, json)).toEqual([]);
+    const findings = json.skills.flatMap(
+      (s: { findings: { line: number; endLine: number }[] }) => s.findings,
+    );
+    expect(json.skills.some((s: { error?: string }) => s.error)).toBe(true);
+    expect(findings.some((f: { suppressed?: unknown }) => f.suppressed)).toBe(true);
+    expect(findings.some((f: { suppressed?: unknown }) => !f.suppressed)).toBe(true);
+    for (const f of findings) expect(f.endLine).toBeGreaterThanOrEqual(f.line);
+  });
+
+  it('the scan schema rejects what the contract forbids', () => {
+    const skill = { path: 'a', name: 'a', status: 'pass', safetyScore: 100, findings: [] };
+    expect(errorsAgainst(SCAN, { version: 1, skills: [skill] })).toEqual([]);
+    expect(errorsAgainst(SCAN, { version: 2, skills: [] })).not.toEqual([]);
+    expect(errorsAgainst(SCAN, { version: 1, skills: [{ ...skill, extra: 1 }] })).not.toEqual([]);
+    expect(errorsAgainst(SCAN, { version: 1, skills: [{ ...skill, error: 'NO_SKILL: x' }] })).not.toEqual([]);
+    expect(errorsAgainst(SCAN, { version: 1, skills: [{ ...skill, status: 'ok' }] })).not.toEqual([]);
+  });
+
+  it('scan --changed-since with nothing changed prints an empty, valid scan', async () => {
+    const dir = join(work, 'git-repo');
+    cpSync(join(labeled, 'weather-brief'), join(dir, 'weather-brief'), { recursive: true });
+    const git = (...args: string[]) =>
+      new Promise<void>((done, fail) =>
+        spawn('git', args, { cwd: dir, stdio: 'ignore' }).on('close', (c) =>
+          c === 0 ? done() : fail(new Error(`git ${args[0]}`)),
+        ),
+      );
+    await git('init', '-q');
+    await git('add', '.');
+    await git('-c', 'user.email=a@b', '-c', 'user.name=a', 'commit', '-q', '-m', 'x');
+    const r = await run(['scan', '--changed-since', 'HEAD', '--format', 'json'], dir);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ version: 1, skills: [] });
+    expect(errorsAgainst(SCAN, JSON.parse(r.stdout))).toEqual([]);
+  });
+
+  it('audit --format json (keyless, with detonation) matches docs/report.schema.json', async () => {
+    const r = await run([
+      'audit',
+      join(repo, 'examples', 'csv-summary'),
+      '--format',
+      'json',
+      '--out',
+      'runs',
+      '-q',
+    ]);
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(validateReport(report)).toEqual([]);
+    expect(errorsAgainst(REPORT, report)).toEqual([]);
+    expect(report.skill.name).toBe('csv-summary');
+    expect(report.runtime, 'the sandbox (bubblewrap) must be usable for a detonated audit').not.toBeNull();
+    // The report.json in the run folder is the same object.
+    const runDir = join(work, 'runs', readdirOne(join(work, 'runs')));
+    expect(JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8'))).toEqual(report);
+  });
+
+  it('audit --format json on several skills prints JSON Lines, one valid report per line', async () => {
+    const r = await run(['audit', 'corpus', '--format', 'json', '--no-detonate', '--out', 'runs-many', '-q']);
+    // The broken skill is reported on stderr and makes the exit code 2; the others are still reported.
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/broken/);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(validateReport(JSON.parse(line))).toEqual([]);
+  });
+
+  it('quality --format json matches docs/quality.schema.json', async () => {
+    const r = await run(['quality', 'corpus', '--format', 'json']);
+    expect(r.status).toBe(2);
+    const json = JSON.parse(r.stdout);
+    expect(errorsAgainst(QUALITY, json)).toEqual([]);
+    expect(json.skills).toHaveLength(3);
+  });
+
+  it('inspect --format json: provenance and diagnostics match the report schema definitions', async () => {
+    const r = await run(['inspect', 'corpus', '--format', 'json']);
+    expect(r.status).toBe(2);
+    const json = JSON.parse(r.stdout);
+    expect(json.version).toBe(1);
+    const loaded = json.skills.filter((s: { error?: unknown }) => !s.error);
+    expect(loaded).toHaveLength(2);
+    for (const skill of loaded) {
+      expect(errorsAgainst(`${REPORT}#/$defs/provenance`, skill.provenance)).toEqual([]);
+      for (const d of skill.diagnostics) expect(errorsAgainst(`${REPORT}#/$defs/diagnostic`, d)).toEqual([]);
+      expect(skill.files.every((f: { text?: unknown }) => f.text === undefined)).toBe(true);
+    }
+    const failed = json.skills.find((s: { error?: unknown }) => s.error);
+    expect(failed).toEqual({
+      path: 'broken',
+      error: { code: expect.any(String), message: expect.any(String) },
+    });
+  });
+
+  it('eval-scanner --format json prints one JSON object with the tables it documents', async () => {
+    const set = join(work, 'labeled-set');
+    const labels = JSON.parse(readFileSync(join(labeled, 'labels.json'), 'utf8'));
+    const names = ['web-scraper-pro', 'weather-brief'];
+    for (const name of names) cpSync(join(labeled, name), join(set, name), { recursive: true });
+    writeFileSync(
+      join(set, 'labels.json'),
+      JSON.stringify({ ...labels, skills: Object.fromEntries(names.map((n) => [n, labels.skills[n]])) }),
+    );
+    const r = await run(['eval-scanner', set, '--format', 'json']);
+    expect(r.status).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json).toMatchObject({ skills: 2, errors: {}, unscanned: [] });
+    for (const key of ['table4', 'tableA4', 'misses', 'falseAlarms'])
+      expect(Array.isArray(json[key])).toBe(true);
+  });
+});
+
+function readdirOne(dir: string): string {
+  const entries = readdirSync(dir);
+  expect(entries).toHaveLength(1);
+  return entries[0]!;
+}
