@@ -9,6 +9,7 @@ import { type AuditOptions, runAudit } from '../../../src/pipeline/audit.js';
 import { TASK_GRANULARITY_RUBRIC } from '../../../src/quality/rubrics.js';
 import type { Report } from '../../../src/report/model.js';
 import { validateReport } from '../../../src/report/schema.js';
+import { runCli } from '../../support/cli-run.js';
 import {
   CHECK_MARK,
   isChainJudge,
@@ -286,4 +287,49 @@ describe('audit --model: quality dimensions from the audit runs', () => {
     expect(server.requests).toEqual([]);
     expect(again.quality).toEqual(report.quality);
   }, 180_000);
+
+  it('through the CLI: --quality-runs reaches the stage; writers that give nothing leave precise reasons', async () => {
+    server.reset();
+    server.setScripts([
+      {
+        name: 'paraphrase-writer',
+        match: (r) => r.raw.includes('paraphrases of user requests'),
+        turns: [{ json: { paraphrases: [] } }],
+      },
+      {
+        name: 'boundary-writer',
+        match: (r) => r.raw.includes('out-of-scope requests'),
+        turns: [{ json: { unrelated: [], adversarial: [] } }],
+      },
+      ...scripts(LOADS_AND_WRITES, [{ text: 'nothing written' }], 1),
+    ]);
+    const skillDir = writeSkill(join(dir, 'cli'));
+    const args = ['audit', skillDir, '--no-detonate', '--no-cache', '--out', join(dir, 'cli-out')];
+    const model = ['--model', 'anthropic/claude-sonnet-4-5', '--base-url', server.url, '--scenarios', '1'];
+    const saved = process.env.ANTHROPIC_API_KEY;
+    process.env.ANTHROPIC_API_KEY = 'test-key';
+    try {
+      const bad = await runCli([...args, ...model, '--quality-runs', 'two']);
+      expect(bad.code).toBe(2);
+      const { code, stdout } = await runCli([...args, ...model, '--quality-runs', '1', '--format', 'json']);
+      expect(code).toBe(0);
+      const report = JSON.parse(stdout) as Report;
+      expect(report.configuration.qualityRuns).toBe(1);
+      expect(dimension(report, 'intent-perturbation-stability')?.reason).toBe(
+        'no paraphrase run of a judged scenario was judged',
+      );
+      expect(dimension(report, 'capability-boundary-handling')?.reason).toBe('no boundary run was judged');
+      expect(report.notRun).toContainEqual({
+        stage: 'schemes',
+        reason: 's1 left out: the model wrote 0 of 1 paraphrases',
+      });
+      expect(report.notRun).toContainEqual({
+        stage: 'schemes',
+        reason: 'unrelated left out: the model wrote 0 of 1 unrelated requests',
+      });
+    } finally {
+      if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
+      else process.env.ANTHROPIC_API_KEY = saved;
+    }
+  }, 120_000);
 });
