@@ -37,7 +37,8 @@ export function skillRootsOf(repoDir: string, paths: readonly string[]): Changed
   const look = (rel: string): Lookup => {
     let kind = seen.get(rel);
     if (kind === undefined) {
-      kind = lookAt(join(repo, rel));
+      // The repository folder is the user's choice and may be a link; nothing below it is followed.
+      kind = lookAt(join(repo, rel), rel === '');
       seen.set(rel, kind);
     }
     return kind;
@@ -76,9 +77,9 @@ function rootOf(segments: readonly string[], look: (rel: string) => Lookup): str
   return null;
 }
 
-function lookAt(abs: string): Lookup {
+function lookAt(abs: string, follow = false): Lookup {
   try {
-    const info = lstatSync(abs);
+    const info = follow ? statSync(abs) : lstatSync(abs);
     if (info.isSymbolicLink()) return 'link';
     if (!info.isDirectory()) return 'missing';
   } catch {

@@ -75,6 +75,18 @@ describe('skillRootsOf', () => {
     expect(r.warnings.join('\n')).toMatch(/\/etc\/passwd: ignored \(outside/);
   });
 
+  it('reads a repository given through a symbolic link, following only that link', () => {
+    const alias = `${repo}-alias`;
+    symlinkSync(repo, alias);
+    try {
+      const r = skillRootsOf(alias, ['skills/csv/SKILL.md', 'skills/linked/run.sh']);
+      expect(r.roots).toEqual(['skills/csv']);
+      expect(r.warnings).toEqual(['skills/linked/run.sh: ignored (reached through a symbolic link)']);
+    } finally {
+      rmSync(alias);
+    }
+  });
+
   it('accepts absolute paths inside the repository', () => {
     expect(skillRootsOf(repo, [join(repo, 'skills', 'csv', 'SKILL.md')]).roots).toEqual(['skills/csv']);
   });
