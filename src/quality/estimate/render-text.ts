@@ -38,7 +38,8 @@ function table(header: string[], rows: string[][], left: readonly number[] = [0]
 
 function sourceText(d: EstimatedDimension): string {
   const e = d.estimate;
-  if (e.status === 'not_estimated') return `not estimated: ${e.reason ?? ''}`;
+  // The only reason is "no reference skill has a score": the notes below the skills say it once.
+  if (e.status === 'not_estimated') return 'not estimated (no reference scores)';
   if (e.source === 'neighbours')
     return `${e.neighbours.length} neighbour${e.neighbours.length === 1 ? '' : 's'}`;
   return `${e.source} (${e.reason ?? ''})`;
@@ -64,9 +65,9 @@ function renderSkill(r: EstimateResult): string[] {
       const scores = DIMENSIONS.filter((d) => n.scores[d.id] !== undefined)
         .map((d) => `${DIMENSION_ABBREVIATIONS[d.id]} ${n.scores[d.id]!.toFixed(2)}`)
         .join(' ');
-      const boost = n.sameCategory ? ' same category' : '';
+      const same = n.sameCategory ? ', same category' : '';
       out.push(
-        `    ${n.similarity.toFixed(3)}  ${printable(n.name)} (${printable(n.path)}; ${printable(n.category)}${boost})  ${scores}`,
+        `    ${n.similarity.toFixed(3)}  ${printable(n.name)} (${printable(n.path)}; ${printable(n.category)}${same})  ${scores}`,
       );
     }
   }
@@ -75,7 +76,16 @@ function renderSkill(r: EstimateResult): string[] {
 }
 
 export function renderEstimateText(skills: readonly EstimateResult[], notes: readonly string[]): string {
-  return `${[...skills.flatMap(renderSkill), ...notes.map((n) => `note: ${n}`)].join('\n')}\n`;
+  const used = DIMENSIONS.filter((d) =>
+    skills.some((r) => 'neighbours' in r && r.neighbours.some((n) => n.scores[d.id] !== undefined)),
+  );
+  const key = used.map((d) => `${DIMENSION_ABBREVIATIONS[d.id]} ${d.name.toLowerCase()}`).join(', ');
+  const lines = [
+    ...skills.flatMap(renderSkill),
+    ...(key ? [`key: ${key}`] : []),
+    ...notes.map((n) => `note: ${n}`),
+  ];
+  return `${lines.join('\n')}\n`;
 }
 
 const METRIC_HEADER = ['MAE', 'RMSE', 'Bias', 'Pearson r', 'Spearman ρ'];
