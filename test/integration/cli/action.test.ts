@@ -273,6 +273,29 @@ describe('action.yml', () => {
     for (const flag of used) expect(declared).toContain(flag);
   });
 
+  it('docs/ci.md examples use only inputs the action declares and flags scan declares', () => {
+    const docs = readFileSync(join(repo, 'docs', 'ci.md'), 'utf8');
+    const blocks = [...docs.matchAll(/```(yaml|sh)\n([\s\S]*?)```/g)].map((m) => ({
+      lang: m[1],
+      text: m[2]!,
+    }));
+    const workflow = parse(blocks.find((b) => b.text.includes('uses: SkillAudit/skillaudit@'))!.text);
+    const step = workflow.jobs.skillaudit.steps.find((s: Step) =>
+      s.uses?.startsWith('SkillAudit/skillaudit@'),
+    );
+    for (const input of Object.keys(step.with)) expect(Object.keys(action.inputs)).toContain(input);
+    expect(workflow.permissions['security-events']).toBe('write');
+    const declared = new Set(
+      buildProgram()
+        .commands.find((c) => c.name() === 'scan')!
+        .options.map((o) => o.long),
+    );
+    const commands = blocks.flatMap((b) => b.text.match(/skillaudit scan [^\n]*/g) ?? []);
+    expect(commands.length).toBeGreaterThan(3);
+    for (const flag of commands.flatMap((c) => c.match(/(?<=\s)--[\w-]+/g) ?? []))
+      expect(declared).toContain(flag);
+  });
+
   it('on a pull request: scans only the added and edited skills, writes valid SARIF and a summary, fails on high', async () => {
     const { dir, base } = pullRequestRepo('pr');
     const r = await runAction(dir, {}, base);
