@@ -19,6 +19,7 @@ import { installAgent } from '../../../src/agents/index.js';
 import type { EvidenceBundle } from '../../../src/sandbox/index.js';
 import { spawnCli } from '../../support/cli-run.js';
 import { SKILL, scripts, WRITE_TOTAL, writeSkill } from '../../support/fake-model/audit-script.js';
+import { harnessTurns } from '../../support/fake-model/harness-turns.js';
 import { type FakeModelServer, startFakeModelServer } from '../../support/fake-model-server.js';
 
 const NOBODY = 65534;
@@ -61,12 +62,7 @@ describe('agents cache as a non-root user', () => {
     const marker = join(harness, 'written-by-the-agent');
     server.setScripts(
       scripts(
-        [
-          { toolCalls: [{ name: 'exec_command', input: { cmd: `cat .agents/skills/${SKILL}/SKILL.md` } }] },
-          { toolCalls: [{ name: 'exec_command', input: { cmd: `touch ${marker}; echo "touch exit $?"` } }] },
-          { toolCalls: [{ name: 'exec_command', input: { cmd: WRITE_TOTAL } }] },
-          { text: 'Wrote totals.txt.' },
-        ],
+        harnessTurns('codex', SKILL, [`touch ${marker}; echo "touch exit $?"`, WRITE_TOTAL]),
         [{ text: 'I looked but wrote no file.' }],
         1,
       ),

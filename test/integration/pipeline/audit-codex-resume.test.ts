@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCli } from '../../support/cli-run.js';
 import { SKILL, WRITE_TOTAL } from '../../support/fake-model/audit-script.js';
+import { harnessTurns } from '../../support/fake-model/harness-turns.js';
 import type { LoggedRequest } from '../../support/fake-model-server.js';
 import { type HarnessAudit, harnessScripts, prepareHarnessAudit } from './harness-audit.js';
 
@@ -40,13 +41,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('audit --agent codex, interrupted and run again', () => {
   it('the finished with-skill trial is not run again; the rest is', async () => {
-    h.server.setScripts(
-      harnessScripts([
-        { toolCalls: [{ name: 'exec_command', input: { cmd: `cat .agents/skills/${SKILL}/SKILL.md` } }] },
-        { toolCalls: [{ name: 'exec_command', input: { cmd: WRITE_TOTAL } }] },
-        { text: 'Wrote totals.txt.' },
-      ]),
-    );
+    h.server.setScripts(harnessScripts(harnessTurns('codex', SKILL, [WRITE_TOTAL])));
     const out = join(h.dir, 'runs');
     const args = [
       'audit',

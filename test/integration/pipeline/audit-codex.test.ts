@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SKILL, WRITE_TOTAL } from '../../support/fake-model/audit-script.js';
+import { harnessTurns } from '../../support/fake-model/harness-turns.js';
 import {
   auditOnce,
   expectSkillMeasured,
@@ -23,13 +24,7 @@ afterAll(async () => {
 
 describe('audit --agent codex (real Codex CLI, fake model over HTTP)', () => {
   it('PRG 1: the with-skill run read SKILL.md and wrote the total, the no-skill run never saw the skill', async () => {
-    h.server.setScripts(
-      harnessScripts([
-        { toolCalls: [{ name: 'exec_command', input: { cmd: `cat .agents/skills/${SKILL}/SKILL.md` } }] },
-        { toolCalls: [{ name: 'exec_command', input: { cmd: WRITE_TOTAL } }] },
-        { text: 'Wrote totals.txt.' },
-      ]),
-    );
+    h.server.setScripts(harnessScripts(harnessTurns('codex', SKILL, [WRITE_TOTAL])));
     const { report, runDir } = await auditOnce(h, join(h.dir, 'runs'));
     expectSkillMeasured(
       'codex',

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { SKILL, WRITE_TOTAL } from '../../support/fake-model/audit-script.js';
+import { harnessTurns } from '../../support/fake-model/harness-turns.js';
 import {
   auditOnce,
   expectSkillMeasured,
@@ -23,13 +24,7 @@ afterAll(async () => {
 
 describe('audit --agent opencode (real OpenCode, fake model over HTTP)', () => {
   it('PRG 1: the with-skill run loaded the skill with its tool, the no-skill run never saw the skill', async () => {
-    h.server.setScripts(
-      harnessScripts([
-        { toolCalls: [{ name: 'skill', input: { name: SKILL } }] },
-        { toolCalls: [{ name: 'bash', input: { command: WRITE_TOTAL, description: 'write the total' } }] },
-        { text: 'Wrote totals.txt.' },
-      ]),
-    );
+    h.server.setScripts(harnessScripts(harnessTurns('opencode', SKILL, [WRITE_TOTAL])));
     const { report, runDir } = await auditOnce(h, join(h.dir, 'runs'));
     expectSkillMeasured(
       'opencode',
