@@ -5,7 +5,7 @@ import { type JudgeResult, judgeTrial, skillTexts } from '../judge/index.js';
 import { BudgetExceeded, formatModelSpec, type ModelClient, type Usage } from '../model/index.js';
 import { type BoundaryJudgement, capabilityBoundaryHandling } from '../quality/boundary.js';
 import { judgeBoundary } from '../quality/boundary-judge.js';
-import { notRunDimension } from '../quality/dimensions.js';
+import { DIMENSIONS, notRunDimension } from '../quality/dimensions.js';
 import { efficiency } from '../quality/efficiency.js';
 import {
   type CrossModelOutcome,
@@ -134,14 +134,23 @@ export async function runQualityStage(input: QualityStageInput): Promise<Quality
   }
 }
 
-const MEASURED: readonly DimensionId[] = [
-  'cross-model-robustness',
-  'intent-perturbation-stability',
-  'capability-boundary-handling',
-  'efficiency',
-  'behavior-chain-semantic-consistency',
-  'task-abstraction-granularity',
-];
+const MEASURED = DIMENSIONS.filter((d) => d.group !== 'static').map((d) => d.id);
+
+/** One judge call's outcome: its value, or null with the failure recorded (a spent cap remembered in `cap`). */
+async function judged<T>(
+  cap: JudgedTrialContext['cap'],
+  failures: Failure[],
+  subject: string,
+  work: () => Promise<T>,
+): Promise<T | null> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof BudgetExceeded) cap.spent ??= error;
+    failures.push({ subject, reason: `judge failed: ${errorMessage(error)}` });
+    return null;
+  }
+}
 
 async function measureQuality(input: QualityStageInput): Promise<QualityStageResult> {
   const { skill, runDir, judge } = input;
@@ -160,16 +169,13 @@ async function measureQuality(input: QualityStageInput): Promise<QualityStageRes
     const subject = resultPath(t.key);
     const rel = `${QUALITY_DIR}/behavior-chain/${trialFolder(t.key).split('/').pop()}.json`;
     tasks.push(async () => {
-      try {
-        const judgement = await keyed(runDir, rel, { trial: t.key, run: sha(t.run), judgeModel }, () => {
+      const judgement = await judged(cap, chainFailures, subject, () =>
+        keyed(runDir, rel, { trial: t.key, run: sha(t.run), judgeModel }, () => {
           progress(`quality: judging the behaviour chain of ${subject}`);
           return judgeBehaviorChain(judge, skill, t.scenario.instruction, materialOf(t.run), subject);
-        });
-        chains.push({ ...judgement, subject: rel });
-      } catch (error) {
-        if (error instanceof BudgetExceeded) cap.spent ??= error;
-        chainFailures.push({ subject, reason: `judge failed: ${errorMessage(error)}` });
-      }
+        }),
+      );
+      if (judgement) chains.push({ ...judgement, subject: rel });
     });
   }
 
@@ -177,16 +183,13 @@ async function measureQuality(input: QualityStageInput): Promise<QualityStageRes
   const granularityFailures: Failure[] = [];
   const granularityRel = `${QUALITY_DIR}/task-granularity.json`;
   tasks.push(async () => {
-    try {
-      const judgement = await keyed(runDir, granularityRel, { skillId: skill.id, judgeModel }, () => {
+    const judgement = await judged(cap, granularityFailures, 'skill', () =>
+      keyed(runDir, granularityRel, { skillId: skill.id, judgeModel }, () => {
         progress('quality: judging task granularity');
         return judgeTaskGranularity(judge, skill);
-      });
-      granularity.push({ ...judgement, subject: granularityRel });
-    } catch (error) {
-      if (error instanceof BudgetExceeded) cap.spent ??= error;
-      granularityFailures.push({ subject: 'skill', reason: `judge failed: ${errorMessage(error)}` });
-    }
+      }),
+    );
+    if (judgement) granularity.push({ ...judgement, subject: granularityRel });
   });
 
   const extra = input.qualityRuns > 0 ? await extraRunTasks(input, cap, notRun) : null;

@@ -73,7 +73,7 @@ function judged(
   try {
     rubricLevel(id, answer.score);
   } catch (error) {
-    throw new JudgeFailure(`the judge answered ${errorMessage(error)}`);
+    throw new JudgeFailure(`the judge's score ${errorMessage(error)}`);
   }
   const evidence = answer.evidence.flatMap((quote) => {
     const check = verifyQuote(quote, shown, notEvidence);

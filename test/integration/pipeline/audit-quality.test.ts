@@ -163,7 +163,7 @@ describe('audit --model: quality dimensions from the audit runs', () => {
       score: null,
     });
     expect(dimension(report, 'task-abstraction-granularity')?.reason).toBe(
-      'no judgement of the skill: skill: judge failed: the judge answered 0.6 is not a level of the task-abstraction-granularity rubric (levels 0, 0.25, 0.5, 0.75, 1)',
+      "no judgement of the skill: skill: judge failed: the judge's score 0.6 is not a level of the task-abstraction-granularity rubric (levels 0, 0.25, 0.5, 0.75, 1)",
     );
     expect(dimension(report, 'behavior-chain-semantic-consistency')?.reason).toMatch(
       new RegExp(
