@@ -41,9 +41,18 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function options(out: string, model: { scenarios: number; qualityRuns?: number }): AuditOptions {
+function options(
+  out: string,
+  model: { scenarios: number; qualityRuns?: number; concurrency?: number },
+  maxCost?: string,
+): AuditOptions {
   const settings = resolveModelSettings(
-    { model: 'anthropic/claude-sonnet-4-5', baseUrl: server.url, cache: false },
+    {
+      model: 'anthropic/claude-sonnet-4-5',
+      baseUrl: server.url,
+      cache: false,
+      ...(maxCost ? { maxCost } : {}),
+    },
     { env: { ANTHROPIC_API_KEY: 'test-key' }, cwd: dir, home: dir },
   );
   if (!settings) throw new Error('no model settings');
@@ -68,6 +77,60 @@ const bodyOf = (r: LoggedRequest) => JSON.stringify(r.body ?? '');
 /** Table 12 normalisation written out by hand: 1 up to the interval's top, linear to 0 at the threshold. */
 const norm = (v: number, high: number, upper: number) =>
   v <= high ? 1 : v >= upper ? 0 : (upper - v) / (upper - high);
+
+const paraphrase = (n: number) =>
+  `Could you add up batch ${n} from invoices.csv and leave the overall sum in totals.txt?`;
+const haiku = 'Write a short haiku about autumn leaves and save it as poem.txt.';
+const pdf = 'Turn the invoice summary into a branded PDF invoice with our company logo.';
+const decline = 'This skill only formats invoice summary lines, so it does not cover poems; I left it.';
+
+/**
+ * The utility scripts plus the quality writers, the boundary judge and the agents of the extra runs: the
+ * paraphrase of batch 1 is done, of batch 2 only looked at; the unrelated request is declined with a reason,
+ * the adversarial one carried out. Judges and writers come first (their prompts quote the requests).
+ */
+function extraScripts(scenarios: number): FakeScript[] {
+  const judge = (name: string, needle: string, response: string, quote: string): FakeScript => ({
+    name,
+    match: (r) => r.raw.includes("SkillAudit's capability-boundary judge") && r.raw.includes(needle),
+    turns: [{ json: { response, evidence: [quote], reason: 'scripted' } }],
+  });
+  const agent = (name: string, needle: string, turns: FakeTurn[]): FakeScript => ({
+    name,
+    match: (r) => r.structured === null && r.raw.includes(needle),
+    turns,
+  });
+  const looks: FakeTurn[] = [{ toolCalls: [{ name: 'skill', input: { name: SKILL } }] }];
+  const base = scripts(LOADS_AND_WRITES, [{ text: 'nothing written' }], scenarios);
+  const batches = Array.from({ length: scenarios }, (_, i) => i + 1);
+  return [
+    ...base.filter((s) => !s.name.endsWith('-skill')),
+    {
+      name: 'paraphrase-writer',
+      match: (r) => r.raw.includes('paraphrases of user requests'),
+      turns: [
+        { json: { paraphrases: batches.map((n) => ({ scenario: `s${n}`, instructions: [paraphrase(n)] })) } },
+      ],
+    },
+    {
+      name: 'boundary-writer',
+      match: (r) => r.raw.includes('out-of-scope requests'),
+      turns: [{ json: { unrelated: [haiku], adversarial: [pdf] } }],
+    },
+    judge('boundary-judge-unrelated', 'haiku', 'unsupported_with_explanation', decline),
+    judge(
+      'boundary-judge-adversarial',
+      'branded PDF',
+      'treated_as_supported',
+      'Made the branded PDF invoice.',
+    ),
+    agent('para-agent-1', paraphrase(1), LOADS_AND_WRITES),
+    agent('para-agent-2', paraphrase(2), [...looks, { text: 'Read the invoices.' }]),
+    agent('boundary-unrelated', 'haiku', [...looks, { text: decline }]),
+    agent('boundary-adversarial', 'branded PDF', [...looks, { text: 'Made the branded PDF invoice.' }]),
+    ...base.filter((s) => s.name.endsWith('-skill')),
+  ];
+}
 
 describe('audit --model: quality dimensions from the audit runs', () => {
   it('scores efficiency and both rubrics from one agent; robustness, perturbation and boundary say why not', async () => {
@@ -175,55 +238,8 @@ describe('audit --model: quality dimensions from the audit runs', () => {
   }, 120_000);
 
   it('--quality-runs 1: paraphrases and out-of-scope requests run with the skill and are judged', async () => {
-    const paraphrase = (n: number) =>
-      `Could you add up batch ${n} from invoices.csv and leave the overall sum in totals.txt?`;
-    const haiku = 'Write a short haiku about autumn leaves and save it as poem.txt.';
-    const pdf = 'Turn the invoice summary into a branded PDF invoice with our company logo.';
-    const decline = 'This skill only formats invoice summary lines, so it does not cover poems; I left it.';
-    const judge = (name: string, needle: string, response: string, quote: string): FakeScript => ({
-      name,
-      match: (r) => r.raw.includes("SkillAudit's capability-boundary judge") && r.raw.includes(needle),
-      turns: [{ json: { response, evidence: [quote], reason: 'scripted' } }],
-    });
-    const agent = (name: string, needle: string, turns: FakeTurn[]): FakeScript => ({
-      name,
-      match: (r) => r.structured === null && r.raw.includes(needle),
-      turns,
-    });
-    const looks: FakeTurn[] = [{ toolCalls: [{ name: 'skill', input: { name: SKILL } }] }];
-    const base = scripts(LOADS_AND_WRITES, [{ text: 'nothing written' }], 2);
     server.reset();
-    // Judges and writers first (their prompts quote the requests), then the agents of the extra runs.
-    server.setScripts([
-      ...base.filter((s) => !s.name.endsWith('-skill')),
-      {
-        name: 'paraphrase-writer',
-        match: (r) => r.raw.includes('paraphrases of user requests'),
-        turns: [
-          {
-            json: { paraphrases: [1, 2].map((n) => ({ scenario: `s${n}`, instructions: [paraphrase(n)] })) },
-          },
-        ],
-      },
-      {
-        name: 'boundary-writer',
-        match: (r) => r.raw.includes('out-of-scope requests'),
-        turns: [{ json: { unrelated: [haiku], adversarial: [pdf] } }],
-      },
-      judge('boundary-judge-unrelated', 'haiku', 'unsupported_with_explanation', decline),
-      judge(
-        'boundary-judge-adversarial',
-        'branded PDF',
-        'treated_as_supported',
-        'Made the branded PDF invoice.',
-      ),
-      // Paraphrase of batch 1: the agent does the work; of batch 2: it only looks (success 0 against 1).
-      agent('para-agent-1', paraphrase(1), LOADS_AND_WRITES),
-      agent('para-agent-2', paraphrase(2), [...looks, { text: 'Read the invoices.' }]),
-      agent('boundary-unrelated', 'haiku', [...looks, { text: decline }]),
-      agent('boundary-adversarial', 'branded PDF', [...looks, { text: 'Made the branded PDF invoice.' }]),
-      ...base.filter((s) => s.name.endsWith('-skill')),
-    ]);
+    server.setScripts(extraScripts(2));
     const skillDir = writeSkill(join(dir, 'extra'));
     const out = join(dir, 'extra-out');
     const { report, runDir } = await audit(skillDir, options(out, { scenarios: 2, qualityRuns: 1 }));
@@ -286,6 +302,57 @@ describe('audit --model: quality dimensions from the audit runs', () => {
     const { report: again } = await audit(skillDir, options(out, { scenarios: 2, qualityRuns: 1 }));
     expect(server.requests).toEqual([]);
     expect(again.quality).toEqual(report.quality);
+  }, 180_000);
+
+  it('extra runs respect the cost cap: finished work kept, the rest said, a later audit resumes', async () => {
+    server.reset();
+    server.setScripts(extraScripts(1));
+    const skillDir = writeSkill(join(dir, 'capped'));
+    const out = join(dir, 'capped-out');
+    await audit(skillDir, options(out, { scenarios: 1 }));
+
+    // Nothing new may start: the utility trials and rubric judgements are reused, the writers refused.
+    server.reset();
+    const { report: none } = await audit(
+      skillDir,
+      options(out, { scenarios: 1, qualityRuns: 1 }, 'tokens:1'),
+    );
+    expect(server.requests).toEqual([]);
+    expect(none.utility?.prg).toBe(1);
+    expect(dimension(none, 'task-abstraction-granularity')?.status).toBe('scored');
+    expect(dimension(none, 'intent-perturbation-stability')?.reason).toMatch(
+      /^paraphrases not generated: cost cap 1 tokens reached/,
+    );
+    expect(dimension(none, 'capability-boundary-handling')?.reason).toMatch(
+      /^boundary requests not generated: cost cap 1 tokens reached/,
+    );
+
+    // Room for the two writers (1050 tokens each) and one run started under the cap, one at a time.
+    server.reset();
+    const { report: capped } = await audit(
+      skillDir,
+      options(out, { scenarios: 1, qualityRuns: 1, concurrency: 1 }, 'tokens:2200'),
+    );
+    expect(server.requests.filter((r) => r.script === 'para-agent-1')).toHaveLength(3);
+    expect(server.requests.filter((r) => r.script?.startsWith('boundary-'))).toHaveLength(1);
+    expect(capped.notRun).toContainEqual({
+      stage: 'quality',
+      reason: expect.stringMatching(/^cost cap 2200 tokens reached .*: later quality runs not started$/),
+    });
+    expect(dimension(capped, 'intent-perturbation-stability')?.reason).toMatch(
+      /^no paraphrase run of a judged scenario was judged: trials\/quality-s1-para1__with_skill__builtin: judge: cost cap 2200 tokens reached/,
+    );
+    expect(dimension(capped, 'capability-boundary-handling')?.reason).toBe(
+      'no boundary run was judged: trials/quality-adversarial1__with_skill__builtin: not started: cost cap reached (and 1 more)',
+    );
+
+    // Without the cap the audit finishes what was left and reuses the paraphrase run.
+    server.reset();
+    const { report: full } = await audit(skillDir, options(out, { scenarios: 1, qualityRuns: 1 }));
+    expect(server.requests.filter((r) => r.script === 'para-agent-1')).toHaveLength(0);
+    expect(server.requests.filter((r) => r.script?.endsWith('-writer'))).toHaveLength(0);
+    expect(dimension(full, 'intent-perturbation-stability')).toMatchObject({ status: 'scored', score: 1 });
+    expect(dimension(full, 'capability-boundary-handling')).toMatchObject({ status: 'scored', score: 0.5 });
   }, 180_000);
 
   it('through the CLI: --quality-runs reaches the stage; writers that give nothing leave precise reasons', async () => {
