@@ -40,12 +40,16 @@ export function registerReference(program: Command): void {
       'import dynamic and rubric scores from audit report.json / quality JSON files',
     )
     .action(async (corpus: string, flags: BuildFlags) => {
-      const [{ withSource }, { writeReferenceDb }, est, { printable }] = await Promise.all([
-        import('../intake/index.js'),
-        import('../store/reference.js'),
-        import('../quality/estimate/index.js'),
-        import('../scan/evaluate.js'),
-      ]);
+      const [{ withSource }, { assertReplaceable, writeReferenceDb }, est, { printable }] = await Promise.all(
+        [
+          import('../intake/index.js'),
+          import('../store/reference.js'),
+          import('../quality/estimate/index.js'),
+          import('../scan/evaluate.js'),
+        ],
+      );
+      // Checked before the corpus is loaded, which can take a while; checked again when writing.
+      assertReplaceable(flags.out);
       const imported = flags.profiles ? est.readProfiles(flags.profiles) : { profiles: [], warnings: [] };
       const { built, failed } = await withSource(corpus, undefined, async (handle) => {
         const loaded = handle.skills.flatMap((r) => (r.ok ? [r.skill] : []));

@@ -127,6 +127,17 @@ export function isReferenceDb(path: string): boolean {
   }
 }
 
+/** Refuses a path that holds anything but a reference set: `--out` must never clobber another file. */
+export function assertReplaceable(path: string): void {
+  if (existsSync(path) && (!statSync(path).isFile() || !isReferenceDb(path))) {
+    throw new UserError(
+      'USAGE',
+      `${path} exists and is not a skillaudit reference set; not overwritten`,
+      path,
+    );
+  }
+}
+
 /**
  * Writes the set to a temporary file beside `path` and renames it into place, so a failed build never leaves
  * a half-written set. An existing file is replaced only when it is itself a reference set.
@@ -136,13 +147,7 @@ export function writeReferenceDb(
   meta: Omit<ReferenceMeta, 'schemaVersion'>,
   records: readonly ReferenceRecord[],
 ): void {
-  if (existsSync(path) && (!statSync(path).isFile() || !isReferenceDb(path))) {
-    throw new UserError(
-      'USAGE',
-      `${path} exists and is not a skillaudit reference set; not overwritten`,
-      path,
-    );
-  }
+  assertReplaceable(path);
   mkdirSync(dirname(path), { recursive: true });
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   rmSync(tmp, { force: true });
