@@ -201,10 +201,34 @@ function foreignVendorSecret(ctx: FileContext, use: NetworkUse): string | null {
   return null;
 }
 
+/** Data no declared purpose covers: credential stores, other agents' context, the whole environment. */
+const HARVESTED = T.CRED_DATA | T.CTX_DATA | T.ENV_ALL;
+
 function transmissionHit(ctx: FileContext, use: NetworkUse, declared: boolean): Hit | null {
-  if (declared) return null;
   const call = use.call;
   const all = carried(use);
+  if (declared) {
+    // Declaring a host covers the skill's own data, not what it harvests: a host named in SKILL.md (often by
+    // the very instruction that plants the send) still receives data beyond what the skill declares.
+    const sent = use.payload.union(call.stdin);
+    const forwarded = foreignVendorSecret(ctx, use);
+    if (!sent.has(HARVESTED) && !forwarded) return null;
+    const what =
+      forwarded ??
+      (sent.has(T.CRED_DATA)
+        ? 'credential data'
+        : sent.has(T.CTX_DATA)
+          ? 'agent context'
+          : 'the environment');
+    return callHit(
+      ctx,
+      call,
+      E1,
+      0.55,
+      `${what} is sent to ${dest(use)}; declaring that host does not cover data harvested from elsewhere`,
+      `Harvested data (${what}) is sent to ${dest(use)}.`,
+    );
+  }
   if (use.kind === 'dns') {
     if (!use.dynamicHost) return null;
     return callHit(
