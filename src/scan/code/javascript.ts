@@ -1,6 +1,7 @@
 // JavaScript/TypeScript extractor: imports and require() aliases, destructuring of process/env, constant
 // strings through concatenation and template literals, calls with their option objects as named arguments.
 import type { Node, Tree } from '../treesitter.js';
+import { refilledWorklist } from './loop-bounds.js';
 import type { Call, Value } from './model.js';
 import { T, Taint } from './model.js';
 import { READ_CALL_RE, WRITE_CALL_RE } from './names.js';
@@ -290,16 +291,19 @@ class JavaScriptExtractor extends ScriptExtractor {
     const cond = node.childForFieldName('condition');
     const condText = cond?.text.replace(/^\(|\)$|;$/g, '').trim() ?? '';
     const infinite = node.type === 'for_statement' ? condText === '' : /^(true|1|!0|!false)$/.test(condText);
+    const body = node.childForFieldName('body');
+    if (!body) return;
+    const worklist = node.type === 'for_statement' ? null : refilledWorklist(condText, body.text, infinite);
     // A condition that compares or counts is a bound; `while (!res.ok)` is not.
     if (
+      !worklist &&
       !infinite &&
       (node.type === 'for_statement' ||
         /[<>]|\blength\b|\bmax|\blimit|\battempt|\bretries|\btries/i.test(condText))
     )
       return;
-    const body = node.childForFieldName('body');
-    if (!body) return;
     let exits = false;
+    let leaves = false;
     let network = false;
     let retries = false;
     const stack: { n: Node; nested: boolean }[] = [{ n: body, nested: false }];
@@ -307,12 +311,12 @@ class JavaScriptExtractor extends ScriptExtractor {
     while (stack.length > 0 && budget-- > 0) {
       const { n, nested } = stack.pop()!;
       if (FUNCTIONS.has(n.type) && n.type !== 'arrow_function') continue;
-      if (n.type === 'return_statement' || n.type === 'throw_statement') exits = true;
+      if (n.type === 'return_statement' || n.type === 'throw_statement') leaves = true;
       if (n.type === 'break_statement' && !nested) exits = true;
       if (n.type === 'try_statement') retries = true;
       if (n.type === 'call_expression') {
         const callee = this.canon(n.childForFieldName('function')) ?? '';
-        if (/^process\.exit$/.test(callee)) exits = true;
+        if (/^process\.exit$/.test(callee)) leaves = true;
         if (/(^|\.)(setTimeout|sleep|delay|wait)$|retry/i.test(callee)) retries = true;
         if (isNetworkCallee(callee)) network = true;
       }
@@ -321,9 +325,12 @@ class JavaScriptExtractor extends ScriptExtractor {
         /^(for_statement|for_in_statement|while_statement|do_statement|switch_statement)$/.test(n.type);
       for (const c of n.namedChildren) if (c) stack.push({ n: c, nested: inner && n !== body });
     }
+    exits ||= leaves;
     if (!infinite && /\+\+|--|[+-]=\s*1\b/.test(body.text)) exits = true;
     // A retry loop around the network that leaves only on success retries forever when the service is down.
     if (network && retries && !RETRY_BOUND.test(body.text)) exits = false;
+    // A work list refilled by its own body ends only when the data runs out (a crawl needs the network to grow).
+    if (worklist && (worklist === 'reassigned' || network)) exits = leaves;
     const header = node.text.split('\n')[0] ?? '';
     const fact = { line: lineOf(node), endLine: endLineOf(node), text: header, exits, network, retries };
     this.out.loops.push({ ...fact, conditional: !infinite });

@@ -1,6 +1,7 @@
 // Python extractor: one walk over the tree collects imports, aliases, assignments, calls, loops and
 // swallowed exceptions; calls are then evaluated into canonical names and resolved argument values.
 import type { Node, Tree } from '../treesitter.js';
+import { refilledWorklist } from './loop-bounds.js';
 import type { Call, Value } from './model.js';
 import { T, Taint } from './model.js';
 import { READ_CALL_RE, WRITE_CALL_RE } from './names.js';
@@ -236,10 +237,16 @@ class PythonExtractor extends ScriptExtractor {
     const body = node.childForFieldName('body');
     if (!cond || !body) return;
     const infinite = cond.type === 'true' || (cond.type === 'integer' && cond.text !== '0');
+    const worklist = refilledWorklist(cond.text, body.text, infinite);
     // A condition that compares or counts is a bound; `while not ok:` or `while queue:` is not.
-    if (!infinite && /[<>]|\brange\b|\blen\(|\bmax_|\blimit|\battempt|\bretries|\btries/i.test(cond.text))
+    if (
+      !worklist &&
+      !infinite &&
+      /[<>]|\brange\b|\blen\(|\bmax_|\blimit|\battempt|\bretries|\btries/i.test(cond.text)
+    )
       return;
     let exits = false;
+    let leaves = false;
     let network = false;
     let retries = false;
     const stack: { n: Node; nested: boolean }[] = [{ n: body, nested: false }];
@@ -247,12 +254,12 @@ class PythonExtractor extends ScriptExtractor {
     while (stack.length > 0 && budget-- > 0) {
       const { n, nested } = stack.pop()!;
       if (n.type === 'function_definition' || n.type === 'lambda') continue;
-      if (n.type === 'return_statement' || n.type === 'raise_statement') exits = true;
+      if (n.type === 'return_statement' || n.type === 'raise_statement') leaves = true;
       if (n.type === 'break_statement' && !nested) exits = true;
       if (n.type === 'try_statement') retries = true;
       if (n.type === 'call') {
         const callee = this.canon(n.childForFieldName('function')) ?? '';
-        if (EXITS.test(callee)) exits = true;
+        if (EXITS.test(callee)) leaves = true;
         if (SLEEPS.test(callee)) retries = true;
         if (isNetworkCallee(callee) || (isShellCallee(callee) && /\b(curl|wget)\b/.test(n.text)))
           network = true;
@@ -260,9 +267,12 @@ class PythonExtractor extends ScriptExtractor {
       const inner = nested || n.type === 'for_statement' || n.type === 'while_statement';
       for (const c of n.namedChildren) if (c) stack.push({ n: c, nested: inner && n !== body });
     }
+    exits ||= leaves;
     if (!infinite && /(\+|-)=\s*1\b/.test(body.text)) exits = true;
     // A retry loop around the network that leaves only on success retries forever when the service is down.
     if (network && retries && !RETRY_BOUND.test(body.text)) exits = false;
+    // A work list refilled by its own body ends only when the data runs out (a crawl needs the network to grow).
+    if (worklist && (worklist === 'reassigned' || network)) exits = leaves;
     const header = node.text.split('\n')[0] ?? '';
     const fact = { line: lineOf(node), endLine: endLineOf(node), text: header, exits, network, retries };
     this.out.loops.push({ ...fact, conditional: !infinite });
