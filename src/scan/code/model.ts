@@ -146,7 +146,7 @@ export interface SwallowFact {
   line: number;
   endLine: number;
   text: string;
-  kind: 'bare-except' | 'broad-except' | 'empty-catch' | 'or-true';
+  kind: 'bare-except' | 'broad-except' | 'empty-catch' | 'or-true' | 'or-true-before-delete';
 }
 
 export interface CodeModel {

@@ -1,7 +1,7 @@
 // Bash extractor: commands with resolved words, pipelines (what feeds each stage's stdin), variables from
 // constant assignments, wrappers (sudo, env, nohup) unwrapped, and inline `sh -c`/`python -c` code embedded.
 import type { Node, Tree } from '../treesitter.js';
-import type { Call, Value } from './model.js';
+import type { Call, SwallowFact, Value } from './model.js';
 import { T, Taint } from './model.js';
 import { NETWORK_COMMANDS } from './names.js';
 import { type Extraction, endLineOf, lineOf, ScriptExtractor, taintOfBits } from './script.js';
@@ -56,6 +56,14 @@ const READERS = new Set([
 const DESTRUCTIVE =
   /^(rm|rmdir|dd|mkfs(\..*)?|shred|truncate|wipefs|git|docker|kubectl|chmod|chown|mv|find)$/;
 
+/** Commands that write the copy, dump or archive a later step relies on. */
+const PRODUCERS = /^(\w*dump|pg_dumpall|cp|rsync|tar|zip|gzip|scp|curl|wget|mongoexport|sqlite3)$/;
+
+/** `rm` of a path, or `find … -delete`. */
+function deletes(c: Call): boolean {
+  return c.callee === 'rm' || (c.callee === 'find' && c.args.some((a) => a.str === '-delete'));
+}
+
 export function extractShell(tree: Tree): Extraction & { nounset: boolean } {
   const x = new ShellExtractor();
   x.walk(tree.rootNode);
@@ -88,6 +96,8 @@ class ShellExtractor extends ScriptExtractor {
   private readonly whiles: Node[] = [];
   private readonly background = new Set<number>();
   private nounset = false;
+  /** `dump > file || true`: a silenced producer, a defect only when the script deletes something later. */
+  private readonly silencedProducers: SwallowFact[] = [];
 
   walk(root: Node): void {
     const stack: { node: Node; parent: Node | null; top: boolean; guarded: boolean }[] = [
@@ -151,6 +161,11 @@ class ShellExtractor extends ScriptExtractor {
   finish(): Extraction & { nounset: boolean } {
     for (const site of this.commands) this.recordCommand(site);
     for (const loop of this.whiles) this.recordLoop(loop);
+    // The ignored failure leaves an empty or partial output, and a later delete (of the old copy, the source)
+    // then loses the only good data.
+    for (const s of this.silencedProducers)
+      if (this.out.calls.some((c) => c.kind === 'command' && c.line > s.endLine && deletes(c)))
+        this.out.swallows.push(s);
     return { ...this.out, nounset: this.nounset };
   }
 
@@ -162,7 +177,18 @@ class ShellExtractor extends ScriptExtractor {
     const rightName = commandName(right);
     if (rightName !== 'true' && rightName !== ':') return;
     const leftCmd = left.type === 'command' ? left : left.descendantsOfType('command')[0];
-    if (!leftCmd || !DESTRUCTIVE.test(commandName(leftCmd) ?? '')) return;
+    if (!leftCmd) return;
+    if (!DESTRUCTIVE.test(commandName(leftCmd) ?? '')) {
+      const produces = left.type === 'redirected_statement' || PRODUCERS.test(commandName(leftCmd) ?? '');
+      if (produces)
+        this.silencedProducers.push({
+          line: lineOf(node),
+          endLine: endLineOf(node),
+          text: node.text,
+          kind: 'or-true-before-delete',
+        });
+      return;
+    }
     this.out.swallows.push({
       line: lineOf(node),
       endLine: endLineOf(node),

@@ -70,7 +70,6 @@ function withoutCommentLines(text: string): string {
 }
 
 function inputHits(ctx: FileContext, model: CodeModel): Hit[] {
-  if (model.nounset) return [];
   const code = withoutCommentLines(ctx.text);
   if (ANY_VALIDATION.test(code)) return [];
   // Per use: a parser library in the file validates what it parses, so a file whose only check is such a
@@ -95,19 +94,61 @@ function inputHits(ctx: FileContext, model: CodeModel): Hit[] {
     if ([...seen].some((l) => Math.abs(l - line) <= 2)) continue;
     seen.add(line);
     const at = { line, endLine: line };
+    // set -u turns a missing argument into an "unbound variable" abort: no crash downstream, but no usage either.
+    const why = model.nounset
+      ? 'positional arguments are used with no count check or usage message (set -u only aborts with "unbound variable")'
+      : parserOnly
+        ? 'a raw positional argument is used beside an argument parser that does not cover it'
+        : 'script input is used with no argument check, parser, schema or error handling in the file';
     hits.push(
       callHit(
         ctx,
         c,
         'code.unvalidated-input',
-        parserOnly ? 0.3 : 0.35,
-        parserOnly
-          ? 'a raw positional argument is used beside an argument parser that does not cover it'
-          : 'script input is used with no argument check, parser, schema or error handling in the file',
+        model.nounset ? 0.25 : parserOnly ? 0.3 : 0.35,
+        why,
         undefined,
         at,
       ),
     );
+  }
+  return hits;
+}
+
+/** Parsers of structured text that throw on malformed input. */
+const STRUCTURED_PARSE =
+  /^(json\.loads?|yaml\.(safe_)?load|tomllib\.loads?|toml\.loads?|JSON\.parse|YAML\.parse|yaml\.parse|convertfrom-json|convertfrom-csv|import-csv)$/;
+/** Where the parsed text comes from: a file, stdin, or another program's output (not the script's own constants). */
+const OUTSIDE_TEXT =
+  /\bopen\(|\.read(_text|_bytes|FileSync|File)?\(|\bstdin\b|\.stdout\b|\bcheck_output\(|\bexecSync\(|\bGet-Content\b|\bargv\b/i;
+/** A schema validator or a handler for the parse error anywhere in the file checks the shape of what was parsed. */
+const SHAPE_CHECK =
+  /\b(jsonschema|pydantic|marshmallow|cerberus|zod|ajv|joi|yup|valibot|superstruct|Test-Json)\b|except\s*\(?[^:\n]*\b(JSONDecodeError|ValueError|YAMLError|TOMLDecodeError|KeyError|TypeError|Exception)\b/i;
+
+/**
+ * Files, stdin or command output parsed as JSON/YAML/TOML/CSV outside any error handling: a malformed file
+ * or an unexpected shape ends in a traceback instead of a clear message.
+ */
+function parseHits(ctx: FileContext, model: CodeModel): Hit[] {
+  if (SHAPE_CHECK.test(withoutCommentLines(ctx.text))) return [];
+  const hits: Hit[] = [];
+  for (const c of model.calls) {
+    if (c.origin || c.guarded || !STRUCTURED_PARSE.test(c.callee)) continue;
+    const source = c.kind === 'command' ? c.text : (c.args[0]?.text ?? '');
+    const fromOutside =
+      OUTSIDE_TEXT.test(source) || c.args.some((a) => a.taint.has(T.INPUT)) || c.stdin.has(T.INPUT);
+    if (!fromOutside || c.args.some((a) => a.taint.has(T.FETCHED))) continue;
+    hits.push(
+      callHit(
+        ctx,
+        c,
+        'code.unvalidated-input',
+        0.3,
+        `${c.callee} parses outside data with no error handling or shape check`,
+        'Parsed input is used without error handling or validation.',
+      ),
+    );
+    if (hits.length >= 3) break;
   }
   return hits;
 }
@@ -162,6 +203,10 @@ const SWALLOW_WHY: Record<string, [string, number]> = {
   'broad-except': ['catches every Exception and does nothing', 0.5],
   'empty-catch': ['empty catch block ignores the error', 0.5],
   'or-true': ['a destructive command whose failure is ignored with || true', 0.55],
+  'or-true-before-delete': [
+    'a dump, copy or download whose failure is ignored with || true, before the script deletes data',
+    0.5,
+  ],
 };
 
 function rmHit(ctx: FileContext, c: Call, nounset: boolean): Hit | null {
@@ -217,7 +262,7 @@ function cleanupHits(ctx: FileContext, model: CodeModel): Hit[] {
   const has = (...n: string[]) => n.some((x) => names.has(x));
   for (const c of model.calls) {
     if (c.origin) continue;
-    if (c.kind === 'command' && c.callee === 'mktemp' && !has('trap', 'rm'))
+    if (c.kind === 'command' && c.callee === 'mktemp' && !mktempRemoved(ctx, c, has('trap', 'rm')))
       hits.push(callHit(ctx, c, 'code.leaked-resource', 0.5, 'mktemp without a trap or rm that removes it'));
     if (c.kind === 'command' && c.background && !has('wait', 'kill', 'trap', 'disown'))
       hits.push(
@@ -238,6 +283,7 @@ function cleanupHits(ctx: FileContext, model: CodeModel): Hit[] {
         );
     }
   }
+  hits.push(...sharedTempHits(ctx, model));
   // Python handles opened outside a `with` block in a file that never calls close().
   if (model.language === 'python' && !names.has('close')) {
     const leaks = model.calls.filter(
@@ -254,6 +300,87 @@ function cleanupHits(ctx: FileContext, model: CodeModel): Hit[] {
   return hits;
 }
 
+/** Commands and calls that remove files; a removal line naming a temp path (or its variable) cleans it up. */
+const REMOVAL = /\b(rm|rmdir|remove-item|ri|del|unlink|unlinkSync|rmSync|rmtree|remove|os\.remove|trap)\b/i;
+
+function removedOnSomeLine(text: string, needle: string): boolean {
+  return text.split('\n').some((l) => REMOVAL.test(l) && l.includes(needle));
+}
+
+/** `STAGE=$(mktemp -d)` is cleaned up only by an rm or trap that names $STAGE, not by any rm in the file. */
+function mktempRemoved(ctx: FileContext, c: Call, anyRemoval: boolean): boolean {
+  const name = /(\w+)=\$\(\s*mktemp\b/.exec(ctx.text.split('\n')[c.line - 1] ?? '')?.[1];
+  if (!name) return anyRemoval;
+  return removedOnSomeLine(ctx.text, `$${name}`) || removedOnSomeLine(ctx.text, `\${${name}`);
+}
+
+/** A path in the machine-wide temp directory, which nothing cleans for the user. */
+const SHARED_TEMP = /^(\/tmp|\/var\/tmp|\$\{?TMPDIR\}?|\$env:(TEMP|TMP))[\\/]/i;
+/** Commands that write the file named by every path argument (or their redirect). */
+const WRITES_ARGS =
+  /^(zip|7z|gzip|out-file|set-content|add-content|export-csv|export-clixml|tee|tee-object|writeFileSync|fs\.writeFileSync|fs\.promises\.writeFile)$/i;
+
+function unquoted(text: string): string {
+  return text.replace(/^["']|["']$/g, '');
+}
+
+/** The temp paths a call creates: archive and copy targets, download outputs, written files, redirects. */
+function createdTempPaths(c: Call): string[] {
+  const words = c.args.map((a) => unquoted(a.text));
+  let out: string[] = [];
+  if (c.kind === 'command' && c.callee === 'tar') {
+    if (words.some((w) => /^-?[a-zA-Z]*c[a-zA-Z]*$|^--create$/.test(w))) out = words;
+  } else if (c.kind === 'command' && /^(cp|mv)$/.test(c.callee)) out = words.slice(-1);
+  else if (c.kind === 'command' && /^(curl|wget|invoke-webrequest|iwr)$/.test(c.callee))
+    out = words.filter((_, i) => /^(-o|-O|--output|--output-document|-OutFile)$/i.test(words[i - 1] ?? ''));
+  else if (c.callee === 'open') {
+    if (/[wax]/.test(c.args[1]?.str ?? c.named.get('mode')?.str ?? '')) out = words.slice(0, 1);
+  } else if (WRITES_ARGS.test(c.callee)) out = words;
+  if (c.redirectTo) out.push(c.redirectTo);
+  return out.filter((p) => SHARED_TEMP.test(p));
+}
+
+/**
+ * Files created at fixed paths in the shared temp directory (`tar czf /tmp/x.tgz`, `> /tmp/out`,
+ * `Out-File $env:TEMP\x.json`, `cd /tmp && wget …`) and never removed: they outlive the run and leak data.
+ * One finding per script, spanning the leaks when they sit together.
+ */
+function sharedTempHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const leaks: { call: Call; path: string }[] = [];
+  let inTemp = false;
+  for (const c of [...model.calls].sort((a, b) => a.line - b.line)) {
+    if (c.origin) continue;
+    if (c.kind === 'command' && c.callee === 'cd') {
+      inTemp = c.args.some((a) => /^(\/tmp|\/var\/tmp|\$\{?TMPDIR\}?)\/?$/.test(unquoted(a.text)));
+      continue;
+    }
+    for (const p of createdTempPaths(c))
+      if (!removedOnSomeLine(ctx.text, p.split(/[\\/]/).pop() || p)) leaks.push({ call: c, path: p });
+    // Downloaded or unpacked into the temp directory the script changed to.
+    if (inTemp && c.kind === 'command' && /^(wget|curl|tar|unzip|git)$/.test(c.callee) && !has(model, 'rm'))
+      leaks.push({ call: c, path: 'the temp directory' });
+  }
+  const first = leaks[0];
+  if (!first) return [];
+  const near = leaks.filter((l) => l.call.line - first.call.line <= 5);
+  const paths = [...new Set(near.map((l) => l.path))].join(', ');
+  return [
+    callHit(
+      ctx,
+      first.call,
+      'code.leaked-resource',
+      0.4,
+      `creates ${paths} in the shared temp directory and never removes it`,
+      `Leaves ${paths} behind in the shared temp directory.`,
+      { line: first.call.line, endLine: Math.max(...near.map((l) => l.call.endLine)) },
+    ),
+  ];
+}
+
+function has(model: CodeModel, name: string): boolean {
+  return model.names.has(name);
+}
+
 /** Robustness is a property of the skill's scripts, not of commands quoted in docs or of decoded payloads. */
 const DOC_PATH = /\.(md|mdx|markdown|txt|rst)$/i;
 
@@ -266,6 +393,7 @@ export function robustnessHits(ctx: FileContext, model: CodeModel): Hit[] {
 function robustnessOf(ctx: FileContext, model: CodeModel): Hit[] {
   return [
     ...inputHits(ctx, model),
+    ...parseHits(ctx, model),
     ...timeoutHits(ctx, model),
     ...loopHits(ctx, model),
     ...errorHits(ctx, model),
