@@ -180,10 +180,25 @@ function pushRange(ranges: [number, number][], from: number, end: number, text: 
 }
 
 /** True when [start, end) sits inside inline code or quotation marks: the words are mentioned, not said. */
+/**
+ * An imperative verb right before a code span makes the span its object: "pass `--no-verify`", "then run
+ * `curl … | sh`" tell the reader to use the text, which a bare quotation ("the `--no-verify` flag") does not.
+ */
+const USES_CODE =
+  /(?:^|[,;:]\s*|\b(?:then|and|always|just|please|simply|now)\s+)(?:pass|use|add|run|append|include|supply|invoke|execute|type|enter)(?:\s+(?:the\s+)?(?:flag|option|switch|command))?\s*$/i;
+
 export function isMention(n: NormalText, sentenceStart: number, start: number, end: number): boolean {
-  if (n.code[start] && n.code[Math.max(start, end - 1)]) return true;
   const before = n.text.slice(sentenceStart, start);
+  if (n.code[start] && n.code[Math.max(start, end - 1)])
+    return !USES_CODE.test(codeSpanLead(n, before, start));
   const straight = (before.match(/"/g) ?? []).length;
   const opened = (before.match(/[“«]/g) ?? []).length - (before.match(/[”»]/g) ?? []).length;
   return straight % 2 === 1 || opened > 0;
+}
+
+/** The sentence text before the code span that holds `start` (the span's own leading characters dropped). */
+function codeSpanLead(n: NormalText, before: string, start: number): string {
+  let i = start;
+  while (i > 0 && n.code[i - 1]) i--;
+  return before.slice(0, Math.max(0, before.length - (start - i)));
 }
