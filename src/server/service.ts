@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { AuditStore } from '../store/audits.js';
+import { errorMessage, UserError } from '../util/errors.js';
 import { type AppSettings, createApp } from './app.js';
 import { type JobSettings, runAuditJob } from './audit-job.js';
 import { AuditWorkers } from './workers.js';
@@ -43,8 +44,15 @@ async function sweepUploads(uploadsDir: string, store: AuditStore): Promise<void
 
 export async function startService(config: ServiceConfig): Promise<RunningService> {
   const uploadsDir = join(config.dataDir, 'uploads');
-  await mkdir(uploadsDir, { recursive: true });
-  await mkdir(join(config.dataDir, 'runs'), { recursive: true });
+  try {
+    await mkdir(uploadsDir, { recursive: true });
+    await mkdir(join(config.dataDir, 'runs'), { recursive: true });
+  } catch (error) {
+    throw new UserError(
+      'UNREADABLE',
+      `cannot use ${config.dataDir} as the data folder: ${errorMessage(error)}`,
+    );
+  }
   const store = AuditStore.open(config.dataDir);
   const recovered = store.recover(MAX_ATTEMPTS);
   if (recovered.requeued + recovered.failed > 0) {
@@ -70,7 +78,15 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
   const app = createApp({ store, settings: config, wake: () => workers.wake(), log: config.log });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s));
-    s.once('error', reject);
+    s.once('error', (error: NodeJS.ErrnoException) => {
+      store.close();
+      reject(
+        new UserError(
+          'USAGE',
+          `cannot listen on ${config.host}:${config.port} (${error.code ?? error.message})`,
+        ),
+      );
+    });
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
