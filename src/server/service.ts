@@ -6,6 +6,7 @@ import { AuditStore } from '../store/audits.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { type AppSettings, createApp } from './app.js';
 import { type JobSettings, runAuditJob } from './audit-job.js';
+import { lockDataDir } from './data-lock.js';
 import { AuditWorkers } from './workers.js';
 
 // The service: the store (recovered after a crash), the worker pool and the HTTP server, started together
@@ -53,7 +54,14 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       `cannot use ${config.dataDir} as the data folder: ${errorMessage(error)}`,
     );
   }
-  const store = AuditStore.open(config.dataDir);
+  const release = lockDataDir(config.dataDir);
+  let store: AuditStore;
+  try {
+    store = AuditStore.open(config.dataDir);
+  } catch (error) {
+    release();
+    throw error;
+  }
   const recovered = store.recover(MAX_ATTEMPTS);
   if (recovered.requeued + recovered.failed > 0) {
     config.log(
@@ -80,6 +88,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s));
     s.once('error', (error: NodeJS.ErrnoException) => {
       store.close();
+      release();
       reject(
         new UserError(
           'USAGE',
@@ -106,6 +115,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
         (server as import('node:http').Server).closeAllConnections?.();
       });
       store.close();
+      release();
     },
   };
 }

@@ -1,6 +1,7 @@
 // Nothing lost, nothing run twice: `skillaudit serve` as a child process is killed (SIGKILL) with one audit
 // running and one queued, restarted on the same data folder, and every audit must end exactly once.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { AuditStore } from '../../../src/store/audits.js';
 import {
   getAudit,
   makeMirror,
+  REPO_ROOT,
   REPO_URL,
   type ServeProcess,
   skillMd,
@@ -71,7 +73,19 @@ describe('skillaudit serve across a crash', () => {
     first.child.kill('SIGKILL');
     expect(await first.exited).toBe('SIGKILL');
 
+    // The killed service left its lock behind; a new one takes it over, and a third is refused while it runs.
     const second = await serve();
+    const third = spawnSync(
+      process.execPath,
+      [join(REPO_ROOT, 'bin', 'skillaudit.js'), 'serve', '--port', '0', ...args],
+      {
+        env: { ...process.env, SKILLAUDIT_SERVER_TOKEN: 'x'.repeat(20) },
+        encoding: 'utf8',
+        timeout: 20_000,
+      },
+    );
+    expect(third.status).toBe(2);
+    expect(third.stderr).toMatch(/in use by another skillaudit serve \(pid \d+\)/);
     const [doneB, doneC] = [await waitFor(second.url, b), await waitFor(second.url, c)];
     expect(doneB).toMatchObject({ status: 'done', attempts: 2, skill: 'slow-b' });
     expect(doneC).toMatchObject({ status: 'done', attempts: 1, skill: 'slow-c' });
@@ -91,6 +105,7 @@ describe('skillaudit serve across a crash', () => {
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
 
+    expect(existsSync(join(dataDir, 'server.pid'))).toBe(false); // released on a clean stop
     const store = AuditStore.open(dataDir);
     try {
       const rows = store.all();
