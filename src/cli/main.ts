@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { errorMessage, UserError } from '../util/errors.js';
+import { exitOnInterrupt } from '../util/interrupt.js';
 import { VERSION } from '../version.js';
 import { registerAudit } from './audit.js';
 import { registerEstimate } from './estimate.js';
@@ -11,6 +12,9 @@ import { registerReference } from './reference.js';
 import { registerScan } from './scan.js';
 import { registerServe } from './serve.js';
 import { registerTasks } from './tasks.js';
+
+/** Commands with their own SIGINT/SIGTERM handling. */
+const OWN_SHUTDOWN = new Set(['serve']);
 
 /** Builds the program; each command lives in its own file and registers itself. */
 export function buildProgram(): Command {
@@ -29,6 +33,11 @@ export function buildProgram(): Command {
   registerReference(program);
   registerOptimize(program);
   registerServe(program);
+  // Ctrl-C or SIGTERM stops every sandboxed run, removes temp folders and exits 130/143; commands that
+  // shut down on their own (serve requeues its audits) keep their handling.
+  program.hook('preAction', (_program, command) => {
+    if (!OWN_SHUTDOWN.has(command.name())) exitOnInterrupt('skillaudit');
+  });
   return program;
 }
 

@@ -18,16 +18,18 @@ import { open, rm, stat } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { errorMessage } from '../util/errors.js';
+import { atExit } from '../util/interrupt.js';
 import { makeTempDir, removeTempDir } from '../util/tempdir.js';
 import { type CanarySet, seedCanaries } from './canaries.js';
 import { createRunCgroup, type RunCgroup, removeStaleCgroups } from './cgroup.js';
 import type { EvidenceBundle, LimitRecord } from './evidence.js';
 import { findTool, isRoot } from './host-tools.js';
+import { type LiveRun, registerRun, SandboxStoppedError, unregisterRun } from './live-runs.js';
 import { type NetworkSink, startNetworkSink } from './network-sink.js';
 import { BoundedOutput } from './output-capture.js';
 import { isAlive, killAll, killTree } from './process-tree.js';
 import { checkRunRequest } from './request-check.js';
-import { mountScratch, removeStaleScratch, unmountScratch } from './scratch-disk.js';
+import { mountScratch, removeStaleScratch, unmountScratch, unmountScratchSync } from './scratch-disk.js';
 import { SYSTEM_CA_BUNDLE } from './sink-ca.js';
 import { type StraceEvidence, StraceParser } from './strace-parse.js';
 import {
@@ -230,6 +232,12 @@ export async function createBubblewrapSandbox(
     { name: 'home', hostPath: home, exclude: new Set(['work']) },
     { name: 'tmp', hostPath: tmp },
   ];
+  // Interrupted or exiting without dispose(): the sandbox's namespace goes, and the scratch disk before the
+  // temp-dir cleanup (registered earlier, so it runs later) removes its mount point.
+  const forgetAtExit = atExit(() => {
+    (sink as NetworkSink | null)?.closeSync();
+    if (scratch) unmountScratchSync(base);
+  });
 
   async function networkFor(
     requested: RunRequest['network'],
@@ -285,6 +293,7 @@ export async function createBubblewrapSandbox(
       } else notApplied.push({ limit: 'memory', reason: outcome.reason });
     } else notApplied.push({ limit: 'memory', reason: 'cgroups need root or a delegated subtree' });
 
+    let liveRun: LiveRun | null = null;
     try {
       const command = buildCommand({
         req,
@@ -310,12 +319,14 @@ export async function createBubblewrapSandbox(
         { limit: 'maxOutputBytes', value: limits.maxOutputBytes, via: 'reader' },
       );
 
+      liveRun = registerRun(cgroup?.procsFiles ?? []);
       const started = performance.now();
       const child = spawn(command[0]!, command.slice(1), {
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: true,
         env: { PATH: '/usr/bin:/bin' },
       });
+      liveRun.pid = child.pid ?? null;
       let killedFor: EvidenceBundle['killedFor'] = null;
       const stopAll = (reason: NonNullable<EvidenceBundle['killedFor']>) => {
         killedFor ??= reason;
@@ -352,6 +363,8 @@ export async function createBubblewrapSandbox(
           await new Promise((r) => setTimeout(r, 20));
         }
       }
+      // Stopped for an interrupt or a shutdown: what it did so far is no verdict on the skill.
+      if (liveRun.stopped) throw new SandboxStoppedError();
       const usage = cgroup ? await cgroup.usage() : { cpuUserMs: null, cpuSystemMs: null, maxRssBytes: null };
 
       const parser = new StraceParser({
@@ -435,6 +448,7 @@ export async function createBubblewrapSandbox(
       };
     } finally {
       // Also on an unexpected error: a run's cgroup never outlives it.
+      if (liveRun) unregisterRun(liveRun);
       await cgroup?.remove();
     }
   }
@@ -456,6 +470,7 @@ export async function createBubblewrapSandbox(
       await queue;
       await (sink as NetworkSink | null)?.close();
       if (scratch) await unmountScratch(base);
+      forgetAtExit();
       removeTempDir(base);
       removeTempDir(traceDir);
     },

@@ -4,7 +4,7 @@
 // reserved for benchmarking and never routed), with a default route to the sink; the sink tells
 // sandboxes apart by their address. No namespace has any link to the host's network. Needs root. Names
 // carry this process's pid, so a later start can remove what a crash left.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync } from 'node:fs';
 import { readdir, readlink, stat } from 'node:fs/promises';
@@ -48,6 +48,8 @@ export interface NetworkSink {
   /** Resolves once the sink has logged everything sent before this call. */
   settle(): Promise<void>;
   close(): Promise<void>;
+  /** At exit, when nothing can be awaited: deletes the namespace (the sink process exits with this one). */
+  closeSync(): void;
 }
 
 /** Several ip commands in one process (each start costs tens of milliseconds). */
@@ -64,6 +66,14 @@ async function ipBatch(global: string[], commands: string[]): Promise<void> {
 }
 
 const deleteNetns = (name: string) => ipBatch([], [`netns delete ${name}`]).catch(() => undefined);
+
+function deleteNetnsSync(name: string): void {
+  try {
+    execFileSync(findTool('ip') ?? 'ip', ['netns', 'delete', name], { stdio: 'ignore', timeout: 5_000 });
+  } catch {
+    // Already gone.
+  }
+}
 
 async function processStart(pid: number): Promise<number | null> {
   try {
@@ -338,6 +348,11 @@ export async function startNetworkSink(): Promise<NetworkSink> {
       const kept = sink.records.filter((r) => r.client !== address.box);
       sink.records.splice(0, sink.records.length, ...kept);
       releaseShared();
+    },
+    closeSync() {
+      if (closed) return;
+      closed = true;
+      deleteNetnsSync(box);
     },
   };
 }

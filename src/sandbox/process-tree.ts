@@ -46,10 +46,10 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-export function killAll(pids: Iterable<number>): void {
+export function killAll(pids: Iterable<number>, signal: NodeJS.Signals = 'SIGKILL'): void {
   for (const pid of pids) {
     try {
-      process.kill(pid, 'SIGKILL');
+      process.kill(pid, signal);
     } catch {
       // Already gone.
     }

@@ -1,7 +1,7 @@
 // A size-limited tmpfs under the sandbox's host directory (root only), so a run cannot fill the host disk
 // with many files below the per-file size limit. Its pages are charged to the run's memory cgroup as they
 // are written. The mount's source names this process, so a later start can unmount what a crash left.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readFile, rmdir, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { findTool } from './host-tools.js';
@@ -25,6 +25,16 @@ export async function mountScratch(dir: string, bytes: number): Promise<void> {
 export async function unmountScratch(dir: string): Promise<void> {
   const umount = findTool('umount');
   if (umount) await run(umount, ['-l', dir]).catch(() => undefined);
+}
+
+/** At exit, when nothing can be awaited: the temp-dir cleanup that follows cannot remove a mount point. */
+export function unmountScratchSync(dir: string): void {
+  const umount = findTool('umount');
+  try {
+    if (umount) execFileSync(umount, ['-l', dir], { stdio: 'ignore', timeout: 5_000 });
+  } catch {
+    // Not mounted (any more).
+  }
 }
 
 /** Unmounts scratch disks whose owning process is gone; returns their mount points. */

@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { atExit } from './interrupt.js';
 
 // Every temporary folder SkillAudit makes is registered here, so that it is removed on success, on
-// failure, and when the process is interrupted (SIGINT, SIGTERM, SIGHUP) or exits early.
+// failure, and when the process is interrupted (SIGINT, SIGTERM, SIGHUP) or exits early (interrupt.ts,
+// after what the process started was stopped).
 const live = new Set<string>();
 let hooked = false;
 
@@ -18,21 +20,11 @@ function removeAll(): void {
   live.clear();
 }
 
-function hookSignals(): void {
-  if (hooked) return;
-  hooked = true;
-  process.on('exit', removeAll);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(signal, () => {
-      removeAll();
-      // Re-raise with the default handler so the exit status says which signal ended us.
-      process.kill(process.pid, signal);
-    });
-  }
-}
-
 export function makeTempDir(prefix: string): string {
-  hookSignals();
+  if (!hooked) {
+    hooked = true;
+    atExit(removeAll);
+  }
   const dir = mkdtempSync(join(tmpdir(), `skillaudit-${prefix}-`));
   live.add(dir);
   return dir;
