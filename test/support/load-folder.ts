@@ -1,0 +1,16 @@
+// A skill folder on disk loaded through the real intake, as `skillaudit` loads a plain local folder.
+import { loadSkillFolder } from '../../src/intake/index.js';
+import type { Skill } from '../../src/types.js';
+
+/** `uri` is what the provenance names (default: the path as given). */
+export function loadLocalSkill(path: string, uri = path): Promise<Skill> {
+  return loadSkillFolder(path, {
+    source: 'folder',
+    uri,
+    ref: null,
+    commit: null,
+    subdir: '.',
+    owner: null,
+    category: null,
+  });
+}
