@@ -1,9 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { registerQuality } from '../../../src/cli/quality.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../support/cli-run.js';
 
 // `skillaudit quality` end to end through the real intake, on skills written to a temp folder.
 
@@ -38,27 +37,12 @@ When someone wants a quick overview of a CSV file before analysing it.
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-afterEach(() => {
-  process.exitCode = undefined;
-  vi.restoreAllMocks();
-});
-
-async function run(args: string[]): Promise<{ out: string; code: number }> {
-  let out = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  const program = new Command('skillaudit').exitOverride().configureOutput({ writeErr: () => {} });
-  registerQuality(program);
-  await program.parseAsync(['node', 'skillaudit', 'quality', ...args]);
-  const code = typeof process.exitCode === 'number' ? process.exitCode : 0;
-  return { out, code };
-}
+/** `skillaudit quality …` through the real command-line program. */
+const run = (args: string[]) => runCli(['quality', ...args]);
 
 describe('skillaudit quality', () => {
   it('prints the JSON contract: version 1, one entry per skill, errors beside profiles, exit 2 on a broken skill', async () => {
-    const { out, code } = await run([root, '--format', 'json']);
+    const { stdout: out, code } = await run([root, '--format', 'json']);
     const report = JSON.parse(out) as {
       version: number;
       skills: {
@@ -80,7 +64,7 @@ describe('skillaudit quality', () => {
   });
 
   it('prints an aligned text table with bars, scores and not-run reasons, exit 0 for a good skill', async () => {
-    const { out, code } = await run([join(root, 'csv-summary')]);
+    const { stdout: out, code } = await run([join(root, 'csv-summary')]);
     expect(code).toBe(0);
     expect(out).toMatch(/^csv-summary \(\.\) {2}overall 0\.\d\d$/m);
     expect(out).toMatch(/^ {2}Structural completeness {14}█{20} {2}1\.00 {2}all Table 10 criteria met$/m);
@@ -90,16 +74,18 @@ describe('skillaudit quality', () => {
     expect(out).not.toContain('\u001b['); // no colour when stdout is not a terminal
   });
 
-  it('rejects an unknown format as a usage error', async () => {
-    await expect(run([root, '--format', 'sarif'])).rejects.toMatchObject({
-      code: 'commander.invalidArgument',
-    });
+  it('rejects an unknown format as a usage error, exit 2', async () => {
+    const { stdout: out, code, stderr } = await run([root, '--format', 'sarif']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/option '-f, --format <format>' argument 'sarif' is invalid/);
+    expect(out).toBe('');
   });
 
-  it('fails with a user error for a source that does not exist', async () => {
-    await expect(run([join(root, 'missing')])).rejects.toMatchObject({
-      name: 'UserError',
-      code: 'NOT_FOUND',
-    });
+  it('fails with a user error for a source that does not exist, exit 2', async () => {
+    const missing = join(root, 'missing');
+    const { stdout: out, code, stderr } = await run([missing]);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`skillaudit: ${missing}: no such file or folder\n`);
+    expect(out).toBe('');
   });
 });
