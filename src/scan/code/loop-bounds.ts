@@ -21,13 +21,13 @@ const EMPTY_BREAK = [
 const LIMIT =
   /\b\w*(?:max|limit|budget|deadline|cap|attempts?|tries|retries|remaining)\w*\s*(?:[<>]=?|==)|(?:[<>]=?|==)\s*\w*(?:max|limit|budget|deadline|cap|attempts?|tries|retries)\w*|\b(?:time\.(?:time|monotonic)\(\)|Date\.now\(\)|performance\.now\(\))\s*[<>]/i;
 
-export type Refill = 'queued' | 'reassigned';
+export type Refill = 'queued' | 'reassigned' | 'drained';
 
 /**
- * How the loop's drained collection is refilled inside its body, or null when it is not a work-list loop,
- * is not refilled, or compares against a limit. `queued`: items appended (a crawl); `reassigned`: the whole
- * list replaced by a re-run's result (only for explicit size conditions, so `while url: url = next` paging
- * is not one).
+ * How the loop's collection changes inside its body, or null when it is not a work-list loop or compares
+ * against a limit. `queued`: items appended (a crawl when the items come from the network, a finite walk
+ * otherwise); `reassigned`: the whole list replaced by a re-run's result (only for explicit size conditions,
+ * so `while url: url = next` paging is not one); `drained`: items only taken out, so the list runs dry.
  */
 export function refilledWorklist(condText: string, bodyText: string, infinite: boolean): Refill | null {
   const cond = condText.trim();
@@ -50,5 +50,7 @@ export function refilledWorklist(condText: string, bodyText: string, infinite: b
   )
     return 'queued';
   if (sized && new RegExp(`(?:^|[^.\\w])${n}\\s*=(?!=)`, 'm').test(bodyText)) return 'reassigned';
+  if (new RegExp(`\\b${n}\\s*\\.\\s*(?:pop|popleft|shift|splice|get_nowait)\\s*\\(`).test(bodyText))
+    return 'drained';
   return null;
 }

@@ -271,8 +271,10 @@ class PythonExtractor extends ScriptExtractor {
     if (!infinite && /(\+|-)=\s*1\b/.test(body.text)) exits = true;
     // A retry loop around the network that leaves only on success retries forever when the service is down.
     if (network && retries && !RETRY_BOUND.test(body.text)) exits = false;
-    // A work list refilled by its own body ends only when the data runs out (a crawl needs the network to grow).
-    if (worklist && (worklist === 'reassigned' || network)) exits = leaves;
+    // A work list refilled by its own body from the network, or replaced by a re-run, ends only when the data
+    // runs out; one that is only drained, or refilled from local data (a directory walk), is finite.
+    if (worklist === 'reassigned' || (worklist === 'queued' && network)) exits = leaves;
+    else if (worklist) exits = true;
     const header = node.text.split('\n')[0] ?? '';
     const fact = { line: lineOf(node), endLine: endLineOf(node), text: header, exits, network, retries };
     this.out.loops.push({ ...fact, conditional: !infinite });

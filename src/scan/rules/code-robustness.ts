@@ -61,6 +61,8 @@ const PARSER_ONLY: Partial<Record<CodeModel['language'], RegExp>> = {
   python: /\b(argparse|click|typer|fire|docopt|optparse)\b/g,
   javascript: /\b(parseArgs|yargs|commander|minimist|meow)\b/g,
 };
+/** A positional read with a fallback (`process.argv[2] ?? 'config.json'`): a missing argument is handled. */
+const DEFAULTED = /\bargv\[\d\]\s*(\?\?|\|\|)|\bargv\[\d\]\s+if\s+len\(/;
 /** A raw positional read: `sys.argv[2]`, `process.argv[3]`. */
 const RAW_POSITIONAL = /\bsys\.argv\[[1-9]\]|\bprocess\.argv\[[2-9]\]/;
 
@@ -91,6 +93,7 @@ function inputHits(ctx: FileContext, model: CodeModel): Hit[] {
     const line = input?.taint.lineOf(T.INPUT);
     if (!input || line === undefined || line > c.endLine || seen.size >= 3) continue;
     if (parserOnly && !RAW_POSITIONAL.test(lines[line - 1] ?? '')) continue;
+    if (DEFAULTED.test(lines[line - 1] ?? '')) continue;
     if ([...seen].some((l) => Math.abs(l - line) <= 2)) continue;
     seen.add(line);
     const at = { line, endLine: line };
