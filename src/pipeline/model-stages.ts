@@ -1,14 +1,7 @@
 import { join } from 'node:path';
 import { type AgentModel, type AgentName, getAgent, harnessVersion, installAgent } from '../agents/index.js';
 import { type JudgeResult, judgeProbe, judgeTrial, type ProbeJudgement, skillTexts } from '../judge/index.js';
-import {
-  BudgetExceeded,
-  costOf,
-  formatModelSpec,
-  type ModelClient,
-  type ModelSettings,
-  type Usage,
-} from '../model/index.js';
+import { BudgetExceeded, formatModelSpec, type ModelClient, type ModelSettings } from '../model/index.js';
 import type { DimensionResult } from '../quality/types.js';
 import type { UtilitySummary } from '../report/model.js';
 import type { SandboxLimits } from '../sandbox/index.js';
@@ -26,21 +19,10 @@ import { DEFAULT_ALPHA } from '../score/utility.js';
 import { CONDITIONS, type Condition, compileProbe, exportTasks } from '../tasks/index.js';
 import type { Finding, Skill, Verdict } from '../types.js';
 import { errorMessage, UserError } from '../util/errors.js';
+import { type JudgedTrial, type JudgedTrialContext, runJudgedTrial } from './judged-trial.js';
 import { runPool } from './pool.js';
 import { runQualityStage } from './quality-stage.js';
-import {
-  materialOf,
-  runTrial,
-  type StoredRun,
-  storedJudgement,
-  storedRun,
-  TRIALS_DIR,
-  type TrialKey,
-  type TrialSpec,
-  taskSha,
-  trialFolder,
-  writeJudgement,
-} from './trial.js';
+import { materialOf, TRIALS_DIR, type TrialKey, type TrialSpec, taskSha, trialFolder } from './trial.js';
 import { type JudgedPair, summariseUtility, type TrialOutcome } from './utility-summary.js';
 
 // The model-backed half of an audit (seed 000 section 4; DESIGN sections 2 and 7): schemes, Harbor tasks,
@@ -137,35 +119,7 @@ interface TrialJob {
   judge: { scenario: Scenario } | { probe: ProbeSpec; finding: Finding };
 }
 
-interface JobOutcome {
-  job: TrialJob;
-  run: StoredRun | null;
-  judgement: JudgeResult | ProbeJudgement | null;
-  /** Why there is no run or no judgement. */
-  failure?: string;
-  /** Not started: the cost cap was reached first. */
-  skipped?: boolean;
-}
-
-/** Rough prompt size of a trial's first request, for the cap check before it starts. */
-function promptEstimate(spec: TrialSpec): number {
-  const chars =
-    spec.instruction.length +
-    spec.materials.reduce((n, m) => n + m.content.length, 0) +
-    (spec.skill?.body.length ?? 0);
-  return Math.ceil(chars / 4);
-}
-
-function agentUsage(client: ModelClient, run: StoredRun): Usage {
-  const price = client.price;
-  return {
-    ...run.tokens,
-    calls: 1,
-    cacheHits: 0,
-    cost: price ? costOf(price, run.tokens) : 0,
-    unpricedCalls: price ? 0 : 1,
-  };
-}
+type JobOutcome = JudgedTrial<JudgeResult | ProbeJudgement> & { job: TrialJob };
 
 /** `judge` answers the checklist and probe judge calls (default: `client`, the agents' model). */
 export async function runModelStages(
@@ -276,69 +230,46 @@ export async function runModelStages(
     });
   }
 
-  let spent: BudgetExceeded | null = null;
   let done = 0;
   const notEvidence = skillTexts(ctx.skill);
+  const label = (key: TrialKey) => `${key.agent} ${key.scenario} ${key.condition}`;
+  const trials: JudgedTrialContext = {
+    runDir: ctx.runDir,
+    client,
+    judgeModel,
+    agentModel,
+    ...(options.limits ? { limits: options.limits } : {}),
+    stage: (spec) => `trials.${spec.key.agent}`,
+    cap: { spent: null },
+    onStep: (spec, step) => progress(`${label(spec.key)}: ${step} (${done}/${jobs.length} done)`),
+  };
   const runJob = async (job: TrialJob): Promise<JobOutcome> => {
-    const { key } = job.spec;
-    const label = `${key.agent} ${key.scenario} ${key.condition}`;
-    // Finished work is reused even after the cap is spent: it costs nothing.
-    let run = await storedRun(ctx.runDir, key);
-    const reused = run !== null;
-    if (!run) {
-      if (spent) return { job, run: null, judgement: null, skipped: true };
-      try {
-        client.checkBudget(promptEstimate(job.spec), `trial ${trialFolder(key)}`);
-        progress(`${label}: running (${done}/${jobs.length} done)`);
-        run = await runTrial(ctx.runDir, job.spec, agentModel, options.limits);
-        client.ledger.record(`trials.${key.agent}`, agentUsage(client, run));
-      } catch (error) {
-        if (error instanceof BudgetExceeded) {
-          spent ??= error;
-          return { job, run: null, judgement: null, skipped: true };
-        }
-        done++;
-        return { job, run: null, judgement: null, failure: errorMessage(error) };
-      }
-    }
-    let judgement = reused
-      ? await storedJudgement<JudgeResult | ProbeJudgement>(ctx.runDir, key, judgeModel)
-      : null;
-    if (!judgement) {
-      progress(`${label}: judging (${done}/${jobs.length} done)`);
-      try {
-        judgement =
-          'scenario' in job.judge
-            ? await judgeTrial(judge, job.judge.scenario, materialOf(run), { notEvidence })
-            : await judgeProbe(judge, job.judge.probe, job.judge.finding, materialOf(run));
-        await writeJudgement(ctx.runDir, key, judgement, judgeModel);
-      } catch (error) {
-        if (error instanceof BudgetExceeded) spent ??= error;
-        done++;
-        return { job, run, judgement: null, failure: `judge: ${errorMessage(error)}` };
-      }
-    }
-    done++;
-    progress(`${label}: done (${done}/${jobs.length})`);
-    return { job, run, judgement };
+    const trial = await runJudgedTrial<JudgeResult | ProbeJudgement>(trials, job.spec, (run) =>
+      'scenario' in job.judge
+        ? judgeTrial(judge, job.judge.scenario, materialOf(run), { notEvidence })
+        : judgeProbe(judge, job.judge.probe, job.judge.finding, materialOf(run)),
+    );
+    // A trial the cap kept from starting is not done: it is counted in notRun below.
+    if (!trial.skipped) done++;
+    if (trial.judgement) progress(`${label(job.spec.key)}: done (${done}/${jobs.length})`);
+    return { ...trial, job };
   };
 
   const settled = await runPool(
     jobs.map((job) => () => runJob(job)),
     options.concurrency ?? 2,
   );
-  const outcomes = settled.map(
-    (s, i): JobOutcome =>
-      s.status === 'fulfilled'
-        ? s.value
-        : { job: jobs[i] as TrialJob, run: null, judgement: null, failure: errorMessage(s.reason) },
-  );
+  const outcomes = settled.map((s, i): JobOutcome => {
+    if (s.status === 'fulfilled') return s.value;
+    const job = jobs[i] as TrialJob;
+    return { job, spec: job.spec, run: null, judgement: null, failure: errorMessage(s.reason) };
+  });
 
   const skipped = outcomes.filter((o) => o.skipped);
   if (skipped.length > 0) {
     notRun.push({
       stage: 'trials',
-      reason: `${spent ? errorMessage(spent) : 'cost cap reached'}: ${skipped.length} of ${jobs.length} trials not run (${skipped.map(folderName).join(', ')})`,
+      reason: `${trials.cap.spent ? errorMessage(trials.cap.spent) : 'cost cap reached'}: ${skipped.length} of ${jobs.length} trials not run (${skipped.map(folderName).join(', ')})`,
     });
   }
   const paired = new Set<JobOutcome>();
@@ -437,8 +368,6 @@ export async function runModelStages(
     qualityRuns: options.qualityRuns ?? 0,
     concurrency: options.concurrency ?? 2,
     ...(options.limits ? { limits: options.limits } : {}),
-    promptEstimate,
-    agentUsage: (run) => agentUsage(client, run),
     onProgress: progress,
   });
   notRun.push(...quality.notRun);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AgentModel, AgentName } from '../agents/index.js';
 import { type JudgeResult, judgeTrial, skillTexts } from '../judge/index.js';
-import { BudgetExceeded, formatModelSpec, type ModelClient, type Usage } from '../model/index.js';
+import { BudgetExceeded, formatModelSpec, type ModelClient } from '../model/index.js';
 import { type BoundaryJudgement, capabilityBoundaryHandling } from '../quality/boundary.js';
 import { judgeBoundary } from '../quality/boundary-judge.js';
 import { DIMENSIONS, notRunDimension } from '../quality/dimensions.js';
@@ -70,9 +70,6 @@ export interface QualityStageInput {
   qualityRuns: number;
   concurrency: number;
   limits?: Partial<SandboxLimits>;
-  /** The utility stage's cost accounting (model-stages.ts), so extra runs are counted and capped alike. */
-  promptEstimate: (spec: TrialSpec) => number;
-  agentUsage: (run: StoredRun) => Usage;
   onProgress?: (message: string) => void;
 }
 
@@ -321,8 +318,6 @@ async function extraRunTasks(
     agentModel: input.agentModel,
     ...(input.limits ? { limits: input.limits } : {}),
     stage: (spec) => `quality.trials.${spec.key.agent}`,
-    promptEstimate: input.promptEstimate,
-    agentUsage: input.agentUsage,
     cap,
   };
   const specOf = (
