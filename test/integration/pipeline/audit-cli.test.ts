@@ -2,10 +2,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../../src/cli/main.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../../src/report/model.js';
 import { validateReport } from '../../../src/report/schema.js';
+import { runCli } from '../../support/cli-run.js';
 import { type FakeModelServer, mentions, startFakeModelServer } from '../../support/fake-model-server.js';
 
 const SKILL = 'csv-house-style-qz';
@@ -13,28 +13,6 @@ let server: FakeModelServer;
 let dir: string;
 let skillDir: string;
 const savedKey = process.env.ANTHROPIC_API_KEY;
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  process.exitCode = undefined;
-  try {
-    const code = await main(['node', 'skillaudit', ...args]);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    process.exitCode = undefined;
-  }
-}
 
 const modelArgs = () => ['--model', 'anthropic/claude-sonnet-4-5', '--base-url', server.url, '--no-cache'];
 
@@ -119,7 +97,7 @@ describe('skillaudit audit --model', () => {
       },
     ]);
     const out = join(dir, 'runs');
-    const { code, stdout, stderr } = await cli([
+    const { code, stdout, stderr } = await runCli([
       'audit',
       skillDir,
       ...modelArgs(),
@@ -153,7 +131,7 @@ describe('skillaudit audit --model', () => {
 
   it('rejects an unknown agent in --agents as a usage error before any model call', async () => {
     server.reset();
-    const { code, stderr } = await cli(['audit', skillDir, ...modelArgs(), '--agents', 'builtin,hal9000']);
+    const { code, stderr } = await runCli(['audit', skillDir, ...modelArgs(), '--agents', 'builtin,hal9000']);
     expect(code).toBe(2);
     expect(stderr).toContain('unknown agent "hal9000"');
     expect(server.requests).toEqual([]);
@@ -163,7 +141,7 @@ describe('skillaudit audit --model', () => {
     server.reset();
     const saved = process.env.SKILLAUDIT_MODEL;
     delete process.env.SKILLAUDIT_MODEL;
-    const { code, stdout } = await cli([
+    const { code, stdout } = await runCli([
       'audit',
       skillDir,
       '--no-detonate',
