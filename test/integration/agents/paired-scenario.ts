@@ -3,9 +3,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type AgentName, type AgentRunResult, getAgent, installAgent } from '../../../src/agents/index.js';
-import { loadSkillFolder } from '../../../src/intake/index.js';
 import type { Skill } from '../../../src/types.js';
+import { harnessTurns } from '../../support/fake-model/harness-turns.js';
 import {
   type FakeModelServer,
   type FakeTurn,
@@ -13,6 +14,7 @@ import {
   mentions,
   startFakeModelServer,
 } from '../../support/fake-model-server.js';
+import { loadLocalSkill } from '../../support/load-folder.js';
 
 export const SKILL_NAME = 'ledger-totals-xq';
 /** Never sent to the sandbox: the bridge swaps the sandbox's placeholder for it on the host. */
@@ -29,7 +31,7 @@ export interface PairedOutcome {
 }
 
 /** Installs the harness (first use downloads it from the npm registry), failing with the installer's message. */
-export async function ensureInstalled(agent: AgentName): Promise<void> {
+async function ensureInstalled(agent: AgentName): Promise<void> {
   try {
     await installAgent(agent);
   } catch (error) {
@@ -44,15 +46,7 @@ async function makeSkill(dir: string): Promise<Skill> {
     join(root, 'SKILL.md'),
     `---\nname: ${SKILL_NAME}\ndescription: Totals invoice CSV files into a one-line summary file.\n---\n# Ledger totals\n\nSum the amount column and write "grand total: <sum>" to totals.txt.\n`,
   );
-  return loadSkillFolder(root, {
-    source: 'folder',
-    uri: root,
-    ref: null,
-    commit: null,
-    subdir: '.',
-    owner: null,
-    category: null,
-  });
+  return loadLocalSkill(root);
 }
 
 export async function runPaired(
@@ -98,4 +92,54 @@ export async function runPaired(
 /** Requests whose body mentions the skill's name anywhere. */
 export function mentioningSkill(requests: LoggedRequest[]): LoggedRequest[] {
   return requests.filter((r) => JSON.stringify(r.body ?? '').includes(SKILL_NAME));
+}
+
+export interface HarnessCase {
+  agent: Exclude<AgentName, 'builtin'>;
+  /** The API the harness speaks to the fake server. */
+  provider: 'anthropic' | 'openai';
+  /** The with-skill turns (default: the harness's own, test/support/fake-model/harness-turns.ts). */
+  turns?: FakeTurn[];
+  timeoutMs: number;
+  /** What this adapter shows on top of what every harness must. */
+  check: (outcome: PairedOutcome) => void;
+}
+
+/**
+ * The paired test of a harness CLI adapter: installs the harness, runs the pair, and checks what every harness
+ * must do: the skill is loaded and the file written only with the skill installed, the three scripted turns'
+ * tokens (1000 prompt, 400 cached, 60 output each) are summed, and the real key never reaches the evidence.
+ */
+export function describeHarness(title: string, c: HarnessCase): void {
+  describe(title, () => {
+    beforeAll(() => ensureInstalled(c.agent), 600_000);
+
+    it(
+      'loads the skill and writes the output only when the skill is installed',
+      async () => {
+        const outcome = await runPaired(
+          c.agent,
+          c.provider,
+          c.turns ?? harnessTurns(c.agent, SKILL_NAME, [WRITE_TOTAL]),
+        );
+        const { withSkill, noSkill, withRequests, noRequests } = outcome;
+        expect(withSkill.error).toBeUndefined();
+        expect(withSkill.skillLoaded).toBe(true);
+        expect(withSkill.outputFiles).toContainEqual({ path: 'totals.txt', content: EXPECTED });
+        expect(withSkill.finalMessage).toBe('Wrote totals.txt.');
+        expect(withSkill.tokens).toEqual({ input: 3000, cached: 1200, output: 180 });
+        expect(mentioningSkill(withRequests).length).toBeGreaterThan(0);
+
+        expect(noSkill.error).toBeUndefined();
+        expect(noSkill.skillLoaded).toBe(false);
+        expect(noSkill.outputFiles.find((f) => f.path === 'totals.txt')).toBeUndefined();
+        expect(noRequests.length).toBeGreaterThan(0);
+        expect(mentioningSkill(noRequests)).toEqual([]);
+        // The real key stays on the host: the sandboxed harness only ever held a placeholder.
+        for (const run of [withSkill, noSkill]) expect(JSON.stringify(run.evidence)).not.toContain(REAL_KEY);
+        c.check(outcome);
+      },
+      c.timeoutMs,
+    );
+  });
 }
