@@ -1,6 +1,7 @@
 // Entry point of code analysis: parse once, extract the CodeModel, then analyse code hidden inside it
 // (inline shell strings, exec'd literals, decoded base64/hex blobs) and merge those calls with their origin.
 // Results are cached by text so every detector of a file shares one parse.
+import { gunzipSync, inflateSync } from 'node:zlib';
 import { findEncodedBlobs } from '../decode.js';
 import { codeLanguage, MAX_PARSE_CHARS, parseCode } from '../treesitter.js';
 import { extractJavaScript } from './javascript.js';
@@ -76,6 +77,36 @@ async function analyse(language: string, text: string, depth: number): Promise<C
   return model;
 }
 
+/** Cap on inflated payloads: a compressed blob is code to read, not a zip bomb to expand. */
+const MAX_INFLATED = 100_000;
+
+/**
+ * zlib or gzip streams (`exec(zlib.decompress(b64decode(...)))`) hide their code a second time; inflate them
+ * when the bytes carry the format's header and the result is text.
+ */
+function inflate(bytes: string): string | null {
+  const buf = Buffer.from(bytes, 'latin1');
+  const zlibHeader = buf[0] === 0x78 && ((buf[0]! << 8) | buf[1]!) % 31 === 0;
+  const gzipHeader = buf[0] === 0x1f && buf[1] === 0x8b;
+  if (!zlibHeader && !gzipHeader) return null;
+  try {
+    const out = (zlibHeader ? inflateSync : gunzipSync)(buf, { maxOutputLength: MAX_INFLATED });
+    const text = out.toString('utf8');
+    return isMostlyPrintable(text) ? text : null;
+  } catch {
+    return null;
+  }
+}
+
+function isMostlyPrintable(s: string): boolean {
+  let ok = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 9 || c === 10 || c === 13 || c >= 32) ok++;
+  }
+  return s.length > 0 && ok / s.length > 0.95;
+}
+
 /** Base64/hex blobs that decode to code; scanned as the host language (or shell when it looks like one). */
 function blobsIn(text: string, language: CodeModel['language'], known: readonly Embedded[]): Embedded[] {
   const seen = new Set(known.map((e) => e.text));
@@ -84,14 +115,16 @@ function blobsIn(text: string, language: CodeModel['language'], known: readonly 
     text.length > MAX_PARSE_CHARS ? text.slice(0, MAX_PARSE_CHARS) : text,
     50,
   )) {
-    if (!blob.printable || seen.has(blob.decoded) || !CODE_HINT.test(blob.decoded)) continue;
+    const inflated = blob.printable ? null : inflate(blob.decoded);
+    const decoded = inflated ?? blob.decoded;
+    if ((!blob.printable && !inflated) || seen.has(decoded) || !CODE_HINT.test(decoded)) continue;
     const line = text.slice(0, blob.index).split('\n').length;
-    const shellish = /^\s*(#!.*sh|curl|wget|bash|sh|chmod|echo|cat)\b|\|\s*(ba)?sh\b/m.test(blob.decoded);
+    const shellish = /^\s*(#!.*sh|curl|wget|bash|sh|chmod|echo|cat)\b|\|\s*(ba)?sh\b/m.test(decoded);
     out.push({
       language: shellish ? 'bash' : language,
-      text: blob.decoded,
+      text: decoded,
       line,
-      origin: `decoded from ${blob.encoding} at line ${line}`,
+      origin: `decoded from ${inflated ? 'compressed ' : ''}${blob.encoding} at line ${line}`,
     });
   }
   return out;

@@ -185,7 +185,8 @@ export const unverifiableInstall: PhraseRule = {
   adjust: [
     {
       re: rx(
-        String.raw`\b(?:user'?s?|your\s+own|provided\s+by\s+the\s+user|chosen|of\s+your\s+choice|encrypt\w*)\b`,
+        // Whose choice: "the user's own password", not an audience ("Windows users: download …").
+        String.raw`\b(?:user'?s\s+(?:own\s+)?(?:password|passphrase|key|source|index|registry|mirror|choice)|your\s+own|(?:provided|set|supplied)\s+by\s+the\s+user|chosen|of\s+your\s+choice|encrypt\w*)\b`,
       ),
       factor: 0.3,
       why: 'the user chooses the password or source',
