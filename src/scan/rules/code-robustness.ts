@@ -124,6 +124,10 @@ const STRUCTURED_PARSE =
 /** Where the parsed text comes from: a file, stdin, or another program's output (not the script's own constants). */
 const OUTSIDE_TEXT =
   /\bopen\(|\.read(_text|_bytes|FileSync|File)?\(|\bstdin\b|\.stdout\b|\bcheck_output\(|\bexecSync\(|\bGet-Content\b|\bargv\b/i;
+/** Readers of delimited rows (files or stdin by construction). */
+const CSV_READER = /^csv\.(DictReader|reader)$/;
+/** Field conversions that raise on a malformed value. */
+const FIELD_CONVERSION = /\b(float|int|Decimal)\(\s*\w+\[|\bfromisoformat\(|\bstrptime\(/;
 /** A schema validator or a handler for the parse error anywhere in the file checks the shape of what was parsed. */
 const SHAPE_CHECK =
   /\b(jsonschema|pydantic|marshmallow|cerberus|zod|ajv|joi|yup|valibot|superstruct|Test-Json)\b|except\s*\(?[^:\n]*\b(JSONDecodeError|ValueError|YAMLError|TOMLDecodeError|KeyError|TypeError|Exception)\b/i;
@@ -136,10 +140,13 @@ function parseHits(ctx: FileContext, model: CodeModel): Hit[] {
   if (SHAPE_CHECK.test(withoutCommentLines(ctx.text))) return [];
   const hits: Hit[] = [];
   for (const c of model.calls) {
-    if (c.origin || c.guarded || !STRUCTURED_PARSE.test(c.callee)) continue;
+    if (c.origin || c.guarded) continue;
+    // A CSV reader yields strings: the defect is converting its fields (float, dates) with nothing to catch a bad row.
+    const rows = CSV_READER.test(c.callee) && FIELD_CONVERSION.test(ctx.text);
+    if (!rows && !STRUCTURED_PARSE.test(c.callee)) continue;
     const source = c.kind === 'command' ? c.text : (c.args[0]?.text ?? '');
     const fromOutside =
-      OUTSIDE_TEXT.test(source) || c.args.some((a) => a.taint.has(T.INPUT)) || c.stdin.has(T.INPUT);
+      rows || OUTSIDE_TEXT.test(source) || c.args.some((a) => a.taint.has(T.INPUT)) || c.stdin.has(T.INPUT);
     if (!fromOutside || c.args.some((a) => a.taint.has(T.FETCHED))) continue;
     hits.push(
       callHit(

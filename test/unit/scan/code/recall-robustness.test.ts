@@ -182,3 +182,32 @@ describe('R1: an argument with a fallback is handled input', () => {
     },
   ])('$name', (c) => check(c));
 });
+
+describe('R1: CSV fields converted with nothing to catch a bad row', () => {
+  it.each<Case>([
+    {
+      name: 'R1: python DictReader rows turned into floats and dates outside any try',
+      path: 'scripts/ledger.py',
+      text: 'import csv\nfrom datetime import datetime\n\ndef load(path):\n    with open(path, newline="") as fh:\n        return [(datetime.strptime(r["day"], "%Y-%m-%d"), float(r["total"])) for r in csv.DictReader(fh)]\n',
+      expect: [['R1', 6]],
+    },
+    {
+      name: 'R1: csv.reader columns converted with int() by index',
+      path: 'scripts/scores.py',
+      text: 'import csv, sys\nfor row in csv.reader(sys.stdin):\n    print(row[0], int(row[1]) * 2)\n',
+      expect: [['R1', 2]],
+    },
+    {
+      name: 'no R1: conversion failures are caught per row',
+      path: 'scripts/ok_ledger.py',
+      text: 'import csv\nwith open("in.csv", newline="") as fh:\n    for r in csv.DictReader(fh):\n        try:\n            print(float(r["total"]))\n        except (KeyError, ValueError):\n            print("skipping bad row")\n',
+      absent: ['R1'],
+    },
+    {
+      name: 'no R1: rows copied as text, nothing converted',
+      path: 'scripts/ok_copy.py',
+      text: 'import csv\nwith open("in.csv", newline="") as fh:\n    for r in csv.DictReader(fh):\n        print(r.get("name", ""))\n',
+      absent: ['R1'],
+    },
+  ])('$name', (c) => check(c));
+});
