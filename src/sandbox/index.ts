@@ -10,8 +10,8 @@ import type { BackendName, BackendStatus, CreateSandboxOptions, Sandbox } from '
 export type { CanaryHit, CanaryHitKind, CanaryHitOptions } from './canaries.js';
 export { findCanaryHits } from './canaries.js';
 export type * from './evidence.js';
-export type * from './types.js';
 export { SandboxStoppedError, STOP_GRACE_MS, stopSandboxRuns } from './live-runs.js';
+export type * from './types.js';
 export { DEFAULT_SANDBOX_LIMITS, SANDBOX_INNER_PATHS } from './types.js';
 
 const run = promisify(execFile);

@@ -28,7 +28,8 @@ const markers: string[] = [];
 
 beforeAll(() => {
   requireSandboxTools();
-  if (!existsSync(join(REPO, 'dist/cli/main.js'))) throw new Error('run `npm run build` first: the test runs dist/');
+  if (!existsSync(join(REPO, 'dist/cli/main.js')))
+    throw new Error('run `npm run build` first: the test runs dist/');
 });
 
 afterAll(() => {
@@ -87,7 +88,9 @@ describe.each([
     );
 
     const scriptRunning = () =>
-      processesWith(marker).some((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('/usr/bin/python3'));
+      processesWith(marker).some((pid) =>
+        readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('/usr/bin/python3'),
+      );
     expect(await until(scriptRunning, 45_000), `the script never ran: ${stderr}`).toBe(true);
 
     const sent = Date.now();

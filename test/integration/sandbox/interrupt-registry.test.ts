@@ -5,8 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   registerRun,
-  STOP_GRACE_MS,
   SandboxStoppedError,
+  STOP_GRACE_MS,
   stopSandboxRuns,
   unregisterRun,
 } from '../../../src/sandbox/live-runs.js';
