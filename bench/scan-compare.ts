@@ -1,0 +1,62 @@
+// Guard for scanner speed work: runs `skillaudit scan --format json` from two builds (each a folder with
+// bin/ and dist/, e.g. the tree before and after an optimisation, built against the same rule files) over
+// the labeled eval set, the fixtures, the examples and a generated corpus, in process and with workers, and
+// says whether the outputs are byte-identical. Run: npx tsx bench/scan-compare.ts <buildA> <buildB> [count]
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { writeCorpus } from './corpus.js';
+
+const [buildA, buildB] = process.argv.slice(2, 4).map((p) => resolve(p));
+const count = Number(process.argv[4] ?? 200);
+if (!buildA || !buildB) {
+  console.error('usage: npx tsx bench/scan-compare.ts <buildA> <buildB> [count]');
+  process.exit(2);
+}
+
+function scanJson(build: string, inputs: string[], workers: number): string {
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(build, 'bin/skillaudit.js'),
+      'scan',
+      ...inputs,
+      '--workers',
+      String(workers),
+      '--format',
+      'json',
+      '--fail-on',
+      'none',
+      '-q',
+    ],
+    { encoding: 'utf8', maxBuffer: 1 << 30 },
+  );
+  // Exit 2 is expected when a fixture fails intake on purpose; anything else is a crash.
+  if (r.status !== 0 && r.status !== 2) throw new Error(`${build} (workers ${workers}) failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'skillaudit-compare-'));
+let differing = 0;
+try {
+  writeCorpus(dir, count);
+  const inputs = ['eval/labeled', 'test/fixtures/detonate', 'examples', dir].filter((p) => existsSync(p));
+  for (const workers of [1, 2]) {
+    const a = scanJson(buildA, inputs, workers);
+    const b = scanJson(buildB, inputs, workers);
+    const skills = (JSON.parse(a) as { skills: unknown[] }).skills.length;
+    if (a === b) {
+      console.log(`workers ${workers}: identical (${skills} skills, ${a.length} bytes of JSON)`);
+      continue;
+    }
+    differing++;
+    const at = [...a].findIndex((ch, i) => ch !== b[i]);
+    console.log(
+      `workers ${workers}: DIFFERENT at byte ${at}:\n  A: ${a.slice(at - 200, at + 200)}\n  B: ${b.slice(at - 200, at + 200)}`,
+    );
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exitCode = differing > 0 ? 1 : 0;
