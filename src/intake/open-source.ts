@@ -21,6 +21,11 @@ export interface IntakeOptions {
   limits?: Partial<IntakeLimits>;
   /** Mirrors and extra git settings for remote repositories. */
   git?: GitAccess;
+  /**
+   * Called with each skill as soon as it has loaded (in the order loads finish), so a consumer can start on
+   * it while the rest of a corpus is read; the handle still lists every skill, sorted.
+   */
+  onSkill?: (result: SkillResult) => void;
 }
 
 export type SkillResult =
@@ -222,7 +227,9 @@ export async function openSource(source: string, options: IntakeOptions = {}): P
     const pending = [...discovery.roots];
     const loadNext = async (): Promise<void> => {
       for (let rootRel = pending.shift(); rootRel !== undefined; rootRel = pending.shift()) {
-        skills.push(await loadOne(rootRel));
+        const result = await loadOne(rootRel);
+        skills.push(result);
+        options.onSkill?.(result);
       }
     };
     const loadOne = async (rootRel: string): Promise<SkillResult> => {

@@ -1,21 +1,21 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { Skill } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { type ScanOptions, scanSkill } from './engine.js';
-import { parseCode } from './treesitter.js';
 
-// One worker of the scan pool: receives a loaded skill, returns its scan (see scan-source.ts). It compiles the
-// common grammars as soon as it starts, so that this cost overlaps with intake on the main thread.
-const warm = Promise.all(
-  ['bash', 'python', 'javascript'].map((l) => parseCode(l, 'x').then((t) => t?.delete())),
-);
+// One worker of the scan pool (scan-pool.ts): receives loaded skills, returns their scans in the order they
+// came. Skills are scanned one at a time, so a crash is charged to the skill that caused it. Grammars load
+// on first use: only the languages the skills hold are ever compiled.
 
-parentPort?.on('message', async (msg: { index: number; skill: Skill; options: ScanOptions }) => {
-  try {
-    await warm;
-    const scan = await scanSkill(msg.skill, msg.options);
-    parentPort?.postMessage({ index: msg.index, scan });
-  } catch (error) {
-    parentPort?.postMessage({ index: msg.index, error: errorMessage(error) });
-  }
+const options = workerData as ScanOptions;
+let queue = Promise.resolve();
+
+parentPort?.on('message', (msg: { id: number; skill: Skill }) => {
+  queue = queue.then(async () => {
+    try {
+      parentPort?.postMessage({ id: msg.id, scan: await scanSkill(msg.skill, options) });
+    } catch (error) {
+      parentPort?.postMessage({ id: msg.id, error: errorMessage(error) });
+    }
+  });
 });

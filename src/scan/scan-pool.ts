@@ -1,0 +1,186 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Skill } from '../types.js';
+import { errorMessage } from '../util/errors.js';
+import { type ScanOptions, type SkillScan, scanSkill } from './engine.js';
+
+// Scans skills as intake hands them over. The main thread scans too (its modules are loaded already); worker
+// threads join only once enough text is waiting to repay their start-up (module load, wasm grammars: about
+// half a second of CPU each), so a single skill or a small folder never pays for a thread.
+
+export type ScanOutcome = SkillScan | { error: string };
+
+export interface ScanPoolOptions {
+  /** Worker threads to add to the main thread at most. */
+  maxWorkers: number;
+  /** Characters of text waiting to be scanned that start the workers (default SPAWN_BACKLOG_CHARS). */
+  spawnBacklogChars?: number;
+  scan: ScanOptions;
+  onDone: (id: number, outcome: ScanOutcome) => void;
+}
+
+interface Job {
+  id: number;
+  skill: Skill;
+  /** Characters of text: the scan's cost grows with it. */
+  size: number;
+}
+
+interface PoolWorker {
+  thread: Worker;
+  /** Jobs posted and not answered yet, in the order the worker takes them. */
+  inFlight: Job[];
+}
+
+// Worker threads need compiled JavaScript: under a TypeScript test runner the main thread scans alone.
+const WORKER_FILE = fileURLToPath(new URL('./scan-worker.js', import.meta.url));
+const workersAvailable = existsSync(WORKER_FILE);
+
+/**
+ * Text waiting to be scanned before workers start: at roughly 2 µs per character on one core, about half a
+ * second of work, which is what a worker's start-up costs; less is done sooner by the main thread alone.
+ */
+const SPAWN_BACKLOG_CHARS = 256 * 1024;
+/** Jobs a worker holds at once: the next one is already there while the main thread is busy scanning. */
+const PREFETCH = 2;
+
+function textSize(skill: Skill): number {
+  let n = 0;
+  for (const f of skill.files) n += f.text?.length ?? 0;
+  return n;
+}
+
+/** One turn of the event loop, so intake's file reads and worker messages are handled between two scans. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+export class ScanPool {
+  private readonly queue: Job[] = [];
+  private readonly workers: PoolWorker[] = [];
+  private backlog = 0;
+  private nextId = 0;
+  private closed = false;
+  private spawned = false;
+  private started = 0;
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly options: ScanPoolOptions) {}
+
+  /** Worker threads started so far (0 when the main thread scanned alone). */
+  get workersStarted(): number {
+    return this.started;
+  }
+
+  /** Queues a skill; returns the id its outcome is reported under. */
+  add(skill: Skill): number {
+    const job = { id: this.nextId++, skill, size: textSize(skill) };
+    this.queue.push(job);
+    this.backlog += job.size;
+    if (!this.spawned && this.backlog >= (this.options.spawnBacklogChars ?? SPAWN_BACKLOG_CHARS))
+      this.spawn();
+    this.dispatch();
+    this.notify();
+    return job.id;
+  }
+
+  /** No more skills will be added. */
+  close(): void {
+    this.closed = true;
+    this.notify();
+  }
+
+  /** Drops the skills not started yet and closes the pool (intake failed: nobody wants the results). */
+  cancel(): void {
+    this.queue.length = 0;
+    this.backlog = 0;
+    this.close();
+  }
+
+  /** Scans on the main thread until every added skill has an outcome (call close() to let it finish). */
+  async run(): Promise<void> {
+    try {
+      for (;;) {
+        this.dispatch();
+        const job = this.take();
+        if (job) {
+          this.options.onDone(job.id, await scanHere(job.skill, this.options.scan));
+          await nextTurn();
+        } else if (this.closed && this.workers.every((w) => w.inFlight.length === 0)) {
+          return;
+        } else {
+          await new Promise<void>((resolve) => {
+            this.wake = resolve;
+          });
+        }
+      }
+    } finally {
+      await Promise.all(this.workers.map((w) => w.thread.terminate()));
+    }
+  }
+
+  private take(): Job | undefined {
+    const job = this.queue.shift();
+    if (job) this.backlog -= job.size;
+    return job;
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+
+  private spawn(): void {
+    this.spawned = true;
+    if (!workersAvailable) return;
+    for (let i = 0; i < this.options.maxWorkers; i++) {
+      const thread = new Worker(WORKER_FILE, { workerData: this.options.scan });
+      const worker: PoolWorker = { thread, inFlight: [] };
+      thread.on('message', (msg: { id: number; scan?: SkillScan; error?: string }) => {
+        const job = worker.inFlight.shift();
+        if (job) this.options.onDone(job.id, msg.scan ?? { error: msg.error ?? 'unknown worker error' });
+        this.dispatch();
+        this.notify();
+      });
+      // A worker that dies (a parser crash on hostile input, memory) fails only the skill it was scanning;
+      // the jobs it held but had not started go back to the queue.
+      thread.once('error', (error) => this.retire(worker, `scanner worker failed: ${error.message}`));
+      thread.once('exit', (code) => this.retire(worker, `scanner worker exited with code ${code}`));
+      this.workers.push(worker);
+      this.started++;
+    }
+  }
+
+  private retire(worker: PoolWorker, why: string): void {
+    const index = this.workers.indexOf(worker);
+    if (index < 0) return;
+    this.workers.splice(index, 1);
+    const [current, ...unstarted] = worker.inFlight;
+    worker.inFlight = [];
+    if (current) this.options.onDone(current.id, { error: why });
+    for (const job of unstarted.reverse()) {
+      this.queue.unshift(job);
+      this.backlog += job.size;
+    }
+    this.notify();
+  }
+
+  private dispatch(): void {
+    for (const worker of this.workers) {
+      while (worker.inFlight.length < PREFETCH) {
+        const job = this.take();
+        if (!job) return;
+        worker.inFlight.push(job);
+        worker.thread.postMessage({ id: job.id, skill: job.skill });
+      }
+    }
+  }
+}
+
+async function scanHere(skill: Skill, options: ScanOptions): Promise<ScanOutcome> {
+  try {
+    return await scanSkill(skill, options);
+  } catch (error) {
+    return { error: errorMessage(error) };
+  }
+}
