@@ -2,6 +2,7 @@
 // The runtime and each grammar load once, lazily; callers must delete() every tree they receive (wasm memory).
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
 
 export type { Node, Tree } from 'web-tree-sitter';
@@ -63,10 +64,22 @@ function wasmDir(): string {
   return path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
 }
 
+/**
+ * Grammars run on V8's baseline wasm compiler only. Optimising them costs more than it saves: V8 re-compiles
+ * hot grammar functions with TurboFan on a background thread, which takes about 12 s of CPU for the
+ * PowerShell grammar (and half a second for bash) per thread, holds a core meanwhile, and delays the exit
+ * until it finishes; parsing skill-sized scripts never earns that back. The flag is process-wide and read when
+ * a module compiles, so it is set before the first grammar loads (worker threads share it).
+ */
+function baselineWasmOnly(): Promise<void> {
+  setFlagsFromString('--liftoff-only');
+  return Parser.init();
+}
+
 function parserFor(language: CodeLanguage): Promise<Parser> {
   let pending = grammars.get(language);
   if (!pending) {
-    runtime ??= Parser.init();
+    runtime ??= baselineWasmOnly();
     pending = runtime.then(async () => {
       const lang = await Language.load(path.join(wasmDir(), `tree-sitter-${language}.wasm`));
       const parser = new Parser();
