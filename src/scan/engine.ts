@@ -123,15 +123,36 @@ function toFinding(located: Located, rules: Map<string, Rule>): Finding | null {
   };
 }
 
+/**
+ * Index of the first of `kept` that ends at or after `line`. `kept` holds line ranges that never overlap each
+ * other, sorted by line (so their ends are sorted too): only that one can overlap a range starting at `line`.
+ */
+function firstEndingFrom(kept: readonly Finding[], line: number): number {
+  let lo = 0;
+  let hi = kept.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (kept[mid]!.endLine < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** One finding per pattern and place: overlapping hits of the same pattern in a file keep the most confident. */
 function dedupe(findings: Finding[]): Finding[] {
   const sorted = [...findings].sort((a, b) => b.confidence - a.confidence || a.line - b.line);
   const kept: Finding[] = [];
+  // Kept ranges per pattern and file, in line order: a hostile file with thousands of hits stays fast.
+  const places = new Map<string, Finding[]>();
   for (const f of sorted) {
-    const overlaps = kept.some(
-      (k) => k.pattern === f.pattern && k.file === f.file && f.line <= k.endLine && k.line <= f.endLine,
-    );
-    if (!overlaps && f.confidence >= REPORT_FLOOR) kept.push(f);
+    if (f.confidence < REPORT_FLOOR) continue;
+    const key = `${f.pattern}\0${f.file}`;
+    const place = places.get(key) ?? [];
+    const at = firstEndingFrom(place, f.line);
+    if (at < place.length && place[at]!.line <= f.endLine) continue;
+    place.splice(at, 0, f);
+    places.set(key, place);
+    kept.push(f);
   }
   return kept.sort(
     (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.pattern.localeCompare(b.pattern),

@@ -114,6 +114,8 @@ interface Walk {
   text: string;
   starts: number[];
   headings: { depth: number; text: string }[];
+  /** Framing of the current heading trail; null until first asked for after the trail changed. */
+  trailFraming: Framing | null;
   doc: MarkdownDoc;
 }
 
@@ -135,8 +137,17 @@ function currentSection(w: Walk): string {
   return w.headings[w.headings.length - 1]?.text ?? '';
 }
 
+/** The heading trail's framing, read once per trail rather than once per block under it. */
+function trailFraming(w: Walk): Framing {
+  w.trailFraming ??= sectionFraming(w.headings.map((h) => h.text));
+  return w.trailFraming;
+}
+
 function paragraphKind(w: Walk, start: number, end: number, container: ProseKind): ProseKind {
-  const lines = w.text.slice(start, end).split('\n');
+  const source = w.text.slice(start, end);
+  // Every line of a table starts with a pipe: without one anywhere, this is no table.
+  if (!source.includes('|')) return container;
+  const lines = source.split('\n');
   if (lines.length > 0 && lines.every((l) => /^\s*(>\s*)*\|/.test(l))) return 'table';
   return container;
 }
@@ -252,7 +263,7 @@ function walkBlocks(w: Walk, parent: Parent, inherited: Framing | null, containe
     const [start, end] = range;
     const introduced = introduces;
     introduces = false;
-    const section = (): Framing => inherited ?? sectionFraming(w.headings.map((h) => h.text));
+    const section = (): Framing => inherited ?? trailFraming(w);
     const context = (): Framing => lead ?? section();
     switch (child.type) {
       case 'yaml':
@@ -263,6 +274,7 @@ function walkBlocks(w: Walk, parent: Parent, inherited: Framing | null, containe
         const text = visibleText(child);
         while ((w.headings[w.headings.length - 1]?.depth ?? 0) >= child.depth) w.headings.pop();
         w.headings.push({ depth: child.depth, text });
+        w.trailFraming = null;
         pushSpan(w, 'heading', text, start, end, section());
         walkInline(w, child, section());
         lead = null;
@@ -304,11 +316,14 @@ function walkBlocks(w: Walk, parent: Parent, inherited: Framing | null, containe
   }
 }
 
+// Built once: the extensions are static descriptions of syntax, the same for every document.
+const PARSE_OPTIONS = {
+  extensions: [frontmatter(['yaml'])],
+  mdastExtensions: [frontmatterFromMarkdown(['yaml'])],
+};
+
 function parseTree(text: string): Root {
-  return fromMarkdown(text, {
-    extensions: [frontmatter(['yaml'])],
-    mdastExtensions: [frontmatterFromMarkdown(['yaml'])],
-  });
+  return fromMarkdown(text, PARSE_OPTIONS);
 }
 
 /** Without a tree (the parser failed), every run of non-blank lines is a paragraph in an instruction section. */
@@ -350,6 +365,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
       text,
       starts: lineStarts(text),
       headings: [],
+      trailFraming: null,
       doc: { spans: [], codeBlocks: [], inlineCode: [], codeRanges: [] },
     };
     walkBlocks(w, parseTree(text), null, 'paragraph');

@@ -67,11 +67,27 @@ export function declaredHosts(skill: Skill): Set<string> {
   return hosts;
 }
 
-function mentions(text: string, file: SkillFile): boolean {
-  if (text.includes(file.path)) return true;
+/** How a script is named in text: its path, or its basename after a separator. */
+interface ScriptName {
+  path: string;
+  base: string;
+  /** Null when the basename has no extension: a bare word is too common to mean the script. */
+  baseRe: RegExp | null;
+}
+
+function scriptName(file: SkillFile): ScriptName {
   const base = file.path.split('/').pop()!;
-  // A bare basename counts only when it looks like a script name (has an extension), to avoid matching words.
-  return base.includes('.') && new RegExp(`(^|[\\s\`'"/(])${escapeRegExp(base)}\\b`).test(text);
+  return {
+    path: file.path,
+    base,
+    baseRe: base.includes('.') ? new RegExp(`(^|[\\s\`'"/(])${escapeRegExp(base)}\\b`) : null,
+  };
+}
+
+function mentions(text: string, name: ScriptName): boolean {
+  if (text.includes(name.path)) return true;
+  // The substring test is cheap and necessary for a match: most script pairs never get to the RegExp.
+  return name.baseRe !== null && text.includes(name.base) && name.baseRe.test(text);
 }
 
 function escapeRegExp(s: string): string {
@@ -83,7 +99,7 @@ function escapeRegExp(s: string): string {
  * Returns the set of file paths.
  */
 export function reachableScripts(skill: Skill): Set<string> {
-  const scripts = skill.files.filter((f) => f.kind === 'script');
+  const scripts = skill.files.filter((f) => f.kind === 'script').map(scriptName);
   const reached = new Set<string>();
   const queue: string[] = [];
   for (const f of scripts) {
