@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReferenceSkill } from '../../src/quality/estimate/estimator.js';
 import type { DimensionId } from '../../src/quality/types.js';
+import { seededRandom } from '../../src/util/seeded-random.js';
 
 // Synthetic skills whose true quality is a known function of their topic: each topic has its own vocabulary and
 // fixed scores, so an estimator that retrieves by topic must reproduce the topic's scores exactly. Used by the
@@ -58,17 +59,8 @@ export const KNOWN_TOPICS: readonly Topic[] = [
   },
 ];
 
-/** mulberry32, so every generated set is the same on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+/** Seeded, so every generated set is the same on every run. */
+export const seeded = seededRandom;
 
 function pick(words: readonly string[], n: number, rand: () => number): string[] {
   return Array.from({ length: n }, () => words[Math.floor(rand() * words.length)]!);

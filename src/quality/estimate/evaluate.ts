@@ -1,3 +1,4 @@
+import { seededRandom } from '../../util/seeded-random.js';
 import { DIMENSIONS, roundScore } from '../dimensions.js';
 import type { DimensionId } from '../types.js';
 import { CategoryMeans, Estimator, type ReferenceSkill } from './estimator.js';
@@ -44,18 +45,6 @@ export interface HoldoutEvaluation {
   /** Table 6: each method, metrics averaged over the evaluated dimensions. */
   methods: MethodSummary[];
   notes: string[];
-}
-
-/** mulberry32: a tiny seeded generator, so the same --seed always holds out the same skills. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
 }
 
 /**
