@@ -1,5 +1,5 @@
 import { isMap, isScalar, parseDocument, type YAMLError } from 'yaml';
-import type { Diagnostic } from '../types.js';
+import type { Diagnostic, Skill } from '../types.js';
 import { lineAt, lineStarts } from '../util/lines.js';
 
 // Splits SKILL.md into YAML frontmatter and markdown body. The `yaml` package never evaluates code;
@@ -64,6 +64,25 @@ function flowDepth(source: string): number {
     else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
   }
   return deepest;
+}
+
+/**
+ * The skill fields SKILL.md decides, for intake and for a rewritten SKILL.md alike: a missing or empty name
+ * falls back to the folder's, a non-string description to none.
+ */
+export function skillMdFields(
+  parsed: ParsedSkillMd,
+  folderName: string,
+): Pick<Skill, 'name' | 'description' | 'frontmatter' | 'frontmatterLines' | 'body' | 'bodyStartLine'> {
+  const { name, description } = parsed.frontmatter;
+  return {
+    name: typeof name === 'string' && name !== '' ? name : folderName,
+    description: typeof description === 'string' ? description : '',
+    frontmatter: parsed.frontmatter,
+    frontmatterLines: parsed.frontmatterLines,
+    body: parsed.body,
+    bodyStartLine: parsed.bodyStartLine,
+  };
 }
 
 export function parseSkillMd(text: string): ParsedSkillMd {

@@ -7,7 +7,7 @@ import { UserError } from '../util/errors.js';
 import { mapInBatches } from './batches.js';
 import { classifyFile } from './classify.js';
 import { decodeText } from './decode-text.js';
-import { parseSkillMd } from './frontmatter.js';
+import { parseSkillMd, skillMdFields } from './frontmatter.js';
 import { DEFAULT_LIMITS, type IntakeLimits } from './limits.js';
 import { FileChangedError, readFileBounded } from './read-file.js';
 import { specDiagnostics } from './spec-rules.js';
@@ -188,15 +188,9 @@ export async function loadSkill(
     folderName,
     lineCount: skillMd.text.split('\n').length,
   });
-  const { name, description } = parsed.frontmatter;
   return {
     id: skillId(files, skillMd.text),
-    name: typeof name === 'string' && name !== '' ? name : folderName,
-    description: typeof description === 'string' ? description : '',
-    frontmatter: parsed.frontmatter,
-    frontmatterLines: parsed.frontmatterLines,
-    body: parsed.body,
-    bodyStartLine: parsed.bodyStartLine,
+    ...skillMdFields(parsed, folderName),
     files,
     links: [...extras.links, ...walked.links].sort((a, b) => (a.path < b.path ? -1 : 1)),
     diagnostics: [

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Document, parseDocument } from 'yaml';
-import { parseSkillMd } from '../../intake/frontmatter.js';
+import { parseSkillMd, skillMdFields } from '../../intake/frontmatter.js';
 import type { Skill } from '../../types.js';
 import { frontmatterString, skillMarkdown } from '../skill-text.js';
 
@@ -52,16 +52,10 @@ export function candidateSkill(original: Skill, text: string): Skill {
   const files = original.files.map((f) =>
     f.path === 'SKILL.md' ? { ...f, text, size, sha256, truncated: false } : f,
   );
-  const { name, description } = parsed.frontmatter;
   return {
     ...original,
     id: createHash('sha256').update(`${original.id}\0${sha256}`).digest('hex'),
-    name: typeof name === 'string' && name !== '' ? name : original.folderName,
-    description: typeof description === 'string' ? description : '',
-    frontmatter: parsed.frontmatter,
-    frontmatterLines: parsed.frontmatterLines,
-    body: parsed.body,
-    bodyStartLine: parsed.bodyStartLine,
+    ...skillMdFields(parsed, original.folderName),
     files,
     diagnostics: parsed.diagnostics,
   };
