@@ -4,23 +4,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'smol-toml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadSkillFolder } from '../../../src/intake/index.js';
 import { compileProbe } from '../../../src/tasks/index.js';
+import { loadLocalSkill } from '../../support/load-folder.js';
 
 const out = mkdtempSync(join(tmpdir(), 'skillaudit-probe-task-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('compileProbe', () => {
   it('writes a with-skill task whose evaluator notes stay in tests/', async () => {
-    const skill = await loadSkillFolder(resolve('examples/csv-summary'), {
-      source: 'folder',
-      uri: 'examples/csv-summary',
-      ref: null,
-      commit: null,
-      subdir: '.',
-      owner: null,
-      category: null,
-    });
+    const skill = await loadLocalSkill(resolve('examples/csv-summary'), 'examples/csv-summary');
     const task = await compileProbe(out, skill, {
       id: 'p1',
       finding: 'f-123',
