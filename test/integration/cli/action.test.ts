@@ -10,11 +10,12 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Log } from 'sarif';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildProgram } from '../../../src/cli/main.js';
+import { BUILT_BIN, REPO_ROOT, requireBuild } from '../../support/built-cli.js';
 import { sarifErrors } from '../../support/sarif-schema.js';
 
 // The GitHub Action as the runner executes it: action.yml is parsed, each `run` step's script runs in bash with
@@ -23,7 +24,7 @@ import { sarifErrors } from '../../support/sarif-schema.js';
 // commit and a pull request commit. `npm` is a recording stand-in: installing needs the network. The `uses`
 // steps (setup-node, upload-sarif) are GitHub's; whether they would run is decided from their `if`.
 
-const repo = resolve(import.meta.dirname, '../../..');
+const repo = REPO_ROOT;
 const labeled = join(repo, 'eval', 'labeled');
 
 interface Step {
@@ -230,9 +231,7 @@ function sarifUris(path: string): string[] {
 }
 
 beforeAll(() => {
-  if (!existsSync(join(repo, 'dist', 'cli', 'main.js'))) {
-    throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the CLI tests');
-  }
+  requireBuild();
   work = mkdtempSync(join(tmpdir(), 'skillaudit-action-'));
   fakeBin = join(work, 'fake-bin');
   mkdirSync(fakeBin);
@@ -314,7 +313,7 @@ describe('action.yml', () => {
     expect(r.summary).toContain('blocking findings');
     // The default install runs npm ci in the action's own checkout, whose bin the scan ran.
     expect(r.npmCalls).toEqual([`${repo} npm ci --no-audit --no-fund`]);
-    expect(r.outputs.install!.bin).toBe(join(repo, 'bin', 'skillaudit.js'));
+    expect(r.outputs.install!.bin).toBe(BUILT_BIN);
   });
 
   it('passes with fail-on none and still uploads', async () => {

@@ -1,24 +1,16 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { BUILT_BIN, REPO_ROOT, requireBuild } from '../../support/built-cli.js';
 
 // The commit hooks as they run: the pre-commit hook from .pre-commit-hooks.yaml invoked the way pre-commit
 // invokes it (staged files filtered by `files`, appended to `entry` and `args`), and the plain git hook from
 // docs/ci.md installed in .git/hooks and run by a real `git commit`. `skillaudit` on PATH is the built CLI.
 
-const repo = resolve(import.meta.dirname, '../../..');
+const repo = REPO_ROOT;
 const labeled = join(repo, 'eval', 'labeled');
 
 interface Hook {
@@ -78,16 +70,11 @@ function runHook(dir: string, args: string[] = hook!.args ?? []) {
 }
 
 beforeAll(() => {
-  if (!existsSync(join(repo, 'dist', 'cli', 'main.js'))) {
-    throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the CLI tests');
-  }
+  requireBuild();
   work = mkdtempSync(join(tmpdir(), 'skillaudit-hooks-'));
   shimPath = join(work, 'bin');
   mkdirSync(shimPath);
-  writeFileSync(
-    join(shimPath, 'skillaudit'),
-    `#!/bin/sh\nexec "${process.execPath}" "${join(repo, 'bin', 'skillaudit.js')}" "$@"\n`,
-  );
+  writeFileSync(join(shimPath, 'skillaudit'), `#!/bin/sh\nexec "${process.execPath}" "${BUILT_BIN}" "$@"\n`);
   chmodSync(join(shimPath, 'skillaudit'), 0o755);
 });
 

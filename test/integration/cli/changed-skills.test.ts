@@ -1,52 +1,34 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScanJson } from '../../../src/report/scan-json.js';
+import { type BuiltRun, REPO_ROOT, requireBuild, runBuilt } from '../../support/built-cli.js';
 import { sarifErrors } from '../../support/sarif-schema.js';
 
 // `skillaudit scan --changed-since` on a real git repository: the built CLI in a child process.
 
-const repo = resolve(import.meta.dirname, '../../..');
-const bin = join(repo, 'bin', 'skillaudit.js');
+const repo = REPO_ROOT;
 const labeled = join(repo, 'eval', 'labeled');
 let work: string;
 let dir: string;
 let base: string;
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], cwd = dir): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', fail);
-    child.on('close', (status) => done({ status, stdout, stderr }));
-  });
-}
+const run = (args: string[], cwd = dir) => runBuilt(args, cwd);
 
 function git(...args: string[]): string {
   return execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
 }
 
-function skillPaths(r: Run): string[] {
+function skillPaths(r: BuiltRun): string[] {
   return (JSON.parse(r.stdout) as ScanJson).skills.map((s) => s.path).sort();
 }
 
 const HOSTILE_NAMES = ['git@localhost:evil', '-rf'];
 
 beforeAll(() => {
-  if (!existsSync(join(repo, 'dist', 'cli', 'main.js'))) {
-    throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the CLI tests');
-  }
+  requireBuild();
   work = mkdtempSync(join(tmpdir(), 'skillaudit-changed-cli-'));
   dir = join(work, 'repo');
   mkdirSync(join(dir, 'skills'), { recursive: true });

@@ -1,19 +1,11 @@
 import { spawn } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateReport } from '../../../src/report/schema.js';
+import { REPO_ROOT, requireBuild, runBuilt } from '../../support/built-cli.js';
 
 // Every CLI command that prints JSON, run as users run it (the built bin in a child process), its output
 // validated against the schema published in docs/: the audit report (report.schema.json, through
@@ -21,8 +13,7 @@ import { validateReport } from '../../../src/report/schema.js';
 // `inspect` prints the internal skill model, which has no schema of its own: its provenance and diagnostics
 // are checked against the report schema's shared definitions. `eval-scanner` has no schema (see the report).
 
-const repo = resolve(import.meta.dirname, '../../..');
-const bin = join(repo, 'bin', 'skillaudit.js');
+const repo = REPO_ROOT;
 const labeled = join(repo, 'eval', 'labeled');
 let work: string;
 
@@ -43,28 +34,10 @@ const SCAN = 'https://skillaudit.dev/schemas/scan/v1.json';
 const QUALITY = 'https://skillaudit.dev/schemas/quality/v1.json';
 const REPORT = 'https://skillaudit.dev/schemas/report/v1.json';
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], cwd = work): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', fail);
-    child.on('close', (status) => done({ status, stdout, stderr }));
-  });
-}
+const run = (args: string[], cwd = work) => runBuilt(args, cwd);
 
 beforeAll(() => {
-  if (!existsSync(join(repo, 'dist', 'cli', 'main.js'))) {
-    throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the CLI tests');
-  }
+  requireBuild();
   work = mkdtempSync(join(tmpdir(), 'skillaudit-json-'));
   // A corpus with a risky skill, a clean one and one that cannot be loaded: every branch of each contract.
   mkdirSync(join(work, 'corpus'));

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -10,46 +9,25 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EstimatedSkill, HoldoutEvaluation } from '../../../src/quality/estimate/index.js';
+import { REPO_ROOT, requireBuild, runBuilt } from '../../support/built-cli.js';
 
 // `skillaudit reference build|eval` and `skillaudit estimate` as users run them: the built bin in a child
 // process, a real SQLite reference set built from the repository's own skills, and hostile reference files.
 
-const repo = resolve(import.meta.dirname, '../../..');
-const bin = join(repo, 'bin', 'skillaudit.js');
+const repo = REPO_ROOT;
 const labeled = join(repo, 'eval', 'labeled');
 let work: string;
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[]): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: work,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', fail);
-    child.on('close', (status) => done({ status, stdout, stderr }));
-  });
-}
+const run = (args: string[]) => runBuilt(args, work);
 
 const labeledSkills = readdirSync(labeled).filter((d) => existsSync(join(labeled, d, 'SKILL.md')));
 
 beforeAll(async () => {
-  if (!existsSync(join(repo, 'dist', 'cli', 'main.js'))) {
-    throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the CLI tests');
-  }
+  requireBuild();
   work = mkdtempSync(join(tmpdir(), 'skillaudit-reference-cli-'));
   // Dynamic and rubric scores a marketplace already has, in `skillaudit quality --format json` form.
   mkdirSync(join(work, 'profiles'));

@@ -1,44 +1,22 @@
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScanJson } from '../../../src/report/scan-json.js';
+import { REPO_ROOT, requireBuild, runBuilt } from '../../support/built-cli.js';
 import { type FakeModelServer, mentions, startFakeModelServer } from '../../support/fake-model-server.js';
 import { sarifErrors } from '../../support/sarif-schema.js';
 
 // `skillaudit scan` as users run it: the built bin in a child process, on skills from the labeled set.
 
-const repo = resolve(import.meta.dirname, '../../..');
-const bin = join(repo, 'bin', 'skillaudit.js');
+const repo = REPO_ROOT;
 const labeled = join(repo, 'eval', 'labeled');
 let work: string;
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: work,
-      env: { ...process.env, NO_COLOR: '1', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', fail);
-    child.on('close', (status) => done({ status, stdout, stderr }));
-  });
-}
+const run = (args: string[], env: Record<string, string> = {}) => runBuilt(args, work, env);
 
 beforeAll(() => {
-  if (!existsSync(join(repo, 'dist', 'cli', 'main.js'))) {
-    throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the CLI tests');
-  }
+  requireBuild();
   work = mkdtempSync(join(tmpdir(), 'skillaudit-scan-cli-'));
   // A small corpus: one injected skill, one clean look-alike, and one skill that cannot be loaded.
   mkdirSync(join(work, 'corpus'));
