@@ -9,6 +9,7 @@ import {
   createModelClient,
   type ModelClient,
   type ModelFlags,
+  type RetryPolicy,
   resolveModelSettings,
 } from '../../src/model/index.js';
 import {
@@ -20,8 +21,15 @@ import {
 export interface FakeModelFixture {
   readonly server: FakeModelServer;
   readonly dir: string;
-  /** A client of `model` (`provider/name`) on the fake server: no cache, no retries; closed after the test. */
-  client(model: string, flags?: Omit<ModelFlags, 'model' | 'baseUrl'>): ModelClient;
+  /**
+   * A client of `model` (`provider/name`) on the fake server: no cache and, unless `retry` asks for some, no
+   * retries (10 ms apart, so retry tests stay fast); closed after the test.
+   */
+  client(
+    model: string,
+    flags?: Omit<ModelFlags, 'model' | 'baseUrl'>,
+    retry?: Partial<RetryPolicy>,
+  ): ModelClient;
 }
 
 /** A test key for every provider: the fake server checks none, the settings only need one to be present. */
@@ -57,14 +65,14 @@ export function useFakeModel(name: string, options: FakeModelServerOptions = {})
     get dir() {
       return ready(dir);
     },
-    client(model, flags = {}) {
+    client(model, flags = {}, retry = { maxRetries: 0 }) {
       const home = ready(dir);
       const settings = resolveModelSettings(
         { model, baseUrl: ready(server).baseUrl, cache: false, ...flags },
         { env: ENV, cwd: home, home },
       );
       if (!settings) throw new Error(`no settings for ${model}`);
-      const c = createModelClient(settings, { retry: { maxRetries: 0 } });
+      const c = createModelClient(settings, { retry: { baseDelayMs: 10, ...retry } });
       clients.push(c);
       return c;
     },

@@ -1,8 +1,6 @@
 // ModelClient end to end: the real ai SDK providers over real HTTP against the scripted fake model server.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   BudgetExceeded,
@@ -15,9 +13,8 @@ import {
   resolveModelSettings,
 } from '../../../src/model/index.js';
 import { UserError } from '../../../src/util/errors.js';
-import { type FakeModelServer, startFakeModelServer } from '../../support/fake-model-server.js';
+import { useFakeModel } from '../../support/fake-model-clients.js';
 
-const ENV = { ANTHROPIC_API_KEY: 'test-anthropic-key', OPENAI_API_KEY: 'test-openai-key' };
 const MODELS: Record<ProviderId, string> = {
   anthropic: 'anthropic/claude-sonnet-4-6',
   openai: 'openai/gpt-5-mini',
@@ -34,26 +31,9 @@ const verdictSchema = z.object({ verdict: z.enum(['safe', 'risky']), reasons: z.
 const REPLY_TEXT = 'The skill formats invoices; nothing in it reaches the network.';
 const REPLY_JSON = { verdict: 'risky', reasons: ['reads ~/.aws/credentials', 'posts to a paste site'] };
 
-let server: FakeModelServer;
-let dir: string;
-const clients: ModelClient[] = [];
-
-beforeAll(async () => {
-  server = await startFakeModelServer({
-    usage: { input: 1200, cached: 200, output: 80 },
-    scripts: [{ name: 'reviewer', answersToolless: true, turns: [{ text: REPLY_TEXT, json: REPLY_JSON }] }],
-  });
-  dir = mkdtempSync(join(tmpdir(), 'skillaudit-model-test-'));
-});
-
-afterEach(() => {
-  for (const c of clients.splice(0)) c.close();
-  server.reset();
-});
-
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
+const fake = useFakeModel('model-test', {
+  usage: { input: 1200, cached: 200, output: 80 },
+  scripts: [{ name: 'reviewer', answersToolless: true, turns: [{ text: REPLY_TEXT, json: REPLY_JSON }] }],
 });
 
 function client(
@@ -61,14 +41,7 @@ function client(
   flags: ModelFlags = {},
   retry: Partial<RetryPolicy> = { maxRetries: 0 },
 ): ModelClient {
-  const settings = resolveModelSettings(
-    { model: MODELS[provider], baseUrl: server.baseUrl, cache: false, ...flags },
-    { env: ENV, cwd: dir, home: join(dir, 'home') },
-  );
-  if (!settings) throw new Error('no settings');
-  const c = createModelClient(settings, { retry: { baseDelayMs: 10, ...retry } });
-  clients.push(c);
-  return c;
+  return fake.client(MODELS[provider], flags, retry);
 }
 
 describe.each(Object.keys(MODELS) as ProviderId[])('%s over HTTP', (provider) => {
@@ -87,8 +60,8 @@ describe.each(Object.keys(MODELS) as ProviderId[])('%s over HTTP', (provider) =>
       expect(result.fromCache).toBe(false);
       expect(result.usage).toMatchObject({ input: 1200, cached: 200, output: 80, calls: 1 });
       expect(c.ledger.byStage().judge).toMatchObject({ input: 1200, cached: 200, output: 80, calls: 1 });
-      expect(server.requests).toHaveLength(1);
-      const [req] = server.requests;
+      expect(fake.server.requests).toHaveLength(1);
+      const [req] = fake.server.requests;
       expect(req?.path).toBe(PATHS[provider]);
       expect(req?.stream).toBe(stream);
       expect(JSON.stringify(req?.body)).toContain('Summarise.');
@@ -105,7 +78,7 @@ describe.each(Object.keys(MODELS) as ProviderId[])('%s over HTTP', (provider) =>
         stream,
       });
       expect(result.object).toEqual(REPLY_JSON);
-      const body = server.requests[0]?.body;
+      const body = fake.server.requests[0]?.body;
       const asked =
         provider === 'anthropic'
           ? (body.output_config?.format ?? body.tool_choice)
@@ -142,13 +115,13 @@ describe('pricing and usage', () => {
 describe('retries', () => {
   it('retries 429 and 503, honouring retry-after, then succeeds', async () => {
     const c = client('anthropic', {}, { maxRetries: 3 });
-    server.inject({ status: 429, retryAfter: '1' });
-    server.inject({ status: 503, retryAfter: '0' });
+    fake.server.inject({ status: 429, retryAfter: '1' });
+    fake.server.inject({ status: 503, retryAfter: '0' });
     const started = Date.now();
     const result = await c.generateText({ stage: 'judge', prompt: 'x' });
     const elapsed = Date.now() - started;
     expect(result.text).toBe(REPLY_TEXT);
-    expect(server.requests.map((r) => r.status)).toEqual([429, 503, 200]);
+    expect(fake.server.requests.map((r) => r.status)).toEqual([429, 503, 200]);
     // The 429 asked for one second; backoff alone (10 ms base) would have been far shorter.
     expect(elapsed).toBeGreaterThanOrEqual(950);
     expect(c.ledger.total().calls).toBe(1);
@@ -156,45 +129,45 @@ describe('retries', () => {
 
   it('retries server errors over SSE too (OpenAI Responses)', async () => {
     const c = client('openai', {}, { maxRetries: 2 });
-    server.inject({ status: 500, times: 2 });
+    fake.server.inject({ status: 500, times: 2 });
     const result = await c.generateText({ stage: 'judge', prompt: 'x', stream: true });
     expect(result.text).toBe(REPLY_TEXT);
-    expect(server.requests.map((r) => r.status)).toEqual([500, 500, 200]);
+    expect(fake.server.requests.map((r) => r.status)).toEqual([500, 500, 200]);
   });
 
   it('gives up after maxRetries with the status in the error', async () => {
     const c = client('openai-chat', {}, { maxRetries: 1 });
-    server.inject({ status: 429, times: 5, retryAfter: '0' });
+    fake.server.inject({ status: 429, times: 5, retryAfter: '0' });
     const error = await c.generateText({ stage: 'judge', prompt: 'x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelCallError);
     expect(error).toMatchObject({ kind: 'http', status: 429, attempts: 2 });
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
     expect(c.ledger.total().calls).toBe(0);
   });
 
   it('does not wait when the server asks for longer than the retry limit', async () => {
     const c = client('anthropic', {}, { maxRetries: 3, maxDelayMs: 2000 });
-    server.inject({ status: 429, retryAfter: '3600' });
+    fake.server.inject({ status: 429, retryAfter: '3600' });
     const started = Date.now();
     const error = await c.generateText({ stage: 'judge', prompt: 'x' }).catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(1500);
     expect((error as Error).message).toMatch(/retry after 3600 s/);
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it('never retries a client error such as 400', async () => {
     const c = client('anthropic', {}, { maxRetries: 3 });
-    server.inject({ status: 400 });
+    fake.server.inject({ status: 400 });
     const error = await c.generateText({ stage: 'judge', prompt: 'x' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'http', status: 400, attempts: 1 });
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 });
 
 describe('timeouts', () => {
   it('aborts an attempt that takes longer than the timeout', async () => {
     const c = client('anthropic', {}, { maxRetries: 0, timeoutMs: 200 });
-    server.inject({ delayMs: 1500 });
+    fake.server.inject({ delayMs: 1500 });
     const started = Date.now();
     const error = await c.generateText({ stage: 'judge', prompt: 'x' }).catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(1200);
@@ -203,10 +176,10 @@ describe('timeouts', () => {
 
   it('retries after a timeout and succeeds when the server recovers (SSE)', async () => {
     const c = client('openai', {}, { maxRetries: 1, timeoutMs: 300 });
-    server.inject({ delayMs: 1500 });
+    fake.server.inject({ delayMs: 1500 });
     const result = await c.generateText({ stage: 'judge', prompt: 'x', stream: true });
     expect(result.text).toBe(REPLY_TEXT);
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
   });
 });
 
@@ -221,7 +194,7 @@ describe('cost cap', () => {
     expect(error).toBeInstanceOf(BudgetExceeded);
     expect((error as BudgetExceeded).message).toMatch(/2000 tokens.*judge/);
     expect((error as BudgetExceeded).spent).toMatchObject({ input: 2400, output: 160 });
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
   });
 
   it('stops on a dollar cap priced from the table', async () => {
@@ -231,7 +204,7 @@ describe('cost cap', () => {
     await expect(
       c.generateObject({ stage: 'scan.review', prompt: 'b', schema: verdictSchema }),
     ).rejects.toThrow(BudgetExceeded);
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
     expect(c.ledger.total().cost).toBeCloseTo(0.00426, 6);
   });
 
@@ -244,7 +217,7 @@ describe('cost cap', () => {
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(results.find((r) => r.status === 'rejected')?.reason).toBeInstanceOf(BudgetExceeded);
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it('refuses a dollar cap for a model without a known price', () => {
@@ -254,7 +227,7 @@ describe('cost cap', () => {
 
 describe('response cache', () => {
   it('answers a re-run from SQLite with zero HTTP requests and identical results', async () => {
-    const cacheDir = join(dir, 'cache-rerun');
+    const cacheDir = join(fake.dir, 'cache-rerun');
     const run = async () => {
       const c = client('anthropic', { cache: true, cacheDir });
       const text = await c.generateText({ stage: 'judge', system: 's', prompt: 'p', temperature: 0 });
@@ -268,9 +241,9 @@ describe('response cache', () => {
       return { text, object, total: c.ledger.total() };
     };
     const first = await run();
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
     const second = await run();
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
     expect(second.text.text).toBe(first.text.text);
     expect(second.object.object).toEqual(first.object.object);
     expect(second.text.fromCache).toBe(true);
@@ -278,32 +251,32 @@ describe('response cache', () => {
   });
 
   it('misses when anything that decides the answer differs', async () => {
-    const cacheDir = join(dir, 'cache-miss');
+    const cacheDir = join(fake.dir, 'cache-miss');
     const c = client('openai', { cache: true, cacheDir });
     await c.generateText({ stage: 'judge', prompt: 'p' });
     await c.generateText({ stage: 'judge', prompt: 'p', temperature: 0.7 });
     await c.generateText({ stage: 'judge', prompt: 'p', system: 'other' });
     await c.generateObject({ stage: 'judge', prompt: 'p', schema: verdictSchema });
-    expect(server.requests).toHaveLength(4);
+    expect(fake.server.requests).toHaveLength(4);
     await c.generateText({ stage: 'other-stage', prompt: 'p', stream: true });
-    expect(server.requests).toHaveLength(4);
+    expect(fake.server.requests).toHaveLength(4);
   });
 
   it('bypasses the cache with --no-cache', async () => {
-    const cacheDir = join(dir, 'cache-bypass');
+    const cacheDir = join(fake.dir, 'cache-bypass');
     await client('anthropic', { cache: true, cacheDir }).generateText({ stage: 'judge', prompt: 'p' });
     await client('anthropic', { cache: false, cacheDir }).generateText({ stage: 'judge', prompt: 'p' });
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
   });
 
   it('does not cache failures', async () => {
-    const cacheDir = join(dir, 'cache-failure');
-    server.inject({ status: 400 });
+    const cacheDir = join(fake.dir, 'cache-failure');
+    fake.server.inject({ status: 400 });
     const c = client('anthropic', { cache: true, cacheDir });
     await expect(c.generateText({ stage: 'judge', prompt: 'p' })).rejects.toThrow(ModelCallError);
     const result = await c.generateText({ stage: 'judge', prompt: 'p' });
     expect(result.fromCache).toBe(false);
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
   });
 });
 
@@ -321,7 +294,7 @@ describe('configuration errors', () => {
   it('names the missing API key variable', () => {
     const settings = resolveModelSettings(
       { model: 'anthropic/claude-sonnet-4-6' },
-      { env: {}, cwd: dir, home: dir },
+      { env: {}, cwd: fake.dir, home: fake.dir },
     );
     expect(settings).not.toBeNull();
     if (!settings) return;
@@ -331,13 +304,15 @@ describe('configuration errors', () => {
   it('asks for a base URL for openai-compatible models', () => {
     const settings = resolveModelSettings(
       { model: 'openai-compatible/qwen3' },
-      { env: {}, cwd: dir, home: dir },
+      { env: {}, cwd: fake.dir, home: fake.dir },
     );
     expect(() => createModelClient({ ...settings!, useCache: false })).toThrow(UserError);
   });
 
   it('reports unparsable structured output as an output error, not a crash', async () => {
-    server.setScripts([{ name: 'broken', answersToolless: true, turns: [{ text: 'certainly! {not json' }] }]);
+    fake.server.setScripts([
+      { name: 'broken', answersToolless: true, turns: [{ text: 'certainly! {not json' }] },
+    ]);
     try {
       const c = client('openai-chat');
       const error = await c
@@ -347,7 +322,7 @@ describe('configuration errors', () => {
       expect(error).toMatchObject({ kind: 'output' });
       expect((error as Error).message).toContain('certainly!');
     } finally {
-      server.setScripts([
+      fake.server.setScripts([
         { name: 'reviewer', answersToolless: true, turns: [{ text: REPLY_TEXT, json: REPLY_JSON }] },
       ]);
     }
@@ -359,17 +334,17 @@ describe('errors inside a stream', () => {
     '%s: retries a transient error that arrives mid-stream',
     async (provider) => {
       const c = client(provider, {}, { maxRetries: 1 });
-      server.inject({ midStream: true });
+      fake.server.inject({ midStream: true });
       const result = await c.generateText({ stage: 'judge', prompt: 'x', stream: true });
       expect(result.text).toBe(REPLY_TEXT);
-      expect(server.requests).toHaveLength(2);
+      expect(fake.server.requests).toHaveLength(2);
       expect(c.ledger.total().calls).toBe(1);
     },
   );
 
   it('reports the stream error when retries are exhausted', async () => {
     const c = client('anthropic', {}, { maxRetries: 0 });
-    server.inject({ midStream: true });
+    fake.server.inject({ midStream: true });
     const error = await c
       .generateText({ stage: 'judge', prompt: 'x', stream: true })
       .catch((e: unknown) => e);
@@ -379,7 +354,7 @@ describe('errors inside a stream', () => {
 
   it('leaves non-streaming requests alone', async () => {
     const c = client('anthropic');
-    server.inject({ midStream: true });
+    fake.server.inject({ midStream: true });
     await c.generateText({ stage: 'judge', prompt: 'x' });
     await expect(c.generateText({ stage: 'judge', prompt: 'x', stream: true })).rejects.toThrow(
       ModelCallError,
