@@ -15,10 +15,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../../src/cli/main.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadSkillFolder } from '../../../src/intake/index.js';
 import { staticQualityProfile } from '../../../src/quality/index.js';
+import { runCli } from '../../support/cli-run.js';
 import {
   INJECTED_REWRITE,
   isOptimize,
@@ -66,33 +66,8 @@ async function optimize(
   args: string[],
   model = 'anthropic/claude-sonnet-4-6',
 ): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    err += String(chunk);
-    return true;
-  });
-  try {
-    const code = await main([
-      'node',
-      'skillaudit',
-      'optimize',
-      ...args,
-      '--model',
-      model,
-      '--base-url',
-      server.baseUrl,
-      '--no-cache',
-    ]);
-    return { code, out, err };
-  } finally {
-    vi.restoreAllMocks();
-    process.exitCode = undefined;
-  }
+  const r = await runCli(['optimize', ...args, '--model', model, '--base-url', server.baseUrl, '--no-cache']);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 beforeAll(async () => {
