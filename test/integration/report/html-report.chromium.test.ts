@@ -2,13 +2,14 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAudit } from '../../../src/pipeline/audit.js';
 import { orderFindings, RECOMMENDATION_LABEL } from '../../../src/report/html/app/format.js';
 import { renderReportHtml } from '../../../src/report/html/render.js';
 import type { Report } from '../../../src/report/model.js';
 import { validateReport } from '../../../src/report/schema.js';
+import { launchChromium } from '../../support/chromium.js';
 import {
   buildReportTemplate,
   cleanReport,
@@ -21,18 +22,7 @@ import {
 // The HTML report in real Debian Chromium, opened from file:// as a user would: DOM content, hostile skill
 // text that must stay inert, the CSP, and a screenshot of a real audit for the README (docs/screenshots/audit.png).
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = new URL('../../../', import.meta.url);
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 // Callbacks passed to page.evaluate run in the page. The project compiles without DOM types (they would leak into
 // every Node module), so the callbacks see the page's globals through this narrow structural view.
@@ -59,14 +49,9 @@ let browser: Browser;
 const workDir = mkdtempSync(join(tmpdir(), 'skillaudit-html-report-'));
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is required for this test and was not found at ${CHROMIUM}: apt-get install -y chromium`,
-    );
-  }
   // Build the real template where renderReportHtml reads it, from the current app source.
   await buildReportTemplate();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

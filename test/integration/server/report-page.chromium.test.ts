@@ -1,26 +1,15 @@
 // The served report page in real Chromium: it renders under the service's CSP header (which must allow the
 // page's own script and nothing else), and hostile skill text in the report stays inert.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ALLOWED_HOSTS } from '../../../src/server/host-guard.js';
 import { type RunningService, startService } from '../../../src/server/service.js';
+import { launchChromium } from '../../support/chromium.js';
 import { buildZip } from '../../support/intake/zip-writer.js';
 import { type AuditJson, TOKEN, waitFor } from './support.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 // The page's globals as the callbacks below see them (the project compiles without DOM types).
 interface PageGlobals {
@@ -45,11 +34,6 @@ let browser: Browser;
 let audit: AuditJson;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is required for this test and was not found at ${CHROMIUM}: apt-get install -y chromium`,
-    );
-  }
   root = mkdtempSync(join(tmpdir(), 'skillaudit-serve-page-'));
   service = await startService({
     host: '127.0.0.1',
@@ -71,10 +55,7 @@ beforeAll(async () => {
     body: buildZip([{ name: 'SKILL.md', data: HOSTILE_SKILL }]),
   });
   const created = (await response.json()) as AuditJson;
-  [audit, browser] = await Promise.all([
-    waitFor(service.url, created.id),
-    chromium.launch({ executablePath: CHROMIUM, args: ARGS }),
-  ]);
+  [audit, browser] = await Promise.all([waitFor(service.url, created.id), launchChromium()]);
 }, 120_000);
 
 afterAll(async () => {
