@@ -13,13 +13,12 @@ import {
   rmSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_BIN, REPO_ROOT, requireBuild } from '../../support/built-cli.js';
 import { processesWith, requireSandboxTools } from './support.js';
 
-const REPO = resolve(import.meta.dirname, '../../..');
-const BIN = join(REPO, 'bin/skillaudit.js');
-const FIXTURE = join(REPO, 'test/fixtures/interrupt/sleeper');
+const FIXTURE = join(REPO_ROOT, 'test/fixtures/interrupt/sleeper');
 
 const work = mkdtempSync(join(tmpdir(), 'interrupt-cli-'));
 // The sandbox's uid must reach the sandbox folders made below it.
@@ -28,8 +27,7 @@ const markers: string[] = [];
 
 beforeAll(() => {
   requireSandboxTools();
-  if (!existsSync(join(REPO, 'dist/cli/main.js')))
-    throw new Error('run `npm run build` first: the test runs dist/');
+  requireBuild();
 });
 
 afterAll(() => {
@@ -72,7 +70,7 @@ describe.each([
     mkdirSync(temp, { mode: 0o711 });
     const cli = spawn(
       process.execPath,
-      [BIN, 'audit', skill, '--out', join(dir, 'out'), '--run-timeout', '120', '--quiet'],
+      [BUILT_BIN, 'audit', skill, '--out', join(dir, 'out'), '--run-timeout', '120', '--quiet'],
       { env: { ...process.env, TMPDIR: temp }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';
