@@ -109,7 +109,22 @@ function remoteCodeHits(ctx: FileContext, model: CodeModel): Hit[] {
             c.args.some((a) => /\+x|^[0-7]?7[0-7]{2}$/.test(a.str ?? '')) &&
             c.args.some((a) => (a.str ?? '').split('/').pop() === file))),
     );
-    if (!runner) continue;
+    if (!runner) {
+      const built = verified ? null : buildOfArchive(model, use.call.line, file);
+      if (built)
+        hits.push(
+          callHit(
+            ctx,
+            built,
+            SC2,
+            0.75,
+            `${file} is downloaded at line ${use.call.line}, unpacked, and its code is built or run (${built.callee})`,
+            `Downloads ${file}, unpacks it and runs its code.`,
+            { line: use.call.line, endLine: built.endLine },
+          ),
+        );
+      continue;
+    }
     hits.push(
       callHit(
         ctx,
@@ -123,6 +138,41 @@ function remoteCodeHits(ctx: FileContext, model: CodeModel): Hit[] {
     );
   }
   return hits;
+}
+
+const ARCHIVE = /\.(tar\.gz|tgz|tar\.xz|txz|tar\.bz2|tbz2?|tar|zip)$/i;
+/** Build tools that run what an unpacked source tree's build files say. */
+const BUILD_TOOL = /^(make|gmake|cmake|ninja|meson)$/;
+
+/**
+ * A downloaded archive that is unpacked and whose contents are then built or run (`./configure && make
+ * install`, `sh install.sh`, `python setup.py install`): download-then-execute through a source tree.
+ */
+function buildOfArchive(model: CodeModel, from: number, file: string): Call | null {
+  if (!ARCHIVE.test(file)) return null;
+  const names = (c: Call) => c.args.map((a) => (a.str ?? '').split('/').pop());
+  const extract = model.calls.find(
+    (c) =>
+      c.kind === 'command' &&
+      c.line >= from &&
+      (c.callee === 'unzip' || (c.callee === 'tar' && c.args.some((a) => /^-?[a-z]*x/.test(a.str ?? '')))) &&
+      names(c).includes(file),
+  );
+  if (!extract) return null;
+  const after = model.calls.filter((c) => c.kind === 'command' && c.line >= extract.line && c !== extract);
+  // `make` builds whatever tree the script is in: count it once the script has entered another directory.
+  const entered = (c: Call) => after.some((d) => d.callee === 'cd' && d.line <= c.line && d !== c);
+  return (
+    after.find(
+      (c) =>
+        /^\.\//.test(c.callee) ||
+        (BUILD_TOOL.test(c.callee) && entered(c)) ||
+        (INTERPRETERS.has(c.callee) &&
+          c.args.some((a) =>
+            /^(setup\.py|install\.(sh|py)|configure|build\.sh)$/.test((a.str ?? '').split('/').pop() ?? ''),
+          )),
+    ) ?? null
+  );
 }
 
 const PUBLIC_INDEX =
