@@ -1,6 +1,6 @@
 // Debian Chromium for the browser tests, launched with the flags DESIGN.md §10 lists for this machine.
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -27,4 +27,35 @@ export function requireChromium(): void {
 export function launchChromium(): Promise<Browser> {
   requireChromium();
   return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', ...CHROMIUM_FLAGS] });
+}
+
+// The trap's globals as the page callbacks see them (the project compiles without DOM types).
+interface TrapGlobals {
+  __sprung: string[];
+  __violations: string[];
+  document: { addEventListener(type: string, listener: (e: { effectiveDirective: string }) => void): void };
+}
+
+/**
+ * Injected by the browser driver, outside the page's CSP, before the page loads: any hostile payload that runs
+ * and sets `__pwned` springs the trap, and every CSP violation is logged. Read both with `trapState`.
+ */
+export function armTrap(page: Page): Promise<void> {
+  return page.addInitScript(() => {
+    const w = globalThis as unknown as TrapGlobals;
+    w.__sprung = [];
+    w.__violations = [];
+    Object.defineProperty(globalThis, '__pwned', {
+      set: (v: unknown) => w.__sprung.push(String(v)),
+      get: () => undefined,
+    });
+    w.document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(e.effectiveDirective));
+  });
+}
+
+export function trapState(page: Page): Promise<{ sprung: string[]; violations: string[] }> {
+  return page.evaluate(() => {
+    const w = globalThis as unknown as TrapGlobals;
+    return { sprung: w.__sprung, violations: w.__violations };
+  });
 }

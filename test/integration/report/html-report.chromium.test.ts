@@ -9,7 +9,7 @@ import { orderFindings, RECOMMENDATION_LABEL } from '../../../src/report/html/ap
 import { renderReportHtml } from '../../../src/report/html/render.js';
 import type { Report } from '../../../src/report/model.js';
 import { validateReport } from '../../../src/report/schema.js';
-import { launchChromium } from '../../support/chromium.js';
+import { armTrap, launchChromium, trapState } from '../../support/chromium.js';
 import {
   buildReportTemplate,
   cleanReport,
@@ -31,11 +31,8 @@ interface PageElement {
   attributes: ArrayLike<{ name: string }>;
 }
 interface PageGlobals {
-  __sprung: string[];
-  __violations: string[];
   innerWidth: number;
   document: {
-    addEventListener(type: string, listener: (e: { effectiveDirective: string }) => void): void;
     querySelectorAll(selector: string): ArrayLike<PageElement>;
     createElement(tag: string): { textContent: string };
     getElementById(id: string): { textContent: string } | null;
@@ -77,27 +74,10 @@ async function open(report: Report, name: string, width = 1280): Promise<Opened>
   page.on('request', (r) => {
     if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) problems.push(`request: ${r.url()}`);
   });
-  // Injected by the browser driver, outside the page's CSP: a trap that any hostile payload would spring.
-  await page.addInitScript(() => {
-    const w = globalThis as unknown as PageGlobals;
-    w.__sprung = [];
-    w.__violations = [];
-    Object.defineProperty(globalThis, '__pwned', {
-      set: (v: unknown) => w.__sprung.push(String(v)),
-      get: () => undefined,
-    });
-    w.document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(e.effectiveDirective));
-  });
+  await armTrap(page);
   await page.goto(pathToFileURL(file).href);
   await page.getByTestId('recommendation').waitFor({ timeout: 10_000 });
   return { page, problems };
-}
-
-async function trapState(page: Page): Promise<{ sprung: string[]; violations: string[] }> {
-  return page.evaluate(() => {
-    const w = globalThis as unknown as PageGlobals;
-    return { sprung: w.__sprung, violations: w.__violations };
-  });
 }
 
 // A small skill with the habits of real malicious ones, audited for real by the keyless pipeline.

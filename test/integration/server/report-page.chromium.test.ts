@@ -7,16 +7,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ALLOWED_HOSTS } from '../../../src/server/host-guard.js';
 import { type RunningService, startService } from '../../../src/server/service.js';
-import { launchChromium } from '../../support/chromium.js';
+import { armTrap, launchChromium, trapState } from '../../support/chromium.js';
 import { buildZip } from '../../support/intake/zip-writer.js';
 import { type AuditJson, TOKEN, waitFor } from './support.js';
-
-// The page's globals as the callbacks below see them (the project compiles without DOM types).
-interface PageGlobals {
-  __sprung: string[];
-  __violations: string[];
-  document: { addEventListener(type: string, listener: (e: { effectiveDirective: string }) => void): void };
-}
 
 const HOSTILE_SKILL = `---
 name: hostile-page
@@ -74,18 +67,7 @@ describe('GET /audits/:id in Chromium', () => {
       if (!r.url().startsWith(service.url) && !r.url().startsWith('data:'))
         problems.push(`request: ${r.url()}`);
     });
-    await page.addInitScript(() => {
-      const w = globalThis as unknown as PageGlobals;
-      w.__sprung = [];
-      w.__violations = [];
-      Object.defineProperty(globalThis, '__pwned', {
-        set: (v: unknown) => w.__sprung.push(String(v)),
-        get: () => undefined,
-      });
-      w.document.addEventListener('securitypolicyviolation', (e) =>
-        w.__violations.push(e.effectiveDirective),
-      );
-    });
+    await armTrap(page);
     const response = await page.goto(`${service.url}/audits/${audit.id}`);
     expect(response?.headers()['content-security-policy']).toMatch(
       /^default-src 'none'; script-src 'sha256-/,
@@ -93,11 +75,7 @@ describe('GET /audits/:id in Chromium', () => {
     // The app ran (its script is allowed by hash) and drew the verdict.
     await page.getByTestId('recommendation').waitFor({ timeout: 15_000 });
     expect(await page.getByText('hostile-page').count()).toBeGreaterThan(0);
-    const trap = await page.evaluate(() => {
-      const w = globalThis as unknown as PageGlobals;
-      return { sprung: w.__sprung, violations: w.__violations };
-    });
-    expect(trap).toEqual({ sprung: [], violations: [] });
+    expect(await trapState(page)).toEqual({ sprung: [], violations: [] });
     expect(problems).toEqual([]);
     await page.close();
   });
