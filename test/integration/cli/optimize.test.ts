@@ -16,7 +16,6 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadSkillFolder } from '../../../src/intake/index.js';
 import { staticQualityProfile } from '../../../src/quality/index.js';
 import { runCli } from '../../support/cli-run.js';
 import {
@@ -33,6 +32,7 @@ import {
   type FakeTurn,
   startFakeModelServer,
 } from '../../support/fake-model-server.js';
+import { loadLocalSkill } from '../../support/load-folder.js';
 
 let server: FakeModelServer;
 let root: string;
@@ -101,8 +101,8 @@ describe('skillaudit optimize', () => {
       expect(treeHash(weakDir)).toBe(before);
 
       // The optimised folder scores higher through the real intake and profile, not only in our report.
-      const original = staticQualityProfile(await loadSkillFolder(weakDir, provenance(weakDir)));
-      const copy = await loadSkillFolder(join(out, WEAK_SKILL.name), provenance(out));
+      const original = staticQualityProfile(await loadLocalSkill(weakDir));
+      const copy = await loadLocalSkill(join(out, WEAK_SKILL.name), out);
       const optimised = staticQualityProfile(copy);
       expect(optimised.overall!).toBeGreaterThan(original.overall!);
       expect(copy.name).toBe(WEAK_SKILL.name);
@@ -303,15 +303,3 @@ describe('skillaudit optimize', () => {
     expect(existsSync(join(full, WEAK_SKILL.name, 'SKILL.md'))).toBe(true);
   });
 });
-
-function provenance(dir: string) {
-  return {
-    source: 'folder' as const,
-    uri: dir,
-    ref: null,
-    commit: null,
-    subdir: '.',
-    owner: null,
-    category: null,
-  };
-}
