@@ -5,17 +5,18 @@ import type { Skill } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { type ScanOptions, type SkillScan, scanSkill } from './engine.js';
 
-// Scans skills as intake hands them over. The main thread scans too (its modules are loaded already); worker
-// threads join only once enough text is waiting to repay their start-up (module load, wasm grammars: about
-// half a second of CPU each), so a single skill or a small folder never pays for a thread.
+// Scans skills as intake hands them over. The main thread scans too (its modules are loaded already), but
+// reading the corpus comes first: it feeds every scanner, and it stalls while the main thread scans. Worker
+// threads join once the input is large enough to repay their start-up (module load, wasm grammars: about half
+// a second of CPU each), so a single skill or a small folder never pays for a thread.
 
 export type ScanOutcome = SkillScan | { error: string };
 
 export interface ScanPoolOptions {
   /** Worker threads to add to the main thread at most. */
   maxWorkers: number;
-  /** Characters of text waiting to be scanned that start the workers (default SPAWN_BACKLOG_CHARS). */
-  spawnBacklogChars?: number;
+  /** Characters of text added to the pool that start the workers (default SPAWN_AFTER_CHARS). */
+  spawnAfterChars?: number;
   scan: ScanOptions;
   onDone: (id: number, outcome: ScanOutcome) => void;
 }
@@ -23,8 +24,6 @@ export interface ScanPoolOptions {
 interface Job {
   id: number;
   skill: Skill;
-  /** Characters of text: the scan's cost grows with it. */
-  size: number;
 }
 
 interface PoolWorker {
@@ -38,12 +37,17 @@ const WORKER_FILE = fileURLToPath(new URL('./scan-worker.js', import.meta.url));
 const workersAvailable = existsSync(WORKER_FILE);
 
 /**
- * Text waiting to be scanned before workers start: at roughly 2 µs per character on one core, about half a
- * second of work, which is what a worker's start-up costs; less is done sooner by the main thread alone.
+ * Text added before workers start: at roughly 2 µs per character on one core, a quarter of a second of work
+ * with more on the way; a smaller input is done by the main thread alone before a worker could start.
  */
-const SPAWN_BACKLOG_CHARS = 256 * 1024;
+const SPAWN_AFTER_CHARS = 128 * 1024;
 /** Jobs a worker holds at once: the next one is already there while the main thread is busy scanning. */
 const PREFETCH = 2;
+/**
+ * Skills waiting before the main thread scans one instead of reading on, while no worker runs. Once workers
+ * run, the main thread reads the whole source first (a scan there stalls every read) and they scan meanwhile.
+ */
+const MAIN_TAKES_AT = 8;
 
 function textSize(skill: Skill): number {
   let n = 0;
@@ -57,7 +61,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 export class ScanPool {
   private readonly queue: Job[] = [];
   private readonly workers: PoolWorker[] = [];
-  private backlog = 0;
+  private added = 0;
   private nextId = 0;
   private closed = false;
   private spawned = false;
@@ -73,11 +77,10 @@ export class ScanPool {
 
   /** Queues a skill; returns the id its outcome is reported under. */
   add(skill: Skill): number {
-    const job = { id: this.nextId++, skill, size: textSize(skill) };
+    const job = { id: this.nextId++, skill };
     this.queue.push(job);
-    this.backlog += job.size;
-    if (!this.spawned && this.backlog >= (this.options.spawnBacklogChars ?? SPAWN_BACKLOG_CHARS))
-      this.spawn();
+    this.added += textSize(skill);
+    if (!this.spawned && this.added >= (this.options.spawnAfterChars ?? SPAWN_AFTER_CHARS)) this.spawn();
     this.dispatch();
     this.notify();
     return job.id;
@@ -92,7 +95,6 @@ export class ScanPool {
   /** Drops the skills not started yet and closes the pool (intake failed: nobody wants the results). */
   cancel(): void {
     this.queue.length = 0;
-    this.backlog = 0;
     this.close();
   }
 
@@ -101,7 +103,8 @@ export class ScanPool {
     try {
       for (;;) {
         this.dispatch();
-        const job = this.take();
+        const reading = !this.closed && (this.workers.length > 0 || this.queue.length < MAIN_TAKES_AT);
+        const job = reading ? undefined : this.queue.shift();
         if (job) {
           this.options.onDone(job.id, await scanHere(job.skill, this.options.scan));
           await nextTurn();
@@ -116,12 +119,6 @@ export class ScanPool {
     } finally {
       await Promise.all(this.workers.map((w) => w.thread.terminate()));
     }
-  }
-
-  private take(): Job | undefined {
-    const job = this.queue.shift();
-    if (job) this.backlog -= job.size;
-    return job;
   }
 
   private notify(): void {
@@ -158,17 +155,14 @@ export class ScanPool {
     const [current, ...unstarted] = worker.inFlight;
     worker.inFlight = [];
     if (current) this.options.onDone(current.id, { error: why });
-    for (const job of unstarted.reverse()) {
-      this.queue.unshift(job);
-      this.backlog += job.size;
-    }
+    this.queue.unshift(...unstarted);
     this.notify();
   }
 
   private dispatch(): void {
     for (const worker of this.workers) {
       while (worker.inFlight.length < PREFETCH) {
-        const job = this.take();
+        const job = this.queue.shift();
         if (!job) return;
         worker.inFlight.push(job);
         worker.thread.postMessage({ id: job.id, skill: job.skill });

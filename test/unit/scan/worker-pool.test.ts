@@ -29,7 +29,7 @@ function summary(outcome: ScanOutcome): string {
 async function runPool(
   module: PoolModule,
   input: Skill[],
-  options: { maxWorkers: number; spawnBacklogChars?: number },
+  options: { maxWorkers: number; spawnAfterChars?: number },
 ): Promise<{ outcomes: Map<number, ScanOutcome>; ids: number[]; workers: number }> {
   const outcomes = new Map<number, ScanOutcome>();
   let reportedTwice = false;
@@ -59,7 +59,7 @@ beforeAll(async () => {
   pool = (await import(pathToFileURL(builtPool).href)) as PoolModule;
   labeled = await openSource(join(repo, 'eval', 'labeled'));
   skills = labeled.skills.flatMap((e) => (e.ok ? [e.skill] : []));
-  const alone = await runPool(pool, skills, { maxWorkers: 0, spawnBacklogChars: 1 });
+  const alone = await runPool(pool, skills, { maxWorkers: 0, spawnAfterChars: 1 });
   expect(alone.workers).toBe(0);
   expected = alone.ids.map((id) => summary(alone.outcomes.get(id)!));
 });
@@ -68,13 +68,13 @@ afterAll(() => labeled.dispose());
 
 describe('scan pool', () => {
   it('with worker threads, scans every skill exactly once with the same result as the main thread alone', async () => {
-    const { outcomes, ids, workers } = await runPool(pool, skills, { maxWorkers: 2, spawnBacklogChars: 1 });
+    const { outcomes, ids, workers } = await runPool(pool, skills, { maxWorkers: 2, spawnAfterChars: 1 });
     expect(workers).toBe(2);
     expect(outcomes.size).toBe(skills.length);
     expect(ids.map((id) => summary(outcomes.get(id)!))).toEqual(expected);
   });
 
-  it('starts no worker while the text waiting is below the threshold: a few skills stay on the main thread', async () => {
+  it('starts no worker while the text added is below the threshold: a few skills stay on the main thread', async () => {
     const few = skills.slice(0, 3);
     const { outcomes, ids, workers } = await runPool(pool, few, { maxWorkers: 2 });
     expect(workers).toBe(0);
