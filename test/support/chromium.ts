@@ -40,8 +40,8 @@ interface TrapGlobals {
  * Injected by the browser driver, outside the page's CSP, before the page loads: any hostile payload that runs
  * and sets `__pwned` springs the trap, and every CSP violation is logged. Read both with `trapState`.
  */
-export function armTrap(page: Page): Promise<void> {
-  return page.addInitScript(() => {
+export async function armTrap(page: Page): Promise<void> {
+  await page.addInitScript(() => {
     const w = globalThis as unknown as TrapGlobals;
     w.__sprung = [];
     w.__violations = [];
