@@ -4,11 +4,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installAgent } from '../../../src/agents/index.js';
-import { resolveModelSettings } from '../../../src/model/index.js';
 import { runAudit } from '../../../src/pipeline/audit.js';
 import { validateReport } from '../../../src/report/schema.js';
 import { type FakeModelServer, mentions, startFakeModelServer } from '../../support/fake-model-server.js';
+import { modelAuditOptions, requireHarness } from '../../support/model-audit.js';
 
 const SKILL = 'release-notes-kv';
 const LINE = 'Release 2.4.0: fixes 3 bugs';
@@ -17,11 +16,7 @@ let server: FakeModelServer;
 let dir: string;
 
 beforeAll(async () => {
-  try {
-    await installAgent('claude-code');
-  } catch (error) {
-    throw new Error(`cannot install the claude-code harness for this test: ${(error as Error).message}`);
-  }
+  await requireHarness('claude-code');
   server = await startFakeModelServer({ usage: { input: 800, cached: 200, output: 40 } });
   dir = mkdtempSync(join(tmpdir(), 'skillaudit-agents-audit-'));
 }, 600_000);
@@ -96,16 +91,14 @@ describe('audit --agents builtin,claude-code', () => {
       join(root, 'SKILL.md'),
       `---\nname: ${SKILL}\ndescription: Team format for user-facing release notes.\n---\n# Format\n\nOne line: "Release <version>: fixes <n> bugs".\n`,
     );
-    const settings = resolveModelSettings(
-      { model: 'anthropic/claude-sonnet-4-5', baseUrl: server.url, cache: false },
-      { env: { ANTHROPIC_API_KEY: 'test-key' }, cwd: dir, home: dir },
+    const [outcome] = await runAudit(
+      root,
+      modelAuditOptions(
+        join(dir, 'runs'),
+        { baseUrl: server.url, dir },
+        { agents: ['builtin', 'claude-code'], scenarios: 1, concurrency: 4 },
+      ),
     );
-    if (!settings) throw new Error('no settings');
-    const [outcome] = await runAudit(root, {
-      out: join(dir, 'runs'),
-      detonate: false,
-      model: { settings, agents: ['builtin', 'claude-code'], scenarios: 1, concurrency: 4 },
-    });
     const report = outcome?.report;
     if (!report) throw new Error(`audit failed: ${JSON.stringify(outcome?.error)}`);
     expect(validateReport(report)).toEqual([]);

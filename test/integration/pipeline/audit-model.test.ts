@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSkillFolder } from '../../../src/intake/index.js';
-import { resolveModelSettings } from '../../../src/model/index.js';
 import { type AuditOptions, runAudit } from '../../../src/pipeline/audit.js';
 import type { Report } from '../../../src/report/model.js';
 import { validateReport } from '../../../src/report/schema.js';
@@ -25,6 +24,7 @@ import {
   type LoggedRequest,
   startFakeModelServer,
 } from '../../support/fake-model-server.js';
+import { modelAuditOptions } from '../../support/model-audit.js';
 
 let server: FakeModelServer;
 let dir: string;
@@ -36,21 +36,11 @@ const isStructured = (r: LoggedRequest) =>
 const bodyOf = (r: LoggedRequest) => JSON.stringify(r.body ?? '');
 
 function options(out: string, extra: { maxCost?: string; scenarios?: number } = {}): AuditOptions {
-  const settings = resolveModelSettings(
-    {
-      model: 'anthropic/claude-sonnet-4-5',
-      baseUrl: server.url,
-      cache: false,
-      ...(extra.maxCost ? { maxCost: extra.maxCost } : {}),
-    },
-    { env: { ANTHROPIC_API_KEY: 'test-key' }, cwd: dir, home: dir },
-  );
-  if (!settings) throw new Error('no model settings');
-  return {
+  return modelAuditOptions(
     out,
-    detonate: false,
-    model: { settings, agents: ['builtin'], scenarios: extra.scenarios ?? 2, concurrency: 2 },
-  };
+    { baseUrl: server.url, dir, ...(extra.maxCost ? { maxCost: extra.maxCost } : {}) },
+    { agents: ['builtin'], scenarios: extra.scenarios ?? 2, concurrency: 2 },
+  );
 }
 
 async function audit(skillDir: string, opts: AuditOptions): Promise<{ report: Report; runDir: string }> {

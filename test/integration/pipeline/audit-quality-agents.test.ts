@@ -4,8 +4,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installAgent } from '../../../src/agents/index.js';
-import { resolveModelSettings } from '../../../src/model/index.js';
 import { runAudit } from '../../../src/pipeline/audit.js';
 import { validateReport } from '../../../src/report/schema.js';
 import {
@@ -20,16 +18,13 @@ import {
   type FakeScript,
   startFakeModelServer,
 } from '../../support/fake-model-server.js';
+import { modelAuditOptions, requireHarness } from '../../support/model-audit.js';
 
 let server: FakeModelServer;
 let dir: string;
 
 beforeAll(async () => {
-  try {
-    await installAgent('claude-code');
-  } catch (error) {
-    throw new Error(`cannot install the claude-code harness for this test: ${(error as Error).message}`);
-  }
+  await requireHarness('claude-code');
   server = await startFakeModelServer({ usage: { input: 1000, cached: 0, output: 50 } });
   dir = mkdtempSync(join(tmpdir(), 'skillaudit-quality-agents-'));
 }, 600_000);
@@ -67,16 +62,14 @@ describe('audit --agents builtin,claude-code: cross-model robustness', () => {
       ...base.filter((s) => s.name.endsWith('-skill')),
     ]);
     const skillDir = writeSkill(join(dir, 'two'));
-    const settings = resolveModelSettings(
-      { model: 'anthropic/claude-sonnet-4-5', baseUrl: server.url, cache: false },
-      { env: { ANTHROPIC_API_KEY: 'test-key' }, cwd: dir, home: dir },
+    const [outcome] = await runAudit(
+      skillDir,
+      modelAuditOptions(
+        join(dir, 'runs'),
+        { baseUrl: server.url, dir },
+        { agents: ['builtin', 'claude-code'], scenarios: 2, concurrency: 4 },
+      ),
     );
-    if (!settings) throw new Error('no settings');
-    const [outcome] = await runAudit(skillDir, {
-      out: join(dir, 'runs'),
-      detonate: false,
-      model: { settings, agents: ['builtin', 'claude-code'], scenarios: 2, concurrency: 4 },
-    });
     const report = outcome?.report;
     if (!report || !outcome.runDir) throw new Error(`audit failed: ${JSON.stringify(outcome?.error)}`);
     expect(validateReport(report)).toEqual([]);

@@ -4,7 +4,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveModelSettings } from '../../../src/model/index.js';
 import { type AuditOptions, runAudit } from '../../../src/pipeline/audit.js';
 import { TASK_GRANULARITY_RUBRIC } from '../../../src/quality/rubrics.js';
 import type { Report } from '../../../src/report/model.js';
@@ -27,6 +26,7 @@ import {
   type LoggedRequest,
   startFakeModelServer,
 } from '../../support/fake-model-server.js';
+import { modelAuditOptions } from '../../support/model-audit.js';
 
 let server: FakeModelServer;
 let dir: string;
@@ -46,17 +46,11 @@ function options(
   model: { scenarios: number; qualityRuns?: number; concurrency?: number },
   maxCost?: string,
 ): AuditOptions {
-  const settings = resolveModelSettings(
-    {
-      model: 'anthropic/claude-sonnet-4-5',
-      baseUrl: server.url,
-      cache: false,
-      ...(maxCost ? { maxCost } : {}),
-    },
-    { env: { ANTHROPIC_API_KEY: 'test-key' }, cwd: dir, home: dir },
+  return modelAuditOptions(
+    out,
+    { baseUrl: server.url, dir, ...(maxCost ? { maxCost } : {}) },
+    { agents: ['builtin'], concurrency: 2, ...model },
   );
-  if (!settings) throw new Error('no model settings');
-  return { out, detonate: false, model: { settings, agents: ['builtin'], concurrency: 2, ...model } };
 }
 
 async function audit(skillDir: string, opts: AuditOptions): Promise<{ report: Report; runDir: string }> {

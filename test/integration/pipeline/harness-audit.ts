@@ -6,8 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { type AgentName, installAgent } from '../../../src/agents/index.js';
-import { resolveModelSettings } from '../../../src/model/index.js';
+import type { AgentName } from '../../../src/agents/index.js';
 import { type AuditOptions, runAudit } from '../../../src/pipeline/audit.js';
 import type { Report } from '../../../src/report/model.js';
 import { validateReport } from '../../../src/report/schema.js';
@@ -18,6 +17,7 @@ import {
   type LoggedRequest,
   startFakeModelServer,
 } from '../../support/fake-model-server.js';
+import { modelAuditOptions, requireHarness } from '../../support/model-audit.js';
 
 export interface HarnessAudit {
   server: FakeModelServer;
@@ -33,11 +33,7 @@ export async function prepareHarnessAudit(
   model: string,
   env: Record<string, string>,
 ): Promise<HarnessAudit> {
-  try {
-    await installAgent(agent);
-  } catch (error) {
-    throw new Error(`cannot install the ${agent} harness for this test: ${(error as Error).message}`);
-  }
+  await requireHarness(agent);
   const server = await startFakeModelServer({ usage: { input: 1000, cached: 400, output: 60 } });
   const dir = mkdtempSync(join(tmpdir(), `skillaudit-${agent}-audit-`));
   return {
@@ -45,12 +41,11 @@ export async function prepareHarnessAudit(
     dir,
     skillDir: writeSkill(dir),
     options(out) {
-      const settings = resolveModelSettings(
-        { model, baseUrl: server.baseUrl, cache: false },
-        { env, cwd: dir, home: dir },
+      return modelAuditOptions(
+        out,
+        { baseUrl: server.baseUrl, dir, model, env },
+        { agents: [agent], scenarios: 1, concurrency: 1 },
       );
-      if (!settings) throw new Error('no model settings');
-      return { out, detonate: false, model: { settings, agents: [agent], scenarios: 1, concurrency: 1 } };
     },
     async close() {
       await server.close();
