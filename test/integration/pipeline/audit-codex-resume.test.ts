@@ -4,23 +4,15 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnCli } from '../../support/cli-run.js';
 import { SKILL, WRITE_TOTAL } from '../../support/fake-model/audit-script.js';
 import { harnessTurns } from '../../support/fake-model/harness-turns.js';
 import type { LoggedRequest } from '../../support/fake-model-server.js';
-import { type HarnessAudit, harnessScripts, prepareHarnessAudit } from './harness-audit.js';
+import { harnessScripts, useHarnessAudit } from './harness-audit.js';
 
-let h: HarnessAudit;
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', OPENAI_API_KEY: 'test-key' };
-
-beforeAll(async () => {
-  h = await prepareHarnessAudit('codex', 'openai/gpt-5-codex', env);
-}, 600_000);
-
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarnessAudit('codex', 'openai/gpt-5-codex', env);
 
 /** A Codex turn: the harness offers its shell tool; SkillAudit's own calls (schemes, judges) offer none. */
 const isCodex = (r: LoggedRequest) => JSON.stringify(r.body?.tools ?? []).includes('exec_command');

@@ -1,26 +1,12 @@
 // `audit --model openai/… --agent codex` end to end: schemes and the judge over the ai SDK, the paired trials
 // through the real Codex CLI in the sandbox (OpenAI Responses over the model bridge), all against the fake server.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SKILL, WRITE_TOTAL } from '../../support/fake-model/audit-script.js';
 import { harnessTurns } from '../../support/fake-model/harness-turns.js';
-import {
-  auditOnce,
-  expectSkillMeasured,
-  type HarnessAudit,
-  harnessScripts,
-  prepareHarnessAudit,
-} from './harness-audit.js';
+import { auditOnce, expectSkillMeasured, harnessScripts, useHarnessAudit } from './harness-audit.js';
 
-let h: HarnessAudit;
-
-beforeAll(async () => {
-  h = await prepareHarnessAudit('codex', 'openai/gpt-5-codex', { OPENAI_API_KEY: 'test-key' });
-}, 600_000);
-
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarnessAudit('codex', 'openai/gpt-5-codex', { OPENAI_API_KEY: 'test-key' });
 
 describe('audit --agent codex (real Codex CLI, fake model over HTTP)', () => {
   it('PRG 1: the with-skill run read SKILL.md and wrote the total, the no-skill run never saw the skill', async () => {

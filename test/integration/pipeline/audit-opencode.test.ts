@@ -1,26 +1,12 @@
 // `audit --model anthropic/… --agent opencode` end to end: the paired trials through the real OpenCode CLI in
 // the sandbox (Anthropic Messages over the model bridge, skill loaded with its `skill` tool), fake server.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { SKILL, WRITE_TOTAL } from '../../support/fake-model/audit-script.js';
 import { harnessTurns } from '../../support/fake-model/harness-turns.js';
-import {
-  auditOnce,
-  expectSkillMeasured,
-  type HarnessAudit,
-  harnessScripts,
-  prepareHarnessAudit,
-} from './harness-audit.js';
+import { auditOnce, expectSkillMeasured, harnessScripts, useHarnessAudit } from './harness-audit.js';
 
-let h: HarnessAudit;
-
-beforeAll(async () => {
-  h = await prepareHarnessAudit('opencode', 'anthropic/claude-sonnet-4-5', { ANTHROPIC_API_KEY: 'test-key' });
-}, 600_000);
-
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarnessAudit('opencode', 'anthropic/claude-sonnet-4-5', { ANTHROPIC_API_KEY: 'test-key' });
 
 describe('audit --agent opencode (real OpenCode, fake model over HTTP)', () => {
   it('PRG 1: the with-skill run loaded the skill with its tool, the no-skill run never saw the skill', async () => {

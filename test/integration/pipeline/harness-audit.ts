@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { AgentName } from '../../../src/agents/index.js';
 import { type AuditOptions, runAudit } from '../../../src/pipeline/audit.js';
 import type { Report } from '../../../src/report/model.js';
@@ -28,7 +28,7 @@ export interface HarnessAudit {
 }
 
 /** Installs the harness (a cache hit on a prepared machine) and starts the server; `model` is provider/name. */
-export async function prepareHarnessAudit(
+async function prepareHarnessAudit(
   agent: AgentName,
   model: string,
   env: Record<string, string>,
@@ -51,6 +51,34 @@ export async function prepareHarnessAudit(
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Registers the file's hooks: the harness audit is prepared before the file's tests and closed after them. */
+export function useHarnessAudit(agent: AgentName, model: string, env: Record<string, string>): HarnessAudit {
+  let h: HarnessAudit | undefined;
+  beforeAll(async () => {
+    h = await prepareHarnessAudit(agent, model, env);
+  }, 600_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+  const ready = (): HarnessAudit => {
+    if (!h) throw new Error('the harness audit is used before its beforeAll ran');
+    return h;
+  };
+  return {
+    get server() {
+      return ready().server;
+    },
+    get dir() {
+      return ready().dir;
+    },
+    get skillDir() {
+      return ready().skillDir;
+    },
+    options: (out) => ready().options(out),
+    close: () => ready().close(),
   };
 }
 
