@@ -1,10 +1,11 @@
 // Scanner benchmark on generated corpora (bench/corpus.ts): for each size, the CLI's throughput with start-up
 // included (`skillaudit scan <folder>`, several runs, median wall time), its peak RSS, and the per-skill scan
 // latency in process (one core, after warm-up). The machine may be shared: each run prints the 1-minute load
-// average next to its figure, so a slow run on a busy machine can be told apart from a slow scanner.
+// average next to its figure, so a slow run on a busy machine can be told apart from a slow scanner. The floor is
+// the time to merely read the same files in process (no parsing, no scanning); the ratio says what scanning adds.
 // Run: npm run build && npx tsx bench/scan.ts [sizes=200,1000] [runs=3] [--build <folder with bin/ and dist/>]
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -61,6 +62,15 @@ function cliRun(dir: string): CliRun {
   return { seconds: seconds!, rssMb: rssKb! / 1024, cpuSeconds: user! + system!, load: before };
 }
 
+/** Seconds to read every file under `dir` once (cold start of nothing: the page cache is warm after the runs). */
+function readFloor(dir: string): number {
+  const t = performance.now();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) readFileSync(join(entry.parentPath, entry.name));
+  }
+  return (performance.now() - t) / 1000;
+}
+
 /** Per-skill scan latency on this thread, after one warm-up pass over the first skills. */
 async function perSkill(dir: string): Promise<{ p50: number; p95: number; load: string }> {
   const handle = await openSource(dir);
@@ -100,6 +110,10 @@ for (const size of sizes) {
     console.log(
       `  CLI median: ${wall.toFixed(2)} s = ${(size / wall).toFixed(1)} skills/s (start-up included); ` +
         `peak RSS max ${Math.max(...cli.map((r) => r.rssMb)).toFixed(0)} MB`,
+    );
+    const floor = readFloor(dir);
+    console.log(
+      `  read floor (every file read once, in process): ${floor.toFixed(3)} s; the CLI scan takes ${(wall / floor).toFixed(0)}× that`,
     );
     const latency = await perSkill(dir);
     console.log(
