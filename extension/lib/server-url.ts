@@ -5,6 +5,10 @@ export const DEFAULT_SERVER_URL = 'http://127.0.0.1:8787';
 
 export class InvalidServerUrl extends Error {}
 
+// The token is sent as a bearer header, so plain http is allowed only where it never leaves this machine.
+// URL.hostname keeps the brackets of an IPv6 address.
+const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', '[::1]', 'localhost'];
+
 export function serverOrigin(input: string): string {
   let url: URL;
   try {
@@ -17,6 +21,11 @@ export function serverOrigin(input: string): string {
   }
   if (url.username || url.password) {
     throw new InvalidServerUrl('Put the token in the token field, not in the URL');
+  }
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.includes(url.hostname)) {
+    throw new InvalidServerUrl(
+      'Use https:// for a server on another machine: http:// would send the token in cleartext',
+    );
   }
   return url.origin;
 }

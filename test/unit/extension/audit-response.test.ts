@@ -102,6 +102,18 @@ describe('server URL', () => {
     }
   });
 
+  it('takes http only on loopback, where the token never crosses a network', () => {
+    expect(serverOrigin('http://localhost:8787')).toBe('http://localhost:8787');
+    expect(serverOrigin('http://[::1]:8787')).toBe('http://[::1]:8787');
+    for (const input of [
+      'http://audit.example.com',
+      'http://192.168.1.5:8787',
+      'http://127.0.0.1.example.com',
+    ]) {
+      expect(() => serverOrigin(input), input).toThrow(/https/);
+    }
+  });
+
   it('asks for one host (any port: match patterns cannot name one)', () => {
     expect(hostPermissionPattern('http://127.0.0.1:8787')).toBe('http://127.0.0.1/*');
     expect(hostPermissionPattern('https://audit.example.com')).toBe('https://audit.example.com/*');
