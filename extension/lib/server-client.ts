@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
 import { BadResponse, parseAudit, parseErrorBody, parseLookup } from './audit.js';
+import { parseRequest } from './message-guard.js';
 import type { Failure, Replies, Reply, Request } from './protocol.js';
 import { hostPermissionPattern, InvalidServerUrl, serverOrigin } from './server-url.js';
 import { loadSettings, type Settings } from './settings.js';
@@ -132,21 +133,12 @@ const HANDLERS: { [K in Request['kind']]: (request: Extract<Request, { kind: K }
     openOptions,
   };
 
-function isRequest(message: unknown): message is Request {
-  return (
-    typeof message === 'object' &&
-    message !== null &&
-    'kind' in message &&
-    typeof message.kind === 'string' &&
-    Object.hasOwn(HANDLERS, message.kind)
-  );
-}
-
 export async function handleRequest(message: unknown): Promise<Reply<Request['kind']>> {
-  if (!isRequest(message)) return { ok: false, failure: { code: 'refused', message: 'unknown request' } };
+  const request = parseRequest(message);
+  if (!request) return { ok: false, failure: { code: 'refused', message: 'unknown request' } };
   try {
-    const handler = HANDLERS[message.kind] as (request: Request) => Promise<Replies[Request['kind']]>;
-    return { ok: true, value: await handler(message) };
+    const handler = HANDLERS[request.kind] as (request: Request) => Promise<Replies[Request['kind']]>;
+    return { ok: true, value: await handler(request) };
   } catch (error) {
     if (error instanceof RequestFailed) return { ok: false, failure: error.failure };
     if (error instanceof BadResponse)
