@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { GitMirror } from '../intake/index.js';
+import { isLoopbackListen } from '../server/request-guard.js';
 import { UserError } from '../util/errors.js';
 import { addLimitOptions, limitsFromOptions, parseByteSize, parseCount } from './limit-options.js';
 
@@ -16,6 +17,7 @@ interface ServeFlags {
   auth: boolean;
   concurrency: number;
   allowHost: string[];
+  allowOrigin: string[];
   allowPrivate?: boolean;
   gitMirror: GitMirror[];
   maxUploadBytes: number;
@@ -68,8 +70,13 @@ export function parseMirror(value: string): GitMirror {
   return { from: from.toLowerCase(), to: to.endsWith('/') ? to : `${to}/` };
 }
 
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+function origin(value: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\/(\*|[^/\s*]+)$/i.test(value)) {
+    throw new InvalidArgumentError(
+      'expected an origin such as chrome-extension://<id>, or chrome-extension://*',
+    );
+  }
+  return value;
 }
 
 export function registerServe(program: Command): void {
@@ -86,6 +93,12 @@ export function registerServe(program: Command): void {
       '--allow-host <host>',
       'another git host submissions may name (repeatable)',
       collect(hostName),
+      [],
+    )
+    .option(
+      '--allow-origin <origin>',
+      'browser origin that may submit (repeatable; default: any chrome-extension:// origin)',
+      collect(origin),
       [],
     )
     .option('--allow-private', 'allow hosts that resolve to private, loopback or link-local addresses')
@@ -123,7 +136,7 @@ export function registerServe(program: Command): void {
       process.stderr.write(
         'skillaudit: warning: --no-auth: anyone who can reach this port can submit audits\n',
       );
-      if (!isLoopback(flags.host))
+      if (!isLoopbackListen(flags.host))
         process.stderr.write(`skillaudit: warning: listening on ${flags.host} without a token\n`);
     }
     const [{ startService }, { DEFAULT_ALLOWED_HOSTS }] = await Promise.all([
@@ -135,6 +148,7 @@ export function registerServe(program: Command): void {
       port: flags.port,
       dataDir: resolve(flags.dataDir),
       token,
+      ...(flags.allowOrigin.length > 0 ? { allowedOrigins: flags.allowOrigin } : {}),
       concurrency: Math.max(1, flags.concurrency),
       policy: {
         allowedHosts: new Set([...DEFAULT_ALLOWED_HOSTS, ...flags.allowHost]),

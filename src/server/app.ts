@@ -13,6 +13,7 @@ import { auditView } from './audit-view.js';
 import { bearerToken, tokenMatches } from './auth.js';
 import { checkHost, type HostPolicy } from './host-guard.js';
 import { RateLimiter } from './rate-limit.js';
+import { DEFAULT_ALLOWED_ORIGINS, isLoopbackListen, requestGuard } from './request-guard.js';
 import { checkSkillName, intakeSource, parseSkillUrl, repoKey, sourceKey } from './skill-url.js';
 import { statusPage } from './status-page.js';
 import {
@@ -29,6 +30,10 @@ import {
 
 export interface AppSettings {
   dataDir: string;
+  /** Listen address; on a loopback one, requests must be addressed to a loopback name (DNS rebinding). */
+  host: string;
+  /** Origins that may send state-changing requests (default: any chrome-extension:// origin). */
+  allowedOrigins?: readonly string[];
   /** null: no authentication (local use only). */
   token: string | null;
   policy: HostPolicy;
@@ -96,14 +101,21 @@ export function createApp(deps: AppDeps): Hono {
     c.header('Referrer-Policy', 'no-referrer');
     if (!c.res.headers.has('Content-Security-Policy')) c.header('Content-Security-Policy', API_CSP);
   });
-  // The extension's service worker and any page may read status and lookups; submitting needs the token,
-  // which no other origin has (no cookies are used, so credentials are never sent cross-origin).
+  app.use(
+    '*',
+    requestGuard({
+      allowedOrigins: settings.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS,
+      loopbackOnly: isLoopbackListen(settings.host),
+    }),
+  );
+  // Any page may read status and lookups (public data). Nothing else is shared cross-origin: the
+  // extension's service worker has host permissions and needs no CORS to submit, and web pages must not.
   app.use(
     '/api/*',
     cors({
       origin: '*',
-      allowMethods: ['GET', 'POST', 'OPTIONS'],
-      allowHeaders: ['Authorization', 'Content-Type'],
+      allowMethods: ['GET', 'HEAD'],
+      allowHeaders: [],
       exposeHeaders: ['Retry-After'],
       maxAge: 600,
     }),

@@ -13,7 +13,6 @@ import { AuditWorkers } from './workers.js';
 // and stopped together.
 
 export interface ServiceConfig extends AppSettings, Omit<JobSettings, 'dataDir' | 'policy'> {
-  host: string;
   port: number;
   concurrency: number;
   log: (line: string) => void;

@@ -1,6 +1,7 @@
 // The web service over real HTTP (port 0), real SQLite and real keyless audits (bubblewrap detonation) of
 // skills fetched from a local bare repository that stands in for https://github.com/acme/skills.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -262,18 +263,42 @@ describe('skillaudit serve: refusals', () => {
     expect((await fetch(`${url}/api/nothing`)).status).toBe(404);
   });
 
-  it('allows CORS preflight for submissions with a token header', async () => {
-    const response = await fetch(`${url}/api/audits`, {
+  it('shares reads cross-origin but refuses submissions from web pages, token or not', async () => {
+    const preflight = await fetch(`${url}/api/audits`, {
       method: 'OPTIONS',
       headers: {
-        Origin: 'chrome-extension://abc',
+        Origin: 'https://evil.example',
         'Access-Control-Request-Method': 'POST',
-        'Access-Control-Request-Headers': 'authorization,content-type',
+        'Access-Control-Request-Headers': 'content-type',
       },
     });
-    expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('access-control-allow-headers')).toMatch(/Authorization/i);
+    expect(preflight.headers.get('access-control-allow-methods') ?? '').not.toMatch(/POST/);
+    const zip = (origin: string) =>
+      fetch(`${url}/api/audits?filename=x.zip`, {
+        method: 'POST',
+        headers: { Origin: origin, Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/zip' },
+        body: ZIP,
+      });
+    const evil = await zip('https://evil.example');
+    expect(evil.status).toBe(403);
+    expect(((await evil.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN_ORIGIN');
+    // The extension's service worker sends its own origin; the same upload is already queued (200) or new.
+    expect([200, 202]).toContain((await zip('chrome-extension://abcdefghijklmnop')).status);
+  });
+
+  it('answers only requests addressed to a loopback name when it listens on loopback (DNS rebinding)', async () => {
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = httpRequest(`${url}/api/health`, { headers: { Host: host } }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        request.once('error', reject);
+        request.end();
+      });
+    expect(await status('evil.example:8787')).toBe(403);
+    expect(await status(new URL(url).host)).toBe(200);
+    expect(await status('localhost:8787')).toBe(200);
   });
 
   it('rate-limits submissions per client with 429 and Retry-After', async () => {
