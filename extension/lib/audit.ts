@@ -16,6 +16,12 @@ export interface Audit {
   status: AuditStatus;
   stage?: string;
   skill?: string;
+  /** The source the audit was submitted with: a lookup may answer with an audit of another URL or ref. */
+  source?: string;
+  /** Full sha of the audited commit, when the source was a git repository. */
+  commit?: string;
+  /** ISO time the audit finished. */
+  finishedAt?: string;
   verdict?: Verdict;
   error?: { code: string; message: string };
   /** Absolute report page URL on the server's origin; absent when the server sent none we can trust. */
@@ -30,6 +36,9 @@ const AUDIT_STATUSES: readonly string[] = ['queued', 'running', 'done', 'failed'
 const VERDICT_STATUSES: readonly string[] = ['pass', 'caution', 'risky'] satisfies VerdictStatus[];
 // Longest text kept from any field: the badge is a few words wide and a hostile server could send megabytes.
 const MAX_TEXT = 300;
+// A source is a URL and is compared, not only shown, so it is kept whole up to the length a URL may have.
+const MAX_URL = 2048;
+const COMMIT = /^[0-9a-f]{7,64}$/i;
 
 type Json = Record<string, unknown>;
 
@@ -54,6 +63,19 @@ export function reportHref(reportUrl: unknown, origin: string): string | undefin
   } catch {
     return undefined;
   }
+}
+
+function optionalCommit(value: unknown): string | undefined {
+  return typeof value === 'string' && COMMIT.test(value) ? value.toLowerCase() : undefined;
+}
+
+function optionalTime(value: unknown): string | undefined {
+  const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
+}
+
+function optionalUrl(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_URL ? value : undefined;
 }
 
 function parseVerdict(value: unknown): Verdict | undefined {
@@ -85,11 +107,17 @@ export function parseAudit(value: unknown, origin: string): Audit {
   const audit: Audit = { id: text(value.id, 'audit id'), status: status as AuditStatus };
   const stage = optionalText(value.stage);
   const skill = optionalText(value.skill);
+  const source = optionalUrl(value.source);
+  const commit = optionalCommit(value.commit);
+  const finishedAt = optionalTime(value.finishedAt);
   const verdict = parseVerdict(value.verdict);
   const error = parseError(value.error);
   const href = reportHref(value.reportUrl, origin);
   if (stage) audit.stage = stage;
   if (skill) audit.skill = skill;
+  if (source) audit.source = source;
+  if (commit) audit.commit = commit;
+  if (finishedAt) audit.finishedAt = finishedAt;
   if (verdict) audit.verdict = verdict;
   if (error) audit.error = error;
   if (href) audit.reportHref = href;

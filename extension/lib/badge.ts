@@ -1,6 +1,7 @@
 import { RECOMMENDATION_LABEL, reveal, STATUS_LABEL } from '../../src/report/html/app/format.js';
 import type { Audit } from './audit.js';
 import type { Failure } from './protocol.js';
+import type { Provenance } from './provenance.js';
 
 // The badge: one custom element whose open shadow root holds everything, so the page's CSS cannot restyle it and
 // its CSS cannot restyle the page. Every string from the page or the server goes in as text (textContent), never
@@ -10,7 +11,7 @@ export type BadgeState =
   | { kind: 'checking' }
   | { kind: 'not-audited'; canSubmit: boolean }
   | { kind: 'submitting' }
-  | { kind: 'audit'; audit: Audit }
+  | { kind: 'audit'; audit: Audit; provenance: Provenance }
   | { kind: 'no-source' }
   | { kind: 'failure'; failure: Failure };
 
@@ -125,11 +126,32 @@ function view(state: BadgeState, actions: BadgeActions): View {
         controls: FIXABLE_IN_OPTIONS.includes(state.failure.code) ? [options()] : [],
       };
     case 'audit':
-      return auditView(state.audit, actions);
+      return auditView(state.audit, state.provenance, actions);
   }
 }
 
-function auditView(audit: Audit, actions: BadgeActions): View {
+// Which source, commit and age the verdict is for, and whether the page shows another version than the audited one.
+function provenanceView(provenance: Provenance, actions: BadgeActions): View {
+  const { verdictFor, linkedRepository, commit, age, pageRef, auditRef } = provenance;
+  const lines: HTMLElement[] = [];
+  if (verdictFor) {
+    const text = linkedRepository
+      ? `Verdict for the linked repository ${verdictFor}, not for the files uploaded here`
+      : `Verdict for ${verdictFor}`;
+    lines.push(element('div', 'detail source', text));
+  }
+  const when = age ? ` (${age})` : '';
+  if (pageRef) {
+    const audited = commit ?? auditRef ?? 'the default branch';
+    lines.push(element('div', 'detail version', `Audited at ${audited}${when}, this page shows ${pageRef}`));
+    return { tone: 'none', lines, controls: [button('submit', 'Audit this version', actions.submit)] };
+  }
+  if (commit || age)
+    lines.push(element('div', 'detail version', `Audited at ${commit ?? 'this source'}${when}`));
+  return { tone: 'none', lines, controls: [] };
+}
+
+function auditView(audit: Audit, provenance: Provenance, actions: BadgeActions): View {
   const link = audit.reportHref ? [reportLink(audit.reportHref, 'Open report')] : [];
   if (audit.status === 'queued' || audit.status === 'running') {
     const stage = audit.status === 'running' && audit.stage ? ` (${audit.stage})` : '';
@@ -148,13 +170,15 @@ function auditView(audit: Audit, actions: BadgeActions): View {
   }
   const { status, safetyScore, recommendation } = audit.verdict;
   const advice = RECOMMENDATION_LABEL[recommendation as keyof typeof RECOMMENDATION_LABEL] ?? recommendation;
+  const origin = provenanceView(provenance, actions);
   return {
     tone: status,
     lines: [
       element('div', 'verdict', STATUS_LABEL[status]),
       element('div', 'detail score', `Safety score ${safetyScore}/100${advice ? ` · ${advice}` : ''}`),
+      ...origin.lines,
     ],
-    controls: link,
+    controls: [...origin.controls, ...link],
   };
 }
 

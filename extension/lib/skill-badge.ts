@@ -3,6 +3,7 @@ import type { Audit } from './audit.js';
 import { Badge, type BadgeState } from './badge.js';
 import type { DetectedSkill } from './detect.js';
 import type { Reply, Request } from './protocol.js';
+import { provenance } from './provenance.js';
 
 // One detected skill's badge over its life: look the skill up, offer an audit, follow a queued or running audit
 // until it is done or failed. stop() ends it when the page moves on (GitHub navigates without reloading).
@@ -82,7 +83,7 @@ export class SkillBadge {
 
   private follow(audit: Audit, generation: number, since: number, polls: number): void {
     if (this.stopped || generation !== this.generation) return;
-    this.show({ kind: 'audit', audit }, generation);
+    this.show({ kind: 'audit', audit, provenance: provenance(this.skill, audit, Date.now()) }, generation);
     const unfinished = audit.status === 'queued' || audit.status === 'running';
     if (!unfinished || Date.now() - since > MAX_POLLING_MS) return;
     const delay = POLL_DELAYS_MS[Math.min(polls, POLL_DELAYS_MS.length - 1)];

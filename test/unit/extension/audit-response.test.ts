@@ -20,6 +20,8 @@ describe('parseAudit', () => {
         status: 'done',
         source: 'https://github.com/acme/skills/tree/main/x',
         createdAt: '2026-01-01T00:00:00Z',
+        finishedAt: '2026-01-01T00:02:00Z',
+        commit: 'FCCB81A0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6',
         verdict: { status: 'caution', safetyScore: 71.6, recommendation: 'test first' },
         reportUrl: '/audits/a1',
       },
@@ -28,6 +30,9 @@ describe('parseAudit', () => {
     expect(audit).toEqual({
       id: 'a1',
       status: 'done',
+      source: 'https://github.com/acme/skills/tree/main/x',
+      commit: 'fccb81a0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6',
+      finishedAt: '2026-01-01T00:02:00.000Z',
       verdict: { status: 'caution', safetyScore: 72, recommendation: 'test first' },
       reportHref: 'http://127.0.0.1:8787/audits/a1',
     });
@@ -45,6 +50,14 @@ describe('parseAudit', () => {
       ORIGIN,
     );
     expect(audit.verdict).toBeUndefined();
+  });
+
+  it('drops a commit that is not a sha and a time that is not a date, which the badge would show as fact', () => {
+    const audit = parseAudit(
+      { id: 'a', status: 'done', commit: 'main; rm -rf', finishedAt: 'yesterday', source: 42 },
+      ORIGIN,
+    );
+    expect(audit).toEqual({ id: 'a', status: 'done' });
   });
 
   it('keeps at most 300 characters of any text', () => {
