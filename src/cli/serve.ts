@@ -27,6 +27,7 @@ interface ServeFlags {
   maxRuns?: number;
   runTimeout?: number;
   quiet?: boolean;
+  trustProxy?: boolean;
 }
 
 const MIN_TOKEN_LENGTH = 16;
@@ -115,6 +116,10 @@ export function registerServe(program: Command): void {
       50 * 1024 ** 2,
     )
     .option('--rate-limit <n/min>', 'submissions per minute per token and per client address', perMinute, 30)
+    .option(
+      '--trust-proxy',
+      'behind a reverse proxy: rate-limit by the right-most X-Forwarded-For address it adds',
+    )
     .option('--max-queue <n>', 'queued audits beyond which submissions are refused (503)', parseCount, 1000)
     .option('--no-detonate', "do not run skills' scripts (static analysis only)")
     .option('--max-runs <n>', 'sandbox runs per audit (default 24)', parseCount)
@@ -157,6 +162,7 @@ export function registerServe(program: Command): void {
       },
       maxUploadBytes: flags.maxUploadBytes,
       rateLimitPerMinute: flags.rateLimit,
+      trustProxy: flags.trustProxy === true,
       maxQueued: flags.maxQueue,
       limits: limitsFromOptions(flags),
       detonate: flags.detonate,

@@ -70,7 +70,7 @@ function ipv4Bytes(address: string): number[] {
 }
 
 /** The 16 bytes of an IPv6 address (with `::` and a trailing dotted IPv4 part); the caller checked isIPv6. */
-function ipv6Bytes(address: string): number[] {
+export function ipv6Bytes(address: string): number[] {
   let text = address.replace(/%.*$/, '');
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted?.[1]) {

@@ -11,6 +11,7 @@ import { VERSION } from '../version.js';
 import { ApiError } from './api-error.js';
 import { auditView } from './audit-view.js';
 import { bearerToken, tokenMatches } from './auth.js';
+import { addressKey, clientAddress } from './client-address.js';
 import { checkHost, type HostPolicy } from './host-guard.js';
 import { RateLimiter } from './rate-limit.js';
 import { DEFAULT_ALLOWED_ORIGINS, isLoopbackListen, requestGuard } from './request-guard.js';
@@ -34,6 +35,8 @@ export interface AppSettings {
   host: string;
   /** Origins that may send state-changing requests (default: any chrome-extension:// origin). */
   allowedOrigins?: readonly string[];
+  /** Behind a reverse proxy: the client is the right-most X-Forwarded-For entry (rate limiting). */
+  trustProxy?: boolean;
   /** null: no authentication (local use only). */
   token: string | null;
   policy: HostPolicy;
@@ -60,7 +63,7 @@ const Submission = z.object({
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 const STATUS_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
 
-function clientAddress(c: Context): string {
+function peerAddress(c: Context): string {
   try {
     return getConnInfo(c).remote.address ?? 'unknown';
   } catch {
@@ -143,11 +146,19 @@ export function createApp(deps: AppDeps): Hono {
         throw new ApiError(429, 'RATE_LIMITED', 'too many submissions; retry later', decision.retryAfter);
       }
     };
-    // Per address first, so a flood of wrong tokens is limited too.
-    limited(byAddress.take(clientAddress(c)));
-    const token = bearerToken(c.req.header('Authorization'));
-    if (settings.token !== null) {
+    // A token holder is charged to its token; everything else (wrong or missing tokens, and all use of a
+    // --no-auth service) to the client's address. So wrong tokens are limited, yet a flood of them from
+    // behind a shared proxy address cannot lock the token holders out.
+    const addressBucket = () =>
+      addressKey(
+        clientAddress(peerAddress(c), c.req.header('X-Forwarded-For'), settings.trustProxy === true),
+      );
+    if (settings.token === null) {
+      limited(byAddress.take(addressBucket()));
+    } else {
+      const token = bearerToken(c.req.header('Authorization'));
       if (!tokenMatches(token, settings.token)) {
+        limited(byAddress.take(addressBucket()));
         c.header('WWW-Authenticate', 'Bearer');
         throw new ApiError(401, 'UNAUTHORIZED', 'a valid Authorization: Bearer <token> header is required');
       }

@@ -301,21 +301,34 @@ describe('skillaudit serve: refusals', () => {
     expect(await status('localhost:8787')).toBe(200);
   });
 
-  it('rate-limits submissions per client with 429 and Retry-After', async () => {
+  it('rate-limits failed tokens per client address and token holders per token (behind a trusted proxy)', async () => {
     const limited = await startService(
-      config(join(root, 'limited'), { rateLimitPerMinute: 2, detonate: false }),
+      config(join(root, 'limited'), { rateLimitPerMinute: 2, detonate: false, trustProxy: true }),
     );
+    const post = async (client: string, token: string) => {
+      const response = await fetch(`${limited.url}/api/audits`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${token}`,
+          'X-Forwarded-For': `6.6.6.6, ${client}`,
+        },
+        body: JSON.stringify({ source: 'http://x' }),
+      });
+      await response.body?.cancel();
+      return { status: response.status, retryAfter: response.headers.get('retry-after') };
+    };
     try {
-      const codes: number[] = [];
-      let retryAfter: string | null = null;
-      for (let i = 0; i < 3; i++) {
-        // Wrong tokens count too: the per-address bucket is taken before the token is checked.
-        const response = await submit(limited.url, { source: 'http://x' }, i === 0 ? 'wrong' : TOKEN);
-        codes.push(response.status);
-        retryAfter = response.headers.get('retry-after');
-      }
-      expect(codes).toEqual([401, 400, 429]);
-      expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+      const guesses = [];
+      for (let i = 0; i < 3; i++) guesses.push((await post('198.51.100.7', 'wrong')).status);
+      expect(guesses).toEqual([401, 401, 429]);
+      // The guesser's address is used up, but not the token holder's bucket nor another client's address.
+      expect((await post('198.51.100.7', TOKEN)).status).toBe(400);
+      expect((await post('198.51.100.8', 'wrong')).status).toBe(401);
+      expect((await post('198.51.100.9', TOKEN)).status).toBe(400);
+      const spent = await post('198.51.100.10', TOKEN);
+      expect(spent.status).toBe(429);
+      expect(Number(spent.retryAfter)).toBeGreaterThanOrEqual(1);
     } finally {
       await limited.close();
     }
