@@ -60,7 +60,8 @@ export function nameSource(source: string): SourceName | undefined {
   const at = repoPart.indexOf('@');
   const repo = (at === -1 ? repoPart : repoPart.slice(0, at)).replace(/\.git$/i, '');
   let ref = at === -1 ? undefined : repoPart.slice(at + 1) || undefined;
-  let folder = at === -1 ? '' : decoded(url.hash.slice(1));
+  // Intake's form names the folder in the fragment; on a GitHub page URL the fragment is only an anchor.
+  let folder = kind === undefined ? decoded(url.hash.slice(1)) : '';
   if ((kind === 'tree' || kind === 'blob') && treeRef) {
     ref = treeRef;
     folder = (kind === 'blob' ? rest.slice(0, -1) : rest).join('/');

@@ -17,6 +17,7 @@ const SCREENSHOT = fileURLToPath(new URL('../../../test-artifacts/extension-badg
 const PAGES = {
   tree: 'https://github.com/acme/skills/tree/main/skills/pdf-tools',
   blob: 'https://github.com/acme/skills/blob/main/skills/pdf-tools/SKILL.md',
+  blobV2: 'https://github.com/acme/skills/blob/v2/skills/pdf-tools/SKILL.md',
   folder: 'https://github.com/acme/skills/tree/main/skills',
   skillsSh: 'https://skills.sh/acme/skills/csv-tools',
   skillsShUnaudited: 'https://skills.sh/acme/skills/todo-notes',
@@ -29,6 +30,7 @@ const PAGES = {
 const ROUTES: Record<string, string> = {
   'github.com/acme/skills/tree/main/skills/pdf-tools': 'github-tree.html',
   'github.com/acme/skills/blob/main/skills/pdf-tools/SKILL.md': 'github-blob.html',
+  'github.com/acme/skills/blob/v2/skills/pdf-tools/SKILL.md': 'github-blob.html',
   'github.com/acme/skills/tree/main/skills': 'github-folder.html',
   'skills.sh/acme/skills/csv-tools': 'skills-sh.html',
   'skills.sh/acme/skills/todo-notes': 'skills-sh.html',
@@ -46,6 +48,8 @@ interface AuditJson {
   status: string;
   verdict?: { status: 'pass' | 'caution' | 'risky'; safetyScore: number; recommendation: string };
   reportUrl: string;
+  source: string;
+  commit?: string;
 }
 
 // Callbacks passed to evaluate run in the page or in the extension's worker. The project compiles without DOM and
@@ -149,6 +153,11 @@ describe('an audited skill', () => {
       `${verdict.safetyScore}/100`,
     );
     await expect(badge(page).getAttribute('data-tone')).resolves.toBe(verdict.status);
+    // The audit is of this page: no other source named, the audited commit shown.
+    await expect(badge(page).locator('.source').count()).resolves.toBe(0);
+    await expect(badge(page).locator('.version').textContent()).resolves.toMatch(
+      new RegExp(`^Audited at ${audit.commit!.slice(0, 7)} \\(`),
+    );
     const link = badge(page).locator('a.report');
     await expect(link.getAttribute('href')).resolves.toBe(`${server.origin}${audit.reportUrl}`);
     await expect(link.getAttribute('target')).resolves.toBe('_blank');
@@ -171,6 +180,21 @@ describe('an audited skill', () => {
     );
     await page.close();
   });
+
+  it('on a page at another ref, names the audit the server fell back to and offers to audit this version', async () => {
+    const repositoryAudit = await auditUntilFinished('https://github.com/acme/skills#skills/pdf-tools');
+    expect(repositoryAudit.commit, JSON.stringify(repositoryAudit)).toMatch(/^[0-9a-f]{40}$/);
+    const page = await openPage(PAGES.blobV2);
+    await badge(page).and(page.locator('[data-state="done"]')).waitFor();
+    await expect(badge(page).locator('.source').textContent()).resolves.toBe(
+      'Verdict for github.com/acme/skills#skills/pdf-tools',
+    );
+    await expect(badge(page).locator('.version').textContent()).resolves.toMatch(
+      new RegExp(`^Audited at ${repositoryAudit.commit!.slice(0, 7)} \\(.*\\), this page shows v2$`),
+    );
+    await expect(badge(page).locator('button.submit').textContent()).resolves.toBe('Audit this version');
+    await page.close();
+  }, 200_000);
 
   it('follows GitHub’s navigation without a reload: no badge on a folder of skills, one on a skill', async () => {
     const page = await openPage(PAGES.folder);
@@ -238,6 +262,10 @@ it('a ClawHub page asks about the GitHub repository it links and its slug, and a
   expect(lookup.found).toBe(true);
   await expect(badge(page).locator('a.report').getAttribute('href')).resolves.toBe(
     `${server.origin}${lookup.audit.reportUrl}`,
+  );
+  // The verdict covers the repository the publisher linked, which the badge must not pass off as the upload.
+  await expect(badge(page).locator('.source').textContent()).resolves.toBe(
+    'Verdict for the linked repository github.com/acme/skills, not for the files uploaded here',
   );
   await page.close();
 }, 200_000);

@@ -21,6 +21,12 @@ describe('nameSource', () => {
     expect(nameSource('https://github.com/acme/skills/blob/main/skills/pdf/SKILL.md')).toEqual(expected);
     expect(nameSource('https://github.com/acme/skills.git@main#skills/pdf')).toEqual(expected);
     expect(nameSource('https://github.com/acme/skills')).toEqual({ label: 'github.com/acme/skills' });
+    expect(nameSource('https://github.com/acme/skills#skills/pdf')).toEqual({
+      label: 'github.com/acme/skills#skills/pdf',
+    });
+    expect(nameSource('https://github.com/acme/skills/tree/main/skills/pdf#readme')?.label).toBe(
+      'github.com/acme/skills@main#skills/pdf',
+    );
     expect(nameSource('https://skills.sh/acme/skills/pdf/')).toEqual({ label: 'skills.sh/acme/skills/pdf' });
     expect(nameSource('not a url')).toBeUndefined();
   });
