@@ -170,12 +170,19 @@ export interface GitAccess {
   mirrors?: readonly GitMirror[];
   /** Further `git -c name=value` settings, e.g. addresses a caller checked and pinned. */
   config?: readonly string[];
+  /** The caller resolved, checked and pinned the host's addresses: no lookup or connect of our own. */
+  addressesPinned?: boolean;
+  /**
+   * A commit is fetched at depth 1 or not at all: no fallback to the whole history (which a stranger's
+   * nonexistent or abbreviated commit would otherwise cost us). Set for sources submitted to the service.
+   */
+  shallowOnly?: boolean;
 }
 
 /** Clones `spec` into `dest` (which must not exist yet) and returns the checked-out commit. */
 export async function cloneRepository(spec: GitSpec, dest: string, access: GitAccess = {}): Promise<string> {
   const mirror = spec.local ? undefined : access.mirrors?.find((m) => spec.url.startsWith(m.from));
-  if (!mirror) await checkReachable(spec);
+  if (!mirror && !access.addressesPinned) await checkReachable(spec);
   const settings = [
     ...(access.config ?? []),
     ...(mirror ? [`url.${mirror.to}.insteadOf=${mirror.from}`] : []),
@@ -189,11 +196,12 @@ export async function cloneRepository(spec: GitSpec, dest: string, access: GitAc
   const shallow = ['clone', '--depth', '1', '--no-tags', '--single-branch', '--no-recurse-submodules'];
   let run: GitRun;
   if (ref !== null && COMMIT_SHA.test(ref)) {
-    // A commit is not a branch: fetch exactly that commit, or clone in full and check it out.
+    // A commit is not a branch: fetch exactly that commit, or (unless shallowOnly) clone in full and check
+    // it out (an abbreviated commit cannot be fetched by itself).
     run = await git(['init', '-q', dest]);
     if (run.code === 0) run = await git(['fetch', '-q', '--depth', '1', '--', url, ref], dest);
     if (run.code === 0) run = await git(['checkout', '-q', '--detach', 'FETCH_HEAD'], dest);
-    if (run.code !== 0 && !run.timedOut) {
+    if (run.code !== 0 && !run.timedOut && !access.shallowOnly) {
       await git(['remote', 'add', 'origin', '--', url], dest);
       run = await git(['fetch', '-q', '--no-tags', 'origin'], dest);
       if (run.code === 0) run = await git(['checkout', '-q', '--detach', ref], dest);

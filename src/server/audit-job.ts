@@ -80,7 +80,12 @@ async function gitAccess(audit: AuditRow, policy: HostPolicy) {
   if (audit.repoKey === null) return undefined;
   const target = parseSkillUrl(audit.intakeSource);
   const checked = await checkHost(target, policy);
-  return { mirrors: policy.mirrors, config: pinnedGitSettings(target, checked) };
+  return {
+    mirrors: policy.mirrors,
+    config: pinnedGitSettings(target, checked),
+    addressesPinned: true,
+    shallowOnly: true,
+  };
 }
 
 /** Runs one claimed audit; resolves with its result or throws (JobError, UserError, ApiError). */

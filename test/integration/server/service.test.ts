@@ -1,5 +1,6 @@
 // The web service over real HTTP (port 0), real SQLite and real keyless audits (bubblewrap detonation) of
 // skills fetched from a local bare repository that stands in for https://github.com/acme/skills.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -58,6 +59,11 @@ beforeAll(async () => {
   submitted.named = await submit(url, { source: REPO_URL, skill: 'notes' });
   submitted.unnamed = await submit(url, { source: REPO_URL, skill: 'nope' });
   submitted.escaped = await submit(url, { source: `${REPO_URL}#<img src=x onerror=alert(1)>` });
+  const tip = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: join(mirror, 'acme', 'skills.git') });
+  // An abbreviated commit cannot be fetched at depth 1; intake would fall back to the whole history.
+  submitted.abbreviated = await submit(url, {
+    source: `${REPO_URL}@${tip.toString().slice(0, 8)}#skills/notes`,
+  });
   const upload = await fetch(`${url}/api/audits?filename=zipped.zip`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/zip' },
@@ -188,6 +194,12 @@ describe('skillaudit serve: audits', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
     expect((await fetch(`${url}/api/audits/${failed.id}/report`)).status).toBe(409);
+  });
+
+  it('never fetches the whole history for a submitted commit that a depth-1 fetch cannot get', async () => {
+    expect(submitted.abbreviated!.status).toBe(202);
+    const failed = await waitFor(url, submitted.abbreviated!.json.id as string);
+    expect(failed).toMatchObject({ status: 'failed', error: { code: 'GIT_FAILED' } });
   });
 });
 
