@@ -15,7 +15,14 @@ import { addressKey, clientAddress } from './client-address.js';
 import { checkHost, type HostPolicy } from './host-guard.js';
 import { RateLimiter } from './rate-limit.js';
 import { DEFAULT_ALLOWED_ORIGINS, isLoopbackListen, requestGuard } from './request-guard.js';
-import { checkSkillName, intakeSource, parseSkillUrl, repoKey, sourceKey } from './skill-url.js';
+import {
+  checkSkillName,
+  checkSubmittable,
+  intakeSource,
+  parseSkillUrl,
+  repoKey,
+  sourceKey,
+} from './skill-url.js';
 import { statusPage } from './status-page.js';
 import {
   ARCHIVE_TYPES,
@@ -200,9 +207,11 @@ export function createApp(deps: AppDeps): Hono {
       );
     }
     const target = parseSkillUrl(parsed.data.source, parsed.data.skill ?? null);
+    checkSubmittable(parsed.data.source, target);
     await checkHost(target, settings.policy);
     return {
-      source: parsed.data.source,
+      // What is audited, not what was sent: the raw text is the submitter's and may carry anything.
+      source: intakeSource(target),
       sourceKey: sourceKey(target),
       repoKey: repoKey(target),
       ref: target.ref,

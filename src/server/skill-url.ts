@@ -41,6 +41,8 @@ const HOST_ALIASES: Record<string, string> = {
 };
 
 const SEGMENT = /^[A-Za-z0-9_.-]+$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const SKILL_NAME = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 function bad(message: string): ApiError {
@@ -108,6 +110,8 @@ function pageTarget(host: string, path: string, url: string): Omit<SkillTarget, 
  */
 export function parseSkillUrl(raw: string, skill: string | null = null): SkillTarget {
   if (raw.length > 2048) throw bad('the URL is longer than 2048 characters');
+  // The URL parser silently drops tabs and newlines; text that carries them is not a URL someone copied.
+  if (CONTROL.test(raw)) throw bad('the URL contains control characters');
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -155,6 +159,23 @@ export function parseSkillUrl(raw: string, skill: string | null = null): SkillTa
     subdir = checked(() => normaliseSubdir(decoded));
   }
   return { host, repo: repoPath(host, [...segments, repoName], url.href), ref, subdir, skill: name };
+}
+
+/**
+ * A submission is audited exactly as parsed, so what intake cannot fetch is refused now rather than failing
+ * later: a query string (never part of a repository), a ref with `/` (intake's `url@ref#subdir` form cannot
+ * carry it) and a subfolder with `#`.
+ */
+export function checkSubmittable(raw: string, target: SkillTarget): void {
+  if (new URL(raw.trim()).search !== '')
+    throw bad('a query string is not part of a repository URL; remove it');
+  if (target.ref?.includes('/')) {
+    throw bad(
+      `ref "${target.ref}": refs containing "/" are not supported; submit the commit or a tag instead`,
+    );
+  }
+  if (target.subdir?.includes('#'))
+    throw bad(`subfolder "${target.subdir}": "#" is not supported in folder names`);
 }
 
 /** The repository part of the key: `github.com/owner/repo` (case folded where the host ignores case). */

@@ -96,6 +96,8 @@ describe('skillaudit serve: audits', () => {
     });
     const again = submitted.csvAgain!;
     expect([again.status, again.json.id]).toEqual([200, first.json.id]);
+    // The source shown is the one audited, not the page URL as sent.
+    expect(first.json.source).toBe(`${REPO_URL}@main#skills/csv-summary`);
 
     csv = await waitFor(url, first.json.id as string);
     expect(csv).toMatchObject({
@@ -224,6 +226,12 @@ describe('skillaudit serve: refusals', () => {
       ['https://2130706433/acme/skills', 403, 'FORBIDDEN_ADDRESS'], // decimal form of 127.0.0.1
       ['https://0x7f.0.0.1/acme/skills', 403, 'FORBIDDEN_ADDRESS'],
       ['https://github.com:22/acme/skills', 403, 'FORBIDDEN_PORT'],
+      // Log injection: the parser would drop the newline, and the raw text used to be stored and echoed.
+      ['https://github.com/o/r?secret=abc#\n2026-01-01T00:00:00Z audit x finished', 400, 'BAD_SOURCE'],
+      ['https://github.com/o/r?secret=abc', 400, 'BAD_SOURCE'],
+      [`${REPO_URL}@feature%2Fx#skills/notes`, 400, 'BAD_SOURCE'], // intake cannot fetch such a ref
+      [`${REPO_URL}/tree/feature%2Fx/skills/notes`, 400, 'BAD_SOURCE'],
+      [`${REPO_URL}#skills/a%23b`, 400, 'BAD_SOURCE'],
     ];
     for (const [source, status, code] of cases) {
       const response = await submit(url, { source });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/server/api-error.js';
-import { intakeSource, parseSkillUrl, repoKey, sourceKey } from '../../../src/server/skill-url.js';
+import {
+  checkSubmittable,
+  intakeSource,
+  parseSkillUrl,
+  repoKey,
+  sourceKey,
+} from '../../../src/server/skill-url.js';
 
 function refusal(fn: () => unknown): ApiError {
   try {
@@ -113,5 +119,23 @@ describe('canonical keys', () => {
     expect(intakeSource(parseSkillUrl('https://github.com/Acme/Skills/tree/main/skills/pdf'))).toBe(
       'https://github.com/Acme/Skills@main#skills/pdf',
     );
+  });
+
+  it('refuses control characters, and submissions intake could not fetch as written', () => {
+    for (const raw of [
+      'https://github.com/o/r#a\nb',
+      'https://github.com/o/r\t',
+      'https://github.com/o/\u0085r',
+    ]) {
+      expect(refusal(() => parseSkillUrl(raw)).code, JSON.stringify(raw)).toBe('BAD_SOURCE');
+    }
+    const submittable = (raw: string) => () => checkSubmittable(raw, parseSkillUrl(raw));
+    expect(refusal(submittable('https://github.com/o/r?x=1')).message).toMatch(/query string/);
+    expect(refusal(submittable('https://github.com/o/r@a%2Fb')).message).toMatch(/refs containing/);
+    expect(refusal(submittable('https://github.com/o/r/tree/a%2Fb/x')).message).toMatch(/refs containing/);
+    expect(refusal(submittable('https://github.com/o/r#x%23y')).message).toMatch(/"#"/);
+    expect(submittable('https://github.com/o/r/tree/v1.2/skills/pdf')).not.toThrow();
+    // Lookups of page URLs with a query (GitHub adds ?tab=…) still parse.
+    expect(parseSkillUrl('https://github.com/o/r?tab=readme-ov-file').repo).toBe('o/r');
   });
 });
