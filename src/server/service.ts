@@ -31,12 +31,7 @@ export const MAX_ATTEMPTS = 3;
 
 /** Upload folders no queued or running audit owns (left by a crash between the upload and its row). */
 async function sweepUploads(uploadsDir: string, store: AuditStore): Promise<void> {
-  const owned = new Set(
-    store
-      .all()
-      .filter((a) => (a.status === 'queued' || a.status === 'running') && a.uploadPath)
-      .map((a) => basename(dirname(a.uploadPath!))),
-  );
+  const owned = new Set(store.activeUploadPaths().map((path) => basename(dirname(path))));
   for (const entry of await readdir(uploadsDir)) {
     if (!owned.has(entry)) await rm(join(uploadsDir, entry), { recursive: true, force: true });
   }

@@ -393,6 +393,16 @@ export class AuditStore {
     return counts;
   }
 
+  /** Upload paths of queued and running audits: the uploads still needed (indexed by status, not a scan). */
+  activeUploadPaths(): string[] {
+    const rows = this.db
+      .prepare(
+        "SELECT upload_path FROM audits WHERE status IN ('queued', 'running') AND upload_path IS NOT NULL",
+      )
+      .all() as { upload_path: string }[];
+    return rows.map((row) => row.upload_path);
+  }
+
   /** Every row (tests and the restart check read it whole). */
   all(): AuditRow[] {
     return (this.db.prepare(`${SELECT} ORDER BY created_at, rowid`).all() as Record<string, unknown>[]).map(

@@ -77,6 +77,20 @@ describe('AuditStore', () => {
     expect(store.fail(a.id, 1, 'X', 'x')).toBe(false);
   });
 
+  it('lists the uploads of queued and running audits only', () => {
+    const upload = (key: string) => audit(key, { uploadPath: `/data/uploads/${key}/x.zip` });
+    created(store.submit(upload('done'), 10, 1));
+    store.finish(store.claim(2)!.id, 1, result('h'), 3);
+    created(store.submit(upload('running'), 10, 4));
+    store.claim(5);
+    created(store.submit(upload('queued'), 10, 6));
+    created(store.submit(audit('no-upload'), 10, 7));
+    expect(store.activeUploadPaths().sort()).toEqual([
+      '/data/uploads/queued/x.zip',
+      '/data/uploads/running/x.zip',
+    ]);
+  });
+
   it('returns the queued or running audit of an identical source instead of a second row', () => {
     const first = created(store.submit(audit('a/r'), 10));
     const again = store.submit(audit('a/r'), 10);
