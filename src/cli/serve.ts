@@ -115,7 +115,12 @@ export function registerServe(program: Command): void {
       parseByteSize,
       50 * 1024 ** 2,
     )
-    .option('--rate-limit <n/min>', 'submissions per minute per token and per client address', perMinute, 30)
+    .option(
+      '--rate-limit <n/min>',
+      'submissions per minute: per token, or per client address without a valid token',
+      perMinute,
+      30,
+    )
     .option(
       '--trust-proxy',
       'behind a reverse proxy: rate-limit by the right-most X-Forwarded-For address it adds',
