@@ -63,7 +63,11 @@ export function registerScan(program: Command): void {
     .option('--baseline <file>', 'accepted findings (JSON) to mark as suppressed')
     .option('--write-baseline <file>', 'write the current findings as a baseline to edit with reasons')
     .option('--no-inline-ignore', 'do not honour skillaudit-ignore comments inside the skill')
-    .option('--workers <n>', 'scanning threads, the main thread included (default: one per core; extra threads start only for large inputs)', positiveInt)
+    .option(
+      '--workers <n>',
+      'scanning threads, the main thread included (default: one per core; extra threads start only for large inputs)',
+      positiveInt,
+    )
     .option('-q, --quiet', 'no progress output');
   addLimitOptions(command);
   addModelOptions(command);
