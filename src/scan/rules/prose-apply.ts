@@ -4,7 +4,6 @@ import type { Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
 import { isMention, type NormalText, sentences } from './prose-normalise.js';
 import { DEFAULT_FRAMING_WEIGHT, DEFAULT_MENTION, type PhraseRule, type Variant } from './prose-phrase.js';
-import { mayMatch, triggerOf } from './prose-trigger.js';
 
 // Applies phrase rules to segments of prose and turns matches into hits with a confidence set by the
 // variant, the sentence's framing, adjustments, and whether the text is hidden or merely mentioned.
@@ -114,21 +113,16 @@ function matchAcross(
   return both?.some((m) => m.start < sEnd) ? { found: both, end: next[1] } : null;
 }
 
-// Per variant, computed once (testing regex source on every segment showed up in profiles): whether its
-// leading expression is anchored to a whole sentence, and the literals one of which any match of it holds.
-interface Prefilter {
-  anchored: boolean;
-  trigger: readonly string[] | null;
-}
-const prefilters = new WeakMap<Variant, Prefilter>();
-function prefilterOf(v: Variant): Prefilter {
-  let p = prefilters.get(v);
-  if (p === undefined) {
-    const lead = v.all[0]!;
-    p = { anchored: /^\^|\$$/.test(lead.source), trigger: triggerOf(lead) };
-    prefilters.set(v, p);
+// Whether a variant's leading expression is anchored (it must always run): computed once per variant, since
+// testing the regex source on every segment showed up in profiles.
+const anchored = new WeakMap<Variant, boolean>();
+function isAnchored(v: Variant): boolean {
+  let a = anchored.get(v);
+  if (a === undefined) {
+    a = /^\^|\$$/.test(v.all[0]!.source);
+    anchored.set(v, a);
   }
-  return p;
+  return a;
 }
 
 function hitFor(
@@ -183,12 +177,8 @@ export function applyRules(
 ): Hit[] {
   const hits: Hit[] = [];
   // A variant whose leading expression matches nowhere in the segment cannot match any sentence of it
-  // (expressions anchored to a whole sentence are always tried); a missing trigger rules it out cheaper.
-  const lowered = seg.norm.text.toLowerCase();
-  const possible = (v: Variant) => {
-    const p = prefilterOf(v);
-    return mayMatch(p.trigger, lowered) && (p.anchored || v.all[0]!.test(seg.norm.text));
-  };
+  // (expressions anchored to a whole sentence are always tried).
+  const possible = (v: Variant) => isAnchored(v) || v.all[0]!.test(seg.norm.text);
   const live = rules
     .map((rule) => ({ rule, variants: rule.variants.filter(possible) }))
     .filter((r) => r.variants.length > 0);
