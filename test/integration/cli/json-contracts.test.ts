@@ -9,7 +9,8 @@ import { REPO_ROOT, requireBuild, runBuilt } from '../../support/built-cli.js';
 
 // Every CLI command that prints JSON, run as users run it (the built bin in a child process), its output
 // validated against the schema published in docs/: the audit report (report.schema.json, through
-// validateReport), the scan contract (scan.schema.json) and the quality profile (quality.schema.json).
+// validateReport), the scan contract (scan.schema.json), the quality profile (quality.schema.json), the
+// execution-free estimate (estimate.schema.json) and its holdout evaluation (reference-eval.schema.json).
 // `inspect` prints the internal skill model, which has no schema of its own: its provenance and diagnostics
 // are checked against the report schema's shared definitions. `eval-scanner` has no schema (see the report).
 
@@ -20,7 +21,7 @@ let work: string;
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 // The report schema uses `date-time` (ajv-formats is not a dependency); the shape is what is checked here.
 ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T/);
-for (const name of ['scan', 'quality', 'report'])
+for (const name of ['scan', 'quality', 'report', 'estimate', 'reference-eval'])
   ajv.addSchema(JSON.parse(readFileSync(join(repo, 'docs', `${name}.schema.json`), 'utf8')) as object);
 
 function errorsAgainst(id: string, json: unknown): string[] {
@@ -33,6 +34,8 @@ function errorsAgainst(id: string, json: unknown): string[] {
 const SCAN = 'https://skillaudit.dev/schemas/scan/v1.json';
 const QUALITY = 'https://skillaudit.dev/schemas/quality/v1.json';
 const REPORT = 'https://skillaudit.dev/schemas/report/v1.json';
+const ESTIMATE = 'https://skillaudit.dev/schemas/estimate/v1.json';
+const REFERENCE_EVAL = 'https://skillaudit.dev/schemas/reference-eval/v1.json';
 
 const run = (args: string[], cwd = work) => runBuilt(args, cwd);
 
@@ -136,6 +139,75 @@ describe('JSON the CLI prints validates against its published schema', () => {
     expect(json.skills).toHaveLength(3);
   });
 
+  it('estimate --format json (estimated and failed skills) matches docs/estimate.schema.json', async () => {
+    await buildReference();
+    const r = await run(['estimate', 'corpus', '--reference', 'ref.db', '--format', 'json']);
+    expect(r.status).toBe(2);
+    const json = JSON.parse(r.stdout);
+    expect(errorsAgainst(ESTIMATE, json)).toEqual([]);
+    const estimated = json.skills.filter((s: { error?: unknown }) => !s.error);
+    expect(estimated).toHaveLength(2);
+    // The corpus skills are in the reference set too, so each has neighbours and imported dynamic scores.
+    const dims = estimated.flatMap((s: { dimensions: { scoreFrom: unknown }[] }) => s.dimensions);
+    expect(dims.some((d: { scoreFrom: unknown }) => d.scoreFrom === 'measured')).toBe(true);
+    expect(dims.some((d: { scoreFrom: unknown }) => d.scoreFrom === 'estimate')).toBe(true);
+    expect(estimated.some((s: { neighbours: unknown[] }) => s.neighbours.length > 0)).toBe(true);
+  });
+
+  it('reference eval --format json matches docs/reference-eval.schema.json', async () => {
+    await buildReference();
+    const r = await run([
+      'reference',
+      'eval',
+      '--reference',
+      'ref.db',
+      '--holdout',
+      '0.2',
+      '--format',
+      'json',
+    ]);
+    expect(r.status).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(errorsAgainst(REFERENCE_EVAL, json)).toEqual([]);
+    expect(json.perDimension.length).toBeGreaterThan(0);
+    expect(json.methods.map((m: { id: string }) => m.id).sort()).toEqual([
+      'category-mean',
+      'char-ngram-knn',
+      'tfidf-knn',
+    ]);
+  });
+
+  it('the estimate and reference-eval schemas reject what the contracts forbid', () => {
+    const reference = { path: 'r', skills: 1, source: 's', createdAt: '' };
+    const top = {
+      version: 1,
+      reference,
+      method: 'tfidf-knn',
+      k: 5,
+      categoryBoost: 1.5,
+      skills: [],
+      notes: [],
+    };
+    expect(errorsAgainst(ESTIMATE, top)).toEqual([]);
+    expect(errorsAgainst(ESTIMATE, { ...top, version: 2 })).not.toEqual([]);
+    expect(errorsAgainst(ESTIMATE, { ...top, method: 'bm25' })).not.toEqual([]);
+    expect(errorsAgainst(ESTIMATE, { ...top, skills: [{ path: 'a', error: 'x' }] })).not.toEqual([]);
+    const evaluation = {
+      version: 1,
+      holdout: 0.2,
+      seed: 1,
+      k: 5,
+      train: 4,
+      test: 1,
+      perDimension: [],
+      methods: [],
+      notes: [],
+    };
+    expect(errorsAgainst(REFERENCE_EVAL, evaluation)).toEqual([]);
+    expect(errorsAgainst(REFERENCE_EVAL, { ...evaluation, holdout: 1 })).not.toEqual([]);
+    expect(errorsAgainst(REFERENCE_EVAL, { ...evaluation, extra: 1 })).not.toEqual([]);
+  });
+
   it('inspect --format json: provenance and diagnostics match the report schema definitions', async () => {
     const r = await run(['inspect', 'corpus', '--format', 'json']);
     expect(r.status).toBe(2);
@@ -172,6 +244,33 @@ describe('JSON the CLI prints validates against its published schema', () => {
       expect(Array.isArray(json[key])).toBe(true);
   });
 });
+
+let referenceBuilt: Promise<void> | undefined;
+
+/** A reference set of the labeled skills, with dynamic scores imported for two of them; built once. */
+function buildReference(): Promise<void> {
+  referenceBuilt ??= (async () => {
+    mkdirSync(join(work, 'profiles'));
+    const quality = (efficiency: number) => ({
+      dimensions: [
+        { id: 'efficiency', name: 'Efficiency', group: 'dynamic', status: 'scored', score: efficiency },
+      ],
+    });
+    writeFileSync(
+      join(work, 'profiles', 'quality.json'),
+      JSON.stringify({
+        version: 1,
+        skills: [
+          { path: 'web-scraper-pro', name: 'web-scraper-pro', quality: quality(0.4) },
+          { path: 'weather-brief', name: 'weather-brief', quality: quality(0.8) },
+        ],
+      }),
+    );
+    const r = await run(['reference', 'build', labeled, '--out', 'ref.db', '--profiles', 'profiles']);
+    if (r.status !== 0) throw new Error(`reference build failed: ${r.stderr}`);
+  })();
+  return referenceBuilt;
+}
 
 function readdirOne(dir: string): string {
   const entries = readdirSync(dir);
