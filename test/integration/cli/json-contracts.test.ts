@@ -6,6 +6,14 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateReport } from '../../../src/report/schema.js';
 import { REPO_ROOT, requireBuild, runBuilt } from '../../support/built-cli.js';
+import {
+  INJECTED_REWRITE,
+  isOptimize,
+  STRONG_REWRITE,
+  WEAK_SKILL,
+  writeSkill,
+} from '../../support/fake-model/optimize-script.js';
+import { startFakeModelServer } from '../../support/fake-model-server.js';
 
 // Every CLI command that prints JSON, run as users run it (the built bin in a child process), its output
 // validated against the schema published in docs/: the audit report (report.schema.json, through
@@ -21,7 +29,7 @@ let work: string;
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 // The report schema uses `date-time` (ajv-formats is not a dependency); the shape is what is checked here.
 ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T/);
-for (const name of ['scan', 'quality', 'report', 'estimate', 'reference-eval'])
+for (const name of ['scan', 'quality', 'report', 'estimate', 'reference-eval', 'optimize'])
   ajv.addSchema(JSON.parse(readFileSync(join(repo, 'docs', `${name}.schema.json`), 'utf8')) as object);
 
 function errorsAgainst(id: string, json: unknown): string[] {
@@ -36,6 +44,7 @@ const QUALITY = 'https://skillaudit.dev/schemas/quality/v1.json';
 const REPORT = 'https://skillaudit.dev/schemas/report/v1.json';
 const ESTIMATE = 'https://skillaudit.dev/schemas/estimate/v1.json';
 const REFERENCE_EVAL = 'https://skillaudit.dev/schemas/reference-eval/v1.json';
+const OPTIMIZE = 'https://skillaudit.dev/schemas/optimize/v1.json';
 
 const run = (args: string[], cwd = work) => runBuilt(args, cwd);
 
@@ -206,6 +215,35 @@ describe('JSON the CLI prints validates against its published schema', () => {
     expect(errorsAgainst(REFERENCE_EVAL, evaluation)).toEqual([]);
     expect(errorsAgainst(REFERENCE_EVAL, { ...evaluation, holdout: 1 })).not.toEqual([]);
     expect(errorsAgainst(REFERENCE_EVAL, { ...evaluation, extra: 1 })).not.toEqual([]);
+  });
+
+  it('optimize --format json (a rejected and an improved round) matches docs/optimize.schema.json', async () => {
+    const server = await startFakeModelServer();
+    try {
+      server.setScripts([
+        {
+          name: 'optimize',
+          match: isOptimize,
+          turns: [{ json: INJECTED_REWRITE }, { json: STRONG_REWRITE }, { json: STRONG_REWRITE }],
+        },
+      ]);
+      const dir = writeSkill(join(work, 'to-optimize'), WEAK_SKILL);
+      const args = ['optimize', dir, '--out', 'optimized', '--format', 'json', '--quiet', '--no-cache'];
+      const model = ['--model', 'anthropic/claude-sonnet-4-6', '--base-url', server.baseUrl];
+      const r = await runBuilt([...args, ...model], work, { ANTHROPIC_API_KEY: 'test-key' });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      const json = JSON.parse(r.stdout);
+      expect(errorsAgainst(OPTIMIZE, json)).toEqual([]);
+      expect(json.rounds.map((round: { outcome: string }) => round.outcome).slice(0, 2)).toEqual([
+        'rejected',
+        'improved',
+      ]);
+      // optimize.json in the output folder is the same document.
+      expect(JSON.parse(readFileSync(join(work, 'optimized', 'optimize.json'), 'utf8'))).toEqual(json);
+    } finally {
+      await server.close();
+    }
   });
 
   it('inspect --format json: provenance and diagnostics match the report schema definitions', async () => {
