@@ -1,5 +1,14 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -18,9 +27,10 @@ import { startFakeModelServer } from '../../support/fake-model-server.js';
 // Every CLI command that prints JSON, run as users run it (the built bin in a child process), its output
 // validated against the schema published in docs/: the audit report (report.schema.json, through
 // validateReport), the scan contract (scan.schema.json), the quality profile (quality.schema.json), the
-// execution-free estimate (estimate.schema.json) and its holdout evaluation (reference-eval.schema.json).
-// `inspect` prints the internal skill model, which has no schema of its own: its provenance and diagnostics
-// are checked against the report schema's shared definitions. `eval-scanner` has no schema (see the report).
+// execution-free estimate (estimate.schema.json), its holdout evaluation (reference-eval.schema.json) and
+// optimize.json (optimize.schema.json, driven by the fake model server).
+// `inspect` prints the internal skill model: its schema (inspect.schema.json) is open to new skill keys and
+// borrows provenance and diagnostics from the report schema.
 
 const repo = REPO_ROOT;
 const labeled = join(repo, 'eval', 'labeled');
@@ -29,7 +39,7 @@ let work: string;
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 // The report schema uses `date-time` (ajv-formats is not a dependency); the shape is what is checked here.
 ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T/);
-for (const name of ['scan', 'quality', 'report', 'estimate', 'reference-eval', 'optimize'])
+for (const name of ['scan', 'quality', 'report', 'estimate', 'reference-eval', 'optimize', 'inspect'])
   ajv.addSchema(JSON.parse(readFileSync(join(repo, 'docs', `${name}.schema.json`), 'utf8')) as object);
 
 function errorsAgainst(id: string, json: unknown): string[] {
@@ -45,6 +55,7 @@ const REPORT = 'https://skillaudit.dev/schemas/report/v1.json';
 const ESTIMATE = 'https://skillaudit.dev/schemas/estimate/v1.json';
 const REFERENCE_EVAL = 'https://skillaudit.dev/schemas/reference-eval/v1.json';
 const OPTIMIZE = 'https://skillaudit.dev/schemas/optimize/v1.json';
+const INSPECT = 'https://skillaudit.dev/schemas/inspect/v1.json';
 
 const run = (args: string[], cwd = work) => runBuilt(args, cwd);
 
@@ -246,23 +257,28 @@ describe('JSON the CLI prints validates against its published schema', () => {
     }
   });
 
-  it('inspect --format json: provenance and diagnostics match the report schema definitions', async () => {
-    const r = await run(['inspect', 'corpus', '--format', 'json']);
+  it('inspect --format json (loaded skills, a link and a failed skill) matches docs/inspect.schema.json', async () => {
+    const dir = join(work, 'inspect-corpus');
+    cpSync(join(work, 'corpus'), dir, { recursive: true });
+    symlinkSync('/etc/hostname', join(dir, 'weather-brief', 'outside.txt'));
+    const r = await run(['inspect', dir, '--format', 'json']);
     expect(r.status).toBe(2);
     const json = JSON.parse(r.stdout);
-    expect(json.version).toBe(1);
+    expect(errorsAgainst(INSPECT, json)).toEqual([]);
     const loaded = json.skills.filter((s: { error?: unknown }) => !s.error);
     expect(loaded).toHaveLength(2);
-    for (const skill of loaded) {
-      expect(errorsAgainst(`${REPORT}#/$defs/provenance`, skill.provenance)).toEqual([]);
-      for (const d of skill.diagnostics) expect(errorsAgainst(`${REPORT}#/$defs/diagnostic`, d)).toEqual([]);
+    for (const skill of loaded)
       expect(skill.files.every((f: { text?: unknown }) => f.text === undefined)).toBe(true);
-    }
-    const failed = json.skills.find((s: { error?: unknown }) => s.error);
-    expect(failed).toEqual({
+    expect(loaded.flatMap((s: { links: unknown[] }) => s.links)).toEqual([
+      { path: 'outside.txt', target: '/etc/hostname', inside: false },
+    ]);
+    expect(json.skills.find((s: { error?: unknown }) => s.error)).toEqual({
       path: 'broken',
       error: { code: expect.any(String), message: expect.any(String) },
     });
+    // The printed model never carries the local folder or file text.
+    const skill = { ...loaded[0], root: '/tmp/x' };
+    expect(errorsAgainst(INSPECT, { version: 1, skills: [skill] })).not.toEqual([]);
   });
 
   it('eval-scanner --format json prints one JSON object with the tables it documents', async () => {
