@@ -30,7 +30,7 @@ import { startFakeModelServer } from '../../support/fake-model-server.js';
 // execution-free estimate (estimate.schema.json), its holdout evaluation (reference-eval.schema.json) and
 // optimize.json (optimize.schema.json, driven by the fake model server).
 // `inspect` prints the internal skill model: its schema (inspect.schema.json) is open to new skill keys and
-// borrows provenance and diagnostics from the report schema.
+// borrows provenance and diagnostics from the report schema. `eval-scanner` has eval-scanner.schema.json.
 
 const repo = REPO_ROOT;
 const labeled = join(repo, 'eval', 'labeled');
@@ -39,7 +39,16 @@ let work: string;
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 // The report schema uses `date-time` (ajv-formats is not a dependency); the shape is what is checked here.
 ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T/);
-for (const name of ['scan', 'quality', 'report', 'estimate', 'reference-eval', 'optimize', 'inspect'])
+for (const name of [
+  'scan',
+  'quality',
+  'report',
+  'estimate',
+  'reference-eval',
+  'optimize',
+  'inspect',
+  'eval-scanner',
+])
   ajv.addSchema(JSON.parse(readFileSync(join(repo, 'docs', `${name}.schema.json`), 'utf8')) as object);
 
 function errorsAgainst(id: string, json: unknown): string[] {
@@ -56,6 +65,7 @@ const ESTIMATE = 'https://skillaudit.dev/schemas/estimate/v1.json';
 const REFERENCE_EVAL = 'https://skillaudit.dev/schemas/reference-eval/v1.json';
 const OPTIMIZE = 'https://skillaudit.dev/schemas/optimize/v1.json';
 const INSPECT = 'https://skillaudit.dev/schemas/inspect/v1.json';
+const EVAL_SCANNER = 'https://skillaudit.dev/schemas/eval-scanner/v1.json';
 
 const run = (args: string[], cwd = work) => runBuilt(args, cwd);
 
@@ -281,7 +291,7 @@ describe('JSON the CLI prints validates against its published schema', () => {
     expect(errorsAgainst(INSPECT, { version: 1, skills: [skill] })).not.toEqual([]);
   });
 
-  it('eval-scanner --format json prints one JSON object with the tables it documents', async () => {
+  it('eval-scanner --format json (with an unscannable skill) matches docs/eval-scanner.schema.json', async () => {
     const set = join(work, 'labeled-set');
     const labels = JSON.parse(readFileSync(join(labeled, 'labels.json'), 'utf8'));
     const names = ['web-scraper-pro', 'weather-brief'];
@@ -293,9 +303,20 @@ describe('JSON the CLI prints validates against its published schema', () => {
     const r = await run(['eval-scanner', set, '--format', 'json']);
     expect(r.status).toBe(0);
     const json = JSON.parse(r.stdout);
+    expect(errorsAgainst(EVAL_SCANNER, json)).toEqual([]);
     expect(json).toMatchObject({ skills: 2, errors: {}, unscanned: [] });
-    for (const key of ['table4', 'tableA4', 'misses', 'falseAlarms'])
-      expect(Array.isArray(json[key])).toBe(true);
+    expect(json.table4[0].name).toBe('Overall');
+    expect(json.tableA4.length).toBeGreaterThan(0);
+    const extraColumn = { ...json, tableA4: [{ ...json.tableA4[0], extra: 1 }] };
+    expect(errorsAgainst(EVAL_SCANNER, extraColumn)).not.toEqual([]);
+    // A labeled skill that cannot be loaded: listed under errors, its labels counted as misses, exit code 2.
+    writeFileSync(join(set, 'web-scraper-pro', 'SKILL.md'), Buffer.from([0x00, 0x01, 0xff, 0x00]));
+    const degraded = await run(['eval-scanner', set, '--format', 'json']);
+    expect(degraded.status).toBe(2);
+    const withError = JSON.parse(degraded.stdout);
+    expect(errorsAgainst(EVAL_SCANNER, withError)).toEqual([]);
+    expect(Object.keys(withError.errors)).toEqual(['web-scraper-pro']);
+    expect(withError.misses.length).toBeGreaterThan(0);
   });
 });
 
