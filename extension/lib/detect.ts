@@ -35,12 +35,17 @@ function segments(url: URL): string[] {
   return url.pathname.split('/').filter((part) => part !== '');
 }
 
-function decoded(segment: string): string {
+/** A URL path segment decoded; a malformed escape leaves it as written. */
+export function decodeSegment(segment: string): string {
   try {
-    return decodeURIComponent(segment).slice(0, MAX_NAME);
+    return decodeURIComponent(segment);
   } catch {
-    return segment.slice(0, MAX_NAME);
+    return segment;
   }
+}
+
+function decoded(segment: string): string {
+  return decodeSegment(segment).slice(0, MAX_NAME);
 }
 
 function githubPath(href: string): string | null {

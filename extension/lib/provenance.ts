@@ -1,5 +1,5 @@
 import type { Audit } from './audit.js';
-import type { DetectedSkill } from './detect.js';
+import { type DetectedSkill, decodeSegment } from './detect.js';
 
 // What a verdict is for. A lookup answers with the closest audit the server has: another URL form of the skill,
 // the default branch when the page shows another ref, an older commit, or (on ClawHub) the repository the page
@@ -32,14 +32,6 @@ interface SourceName {
   ref?: string;
 }
 
-function decoded(part: string): string {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    return part;
-  }
-}
-
 // Reads GitHub's tree/blob URLs and intake's `repo[.git][@ref][#folder]` form into one name, so two URLs of the
 // same skill at the same ref compare equal; a ref containing `/` is read up to its first `/` (docs/extension.md).
 export function nameSource(source: string): SourceName | undefined {
@@ -52,7 +44,7 @@ export function nameSource(source: string): SourceName | undefined {
   const parts = url.pathname
     .split('/')
     .filter((part) => part !== '')
-    .map(decoded);
+    .map(decodeSegment);
   if (url.hostname !== 'github.com' || parts.length < 2) {
     return { label: `${url.host}${url.pathname.replace(/\/+$/, '')}` };
   }
@@ -61,7 +53,7 @@ export function nameSource(source: string): SourceName | undefined {
   const repo = (at === -1 ? repoPart : repoPart.slice(0, at)).replace(/\.git$/i, '');
   let ref = at === -1 ? undefined : repoPart.slice(at + 1) || undefined;
   // Intake's form names the folder in the fragment; on a GitHub page URL the fragment is only an anchor.
-  let folder = kind === undefined ? decoded(url.hash.slice(1)) : '';
+  let folder = kind === undefined ? decodeSegment(url.hash.slice(1)) : '';
   if ((kind === 'tree' || kind === 'blob') && treeRef) {
     ref = treeRef;
     folder = (kind === 'blob' ? rest.slice(0, -1) : rest).join('/');
