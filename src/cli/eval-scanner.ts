@@ -76,7 +76,8 @@ export function registerEvalScanner(program: Command): void {
       const report = await runEvalScanner(set, { openSource: (source) => openSource(source), scanSkill });
       const output =
         options.format === 'json'
-          ? `${JSON.stringify(report, null, 2)}\n`
+          ? // Versioned like every other JSON the CLI prints: consumers check `version` first.
+            `${JSON.stringify({ version: 1, ...report }, null, 2)}\n`
           : renderEvalScannerText(report, options.verbose);
       process.stdout.write(output);
       // Figures computed with skills missing are not the set's figures: say so in the exit code too.

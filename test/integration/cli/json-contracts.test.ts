@@ -304,7 +304,8 @@ describe('JSON the CLI prints validates against its published schema', () => {
     expect(r.status).toBe(0);
     const json = JSON.parse(r.stdout);
     expect(errorsAgainst(EVAL_SCANNER, json)).toEqual([]);
-    expect(json).toMatchObject({ skills: 2, errors: {}, unscanned: [] });
+    expect(json).toMatchObject({ version: 1, skills: 2, errors: {}, unscanned: [] });
+    expect(errorsAgainst(EVAL_SCANNER, { ...json, version: 2 })).not.toEqual([]);
     expect(json.table4[0].name).toBe('Overall');
     expect(json.tableA4.length).toBeGreaterThan(0);
     const extraColumn = { ...json, tableA4: [{ ...json.tableA4[0], extra: 1 }] };
