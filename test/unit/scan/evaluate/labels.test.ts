@@ -3,15 +3,16 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { loadLabelSet } from '../../../../src/scan/evaluate.js';
+import { type Label, loadLabelSet } from '../../../../src/scan/evaluate.js';
 import { PATTERNS } from '../../../../src/scan/taxonomy.js';
 
-// Checks the labeled validation set (eval/labeled) against its files, so a label can never point at
-// nothing after someone edits a fixture, and the set keeps the size and coverage the scanner is measured on.
+// Checks the labeled validation sets (eval/labeled, and the blind eval/holdout) against their files, so a
+// label can never point at nothing after someone edits a fixture, and eval/labeled keeps the size and
+// coverage the scanner is measured on.
 
-const SET = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../eval/labeled');
-const set = loadLabelSet(SET);
-const entries = Object.entries(set.skills);
+const EVAL = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../eval');
+const SET = join(EVAL, 'labeled');
+const entries = Object.entries(loadLabelSet(SET).skills);
 
 function lines(path: string): string[] {
   const all = readFileSync(path, 'utf8').split(/\r?\n/);
@@ -34,18 +35,18 @@ function filesUnder(dir: string): string[] {
   );
 }
 
-describe('eval/labeled/labels.json', () => {
+function checkFiles(set: string, entries: [string, Label[]][]): void {
   it('lists every skill folder of the set, and only those', () => {
-    const folders = readdirSync(SET).filter((d) => existsSync(join(SET, d, 'SKILL.md')));
-    expect(Object.keys(set.skills).sort()).toEqual(folders.sort());
+    const folders = readdirSync(set).filter((d) => existsSync(join(set, d, 'SKILL.md')));
+    expect(entries.map(([skill]) => skill).sort()).toEqual(folders.sort());
   });
 
   it('points every label at an existing file and a non-blank line range inside it', () => {
     for (const [skill, labels] of entries) {
       for (const label of labels) {
         const where = `${skill}: ${label.pattern} ${label.file}:${label.line}-${label.endLine}`;
-        const path = resolve(SET, skill, label.file);
-        expect(relative(join(SET, skill), path).startsWith('..'), where).toBe(false);
+        const path = resolve(set, skill, label.file);
+        expect(relative(join(set, skill), path).startsWith('..'), where).toBe(false);
         expect(existsSync(path), where).toBe(true);
         const text = lines(path);
         expect(label.endLine, where).toBeLessThanOrEqual(text.length);
@@ -62,6 +63,27 @@ describe('eval/labeled/labels.json', () => {
     }
   });
 
+  it('gives every skill a frontmatter name and description; names match folders unless labeled SC4', () => {
+    for (const [skill, labels] of entries) {
+      const { data, nameLine } = frontmatter(join(set, skill));
+      expect(typeof data.description === 'string' && data.description.length > 20, skill).toBe(true);
+      expect(typeof data.name, skill).toBe('string');
+      const mismatchLabeled = labels.some(
+        (l) => l.pattern === 'SC4' && l.file === 'SKILL.md' && l.line <= nameLine && nameLine <= l.endLine,
+      );
+      expect(data.name === skill || mismatchLabeled, `${skill}: name ${String(data.name)}`).toBe(true);
+    }
+  });
+}
+
+for (const name of ['labeled', 'holdout']) {
+  describe(`eval/${name}/labels.json`, () => {
+    const dir = join(EVAL, name);
+    checkFiles(dir, Object.entries(loadLabelSet(dir).skills));
+  });
+}
+
+describe('eval/labeled coverage', () => {
   it('has at least 170 labels, every pattern at least 5 times, 25 injected and 12 clean skills', () => {
     const all = entries.flatMap(([, labels]) => labels);
     expect(all.length).toBeGreaterThanOrEqual(170);
@@ -70,18 +92,6 @@ describe('eval/labeled/labels.json', () => {
     }
     expect(entries.filter(([, labels]) => labels.length > 0).length).toBeGreaterThanOrEqual(25);
     expect(entries.filter(([, labels]) => labels.length === 0).length).toBeGreaterThanOrEqual(12);
-  });
-
-  it('gives every skill a frontmatter name and description; names match folders unless labeled SC4', () => {
-    for (const [skill, labels] of entries) {
-      const { data, nameLine } = frontmatter(join(SET, skill));
-      expect(typeof data.description === 'string' && data.description.length > 20, skill).toBe(true);
-      expect(typeof data.name, skill).toBe('string');
-      const mismatchLabeled = labels.some(
-        (l) => l.pattern === 'SC4' && l.file === 'SKILL.md' && l.line <= nameLine && nameLine <= l.endLine,
-      );
-      expect(data.name === skill || mismatchLabeled, `${skill}: name ${String(data.name)}`).toBe(true);
-    }
   });
 
   it('covers every script language on both sides: injected and clean skills', () => {
