@@ -102,15 +102,35 @@ function printStatusCounts(verdicts: Verdict[]): void {
   }
 }
 
-function printMetrics(verdicts: Verdict[]): void {
-  const tp = verdicts.filter((v) => v.label === 'malicious' && isRisky(v)).length;
-  const fn = verdicts.filter((v) => v.label === 'malicious' && !isRisky(v)).length;
-  const fp = verdicts.filter((v) => v.label === 'benign' && isRisky(v)).length;
-  const tn = verdicts.filter((v) => v.label === 'benign' && !isRisky(v)).length;
+interface Metrics {
+  tp: number;
+  fn: number;
+  fp: number;
+  tn: number;
+  precision: number;
+  recall: number;
+  f1: number;
+  fpr: number;
+}
+
+/** Confusion counts and rates for any "flagged" predicate (risky, or a score cut-off). */
+function metrics(verdicts: Verdict[], flagged: (v: Verdict) => boolean): Metrics {
+  const count = (label: Label, hit: boolean): number =>
+    verdicts.filter((v) => v.label === label && flagged(v) === hit).length;
+  const [tp, fn, fp, tn] = [
+    count('malicious', true),
+    count('malicious', false),
+    count('benign', true),
+    count('benign', false),
+  ];
   const precision = tp / (tp + fp);
   const recall = tp / (tp + fn);
-  const f1 = (2 * precision * recall) / (precision + recall);
-  const fpr = fp / (fp + tn);
+  const f1 = tp === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { tp, fn, fp, tn, precision, recall, f1, fpr: fp / (fp + tn) };
+}
+
+function printMetrics(verdicts: Verdict[]): void {
+  const { tp, fn, fp, tn, precision, recall, f1, fpr } = metrics(verdicts, isRisky);
   console.log('\nconfusion (rows: truth, cols: scanner)   risky   not-risky');
   console.log(
     `  malicious                              ${String(tp).padStart(5)}   ${String(fn).padStart(9)}`,
@@ -121,6 +141,41 @@ function printMetrics(verdicts: Verdict[]): void {
   console.log(`\nprecision ${pct(precision)}  recall ${pct(recall)}  F1 ${pct(f1)}  FPR ${pct(fpr)}`);
   const ok = f1 >= 0.9 && fpr <= 0.1;
   console.log(`target F1 >= 0.90 at FPR <= 0.10: ${ok ? 'met' : 'NOT met'}`);
+}
+
+/**
+ * Diagnostic, not the verdict: where would a different cut-off on the safety score land? Says whether misses
+ * come from detection (malicious and benign scores overlap) or from calibration (they separate, but not at 80).
+ */
+function printScoreSweep(verdicts: Verdict[]): void {
+  const scored = verdicts.filter((v) => v.skill.safetyScore !== null);
+  const cuts = [...new Set(scored.map((v) => v.skill.safetyScore!))]
+    .sort((a, b) => a - b)
+    .map((s) => s + 1e-9);
+  const notPass = metrics(scored, (v) => v.skill.status !== 'pass');
+  console.log(
+    `\nflagging caution too (score < 100): recall ${pct(notPass.recall)} FPR ${pct(notPass.fpr)} F1 ${pct(notPass.f1)}`,
+  );
+  let best: { cut: number; m: Metrics } | undefined;
+  for (const cut of cuts) {
+    const m = metrics(scored, (v) => v.skill.safetyScore! < cut);
+    if (m.fpr <= 0.1 && (!best || m.f1 > best.m.f1)) best = { cut, m };
+  }
+  if (best) {
+    const { cut, m } = best;
+    console.log(
+      `best score cut-off with FPR <= 0.10 (in-sample, optimistic): flag below ${cut.toFixed(2)} -> ` +
+        `recall ${pct(m.recall)} precision ${pct(m.precision)} F1 ${pct(m.f1)} FPR ${pct(m.fpr)}`,
+    );
+  }
+  const byLabel = (label: Label): string =>
+    scored
+      .filter((v) => v.label === label)
+      .map((v) => v.skill.safetyScore!.toFixed(0))
+      .sort((a, b) => Number(a) - Number(b))
+      .join(' ');
+  console.log(`scores malicious: ${byLabel('malicious')}`);
+  console.log(`scores benign:    ${byLabel('benign')}`);
 }
 
 function printMisclassified(verdicts: Verdict[]): void {
@@ -148,4 +203,5 @@ console.log(
 );
 printStatusCounts(verdicts);
 printMetrics(verdicts);
+printScoreSweep(verdicts);
 printMisclassified(verdicts);
