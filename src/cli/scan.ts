@@ -208,7 +208,7 @@ function gateLine(exitCode: number, flags: ScanFlags): string {
 
 /** Runs the model review over each scanned skill and rescores it; what could not be reviewed becomes a note. */
 async function reviewResults(results: SkillScanResult[], flags: Record<string, unknown>): Promise<void> {
-  const [{ resolveModelSettings, createModelClient }, { reviewFindings }, { safetyScore, safetyStatus }] =
+  const [{ resolveModelSettings, createModelClient }, { reviewFindings }, { assessSafety }] =
     await Promise.all([
       import('../model/index.js'),
       import('../scan/review.js'),
@@ -224,8 +224,9 @@ async function reviewResults(results: SkillScanResult[], flags: Record<string, u
       const reviewed = await reviewFindings(r.skill, r.scan.findings, client);
       const active = reviewed.findings.filter((f) => !f.suppressed);
       r.scan.findings = reviewed.findings;
-      r.scan.safetyScore = safetyScore(active);
-      r.scan.status = safetyStatus(r.scan.safetyScore);
+      const { score, status } = assessSafety(active);
+      r.scan.safetyScore = score;
+      r.scan.status = status;
       if (reviewed.notRun) r.scan.notes.push(reviewed.notRun);
     }
   } finally {

@@ -1,7 +1,7 @@
 import type { DetonationResult } from '../detonate/index.js';
 import type { QualityProfile } from '../quality/types.js';
 import type { SkillScan } from '../scan/engine.js';
-import { safetyScore, safetyStatus } from '../score/safety.js';
+import { assessSafety, DECISIVE_CONFIDENCE, isDecisive } from '../score/safety.js';
 import type { Finding, Skill, Verdict } from '../types.js';
 import { VERSION } from '../version.js';
 import type { Recommendation, Report, ReportFinding, RuntimeSummary, UtilitySummary } from './model.js';
@@ -107,6 +107,11 @@ function recommend(status: Report['safety']['status'], findings: ReportFinding[]
     reasons.push(
       `${high.length} high-severity finding(s): ${[...new Set(high.map((f) => f.pattern))].join(', ')}`,
     );
+  const decisive = active.filter(isDecisive);
+  if (decisive.length)
+    reasons.push(
+      `risky by itself: a high-severity finding at confidence ${DECISIVE_CONFIDENCE} or more (${[...new Set(decisive.map((f) => f.pattern))].join(', ')})`,
+    );
   let recommendation: Recommendation;
   let headline: string;
   if (status === 'risky') {
@@ -132,8 +137,7 @@ export function buildReport(inputs: ReportInputs): Report {
   // Later verdicts win: a probe run by an agent settles what script detonation left open.
   const verdicts = [...(detonation?.verdicts ?? []), ...(inputs.probeVerdicts ?? [])];
   const findings = withVerdicts([...scan.findings, ...(detonation?.runtimeFindings ?? [])], verdicts);
-  const score = safetyScore(findings.filter((f) => !f.suppressed));
-  const status = safetyStatus(score);
+  const { score, status } = assessSafety(findings.filter((f) => !f.suppressed));
   return {
     version: 1,
     generatedAt: new Date().toISOString(),

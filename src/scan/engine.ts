@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { safetyScore, safetyStatus } from '../score/safety.js';
+import { assessSafety } from '../score/safety.js';
 import type { Finding, SafetyStatus, Skill, SkillFile } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { type Framing, parseMarkdown } from './markdown.js';
@@ -201,6 +201,6 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
     ...(options.baseline ? { baseline: options.baseline } : {}),
     honourInline: options.honourInline ?? false,
   });
-  const score = safetyScore(findings.filter((f) => !f.suppressed));
-  return { findings, safetyScore: score, status: safetyStatus(score), notes };
+  const { score, status } = assessSafety(findings.filter((f) => !f.suppressed));
+  return { findings, safetyScore: score, status, notes };
 }

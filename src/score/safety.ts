@@ -37,8 +37,33 @@ export function safetyScore(findings: readonly ScoredFinding[]): number {
   return Math.round(Math.max(10, 100 - total) * 100) / 100;
 }
 
-export function safetyStatus(score: number): SafetyStatus {
+/**
+ * Eq. 8 alone cannot call one certain stealer risky: a high finding costs at most 15 x 1 x 0.6 = 9 points
+ * without a probe, so a single-line credential theft or `exec(b64decode(...))` would stay at caution. A
+ * high-severity finding the scanner is near-certain of therefore decides the status by itself, unless a
+ * dynamic verdict found the path not triggered or a likely false positive (exploitability below 0.5;
+ * "agent refused" keeps it: the package-level risk remains, Table A3). The score itself stays eq. 8.
+ */
+export const DECISIVE_CONFIDENCE = 0.85;
+const DECISIVE_EXPLOITABILITY = 0.5;
+
+export function isDecisive(f: ScoredFinding): boolean {
+  return (
+    f.severity === 'high' &&
+    f.confidence >= DECISIVE_CONFIDENCE &&
+    (f.exploitConfidence ?? NO_PROBE_EXPLOITABILITY) >= DECISIVE_EXPLOITABILITY
+  );
+}
+
+/** Pass at 100, risky below 80 or with a decisive finding, caution otherwise; `active` excludes suppressed findings. */
+export function safetyStatus(score: number, active: readonly ScoredFinding[] = []): SafetyStatus {
   if (score >= 100) return 'pass';
-  if (score >= RISKY_BELOW) return 'caution';
-  return 'risky';
+  if (score < RISKY_BELOW || active.some(isDecisive)) return 'risky';
+  return 'caution';
+}
+
+/** Score and status of the findings that count (suppressed ones already left out). */
+export function assessSafety(active: readonly ScoredFinding[]): { score: number; status: SafetyStatus } {
+  const score = safetyScore(active);
+  return { score, status: safetyStatus(score, active) };
 }

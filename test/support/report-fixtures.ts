@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Report, ReportFinding, ScenarioResult } from '../../src/report/model.js';
-import { safetyScore, safetyStatus } from '../../src/score/safety.js';
+import { assessSafety } from '../../src/score/safety.js';
 
 // Realistic audit reports for renderer and schema tests: a risky skill with runtime evidence, a clean skill
 // with utility and quality, a scan-only report where every model stage was skipped, and a hostile report whose
@@ -11,8 +11,7 @@ import { safetyScore, safetyStatus } from '../../src/score/safety.js';
 const SHA = (seed: string) => seed.repeat(64).slice(0, 64);
 
 function scored(findings: ReportFinding[]): Pick<Report['safety'], 'score' | 'status'> {
-  const score = safetyScore(findings.filter((f) => !f.suppressed));
-  return { score, status: safetyStatus(score) };
+  return assessSafety(findings.filter((f) => !f.suppressed));
 }
 
 const riskyFindings: ReportFinding[] = [
