@@ -85,3 +85,28 @@ export function findEncodedBlobs(text: string, limit = 200): EncodedBlob[] {
   }
   return blobs;
 }
+
+/** Bytes that are UTF-16LE text (PowerShell's [Text.Encoding]::Unicode): mostly zero high bytes. */
+function looksUtf16le(bytes: Buffer): boolean {
+  if (bytes.length < 4 || bytes.length % 2 !== 0) return false;
+  let zeros = 0;
+  for (let i = 1; i < bytes.length; i += 2) if (bytes[i] === 0) zeros++;
+  return zeros / (bytes.length / 2) > 0.9;
+}
+
+/**
+ * A string literal that is a whole encoded script (base64 in UTF-8 or UTF-16LE, or hex, optionally with
+ * `0x`/comma/dash separators), decoded to text; null when it is not printable text once decoded.
+ */
+export function decodeScriptLiteral(literal: string): string | null {
+  const s = literal.trim();
+  if (s.length < 24) return null;
+  let bytes: Buffer | null = null;
+  const hex = s.replace(/0x|[\s,:-]/gi, '');
+  if (/^([0-9a-f]{2})+$/i.test(hex) && hex.length >= 24) bytes = Buffer.from(hex, 'hex');
+  else if (/^[A-Za-z0-9+/\s]+={0,2}$/.test(s) && s.replace(/\s+/g, '').length % 4 === 0)
+    bytes = Buffer.from(s.replace(/\s+/g, ''), 'base64');
+  if (!bytes || bytes.length === 0) return null;
+  const text = looksUtf16le(bytes) ? bytes.toString('utf16le') : bytes.toString('utf8');
+  return printableRatio(text.replace(/[\u0080-\uffff]/g, 'a')) > 0.95 ? text : null;
+}

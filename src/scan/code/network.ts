@@ -347,8 +347,22 @@ export function networkUses(calls: readonly Call[]): NetworkUse[] {
   for (const call of calls) {
     const use = call.kind === 'command' ? commandUse(call) : callUse(call);
     if (use) out.push(use);
+    else if (call.kind === 'call') attachBody(out, call);
   }
   return out;
+}
+
+/** `req.write(data)` / `req.end(data)` on a request object: the request's body, written after it was opened. */
+const BODY_WRITE_RE = /^(.+)\(\)\.(write|end)$/;
+
+function attachBody(uses: NetworkUse[], call: Call): void {
+  const opener = BODY_WRITE_RE.exec(call.callee)?.[1];
+  if (!opener || !isNetworkCallee(opener)) return;
+  const data = unionTaint(call.args);
+  const i = uses.findLastIndex((u) => u.call.callee === opener && u.call.line <= call.line);
+  if (i < 0 || call.args.length === 0) return;
+  const use = uses[i]!;
+  uses[i] = { ...use, sends: true, payload: use.payload.union(data) };
 }
 
 /** All data the request carries, by any channel. */

@@ -1,13 +1,14 @@
 // PowerShell extractor (lighter than the others): commands with their elements as words, pipelines, and
 // taint judged from well-known cmdlets and .NET calls in the text of each element.
+import { decodeScriptLiteral } from '../decode.js';
 import type { Node, Tree } from '../treesitter.js';
 import type { Call, Value } from './model.js';
 import { T, Taint } from './model.js';
-import { type Extraction, endLineOf, lineOf } from './script.js';
+import { type Embedded, type Extraction, endLineOf, lineOf } from './script.js';
 import { isSecretName, pathTaint, readTaint } from './values.js';
 
 /** Aliases PowerShell ships for cmdlets we look for. */
-const CMDLET_ALIASES: Record<string, string> = {
+export const CMDLET_ALIASES: Record<string, string> = {
   iwr: 'invoke-webrequest',
   irm: 'invoke-restmethod',
   curl: 'invoke-webrequest',
@@ -22,6 +23,13 @@ const CMDLET_ALIASES: Record<string, string> = {
   start: 'start-process',
 };
 
+/** Hex strings turned back into bytes: [Convert]::FromHexString, or pairs parsed base 16 ([Convert]::ToByte($_, 16)). */
+const HEX_DECODE_RE =
+  /\[(System\.)?Convert\]::(FromHexString\b|To(Byte|S?Byte|U?Int(16|32|64))\s*\([^\n]{0,80}?,\s*16\s*\))/i;
+
+/** Runs a string as code: Invoke-Expression (after alias resolution) or a script block built from text. */
+const SCRIPTBLOCK_RE = /\[(System\.Management\.Automation\.)?ScriptBlock\]::Create\s*\(/i;
+
 function elementTaint(text: string, line: number): Taint {
   let bits = 0;
   if (/\b(Get-ChildItem|gci|ls|dir)\s+env:|\[(System\.)?Environment\]::GetEnvironmentVariables/i.test(text))
@@ -32,6 +40,7 @@ function elementTaint(text: string, line: number): Taint {
   )
     bits |= T.FETCHED;
   if (/FromBase64String|-EncodedCommand|-enc\b|\[char\[?\]?\]\s*\d/i.test(text)) bits |= T.DECODED;
+  if (HEX_DECODE_RE.test(text)) bits |= T.DECODED;
   return bits ? Taint.of(bits, line) : Taint.NONE;
 }
 
@@ -53,12 +62,19 @@ function variables(tree: Tree): Map<string, Value> {
   const vars = new Map<string, Value>();
   for (const a of tree.rootNode.descendantsOfType('assignment_expression')) {
     const left = a?.namedChildren[0]?.text.trim().toLowerCase();
-    const right = a?.childForFieldName('value');
+    // A statement assigned whole (`$b = for (...) { ... }`) has no value field: take the last child.
+    const right = a?.childForFieldName('value') ?? a?.namedChildren[a.namedChildCount - 1];
     if (!a || !left?.startsWith('$') || !right) continue;
     const line = lineOf(a);
     const str = /^["'][^"'$]*["']$/.test(right.text.trim()) ? right.text.trim().slice(1, -1) : null;
     const prev = vars.get(left)?.taint ?? Taint.NONE;
-    vars.set(left, { text: right.text, str, alts: [], taint: prev.union(elementTaint(right.text, line)) });
+    // Taint flows through earlier variables the value uses ($text = ...GetString($bytes)).
+    let taint = prev.union(elementTaint(right.text, line));
+    for (const m of right.text.matchAll(/\$[\w:]+/g)) {
+      const v = vars.get(m[0].toLowerCase());
+      if (v && m[0].toLowerCase() !== left) taint = taint.union(v.taint);
+    }
+    vars.set(left, { text: right.text, str, alts: [], taint });
   }
   return vars;
 }
@@ -138,6 +154,7 @@ export function extractPowerShell(tree: Tree): Extraction {
       });
     }
   }
+  out.embedded.push(...decodedPayloads(tree, out.calls, vars));
   for (const e of tree.rootNode.descendantsOfType('ERROR')) if (e) out.hasErrors = true;
   for (const c of tree.rootNode.descendantsOfType('catch_clause')) {
     if (!c) continue;
@@ -151,6 +168,41 @@ export function extractPowerShell(tree: Tree): Extraction {
       });
   }
   return out;
+}
+
+/**
+ * Encoded scripts (base64 in UTF-8 or UTF-16LE, hex) that the file decodes and runs with Invoke-Expression or
+ * [ScriptBlock]::Create: the decoded text is analysed as PowerShell at the line that runs it, like
+ * -EncodedCommand, so what the hidden script reads and sends is reported.
+ */
+function decodedPayloads(tree: Tree, calls: readonly Call[], vars: ReadonlyMap<string, Value>): Embedded[] {
+  const decodedIn = (c: Call) =>
+    c.stdin.has(T.DECODED) ||
+    c.args.some((a) => a.taint.has(T.DECODED)) ||
+    [...c.text.matchAll(/\$[\w:]+/g)].some((m) => vars.get(m[0].toLowerCase())?.taint.has(T.DECODED));
+  const runs = calls.filter(
+    (c) => (c.callee === 'invoke-expression' || SCRIPTBLOCK_RE.test(c.text)) && decodedIn(c),
+  );
+  if (runs.length === 0) return [];
+  const out: Embedded[] = [];
+  const seen = new Set<string>();
+  for (const type of ['expandable_string_literal', 'verbatim_string_characters']) {
+    for (const lit of tree.rootNode.descendantsOfType(type)) {
+      if (!lit || lit.text.length < 26) continue;
+      const decoded = decodeScriptLiteral(lit.text.slice(1, -1));
+      if (!decoded || seen.has(decoded)) continue;
+      seen.add(decoded);
+      const at = lineOf(lit);
+      const run = runs.find((r) => r.line >= at) ?? runs[runs.length - 1]!;
+      out.push({
+        language: 'powershell',
+        text: decoded,
+        line: run.line,
+        origin: `decoded from line ${at} and run by ${run.callee} at line ${run.line}`,
+      });
+    }
+  }
+  return out.slice(0, 8);
 }
 
 /** Character ranges of all nodes of a type (node.parent is slow in tree-sitter, ranges are cheap). */
