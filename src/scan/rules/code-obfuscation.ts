@@ -4,6 +4,7 @@ import { callHit, contextConfidence } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { T } from '../code/model.js';
 import { networkUses } from '../code/network.js';
+import { CMDLET_ALIASES } from '../code/powershell.js';
 import type { FileContext, Hit, Rule } from '../rule.js';
 import { lineAt, lineStarts, quote } from '../text.js';
 import { codeDetector } from './code-detector.js';
@@ -80,6 +81,12 @@ function blobHits(ctx: FileContext, model: CodeModel): Hit[] {
   return hits;
 }
 
+function aliasWritten(callee: string, text: string): boolean {
+  return Object.entries(CMDLET_ALIASES).some(
+    ([alias, full]) => full === callee && new RegExp(`(^|[^\\w-])${alias}($|[^\\w-])`, 'i').test(text),
+  );
+}
+
 function hiddenNameHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = [];
   const literal = new Map<string, boolean>();
@@ -92,6 +99,8 @@ function hiddenNameHits(ctx: FileContext, model: CodeModel): Hit[] {
       present = new RegExp(`(^|[^\\w])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w])`, 'i').test(
         ctx.text,
       );
+      // PowerShell's shipped aliases (iex, iwr) are how people write these cmdlets, not a way to hide them.
+      if (!present && model.language === 'powershell') present = aliasWritten(c.callee, ctx.text);
       literal.set(name, present);
     }
     if (!present)
