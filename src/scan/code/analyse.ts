@@ -4,6 +4,7 @@
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { findEncodedBlobs } from '../decode.js';
 import { codeLanguage, MAX_PARSE_CHARS, parseCode } from '../treesitter.js';
+import { type RobustExtras, rememberRobustExtras, reviewRobustness } from './code-robust-facts.js';
 import { extractJavaScript } from './javascript.js';
 import type { Call, CodeModel, Value } from './model.js';
 import { extractPowerShell } from './powershell.js';
@@ -46,6 +47,7 @@ async function analyse(language: string, text: string, depth: number): Promise<C
   const parsedChars = tree.rootNode.endIndex;
   let ex: Extraction & { nounset?: boolean };
   let modelLang: CodeModel['language'];
+  let robust: RobustExtras;
   try {
     const lang = codeLanguage(language)!;
     if (lang === 'bash') {
@@ -62,6 +64,8 @@ async function analyse(language: string, text: string, depth: number): Promise<C
       modelLang = 'javascript';
     }
     if (tree.rootNode.hasError) ex.hasErrors = true;
+    // Robustness facts the extractors leave out, read from the same tree before it is freed.
+    robust = reviewRobustness(lang, tree, ex);
   } finally {
     tree.delete();
   }
@@ -75,6 +79,7 @@ async function analyse(language: string, text: string, depth: number): Promise<C
     truncated: text.length > MAX_PARSE_CHARS || text.slice(parsedChars).trim().length > 0,
     hasErrors: ex.hasErrors,
   };
+  rememberRobustExtras(model, robust);
   if (depth < MAX_EMBED_DEPTH)
     await mergeEmbedded(model, [...ex.embedded, ...blobsIn(text, modelLang, ex.embedded)], depth);
   return model;
