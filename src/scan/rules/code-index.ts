@@ -5,6 +5,7 @@ import { filesystemDetector } from './code-filesystem.js';
 import { obfuscationDetector } from './code-obfuscation.js';
 import { persistenceDetector } from './code-persistence.js';
 import { privilegeDetector } from './code-privilege.js';
+import { remoteShellDetector } from './code-remote-shell.js';
 import { robustnessDetector } from './code-robustness.js';
 import { supplyChainDetector } from './code-supply-chain.js';
 import { manifestDetector } from './manifest-dependencies.js';
@@ -18,4 +19,5 @@ export const codeDetectors: Detector[] = [
   persistenceDetector,
   robustnessDetector,
   manifestDetector,
+  remoteShellDetector,
 ];
