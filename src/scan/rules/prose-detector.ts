@@ -8,12 +8,18 @@ import { normalise } from './prose-normalise.js';
 import type { PhraseRule } from './prose-phrase.js';
 import { dataRules } from './prose-rules-data.js';
 import { injectionRules } from './prose-rules-injection.js';
+import { paraphraseRules } from './prose-rules-paraphrase.js';
 import { supplyRules } from './prose-rules-supply.js';
 
 // The prose detector: every phrase rule over the visible prose of a document (frontmatter included) and
 // over whatever hidden content it holds; hidden text that trips a rule is itself a hidden instruction (P2).
 
-export const PHRASE_RULES: readonly PhraseRule[] = [...injectionRules, ...dataRules, ...supplyRules];
+export const PHRASE_RULES: readonly PhraseRule[] = [
+  ...injectionRules,
+  ...dataRules,
+  ...supplyRules,
+  ...paraphraseRules,
+];
 
 const VISIBLE_KINDS = new Set([
   'paragraph',

@@ -118,7 +118,7 @@ export const contextLeakage: PhraseRule = {
   message:
     'Text tells the agent to capture its system prompt, conversation, memory or other skills and emit them.',
   // Sending that context out is already said by the exfiltration rule (P3).
-  yieldsTo: ['md.exfiltration-instruction'],
+  yieldsTo: ['md.exfiltration-instruction', 'md.paraphrased-exfiltration'],
   help: 'The system prompt, the conversation and other skills’ instructions belong to the user’s session. A skill that makes the agent dump them to a file, a URL or its answer leaks that context.',
   mention: 0.6,
   variants: [
