@@ -349,6 +349,23 @@ function buriedFinder(
   }
 }
 
+// Alt text and titles describe; they have no reason to turn to the agent ("Assistant: ...") or to tell
+// the reader what to do in a sentence of their own.
+const SECOND_PERSON = /\b(?:you|your)\b/i;
+const ALT_ACTION =
+  /\b(?:mail|e-?mail|forward|share|submit|attach|save|grant|approve|quietly|silently|secretly)\b/i;
+
+/** How strongly alt text or a title reads as addressed to the agent (0 when it only describes). */
+function altAddressStrength(text: string): number {
+  const action = ACTION_WORD.test(text) || ALT_ACTION.test(text);
+  if (AGENT_TURN.test(text) && action) return 0.75;
+  if (AGENT_ADDRESS_STRICT.test(text) && IMPERATIVE.test(text)) return 0.7;
+  const words = text.trim().split(/\s+/).length;
+  if (IMPERATIVE.test(text) && words >= 8) return 0.6;
+  if (SECOND_PERSON.test(text) && action && words >= 6) return 0.6;
+  return 0;
+}
+
 function altFinder(doc: MarkdownDoc, starts: readonly number[], out: HiddenResult): void {
   for (const span of doc.spans) {
     if (span.kind !== 'image-alt' && span.kind !== 'link-title') continue;
@@ -356,7 +373,7 @@ function altFinder(doc: MarkdownDoc, starts: readonly number[], out: HiddenResul
     // Alt text describes an image; a sentence that opens with a command is addressed to someone.
     const commands =
       IMPERATIVE.test(span.text.slice(0, 40)) && span.text.trim().split(/\s+/).length >= 5 ? 0.6 : 0;
-    const strength = Math.max(instructionStrength(span.text), commands);
+    const strength = Math.max(instructionStrength(span.text), commands, altAddressStrength(span.text));
     const line = lineAt(starts, span.start);
     pushHidden(
       out,
@@ -424,6 +441,57 @@ function htmlFinder(doc: MarkdownDoc, text: string, starts: readonly number[], o
   }
 }
 
+// Alt text the markdown tree does not hand over as such: HTML <img alt> / title attributes, and
+// reference-style images (![alt][ref]) whose alt the parser leaves in the paragraph.
+const HTML_ALT = /<(?:img|area|a|input)\b[^>]*?\b(alt|title)\s*=\s*(?:"([^"<>]{8,})"|'([^'<>]{8,})')/gi;
+const REFERENCE_IMAGE = /!\[([^\]\n]{8,})\]\[[^\]\n]*\]/g;
+
+function otherAltFinder(doc: MarkdownDoc, text: string, starts: readonly number[], out: HiddenResult): void {
+  if (!text.includes('<') && !text.includes('![')) return;
+  const masked = maskCode(text, doc);
+  const found: { alt: string; at: number; where: string }[] = [];
+  for (const m of masked.matchAll(HTML_ALT)) {
+    const value = m[2] ?? m[3]!;
+    const at = m.index + m[0].length - value.length - 1;
+    found.push({
+      alt: text.slice(at, at + value.length),
+      at,
+      where: `HTML ${m[1]!.toLowerCase()} attribute`,
+    });
+  }
+  for (const m of masked.matchAll(REFERENCE_IMAGE))
+    found.push({
+      alt: text.slice(m.index + 2, m.index + 2 + m[1]!.length),
+      at: m.index + 2,
+      where: 'image alt text',
+    });
+  for (const { alt, at, where } of found) {
+    const strength = Math.max(instructionStrength(alt), altAddressStrength(alt));
+    const line = lineAt(starts, at);
+    pushHidden(
+      out,
+      strength > 0
+        ? {
+            rule: HIDDEN_RULES.alt.id,
+            line,
+            endLine: line,
+            evidence: quote(alt),
+            confidence: Math.min(0.85, strength),
+            rationale: `instruction-like text in ${where}, which the rendered page does not show`,
+          }
+        : null,
+      {
+        norm: atOffset(alt, at),
+        framing: 'instruction',
+        section: '',
+        hidden: where,
+        hiddenRule: HIDDEN_RULES.alt.id,
+        decoded: true,
+      },
+    );
+  }
+}
+
 /** Every kind of hidden content in a document: P2 hits, plus the hidden text for the other rules to read. */
 export function findHidden(
   doc: MarkdownDoc,
@@ -438,6 +506,7 @@ export function findHidden(
   tagFinder(text, out, starts);
   encodedFinder(doc, text, starts, out);
   altFinder(doc, starts, out);
+  otherAltFinder(doc, text, starts, out);
   htmlFinder(doc, text, starts, out);
   return out;
 }
