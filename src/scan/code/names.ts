@@ -8,7 +8,8 @@ export const SECRET_NAME_RE =
 /** Paths of credential stores (after `~`/$HOME normalisation to `~`). */
 export const CREDENTIAL_PATH_RE = new RegExp(
   [
-    String.raw`\.ssh(/(id_[\w-]+(?<!\.pub)$|identity$|[\w.-]*key$|\*$)|/?$)`,
+    // `id_*` globs name every private key at once (`ls ~/.ssh/id_*`).
+    String.raw`\.ssh(/(id_[\w*-]+(?<!\.pub)$|identity$|[\w.-]*key$|\*$)|/?$)`,
     String.raw`\.aws/(credentials|config)`,
     String.raw`\.netrc`,
     String.raw`\.git-credentials`,
@@ -53,6 +54,10 @@ export const CREDENTIAL_PATH_RE = new RegExp(
   ].join('|'),
   'i',
 );
+
+/** Environment variables that hold the path of a credential file (`${KUBECONFIG:-~/.kube/config}`). */
+export const CREDENTIAL_PATH_VARS =
+  /^(KUBECONFIG|AWS_SHARED_CREDENTIALS_FILE|AWS_CONFIG_FILE|GOOGLE_APPLICATION_CREDENTIALS|CLOUDSDK_CONFIG|DOCKER_CONFIG|AZURE_CONFIG_DIR|NETRC|GNUPGHOME|PGPASSFILE|VAULT_TOKEN_FILE)$/;
 
 /** A `.env` file under home or a parent directory (another project's secrets), not the working dir's own. */
 export const FOREIGN_DOTENV_RE = /(^~|^\/|\.\.\/)(?:.*\/)?\.env(\.[a-z]+)?$/i;

@@ -21,6 +21,9 @@ export const CMDLET_ALIASES: Record<string, string> = {
   cat: 'get-content',
   saps: 'start-process',
   start: 'start-process',
+  cp: 'copy-item',
+  copy: 'copy-item',
+  cpi: 'copy-item',
 };
 
 /** Hex strings turned back into bytes: [Convert]::FromHexString, or pairs parsed base 16 ([Convert]::ToByte($_, 16)). */
@@ -29,6 +32,9 @@ const HEX_DECODE_RE =
 
 /** Runs a string as code: Invoke-Expression (after alias resolution) or a script block built from text. */
 const SCRIPTBLOCK_RE = /\[(System\.Management\.Automation\.)?ScriptBlock\]::Create\s*\(/i;
+
+/** Cmdlets that read or copy the file they are given (copying a cookie store is reading it). */
+const FILE_READERS = new Set(['get-content', 'copy-item', 'compress-archive', 'import-clixml']);
 
 function elementTaint(text: string, line: number): Taint {
   let bits = 0;
@@ -110,7 +116,7 @@ export function extractPowerShell(tree: Tree): Extraction {
       const n = s.childForFieldName('command_name')?.text.toLowerCase() ?? '';
       return CMDLET_ALIASES[n] ?? n;
     });
-    if (name === 'get-content') for (const a of args) stdin = stdin.union(readTaint(a, lineOf(cmd)));
+    if (FILE_READERS.has(name)) for (const a of args) stdin = stdin.union(readTaint(a, lineOf(cmd)));
     const call: Call = {
       kind: 'command',
       callee: name,

@@ -3,7 +3,7 @@
 import type { Node, Tree } from '../treesitter.js';
 import type { Call, SwallowFact, Value } from './model.js';
 import { T, Taint } from './model.js';
-import { NETWORK_COMMANDS } from './names.js';
+import { CREDENTIAL_PATH_VARS, NETWORK_COMMANDS } from './names.js';
 import { type Extraction, endLineOf, lineOf, ScriptExtractor, taintOfBits } from './script.js';
 import {
   EMPTY_VALUE,
@@ -236,9 +236,7 @@ class ShellExtractor extends ScriptExtractor {
       (s) => s.id === node.id || s.descendantsOfType('command').some((c) => c?.id === node.id),
     );
     const redirected = site.parent?.type === 'redirected_statement' ? site.parent : null;
-    const stdin = (at > 0 ? this.outputTaint(stages[at - 1]!) : Taint.NONE).union(
-      this.redirectInput(node, redirected),
-    );
+    const stdin = this.upstreamTaint(stages, at).union(this.redirectInput(node, redirected));
     const pipedTo = at >= 0 ? stages.slice(at + 1).map(effectiveName) : [];
     const redirectTo =
       redirected
@@ -351,6 +349,13 @@ class ShellExtractor extends ScriptExtractor {
     return t;
   }
 
+  /** What reaches stage `at` of a pipeline: filters (grep, head, sort) pass on what earlier stages wrote. */
+  private upstreamTaint(stages: readonly Node[], at: number): Taint {
+    let t = Taint.NONE;
+    for (let i = 0; i < at; i++) t = this.stageTaint(stages[i]!, t);
+    return t;
+  }
+
   /** What a statement writes to stdout, as taint. */
   outputTaint(node: Node): Taint {
     if (node.type === 'pipeline') {
@@ -399,6 +404,9 @@ class ShellExtractor extends ScriptExtractor {
     )
       t = t.union(Taint.of(T.DECODED, line));
     if (READERS.has(name)) for (const a of args) t = t.union(readTaint(a, line));
+    // `… | xargs cat`: the reader opens every path that arrives on stdin.
+    if (READERS.has(name) && commandName(cmd) === 'xargs' && stdin.has(T.CRED_PATH))
+      t = t.union(Taint.of(T.CRED_DATA, line));
     if (name === 'security' && /find-(generic|internet)-password|dump-keychain/.test(flags))
       t = t.union(Taint.of(T.CRED_DATA, line));
     return t;
@@ -464,8 +472,29 @@ class ShellExtractor extends ScriptExtractor {
     const name = nameNode?.text ?? text.replace(/^\$\{?#?|[}:].*$/g, '');
     if (/^([0-9]+|@|\*|#)$/.test(name)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.INPUT, line) };
     if (name === 'HOME') return { ...EMPTY_VALUE, text, str: '~' };
-    if (this.assignments.has(name) || this.loopVars.has(name)) return this.variableValue(name, text);
-    return { ...EMPTY_VALUE, text, taint: taintOfBits(isSecretName(name) ? T.ENV_SECRET : 0, line) };
+    const fallback = this.defaultValue(node, text);
+    if (this.assignments.has(name) || this.loopVars.has(name)) {
+      const v = this.variableValue(name, text);
+      return fallback ? { ...v, taint: v.taint.union(fallback.taint) } : v;
+    }
+    const bits =
+      (isSecretName(name) ? T.ENV_SECRET : 0) | (CREDENTIAL_PATH_VARS.test(name) ? T.CRED_PATH : 0);
+    const own = taintOfBits(bits, line);
+    // `${VAR:-default}` may be the default: it carries what that path names.
+    if (fallback)
+      return { text, str: null, alts: fallback.str ? [fallback.str] : [], taint: own.union(fallback.taint) };
+    return { ...EMPTY_VALUE, text, taint: own };
+  }
+
+  /** The default word of `${VAR:-word}` / `${VAR-word}` / `${VAR:=word}`, evaluated; null when there is none. */
+  private defaultValue(node: Node, text: string): Value | null {
+    if (node.type !== 'expansion' || !/^\$\{\w+:?[-=]/.test(text)) return null;
+    const word = node.namedChildren.filter((c) => c && c.type !== 'variable_name');
+    if (word.length === 0) return null;
+    const parts = word.map((c) => this.valueOf(c));
+    const str = joinParts(parts.map((v) => v.str));
+    const line = lineOf(node);
+    return { text, str, alts: [], taint: unionTaint(parts).union(str ? pathTaint(str, line) : Taint.NONE) };
   }
 }
 
