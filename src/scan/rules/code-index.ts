@@ -8,6 +8,7 @@ import { privilegeDetector } from './code-privilege.js';
 import { remoteShellDetector } from './code-remote-shell.js';
 import { robustnessDetector } from './code-robustness.js';
 import { supplyChainDetector } from './code-supply-chain.js';
+import { verdictPersistenceDetector } from './code-verdict-persistence.js';
 import { manifestDetector } from './manifest-dependencies.js';
 
 export const codeDetectors: Detector[] = [
@@ -20,4 +21,5 @@ export const codeDetectors: Detector[] = [
   robustnessDetector,
   manifestDetector,
   remoteShellDetector,
+  verdictPersistenceDetector,
 ];

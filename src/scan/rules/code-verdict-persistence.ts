@@ -1,0 +1,349 @@
+// P4 (+ SC2) in code, the forms code-persistence.ts does not see: jobs the script schedules (crontab, cron
+// directories, LaunchAgents, systemd user units, XDG autostart, Windows Run keys and scheduled tasks) and
+// shell start-up files reached through a loop variable or a redirected `{ … }` group. When what is made
+// persistent downloads and runs code (checked by analysing it as a script with the supply-chain rule), the
+// script plants a remote-code runner that fires at every start or schedule: SC2 with high confidence.
+import { analyseCode } from '../code/analyse.js';
+import { callHit, clamp, contextConfidence, dedupe } from '../code/hits.js';
+import type { Call, CodeModel } from '../code/model.js';
+import { WRITE_CALL_RE } from '../code/names.js';
+import { candidates } from '../code/values.js';
+import type { Detector, FileContext, Hit, Rule } from '../rule.js';
+import { codeLanguage } from '../treesitter.js';
+import { supplyChainHits } from './code-supply-chain.js';
+
+export const VERDICT_PERSISTENCE_RULES = [
+  {
+    id: 'code.scheduled-persistence',
+    pattern: 'P4',
+    message:
+      'Code installs a job that runs again later (crontab, cron directory, LaunchAgent, systemd unit, Run key, scheduled task).',
+    help: 'A scheduled or start-up job keeps running after the task and the session end, outside the skill. Schedule jobs only when the user asked for exactly that job, show it to them first, and say how to remove it.',
+  },
+  {
+    id: 'code.startup-file-append',
+    pattern: 'P4',
+    message: 'Code appends to shell start-up files chosen in a loop or through a redirected block.',
+    help: 'Lines added to .bashrc/.zshrc/.profile run in every later shell. A skill should not edit them; if the user wants a line there, show it and let them add it.',
+  },
+  {
+    id: 'code.persistent-remote-code',
+    pattern: 'SC2',
+    message: 'What the script makes persistent downloads and runs code at every start or schedule.',
+    help: 'The job or start-up line fetches a script from a server and runs it each time it fires: whoever controls that server runs code on the machine indefinitely, and what runs is not what was reviewed. Remove the job or line and the skill.',
+  },
+] as const satisfies readonly Rule[];
+
+const SCHEDULED = 'code.scheduled-persistence';
+const STARTUP = 'code.startup-file-append';
+const REMOTE = 'code.persistent-remote-code';
+
+const RC_FILE =
+  /(^|[/\\])(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|config\.fish|Microsoft\.PowerShell_profile\.ps1)["']?$/i;
+/** Files and folders whose content the system runs on a schedule or at log-in. */
+const SCHEDULE_PATH =
+  /(^|\/)etc\/cron\.(d|hourly|daily|weekly|monthly)\/|\/var\/spool\/cron\/|(^|\/)etc\/crontab$|Library\/Launch(Agents|Daemons)\/|systemd\/(user|system)\/[^/]+\.(service|timer)$|\.config\/autostart\/|Start Menu[/\\]Programs[/\\]Startup/i;
+const RUN_KEY =
+  /\\CurrentVersion\\(Run|RunOnce|RunServices|Policies\\Explorer\\Run)\b|\\Winlogon\\(Userinit|Shell)\b/i;
+/** A cron schedule field, as the first word of a line (`*\/10`, `0`, `@reboot`). */
+const CRON_FIELD = /^([\d*/,-]+|@(reboot|hourly|daily|weekly|monthly|yearly|annually|midnight))$/;
+/** PowerShell/cmd text that downloads and runs (the shell analysis covers curl | sh and friends). */
+const PS_FETCH_RUN =
+  /\b(iex|invoke-expression)\b[\s\S]{0,80}\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|net\.webclient)\b|\b(iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|]{0,200}\|\s*(iex|invoke-expression)\b|downloadstring\s*\(/i;
+
+interface Scheduled {
+  call: Call;
+  what: string;
+  /** Text the job will run, when the script spells it out (a cron command, a Run value, a task action). */
+  payload: string | null;
+}
+
+function words(c: Call): string[] {
+  return c.args.map((a) => a.str ?? a.text);
+}
+
+/** Files a call writes, copies or links to. */
+function writeTargets(c: Call): string[] {
+  const out: string[] = [];
+  if (c.kind === 'command') {
+    if (c.redirectTo) out.push(c.redirectTo);
+    if (/^(tee|cp|mv|ln|install|add-content|set-content|out-file|copy-item|move-item)$/.test(c.callee)) {
+      const files = c.args.filter((a) => !(a.str ?? '-').startsWith('-'));
+      out.push(...(/^(cp|mv|ln|install)$/.test(c.callee) ? files.slice(-1) : files).flatMap(candidates));
+    }
+    return out;
+  }
+  const mode = c.args[1]?.str ?? c.named.get('mode')?.str ?? '';
+  if (
+    (/(^|\.)open$/.test(c.callee) && /[wa]/.test(mode)) ||
+    WRITE_CALL_RE.test(c.callee) ||
+    /(^|\.)(appendFile(Sync)?|copy(file)?|copy2|move)$/.test(c.callee)
+  ) {
+    const target =
+      c.receiver && /write_text|write_bytes/.test(c.callee)
+        ? c.receiver
+        : /copy|move/.test(c.callee)
+          ? c.args[1]
+          : c.args[0];
+    if (target) out.push(...candidates(target), target.text);
+  }
+  return out;
+}
+
+/** The command part of a cron line spelled as a command (`*\/5 * * * * curl … | sh` parsed as shell). */
+function cronCommand(c: Call): string | null {
+  if (c.kind !== 'command' || !CRON_FIELD.test(c.callee)) return null;
+  const ws = words(c);
+  const fields = c.callee.startsWith('@') ? 0 : 4;
+  if (ws.length <= fields || !ws.slice(0, fields).every((w) => CRON_FIELD.test(w))) return null;
+  // The extractor splits a pipeline into stages; put the later stages back (`… | sh`).
+  const first = c.text
+    .split(/\s+/)
+    .slice(fields + 1)
+    .join(' ');
+  return [first, ...c.pipedTo].join(' | ');
+}
+
+function scheduledBy(c: Call): Scheduled | null {
+  const ws = words(c);
+  if (c.kind === 'command') {
+    if (
+      c.callee === 'crontab' &&
+      ws.some((w) => w === '-' || !w.startsWith('-')) &&
+      !ws.some((w) => /^-[lre]$/.test(w))
+    )
+      return { call: c, what: 'installs a crontab', payload: null };
+    if (c.callee === 'launchctl' && /^(load|bootstrap|enable|submit)$/.test(ws[0] ?? ''))
+      return { call: c, what: `loads a launchd job (launchctl ${ws[0]})`, payload: null };
+    if (c.callee === 'systemctl' && ws.includes('--user') && ws.includes('enable'))
+      return { call: c, what: 'enables a systemd user unit', payload: null };
+    if (c.callee === 'schtasks' && ws.some((w) => /^[/-]create$/i.test(w))) {
+      const tr = ws.findIndex((w) => /^[/-]tr$/i.test(w));
+      return {
+        call: c,
+        what: 'creates a Windows scheduled task',
+        payload: tr >= 0 ? (ws[tr + 1] ?? null) : null,
+      };
+    }
+    if (/^(register-scheduledtask|new-scheduledtaskaction)$/.test(c.callee))
+      return { call: c, what: 'registers a Windows scheduled task', payload: ws.join(' ') };
+    if (/^(reg|reg\.exe)$/.test(c.callee) && /^add$/i.test(ws[0] ?? '') && RUN_KEY.test(ws[1] ?? '')) {
+      const d = ws.findIndex((w) => /^[/-]d$/i.test(w));
+      return { call: c, what: 'adds a Windows Run key value', payload: d >= 0 ? (ws[d + 1] ?? null) : null };
+    }
+    if (/^(set-itemproperty|new-itemproperty)$/.test(c.callee) && ws.some((w) => RUN_KEY.test(w))) {
+      const v = ws.findIndex((w) => /^-value$/i.test(w));
+      return { call: c, what: 'sets a Windows Run key value', payload: v >= 0 ? (ws[v + 1] ?? null) : null };
+    }
+  } else if (/(^|\.)SetValueEx$/.test(c.callee) || /^winreg\.SetValue/.test(c.callee)) {
+    return {
+      call: c,
+      what: 'writes a registry value (Run key)',
+      payload: c.args[c.args.length - 1]?.str ?? null,
+    };
+  }
+  const target = writeTargets(c).find((p) => SCHEDULE_PATH.test(p.replace(/["']/g, '')));
+  return target ? { call: c, what: `writes ${target}`, payload: null } : null;
+}
+
+/** `$cmd` as the action of a Run key or task: the text of its (last) constant assignment in the file. */
+function resolveVariable(text: string, word: string): string {
+  const name = /^\$\{?(\w+)\}?$/.exec(word.trim())?.[1];
+  if (!name) return word;
+  const defs = [...text.matchAll(new RegExp(`^\\s*\\$?${name}\\s*=\\s*(.+)$`, 'gm'))];
+  return defs.length > 0 ? defs[defs.length - 1]![1]! : word;
+}
+
+/** Does the text, run as a shell command (or PowerShell line), download and run code? */
+async function fetchesAndRuns(ctx: FileContext, text: string): Promise<boolean> {
+  if (PS_FETCH_RUN.test(text)) return true;
+  const inner = await analyseCode('bash', text.slice(0, 4000));
+  return inner !== null && supplyChainHits(ctx, inner).some((h) => h.rule === 'code.remote-code');
+}
+
+/** Cron lines spelled as commands (decoded or embedded text whose first word is a schedule field). */
+function cronPayloads(model: CodeModel): { call: Call; text: string }[] {
+  const out: { call: Call; text: string }[] = [];
+  for (const c of model.calls) {
+    const cmd = cronCommand(c);
+    if (cmd) out.push({ call: c, text: cmd });
+  }
+  return out;
+}
+
+/** Echoed crontab entries, already analysed by the shell extractor: the ones that download and run code. */
+function remoteCronEntries(ctx: FileContext, model: CodeModel): Hit[] {
+  const entries = model.calls.filter((c) => /crontab entry/.test(c.origin ?? ''));
+  if (entries.length === 0) return [];
+  return supplyChainHits(ctx, { ...model, calls: entries }).filter((h) => h.rule === 'code.remote-code');
+}
+
+/** bash: `for rc in ~/.bashrc ~/.zshrc; do … >> "$rc"; done` and `{ …; } >> ~/.zshrc`. */
+function startupAppends(text: string): { line: number; endLine: number; file: string; body: string }[] {
+  const lines = text.split('\n');
+  const out: { line: number; endLine: number; file: string; body: string }[] = [];
+  const loops = loopLists(lines, text);
+  for (let i = 0; i < lines.length; i++) {
+    const m = /(>>?|\btee\s+(?:-a\s+)?)\s*("?)(\$\{?(\w+)\}?|[~$][^\s;|&)"]+)\2/.exec(lines[i]!);
+    if (!m || !/>>|tee/.test(m[1]!)) continue;
+    const files = m[4]
+      ? (loops.find((l) => l.name === m[4] && l.from <= i && i <= l.to)?.files ?? [])
+      : [m[3]!];
+    const file = files.find((f) => RC_FILE.test(f));
+    if (!file) continue;
+    const start = groupStart(lines, i);
+    if (!m[4] && start === i) continue; // a plain `echo … >> ~/.zshrc` is code-persistence.ts's case
+    out.push({ line: start + 1, endLine: i + 1, file, body: lines.slice(start, i + 1).join('\n') });
+  }
+  return out;
+}
+
+/** The line opening the `{ … }` or `( … )` group that a `} >> file` line closes; else the line itself. */
+function groupStart(lines: readonly string[], i: number): number {
+  if (!/^\s*[})]/.test(lines[i]!)) return i;
+  for (let j = i - 1; j >= 0 && i - j <= 20; j--) if (/^\s*[{(]\s*$|^\s*\{\s/.test(lines[j]!)) return j;
+  return i;
+}
+
+/** `for NAME in WORDS` loops: the words (arrays expanded), and the lines they span. */
+function loopLists(
+  lines: readonly string[],
+  text: string,
+): { name: string; files: string[]; from: number; to: number }[] {
+  const out: { name: string; files: string[]; from: number; to: number }[] = [];
+  lines.forEach((l, i) => {
+    const m = /^\s*for\s+(\w+)\s+in\s+(.+?)\s*(;\s*do\b.*)?$/.exec(l);
+    if (!m) return;
+    const files = m[2]!
+      .split(/\s+/)
+      .flatMap((w) => expandArray(w, text))
+      .map((w) => w.replace(/^["']|["']$/g, ''));
+    const indent = /^\s*/.exec(l)![0].length;
+    let to = i;
+    while (
+      to + 1 < lines.length &&
+      !(/^\s*done\b/.test(lines[to + 1]!) && /^\s*/.exec(lines[to + 1]!)![0].length <= indent)
+    )
+      to++;
+    out.push({ name: m[1]!, files, from: i, to: to + 1 });
+  });
+  return out;
+}
+
+function expandArray(word: string, text: string): string[] {
+  const ref = /^"?\$\{(\w+)\[[@*]\]\}"?$/.exec(word);
+  if (!ref) return [word];
+  const def = new RegExp(`\\b${ref[1]}=\\(([^)]*)\\)`).exec(text);
+  return def ? def[1]!.split(/\s+/).filter(Boolean) : [word];
+}
+
+function hitAt(
+  ctx: FileContext,
+  rule: string,
+  line: number,
+  endLine: number,
+  base: number,
+  why: string,
+  message?: string,
+): Hit {
+  const { confidence, notes } = contextConfidence(ctx, base);
+  const lines = ctx.text.split('\n').slice(line - 1, Math.min(endLine, line + 5));
+  const hit: Hit = {
+    rule,
+    line,
+    endLine,
+    evidence: lines.join('\n').trim().slice(0, 400),
+    confidence: clamp(confidence),
+    rationale: [why, ...notes].join('; '),
+  };
+  if (message) hit.message = message;
+  return hit;
+}
+
+async function scheduledHits(ctx: FileContext, model: CodeModel): Promise<Hit[]> {
+  const hits: Hit[] = [];
+  const cron = cronPayloads(model);
+  const entries = remoteCronEntries(ctx, model);
+  let remoteCron = entries.length > 0;
+  for (const h of entries)
+    hits.push({
+      ...h,
+      rule: REMOTE,
+      confidence: Math.max(h.confidence, 0.9),
+      rationale: `a crontab entry written here downloads and runs code every time it fires; ${h.rationale}`,
+    });
+  for (const p of cron) {
+    if (!(await fetchesAndRuns(ctx, p.text))) continue;
+    remoteCron = true;
+    hits.push(
+      callHit(
+        ctx,
+        p.call,
+        REMOTE,
+        0.9,
+        `a cron entry written here downloads and runs code every time it fires`,
+      ),
+    );
+  }
+  const hidden = cron.some((p) => /decoded/.test(p.call.origin ?? ''));
+  for (const c of model.calls) {
+    const s = scheduledBy(c);
+    if (!s) continue;
+    const payload = s.payload === null ? null : resolveVariable(ctx.text, s.payload);
+    const remote = payload !== null && (await fetchesAndRuns(ctx, payload));
+    if (remote) hits.push(callHit(ctx, c, REMOTE, 0.9, `${s.what} whose action downloads and runs code`));
+    const cronJob = /crontab|cron\./.test(s.what);
+    const spelled = `${c.text} ${words(c).join(' ')} ${s.what}`;
+    const worse = remote || (cronJob && remoteCron) || (cronJob && hidden) || /com\.apple\./i.test(spelled);
+    const why = worse ? `${s.what}; the job is hidden, impersonates the system or fetches code` : s.what;
+    hits.push(callHit(ctx, c, SCHEDULED, worse ? 0.75 : 0.35, why, `Installs a persistent job: ${s.what}.`));
+  }
+  return hits;
+}
+
+async function startupHits(ctx: FileContext, model: CodeModel): Promise<Hit[]> {
+  if (model.language !== 'bash') return [];
+  const hits: Hit[] = [];
+  for (const a of startupAppends(ctx.text)) {
+    const echoed = model.calls
+      .filter((c) => c.line >= a.line && c.line <= a.endLine && /^(echo|printf|cat)$/.test(c.callee))
+      .flatMap((c) => c.args.map((v) => v.str ?? ''))
+      .filter((s) => s && !s.startsWith('-'));
+    let remote = false;
+    for (const s of echoed) if (!remote && (await fetchesAndRuns(ctx, s))) remote = true;
+    if (remote)
+      hits.push(
+        hitAt(
+          ctx,
+          REMOTE,
+          a.line,
+          a.endLine,
+          0.9,
+          `the lines appended to ${a.file} download and run code in every new shell`,
+        ),
+      );
+    hits.push(
+      hitAt(
+        ctx,
+        STARTUP,
+        a.line,
+        a.endLine,
+        remote ? 0.8 : 0.55,
+        `appends to ${a.file}, which every later shell runs`,
+        `Edits ${a.file}, a shell start-up file.`,
+      ),
+    );
+  }
+  return hits;
+}
+
+export const verdictPersistenceDetector: Detector = {
+  name: 'code-verdict-persistence',
+  rules: VERDICT_PERSISTENCE_RULES,
+  appliesTo: (file) => file.text !== null && codeLanguage(file.language) !== null,
+  async detect(ctx) {
+    const model = await analyseCode(ctx.file.language ?? '', ctx.text);
+    if (!model) return [];
+    return dedupe([...(await scheduledHits(ctx, model)), ...(await startupHits(ctx, model))]);
+  },
+};
