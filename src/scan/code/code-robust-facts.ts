@@ -3,7 +3,7 @@
 // turn a failure into a normal-looking value, and the functions a file defines itself (a local `fetch` is
 // not the global one). Runs on the tree analyse.ts already holds, so it costs no second parse.
 import type { CodeLanguage, Node, Tree } from '../treesitter.js';
-import type { CodeModel, LoopFact } from './model.js';
+import type { CodeModel, LoopFact, SwallowFact } from './model.js';
 import { type Extraction, endLineOf, lineOf } from './script.js';
 
 /** Facts kept beside a CodeModel (the model's shape is shared by every rule; these only robustness reads). */
@@ -32,6 +32,7 @@ export function reviewRobustness(language: CodeLanguage, tree: Tree, ex: Extract
   if (language === 'python') return { localFunctions: pythonFunctions(root) };
   if (language === 'powershell') return { localFunctions: new Set() };
   reviewJsLoops(root, ex);
+  recordJsSwallows(root, ex);
   return { localFunctions: jsFunctions(root) };
 }
 
@@ -198,9 +199,81 @@ function reviewShellLoops(root: Node, ex: Extraction): void {
   }
 }
 
-// ----------------------------------------------------------------------------------- local functions
+// ------------------------------------------------------------------------------------------ swallows
+
+/** A value that reads as "nothing there" (`null`, `[]`, `{}`, `''`, `false`, `0`). */
+const NEUTRAL_VALUE =
+  /^\(?\s*(?:undefined|null|void 0|false|0|''|""|``|\[\s*\]|\{\s*\}|new (?:Map|Set)\(\))\s*\)?;?$/;
+
+function statementsOf(block: Node): Node[] {
+  return block.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment');
+}
+
+/** A handler body that does nothing, or only returns a neutral value (`{ return null; }`, `() => []`). */
+function isNeutralHandler(fn: Node): boolean {
+  const body = fn.childForFieldName('body');
+  if (!body) return false;
+  if (body.type !== 'statement_block') return NEUTRAL_VALUE.test(body.text.trim());
+  const stmts = statementsOf(body);
+  if (stmts.length === 0) return true;
+  if (stmts.length !== 1 || stmts[0]!.type !== 'return_statement') return false;
+  const value = stmts[0]!.namedChildren.find((c) => c && c.type !== 'comment');
+  return !value || NEUTRAL_VALUE.test(value.text.trim());
+}
 
 const JS_HANDLER = /^(arrow_function|function_expression|function)$/;
+
+/**
+ * `req.on('error', () => {})`, `socket.once('error', function () {})`, `process.on('uncaughtException', …)`:
+ * the error event is consumed and dropped. `catch (e) { return null; }` and `.catch(() => [])`: the failure
+ * becomes an empty result the caller cannot tell from a real one.
+ */
+function recordJsSwallows(root: Node, ex: Extraction): void {
+  const seen = new Set(ex.swallows.map((s) => s.line));
+  const push = (s: SwallowFact) => {
+    if (seen.has(s.line)) return;
+    seen.add(s.line);
+    ex.swallows.push(s);
+  };
+  for (const node of root.descendantsOfType(['call_expression', 'catch_clause'])) {
+    if (!node) continue;
+    if (node.type === 'catch_clause') {
+      const body = node.childForFieldName('body');
+      const stmts = body ? statementsOf(body) : [];
+      const only = stmts.length === 1 ? stmts[0]! : null;
+      const value =
+        only?.type === 'return_statement' ? only.namedChildren.find((c) => c?.type !== 'comment') : null;
+      if (only?.type === 'return_statement' && (!value || NEUTRAL_VALUE.test(value.text.trim())))
+        push({
+          line: lineOf(node),
+          endLine: endLineOf(node),
+          text: node.text,
+          kind: 'empty-catch',
+        });
+      continue;
+    }
+    const fn = node.childForFieldName('function');
+    if (fn?.type !== 'member_expression') continue;
+    const method = fn.childForFieldName('property')?.text ?? '';
+    const args = node.childForFieldName('arguments')?.namedChildren.filter((a): a is Node => !!a) ?? [];
+    const errorEvent =
+      /^(on|once|addListener|addEventListener)$/.test(method) &&
+      /^['"`](error|uncaughtException|unhandledRejection)['"`]$/.test(args[0]?.text ?? '');
+    const handler = errorEvent ? args[1] : method === 'catch' ? args[0] : undefined;
+    if (!handler || !JS_HANDLER.test(handler.type) || !isNeutralHandler(handler)) continue;
+    const at = fn.childForFieldName('property') ?? node;
+    push({
+      line: lineOf(at),
+      endLine: endLineOf(node),
+      text: errorEvent
+        ? `.${method}(${args[0]!.text}, ${handler.text})`
+        : (node.text.split('\n').pop()?.trim() ?? ''),
+      kind: 'empty-catch',
+    });
+  }
+}
+
+// ----------------------------------------------------------------------------------- local functions
 
 function jsFunctions(root: Node): Set<string> {
   const out = new Set<string>();

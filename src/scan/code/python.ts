@@ -54,6 +54,15 @@ const PATH_METHODS = new Set([
 const RETRY_BOUND =
   /\b(attempts?|retries|tries|tries_left|max_\w+|limit|deadline)\b|\+\+|[+-]=\s*1\b|\brange\(|monotonic\(|Date\.now\(|time\.time\(/i;
 const EXITS = /^(sys\.exit|exit|quit|os\._exit)$/;
+/** A value that reads as "nothing there": the caller cannot tell the failure from an empty result. */
+const NEUTRAL_RETURN = /^return(\s+(None|False|0|''|""|\{\s*\}|\[\s*\]|\(\s*\)|dict\(\)|list\(\)|set\(\)))?$/;
+
+/** `except Exception: return {}`: the handler's only statement returns an empty or neutral value. */
+function returnsNeutral(stmts: readonly (Node | null)[]): boolean {
+  return (
+    stmts.length === 1 && stmts[0]?.type === 'return_statement' && NEUTRAL_RETURN.test(stmts[0].text.trim())
+  );
+}
 const SLEEPS = /^(time\.sleep|asyncio\.sleep|sleep)$/;
 
 export function extractPython(tree: Tree): Extraction {
@@ -220,7 +229,7 @@ class PythonExtractor extends ScriptExtractor {
     const empty = stmts.every(
       (s) => s?.type === 'pass_statement' || s?.type === 'continue_statement' || s?.text === '...',
     );
-    if (!empty) return;
+    if (!empty && !returnsNeutral(stmts)) return;
     const type = node.namedChildren.find((c) => c && c !== body && c.type !== 'comment');
     const typeName = type?.type === 'as_pattern' ? type.namedChildren[0]?.text : type?.text;
     const kind = !type

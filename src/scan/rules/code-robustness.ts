@@ -1,7 +1,7 @@
 // Robustness: R1 unvalidated input, R2 network calls without timeout, R3 unbounded loops and retries,
 // R4 swallowed errors and rm -rf on possibly empty variables, R5 temp files, processes and handles left behind.
 import { callHit, contextConfidence } from '../code/hits.js';
-import type { Call, CodeModel } from '../code/model.js';
+import type { Call, CodeModel, SwallowFact } from '../code/model.js';
 import { T, UNKNOWN } from '../code/model.js';
 import { networkUses } from '../code/network.js';
 import type { FileContext, Hit, Rule } from '../rule.js';
@@ -219,6 +219,27 @@ const SWALLOW_WHY: Record<string, [string, number]> = {
   ],
 };
 
+/** What catches the error, for handlers that answer with an empty value instead of doing nothing. */
+const CATCHER: Record<string, string> = {
+  'bare-except': 'a bare except',
+  'broad-except': 'an except Exception',
+  'empty-catch': 'a catch handler',
+};
+
+/** Handlers that answer with an empty value, and dropped error events, say so (same weight as doing nothing). */
+function swallowReason(s: SwallowFact): [string, number] {
+  const [why, base] = SWALLOW_WHY[s.kind]!;
+  if (/^\.\w+\(['"`](error|uncaughtException|unhandledRejection)['"`]/.test(s.text))
+    return ['an error listener that does nothing drops every error event', base];
+  const catcher = CATCHER[s.kind];
+  if (catcher && /\breturn\b|=>\s*\(?\s*(\[|\{\s*\}|null|undefined|false|0\b|''|"")/.test(s.text))
+    return [
+      `${catcher} turns every failure into an empty value the caller cannot tell from a real result`,
+      base,
+    ];
+  return [why, base];
+}
+
 function rmHit(ctx: FileContext, c: Call, nounset: boolean): Hit | null {
   if (c.kind !== 'command' || c.callee !== 'rm') return null;
   if (!c.args.some((a) => /^-[a-zA-Z]*[rR]/.test(a.str ?? '') || a.str === '--recursive')) return null;
@@ -248,7 +269,7 @@ function rmHit(ctx: FileContext, c: Call, nounset: boolean): Hit | null {
 function errorHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = [];
   for (const s of model.swallows) {
-    const [why, base] = SWALLOW_WHY[s.kind]!;
+    const [why, base] = swallowReason(s);
     const { confidence, notes } = contextConfidence(ctx, base);
     hits.push({
       rule: 'code.swallowed-error',
