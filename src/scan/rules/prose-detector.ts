@@ -4,6 +4,14 @@ import type { Detector, FileContext, Hit } from '../rule.js';
 import { lineStarts } from '../text.js';
 import { applyRules, type Segment, type SkillPurpose } from './prose-apply.js';
 import { findHidden, HIDDEN_RULES } from './prose-hidden.js';
+import {
+  commandSegment,
+  INLINE_COMMAND_RULES,
+  inlineCommands,
+  mergeCommandHits,
+  UNPINNED_COMMAND_RULE,
+  unpinnedCommandHits,
+} from './prose-inline-commands.js';
 import { normalise } from './prose-normalise.js';
 import type { PhraseRule } from './prose-phrase.js';
 import { dataRules } from './prose-rules-data.js';
@@ -138,8 +146,16 @@ export function detectProse(ctx: FileContext): Hit[] {
   const doc = parseMarkdown(text);
   const purpose = skillPurpose(ctx.skill);
   const hits: Hit[] = [];
+  const proseHits: Hit[] = [];
   for (const seg of visibleSegments(doc, text, starts))
-    hits.push(...applyRules(PHRASE_RULES, seg, text, starts, purpose));
+    proseHits.push(...applyRules(PHRASE_RULES, seg, text, starts, purpose));
+  // Each inline command is its own instance, even when the sentence around it runs on to the next one.
+  const commands = inlineCommands(doc, text);
+  const commandHits = commands.flatMap((c) =>
+    applyRules(INLINE_COMMAND_RULES, commandSegment(c), text, starts, purpose),
+  );
+  hits.push(...mergeCommandHits(proseHits, commandHits));
+  hits.push(...unpinnedCommandHits(commands, ctx, starts));
   for (const seg of shellSegments(doc, text, starts))
     hits.push(...applyRules(SHELL_BLOCK_RULES, seg, text, starts, purpose));
   const hidden = findHidden(doc, text, starts, ctx.file.path === 'SKILL.md');
@@ -158,6 +174,7 @@ export const proseDetector: Detector = {
   rules: [
     ...PHRASE_RULES.map(({ id, pattern, message, help }) => ({ id, pattern, message, help })),
     ...Object.values(HIDDEN_RULES),
+    UNPINNED_COMMAND_RULE,
   ],
   appliesTo: isProseFile,
   detect: detectProse,

@@ -314,6 +314,15 @@ export const privilegeEscalation: PhraseRule = {
     },
     negated('use|run|need|require|execute'),
     {
+      // A downloaded script run as root is the skill's lure, not the user's own package choice.
+      re: rx(
+        FETCH_CMD,
+        String.raw`[^\n;]{0,300}?\|\s*sudo\s+(?:-\S+\s+)*(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node)\b`,
+      ),
+      factor: 2.2,
+      why: 'runs a downloaded script as root',
+    },
+    {
       re: rx(
         String.raw`\bonly\s+(?:if|when)\s+(?:the\s+)?user\b|\b(?:if|when)\s+the\s+user\s+(?:explicitly\s+)?(?:asks|requests|approves)`,
       ),

@@ -1,0 +1,165 @@
+import type { Framing, MarkdownDoc } from '../markdown.js';
+import type { FileContext, Hit, Rule } from '../rule.js';
+import { lineAt, quote } from '../text.js';
+import type { Segment } from './prose-apply.js';
+import { normalise } from './prose-normalise.js';
+import type { PhraseRule } from './prose-phrase.js';
+import { privilegeEscalation, supplyRules } from './prose-rules-supply.js';
+
+// Commands written in inline code on a prose line (`curl … | sudo bash`, `npx tool`). Each is one command,
+// read like a line of a shell block: its own hits at its own line, so two lures in one paragraph are two
+// findings, and installs without a version are SC1 as they are in a fenced block.
+
+export const UNPINNED_COMMAND_RULE = {
+  id: 'md.unpinned-command',
+  pattern: 'SC1',
+  message: 'A command in the text installs or runs a package without a pinned version.',
+  help: '`npx tool` and `pip install pkg` fetch the newest release at run time, so a compromised or broken release reaches the user automatically. Pin the version (`npx tool@1.2.3`, `pkg==1.2.3`) or declare it in a package.json or requirements file the skill ships.',
+} as const satisfies Rule;
+
+const COMMAND_RULE_IDS = ['md.remote-script-lure', 'md.encoded-command', 'md.unverifiable-install-source'];
+/** The phrase rules read over each inline command: the shell-block rules plus sudo. */
+export const INLINE_COMMAND_RULES: readonly PhraseRule[] = [
+  ...supplyRules.filter((r) => COMMAND_RULE_IDS.includes(r.id)),
+  privilegeEscalation,
+];
+
+// An inline span that is a command line rather than a name: it starts with a program that runs things.
+const COMMAND_START =
+  /^\s*(?:\$\s*)?(?:sudo\s+)?(?:curl|wget|iwr|irm|iex|Invoke-WebRequest|Invoke-RestMethod|Invoke-Expression|bash|sh|zsh|powershell|pwsh|npx|bunx|pnpx|pnpm|npm|yarn|pip[0-9.]*|pipx|uv|python[0-9.]*|py|echo|printf|base64|certutil|chmod|su)\b/i;
+
+// Confidence of a command by the framing around it, as for fenced blocks (engine.ts).
+const FRAMING_FACTOR: Record<Framing, number> = {
+  instruction: 1,
+  example: 0.5,
+  'user-action': 0.35,
+  'documents-risk': 0.2,
+};
+
+export interface InlineCommand {
+  text: string;
+  /** File offset of the command's first character. */
+  start: number;
+  framing: Framing;
+  section: string;
+}
+
+/** Inline code spans that hold a command, with their offsets in the file and the section they sit in. */
+export function inlineCommands(doc: MarkdownDoc, text: string): InlineCommand[] {
+  const out: InlineCommand[] = [];
+  for (const code of doc.inlineCode) {
+    if (!COMMAND_START.test(code.text) || code.text.trim().split(/\s+/).length < 2) continue;
+    const start = text.indexOf(code.text, code.start);
+    if (start < 0) continue;
+    const span = doc.spans.find((s) => s.start <= start && start < s.end);
+    out.push({ text: code.text, start, framing: code.framing, section: span?.section ?? '' });
+  }
+  return out;
+}
+
+export function commandSegment(cmd: InlineCommand): Segment {
+  return { norm: normalise(cmd.text, cmd.start), framing: cmd.framing, section: cmd.section };
+}
+
+/**
+ * Command hits count only where the sentence around them fired the same rule (its negations and framing
+ * already scored the command), and never above it. A prose hit that runs over several lines and a command
+ * hit on a later line of it are two instances: the prose hit ends where the command's line starts.
+ */
+export function mergeCommandHits(proseHits: readonly Hit[], commandHits: readonly Hit[]): Hit[] {
+  const kept: Hit[] = [];
+  for (const c of commandHits) {
+    const around = proseHits.filter((p) => p.rule === c.rule && p.line <= c.line && c.line <= p.endLine);
+    if (around.length === 0) continue;
+    kept.push({ ...c, confidence: Math.min(c.confidence, Math.max(...around.map((p) => p.confidence))) });
+  }
+  const split = proseHits.map((h) => {
+    const later = kept.filter((c) => c.rule === h.rule && c.line > h.line && c.line <= h.endLine);
+    return later.length > 0 ? { ...h, endLine: Math.min(...later.map((c) => c.line)) - 1 } : h;
+  });
+  return [...split, ...kept];
+}
+
+/** npx runs the version a package.json on its path pins (the file's folder, its parents, the skill root). */
+function pinnedBySkill(ctx: FileContext, pkg: string): boolean {
+  const key = `"${pkg.replace(/(.)@[^/@]*$/, '$1')}"`;
+  const parts = ctx.file.path.split('/').slice(0, -1);
+  const onPath = new Set(
+    parts.map((_, i) => `${parts.slice(0, i + 1).join('/')}/package.json`).concat('package.json'),
+  );
+  return ctx.skill.files.some((f) => onPath.has(f.path) && (f.text ?? '').includes(key));
+}
+
+const NPX = /^\s*(?:\$\s*)?(?:npx|bunx|pnpx|pnpm\s+dlx)\s+(.+)$/i;
+const PIP =
+  /^\s*(?:\$\s*)?(?:sudo\s+(?:-\S+\s+)*)?(?:pip[0-9.]*|python[0-9.]*\s+-m\s+pip|uv\s+pip|pipx)\s+install\s+(.+)$/i;
+const PIP_VALUE_FLAG =
+  /^(?:-i|--index-url|--extra-index-url|--trusted-host|-f|--find-links|-c|--constraint|-t|--target|--prefix|--root|--python|--platform|--python-version|--cache-dir)$/;
+
+/** The package npx would fetch and run, when no version is given. */
+function unpinnedNpx(cmd: string, ctx: FileContext): string | null {
+  const m = NPX.exec(cmd);
+  if (!m) return null;
+  const words = m[1]!.trim().split(/\s+/);
+  let pkg: string | undefined;
+  for (let i = 0; i < words.length && !pkg; i++) {
+    const w = words[i]!;
+    // `npx -p pkg@1 tool`: the package flag says what is fetched.
+    const flag = /^(?:-p|--package)(?:=(.+))?$/.exec(w);
+    if (flag) pkg = flag[1] ?? words[i + 1];
+    else if (/^(?:-c|--call|--node-options|--shell)$/.test(w)) i++;
+    else if (!w.startsWith('-')) pkg = w;
+  }
+  if (!pkg || /^[.~/]|^file:/.test(pkg) || /^@?[^@\s]+@(?!latest$|next$)[~^]?\d/.test(pkg)) return null;
+  if (!/^@?[\w.-]+(?:\/[\w.-]+)?(?:@[\w.-]+)?$/.test(pkg)) return null;
+  return pinnedBySkill(ctx, pkg) ? null : pkg;
+}
+
+/** Packages `pip install` would fetch at their newest release. */
+function unpinnedPip(cmd: string): string[] {
+  const m = PIP.exec(cmd);
+  if (!m) return [];
+  const words = m[1]!.trim().split(/\s+/);
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (/^(?:-r|--requirement|-e|--editable)$/.test(w)) return [];
+    if (PIP_VALUE_FLAG.test(w)) {
+      i++;
+      continue;
+    }
+    if (w.startsWith('-') || /^[.~/]|\.(?:whl|tar\.gz|zip)$|:\/\//.test(w)) continue;
+    if (/^(?:pip|setuptools|wheel)$/i.test(w) || /[|;&<>]/.test(w)) break;
+    if (!/(?:===?|~=|<)\s*[\w.*+!-]+/.test(w)) out.push(w.replace(/^["']|["']$/g, ''));
+  }
+  return out;
+}
+
+/** SC1: inline commands that fetch a package without a version. */
+export function unpinnedCommandHits(
+  commands: readonly InlineCommand[],
+  ctx: FileContext,
+  starts: readonly number[],
+): Hit[] {
+  const hits: Hit[] = [];
+  for (const cmd of commands) {
+    const npx = unpinnedNpx(cmd.text, ctx);
+    const pip = npx ? [] : unpinnedPip(cmd.text);
+    if (!npx && pip.length === 0) continue;
+    const base = npx ? 0.5 : 0.6;
+    const confidence = base * FRAMING_FACTOR[cmd.framing];
+    if (confidence < 0.2) continue;
+    const line = lineAt(starts, cmd.start);
+    const names = npx ? [npx] : pip;
+    hits.push({
+      rule: UNPINNED_COMMAND_RULE.id,
+      line,
+      endLine: line,
+      evidence: quote(cmd.text),
+      confidence,
+      rationale: `${npx ? 'npx runs' : 'pip installs'} the newest release of ${names.join(', ')} (no pinned version${npx ? ' and no package.json of the skill pins it' : ''}); framed as ${cmd.framing}`,
+      message: `Runs or installs ${names.join(', ')} without a pinned version.`,
+    });
+  }
+  return hits;
+}
