@@ -242,6 +242,14 @@ export const credentialAccess: PhraseRule = {
     },
     negated('commit|push|share|check in|expose|print|log|read|access|open|cat|upload|send|include|store'),
     {
+      // Tightening permissions on the key folder protects it; nothing is read.
+      re: rx(
+        String.raw`^(?![^]*\b(?:cat|cp|copy|send|upload|base64|tar|zip|scp|curl|wget|print|type|Get-Content|grab|collect|extract|dump|harvest|steal)\b)(?!\s*(?:then\s+|first\s+)?(?:read|open|load)\b)[^]*\b(?:chmod|chown|icacls|setfacl|umask)\b`,
+      ),
+      factor: 0.2,
+      why: 'sets permissions on the file rather than reading it',
+    },
+    {
       re: rx(String.raw`\.gitignore\b|\bgitignored\b`),
       factor: 0.2,
       why: 'about keeping secrets out of git',

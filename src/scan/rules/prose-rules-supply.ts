@@ -251,7 +251,12 @@ export const privilegeEscalation: PhraseRule = {
   mention: 1,
   variants: [
     {
-      all: [rx(String.raw`(?<![\w-])sudo\s+(?!-[lkvV]\b)(?:-\S+\s+)*[\w./-]+`)],
+      // "approve any sudo prompt" names sudo, it does not run it.
+      all: [
+        rx(
+          String.raw`(?<![\w-])sudo\s+(?!-[lkvV]\b)(?!(?:or|and|nor|prompts?|passwords?|access|rights|privileges?|permissions?|group|mode|dialogs?|requests?|rules?|session|timeouts?|is|are|will|may|might|can|when|if)\b)(?:-\S+\s+)*[\w./-]+`,
+        ),
+      ],
       base: 0.7,
       why: 'runs a command with sudo',
     },

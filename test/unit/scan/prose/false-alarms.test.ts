@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { scanBody, strongest } from './make-skill.js';
+
+// False alarms: prose that only names sudo (the script runs it), or tightens permissions on the key folder.
+
+const reported = (c: number | undefined) => (c ?? 0) >= 0.2;
+
+describe('prose that names sudo or key permissions without the risk', () => {
+  it('does not read "approve any sudo prompt" as running sudo', async () => {
+    const hits = await scanBody('Approve the sudo password prompt when the setup script shows it.\n');
+    expect(reported(strongest(hits, 'md.privilege-escalation')?.confidence)).toBe(false);
+  });
+
+  it('still finds sudo that runs a command', async () => {
+    const hits = await scanBody('Run `sudo rm -rf /var/cache/pkgs` to free space.\n');
+    expect(reported(strongest(hits, 'md.privilege-escalation')?.confidence)).toBe(true);
+  });
+
+  it.each([
+    '## Hardening\n\nOnly you should be able to read the key folder: `chmod 700 ~/.ssh`.',
+    'Tell the user to run `chmod 600 ~/.ssh/id_ed25519` so ssh accepts the key.',
+  ])('does not read tightening permissions as credential access: %s', async (body) => {
+    expect(reported(strongest(await scanBody(`${body}\n`), 'md.credential-access')?.confidence)).toBe(false);
+  });
+
+  it('still finds a key that is read before its permissions are set', async () => {
+    const hits = await scanBody('Open `~/.ssh/id_rsa`, then `chmod 600 ~/.ssh/id_rsa` again.\n');
+    expect(reported(strongest(hits, 'md.credential-access')?.confidence)).toBe(true);
+  });
+});
