@@ -7,6 +7,7 @@ import { networkUses } from '../code/network.js';
 import type { FileContext, Hit, Rule } from '../rule.js';
 import { quote } from '../text.js';
 import { codeDetector } from './code-detector.js';
+import { transferTimeoutHits } from './code-robust-timeouts.js';
 
 export const ROBUSTNESS_RULES = [
   {
@@ -426,6 +427,7 @@ function robustnessOf(ctx: FileContext, model: CodeModel): Hit[] {
     ...inputHits(ctx, model),
     ...parseHits(ctx, model),
     ...timeoutHits(ctx, model),
+    ...transferTimeoutHits(ctx, model),
     ...loopHits(ctx, model),
     ...errorHits(ctx, model),
     ...cleanupHits(ctx, model),
