@@ -235,7 +235,12 @@ class ShellExtractor extends ScriptExtractor {
     const at = stages.findIndex(
       (s) => s.id === node.id || s.descendantsOfType('command').some((c) => c?.id === node.id),
     );
-    const redirected = site.parent?.type === 'redirected_statement' ? site.parent : null;
+    // `env | grep key > out`: the redirect wraps the whole pipeline and belongs to its last stage.
+    const wrapped =
+      pipeline && at === stages.length - 1 && pipeline.parent?.type === 'redirected_statement'
+        ? pipeline.parent
+        : null;
+    const redirected = site.parent?.type === 'redirected_statement' ? site.parent : wrapped;
     const stdin = this.upstreamTaint(stages, at).union(this.redirectInput(node, redirected));
     const pipedTo = at >= 0 ? stages.slice(at + 1).map(effectiveName) : [];
     const redirectTo =

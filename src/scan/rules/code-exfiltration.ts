@@ -377,6 +377,58 @@ function sourceHits(ctx: FileContext, model: CodeModel): Hit[] {
   return hits;
 }
 
+/** Environment reads by a computed name (`os.getenv(name)`), whose key the taint cannot resolve. */
+const ENV_READ_CALL = /^(os\.getenv|os\.environ\.(get|pop|setdefault|__getitem__)|System\.getenv)$/;
+/** A literal list or tuple of environment-variable names (`("GITHUB_TOKEN", "NPM_TOKEN")`). */
+const NAME_LIST_RE = /[[({]\s*((?:["'][A-Z][A-Z0-9_]{2,}["']\s*,\s*)+["'][A-Z][A-Z0-9_]{2,}["'])\s*,?\s*[\])}]/g;
+
+/** `if not os.getenv(k)`, `missing = [k for k in REQUIRED if not …]`: checking a key is set, not collecting it. */
+const PRESENCE_CHECK = /\b(if|elif|while|assert|all|any|not)\b|\bis\s+(not\s+)?None\b|missing/;
+
+/** Secret-looking names of the largest literal name list in the file. */
+function listedSecretNames(text: string): string[] {
+  let best: string[] = [];
+  for (const m of text.matchAll(NAME_LIST_RE)) {
+    const names = [...m[1]!.matchAll(/["']([A-Z0-9_]+)["']/g)].map((n) => n[1]!).filter(isSecretName);
+    if (names.length > best.length) best = names;
+  }
+  return best;
+}
+
+/**
+ * Secret-named variables collected from a list (`for n in ("AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN"):
+ * os.getenv(n)`) when the script also sends or writes data: harvesting reported at the read, even where the
+ * gathered values cross functions the taint does not follow.
+ */
+function listedSecretReads(ctx: FileContext, model: CodeModel): Hit[] {
+  const lines = ctx.text.split('\n');
+  const reads = model.calls.filter(
+    (c) =>
+      ENV_READ_CALL.test(c.callee) &&
+      c.args[0] !== undefined &&
+      c.args[0].str === null &&
+      !PRESENCE_CHECK.test(lines[c.line - 1] ?? ''),
+  );
+  if (reads.length === 0) return [];
+  const names = listedSecretNames(ctx.text);
+  if (names.length < 2) return [];
+  const leaves =
+    networkUses(model.calls).some((u) => u.sends) ||
+    model.calls.some((c) => WRITE_CALL_RE.test(c.callee) || /(^|\.)(write|dump)$/.test(c.callee));
+  if (!leaves) return [];
+  const shown = names.slice(0, 3).join(', ');
+  return reads.map((c) =>
+    callHit(
+      ctx,
+      c,
+      E2,
+      0.7,
+      `reads secret-named variables from a list (${shown}) by computed name, and the script sends or writes data`,
+      `Secret environment variables (${shown}) are collected.`,
+    ),
+  );
+}
+
 /** Reverse shells: the machine is handed to a remote host (`/dev/tcp`, `nc -e`, `socat exec:`). */
 const REVERSE_SHELL =
   /\/dev\/(tcp|udp)\/[^/\s]+\/\d+|^(nc|ncat|netcat)\b.*\s-[ec]\s|socat\b.*\bexec:|pty\.spawn\(/;
@@ -431,6 +483,7 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
     if (t) hits.push(t);
   }
   for (const h of sourceHits(ctx, model)) if (!sources.has(`${h.rule}:${h.line}`)) hits.push(h);
+  hits.push(...listedSecretReads(ctx, model));
   return oneFlowPerSource(hits);
 }
 
