@@ -1,5 +1,6 @@
 // Robustness: R1 unvalidated input, R2 network calls without timeout, R3 unbounded loops and retries,
 // R4 swallowed errors and rm -rf on possibly empty variables, R5 temp files, processes and handles left behind.
+import { robustExtrasOf } from '../code/code-robust-facts.js';
 import { callHit, contextConfidence } from '../code/hits.js';
 import type { Call, CodeModel, SwallowFact } from '../code/model.js';
 import { T, UNKNOWN } from '../code/model.js';
@@ -167,11 +168,18 @@ function parseHits(ctx: FileContext, model: CodeModel): Hit[] {
 const GLOBAL_TIMEOUT =
   /socket\.setdefaulttimeout|axios\.defaults\.timeout|axios\.create\(\s*\{[^}]*timeout|HTTPAdapter|\.timeout\s*=|AbortController|max-time\s+\d|--max-time|\bconnect-timeout\b|\$PSDefaultParameterValues/;
 
-function timeoutHits(ctx: FileContext, model: CodeModel): Hit[] {
+/** A call to a function the file defines itself (a local `fetch` wrapper) is not the library call of that name. */
+function callsLocalFunction(call: Call, local: ReadonlySet<string>): boolean {
+  return call.kind === 'call' && local.has(call.callee);
+}
+
+function timeoutHits(ctx: FileContext, model: CodeModel, local: ReadonlySet<string> = new Set()): Hit[] {
   if (GLOBAL_TIMEOUT.test(ctx.text)) return [];
   const hits: Hit[] = [];
   for (const use of networkUses(model.calls)) {
     if (use.timeout || use.kind === 'dns' || use.call.origin?.startsWith('decoded')) continue;
+    // Its body's own network calls are judged where they are.
+    if (callsLocalFunction(use.call, local)) continue;
     hits.push(
       callHit(
         ctx,
@@ -419,14 +427,14 @@ const DOC_PATH = /\.(md|mdx|markdown|txt|rst)$/i;
 export function robustnessHits(ctx: FileContext, model: CodeModel): Hit[] {
   if (DOC_PATH.test(ctx.file.path)) return [];
   const own = { ...model, calls: model.calls.filter((c) => !c.origin || !/decoded/.test(c.origin)) };
-  return robustnessOf(ctx, own);
+  return robustnessOf(ctx, own, robustExtrasOf(model)?.localFunctions);
 }
 
-function robustnessOf(ctx: FileContext, model: CodeModel): Hit[] {
+function robustnessOf(ctx: FileContext, model: CodeModel, local?: ReadonlySet<string>): Hit[] {
   return [
     ...inputHits(ctx, model),
     ...parseHits(ctx, model),
-    ...timeoutHits(ctx, model),
+    ...timeoutHits(ctx, model, local),
     ...transferTimeoutHits(ctx, model),
     ...loopHits(ctx, model),
     ...errorHits(ctx, model),
