@@ -1,5 +1,6 @@
 // Every code and manifest detector, for the engine to run over scripts, fenced code blocks and manifests.
 import type { Detector } from '../rule.js';
+import { embeddedDetector } from './code-embedded.js';
 import { exfiltrationDetector } from './code-exfiltration.js';
 import { filesystemDetector } from './code-filesystem.js';
 import { obfuscationDetector } from './code-obfuscation.js';
@@ -22,4 +23,5 @@ export const codeDetectors: Detector[] = [
   manifestDetector,
   remoteShellDetector,
   verdictPersistenceDetector,
+  embeddedDetector,
 ];

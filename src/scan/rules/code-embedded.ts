@@ -1,0 +1,168 @@
+// Scripts inside scripts: a heredoc body that a shell script writes to a file that will run (a git hook, a
+// cron script, ~/.local/bin/…) or feeds to an interpreter (`python3 - <<EOF`). The body is code in its own
+// language, so it is analysed as such with the same code rules, and each finding points at the body's real
+// line in the file. Bodies with nothing saying they are code (config, YAML, prose) are left alone.
+import { analyseCode } from '../code/analyse.js';
+import { dedupe } from '../code/hits.js';
+import type { CodeModel } from '../code/model.js';
+import type { Detector, FileContext, Hit, Rule } from '../rule.js';
+import { codeLanguage } from '../treesitter.js';
+import { EXFILTRATION_RULES, exfiltrationHits } from './code-exfiltration.js';
+import { FILESYSTEM_RULES, filesystemHits } from './code-filesystem.js';
+import { OBFUSCATION_RULES, obfuscationHits } from './code-obfuscation.js';
+import { PERSISTENCE_RULES, persistenceHits } from './code-persistence.js';
+import { PRIVILEGE_RULES, privilegeHits } from './code-privilege.js';
+import { REMOTE_SHELL_RULES, remoteShellHits } from './code-remote-shell.js';
+import { SUPPLY_CHAIN_RULES, supplyChainHits } from './code-supply-chain.js';
+import { VERDICT_PERSISTENCE_RULES, verdictPersistenceDetector } from './code-verdict-persistence.js';
+
+type Language = CodeModel['language'];
+
+/** The rules applied to embedded code (robustness left out: generated helpers are judged on intent). */
+const INNER_RULES: readonly Rule[] = [
+  ...EXFILTRATION_RULES,
+  ...FILESYSTEM_RULES,
+  ...OBFUSCATION_RULES,
+  ...PERSISTENCE_RULES,
+  ...PRIVILEGE_RULES,
+  ...REMOTE_SHELL_RULES,
+  ...SUPPLY_CHAIN_RULES,
+  ...VERDICT_PERSISTENCE_RULES,
+];
+
+/** Embedded twin of a rule id (rule ids are unique per detector set). */
+function embeddedId(id: string): string {
+  return `code.embedded.${id.replace(/^code\./, '')}`;
+}
+
+/** Same patterns, messages and help as the rules they mirror; the id says the code was embedded. */
+export const EMBEDDED_RULES: readonly Rule[] = INNER_RULES.map((r) => ({
+  id: embeddedId(r.id),
+  pattern: r.pattern,
+  message: `Embedded script: ${r.message}`,
+  help: `${r.help} The code sits in a script that this file writes out or pipes to an interpreter, so it runs too.`,
+}));
+
+export interface EmbeddedScript {
+  language: Language;
+  /** 1-based line of the first body line in the host file. */
+  line: number;
+  text: string;
+  /** What makes it code: the interpreter fed, the file written, the shebang. */
+  why: string;
+}
+
+const HEREDOC = /(?<!<)<<(-?)\s*(['"]?)([A-Za-z_][\w.-]*)\2/;
+const SHEBANG: [RegExp, Language][] = [
+  [/^#!.*\bpython[\d.]*\b/, 'python'],
+  [/^#!.*\b(node|deno|bun)\b/, 'javascript'],
+  [/^#!.*\b(pwsh|powershell)\b/i, 'powershell'],
+  [/^#!.*\b(ba|z|da|k)?sh\b/, 'bash'],
+];
+const EXT: [RegExp, Language][] = [
+  [/\.py[w3]?$/i, 'python'],
+  [/\.(m|c)?js$/i, 'javascript'],
+  [/\.ps[dm]?1$/i, 'powershell'],
+  [/\.(ba|z|k)?sh$/i, 'bash'],
+];
+/** Places whose files the system or a tool runs later: hooks, cron, bin directories, shell start-up. */
+const RUN_LOCATION =
+  /(^|\/)(\.git\/hooks|hooks|\.githooks|\.husky)\/[\w.-]+$|\/cron\.(d|hourly|daily|weekly|monthly)\/|(^|\/)(\.local\/bin|bin|sbin)\/[\w.-]+$|profile\.d\/|(^|\/)\.(bash|zsh)rc$|(^|\/)\.(bash_)?profile$/;
+
+/** The interpreter a heredoc is piped to on its opening line (`python3 - <<EOF`, `bash <<'SH'`). */
+function fedTo(head: string): Language | null {
+  const cmd = head.slice(0, head.search(HEREDOC)).trim();
+  const m = /(?:^|[|;&]\s*|\b(?:sudo|env|exec)\s+)(\S+)(\s+-\S*)*\s*$/.exec(cmd);
+  const name = (m?.[1] ?? '').replace(/^.*\//, '');
+  if (/^python[\d.]*$/.test(name)) return 'python';
+  if (/^(node|deno)$/.test(name)) return 'javascript';
+  if (/^(pwsh|powershell)$/i.test(name)) return 'powershell';
+  if (/^(ba|z|da|k)?sh$/.test(name)) return 'bash';
+  return null;
+}
+
+/** The file a heredoc is written to on its opening line (`cat > x`, `cat >>x`, `tee x`). */
+function writtenTo(head: string): string | null {
+  const m = /(?:>>?|\btee\s+(?:-a\s+)?)\s*(["']?)([^\s"';|&<>]+)\1/.exec(head.replace(HEREDOC, ' '));
+  return m?.[2] ?? null;
+}
+
+function classify(head: string, first: string): { language: Language; why: string } | null {
+  const shebang = SHEBANG.find(([re]) => re.test(first));
+  const target = writtenTo(head);
+  const fed = fedTo(head);
+  if (fed) return { language: fed, why: `fed to ${fed} on the heredoc line` };
+  if (shebang && target)
+    return { language: shebang[1], why: `written to ${target} with a ${shebang[1]} shebang` };
+  if (!target) return null;
+  const byExt = EXT.find(([re]) => re.test(target));
+  if (byExt) return { language: byExt[1], why: `written to ${target}` };
+  if (RUN_LOCATION.test(target.replace(/^["']|["']$/g, '')))
+    return { language: 'bash', why: `written to ${target}, which runs later` };
+  return null;
+}
+
+/** Heredoc bodies that are code, with the host line where each body starts. */
+export function embeddedScripts(text: string): EmbeddedScript[] {
+  const lines = text.split('\n');
+  const out: EmbeddedScript[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const head = lines[i]!;
+    const m = HEREDOC.exec(head);
+    if (!m || /^\s*#/.test(head)) continue;
+    const delimiter = m[3]!;
+    let end = i + 1;
+    while (
+      end < lines.length &&
+      (m[1] ? lines[end]!.replace(/^\t+/, '') : lines[end]!).trimEnd() !== delimiter
+    )
+      end++;
+    const body = lines.slice(i + 1, end);
+    const kind = classify(head, body[0] ?? '');
+    if (kind && body.length > 0) out.push({ ...kind, line: i + 2, text: body.join('\n') });
+    i = end;
+  }
+  return out;
+}
+
+function innerHits(ctx: FileContext, model: CodeModel): Hit[] {
+  return [
+    ...exfiltrationHits(ctx, model),
+    ...filesystemHits(ctx, model),
+    ...obfuscationHits(ctx, model),
+    ...persistenceHits(ctx, model),
+    ...privilegeHits(ctx, model),
+    ...remoteShellHits(ctx, model),
+    ...supplyChainHits(ctx, model),
+  ];
+}
+
+async function scriptHits(ctx: FileContext, s: EmbeddedScript): Promise<Hit[]> {
+  const model = await analyseCode(s.language, s.text);
+  if (!model) return [];
+  const inner: FileContext = {
+    ...ctx,
+    text: s.text,
+    file: { ...ctx.file, language: s.language, text: s.text },
+  };
+  const found = [...innerHits(inner, model), ...(await verdictPersistenceDetector.detect(inner))];
+  return found.map((h) => ({
+    ...h,
+    rule: embeddedId(h.rule),
+    line: h.line + s.line - 1,
+    endLine: h.endLine + s.line - 1,
+    // Line numbers in the inner rationale count from the body; restate them as host-file lines.
+    rationale: `${h.rationale.replace(/\bline (\d+)/g, (_, n: string) => `line ${Number(n) + s.line - 1}`)}; in a ${s.language} script embedded at line ${s.line} (${s.why})`,
+  }));
+}
+
+export const embeddedDetector: Detector = {
+  name: 'code-embedded',
+  rules: EMBEDDED_RULES,
+  appliesTo: (file) => file.text !== null && codeLanguage(file.language) === 'bash',
+  async detect(ctx) {
+    const hits: Hit[] = [];
+    for (const s of embeddedScripts(ctx.text).slice(0, 20)) hits.push(...(await scriptHits(ctx, s)));
+    return dedupe(hits);
+  },
+};
