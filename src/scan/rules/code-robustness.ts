@@ -8,6 +8,7 @@ import { networkUses } from '../code/network.js';
 import type { FileContext, Hit, Rule } from '../rule.js';
 import { quote } from '../text.js';
 import { codeDetector } from './code-detector.js';
+import { moreCreatedTempPaths } from './code-robust-temp.js';
 import { transferTimeoutHits } from './code-robust-timeouts.js';
 
 export const ROBUSTNESS_RULES = [
@@ -396,6 +397,8 @@ function sharedTempHits(ctx: FileContext, model: CodeModel): Hit[] {
     }
     for (const p of createdTempPaths(c))
       if (!removedOnSomeLine(ctx.text, p.split(/[\\/]/).pop() || p)) leaks.push({ call: c, path: p });
+    for (const t of moreCreatedTempPaths(ctx, c))
+      if (!t.needles.some((n) => removedOnSomeLine(ctx.text, n))) leaks.push({ call: c, path: t.path });
     // Downloaded or unpacked into the temp directory the script changed to.
     if (inTemp && c.kind === 'command' && /^(wget|curl|tar|unzip|git)$/.test(c.callee) && !has(model, 'rm'))
       leaks.push({ call: c, path: 'the temp directory' });
