@@ -140,6 +140,59 @@ export function privilegeHits(ctx: FileContext, model: CodeModel): Hit[] {
     )
       hits.push(callHit(ctx, c, PE2, 0.6, `installs or enables a system service (${c.callee})`));
   }
+  hits.push(...containerHits(ctx, model));
+  return hits;
+}
+
+const CONTAINER_CLI = /^(docker|podman|nerdctl)$/;
+/** Flags that lift a container's isolation (all capabilities, host namespaces). */
+const PRIVILEGED_FLAG = /^--privileged(=true)?$|^--cap-add[= ](ALL|SYS_ADMIN)$|^--(pid|ipc|userns)[= ]host$/i;
+/** A bind mount of the host's root (`-v /:/host`) or of the container daemon's socket. */
+const HOST_ROOT_MOUNT = /^(\/|\/var\/run\/docker\.sock|\/run\/docker\.sock)(:|$)|(^|,)(source|src)=\/(,|$)/;
+
+/**
+ * `docker run --privileged -v /:/host … chroot /host`: a container that holds every capability and the host's
+ * root file system is root on the host (PE2) and far broader access than any skill needs (PE1).
+ */
+function containerHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  for (const c of model.calls) {
+    if (c.kind !== 'command' || !CONTAINER_CLI.test(c.callee)) continue;
+    const words = c.args.map((a) => a.str ?? '');
+    if (!words.some((w) => /^(run|create|exec)$/.test(w))) continue;
+    const joined = words.map((w, i) => (/^--cap-add$|^--pid$|^--ipc$/.test(w) ? `${w} ${words[i + 1]}` : w));
+    const privileged = joined.some((w) => PRIVILEGED_FLAG.test(w));
+    const mounts = words.flatMap((w, i) =>
+      /^(-v|--volume|--mount)$/.test(w)
+        ? [words[i + 1] ?? '']
+        : /^(--volume|--mount)=/.test(w)
+          ? [w.replace(/^[^=]*=/, '')]
+          : [],
+    );
+    const hostRoot = mounts.some((m) => HOST_ROOT_MOUNT.test(m));
+    if (privileged || hostRoot)
+      hits.push(
+        callHit(
+          ctx,
+          c,
+          PE1,
+          privileged && hostRoot ? 0.75 : 0.6,
+          `starts a ${privileged ? 'privileged ' : ''}container${hostRoot ? ' with the host root or daemon socket mounted' : ''}`,
+          'Container with host-level access (privileged or host root mounted).',
+        ),
+      );
+    if (hostRoot && (privileged || /\bchroot\b|nsenter/.test(c.text)))
+      hits.push(
+        callHit(
+          ctx,
+          c,
+          PE2,
+          0.75,
+          'a privileged container with the host root mounted is a root shell on the host',
+          'Root on the host through a privileged container.',
+        ),
+      );
+  }
   return hits;
 }
 
