@@ -40,6 +40,9 @@ const REMOTE = 'code.persistent-remote-code';
 
 const RC_FILE =
   /(^|[/\\])(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|config\.fish|Microsoft\.PowerShell_profile\.ps1)["']?$/i;
+/** System-wide shell start-up files (code-persistence.ts covers the per-user ones). */
+const SYSTEM_STARTUP =
+  /^\/etc\/(profile|bash\.bashrc|bashrc|zshrc|zsh\/\w+|environment)$|^\/etc\/profile\.d\//;
 /** Files and folders whose content the system runs on a schedule or at log-in. */
 const SCHEDULE_PATH =
   /(^|\/)etc\/cron\.(d|hourly|daily|weekly|monthly)\/|\/var\/spool\/cron\/|(^|\/)etc\/crontab$|Library\/Launch(Agents|Daemons)\/|systemd\/(user|system)\/[^/]+\.(service|timer)$|\.config\/autostart\/|Start Menu[/\\]Programs[/\\]Startup/i;
@@ -303,6 +306,119 @@ async function scheduledHits(ctx: FileContext, model: CodeModel): Promise<Hit[]>
   return hits;
 }
 
+/** Commands a persisted file will run: plist <string>s, systemd Exec…= values, cron lines minus schedule. */
+function persistedCommands(body: string): { offset: number; text: string }[] {
+  const out: { offset: number; text: string }[] = [];
+  body.split('\n').forEach((l, i) => {
+    for (const m of l.matchAll(/<string>([^<]*)<\/string>/g)) out.push({ offset: i, text: m[1]! });
+    const exec = /^\s*Exec\w*\s*=\s*-?(.+)$/.exec(l);
+    if (exec) out.push({ offset: i, text: exec[1]! });
+    const cron = /^\s*(@\w+|([\d*/,-]+\s+){5})(\S+\s+)?(.+)$/.exec(l);
+    if (cron) out.push({ offset: i, text: cron[4]! }, { offset: i, text: `${cron[3] ?? ''}${cron[4]}` });
+  });
+  return out;
+}
+
+/** The heredoc body that starts on `line` (1-based), with the line of its first body line. */
+function heredocAt(text: string, line: number): { line: number; body: string } | null {
+  const lines = text.split('\n');
+  const m = /(?<!<)<<(-?)\s*(['"]?)([A-Za-z_][\w.-]*)\2/.exec(lines[line - 1] ?? '');
+  if (!m) return null;
+  let end = line;
+  while (end < lines.length && lines[end]!.replace(/^\t+/, '').trimEnd() !== m[3]) end++;
+  return { line: line + 1, body: lines.slice(line, end).join('\n') };
+}
+
+/** Job files written by the script (heredoc or echo) whose command downloads and runs code. */
+async function persistedFileHits(ctx: FileContext, model: CodeModel): Promise<Hit[]> {
+  const hits: Hit[] = [];
+  for (const c of model.calls) {
+    const target = writeTargets(c).find((p) => SCHEDULE_PATH.test(p) || SYSTEM_STARTUP.test(p));
+    if (!target) continue;
+    const doc = heredocAt(ctx.text, c.line);
+    const commands = doc
+      ? persistedCommands(doc.body).map((x) => ({ line: doc.line + x.offset, text: x.text }))
+      : c.args.filter((a) => a.str && !a.str.startsWith('-')).map((a) => ({ line: c.line, text: a.str! }));
+    for (const cmd of commands) {
+      if (!(await fetchesAndRuns(ctx, cmd.text))) continue;
+      hits.push(
+        hitAt(
+          ctx,
+          REMOTE,
+          cmd.line,
+          cmd.line,
+          0.9,
+          `the job file ${target} runs a command that downloads and runs code`,
+        ),
+      );
+      break;
+    }
+    if (SYSTEM_STARTUP.test(target))
+      hits.push(
+        callHit(
+          ctx,
+          c,
+          STARTUP,
+          0.55,
+          `writes ${target}, which every login shell runs`,
+          `Edits ${target}, a system-wide start-up file.`,
+        ),
+      );
+  }
+  return hits;
+}
+
+/** python/JS `for name in (".bashrc", ".zshrc")` loops: the loop variable and the start-up file it takes. */
+function loopedStartupFiles(text: string): { name: string; file: string }[] {
+  const out: { name: string; file: string }[] = [];
+  for (const m of text.matchAll(
+    /\bfor\s*\(?\s*(?:const|let|var)?\s*(\w+)\s+(?:in|of)\s*[([]([^)\]]*)[)\]]/g,
+  )) {
+    const file = [...m[2]!.matchAll(/["']([^"']+)["']/g)].map((q) => q[1]!).find((f) => RC_FILE.test(f));
+    if (file) out.push({ name: m[1]!, file });
+  }
+  return out;
+}
+
+/** python/JS: text written to a start-up or job file (opened nearby) that downloads and runs code. */
+async function writtenContentHits(ctx: FileContext, model: CodeModel): Promise<Hit[]> {
+  if (model.language === 'bash') return [];
+  const viaLoop = loopedStartupFiles(ctx.text);
+  const hits: Hit[] = [];
+  const opens = model.calls.filter((c) => {
+    if (writeTargets(c).some((p) => RC_FILE.test(p) || SCHEDULE_PATH.test(p))) return true;
+    const target = c.receiver && /write_text/.test(c.callee) ? c.receiver.text : (c.args[0]?.text ?? '');
+    const loop = viaLoop.find(
+      (l) => new RegExp(`\\b${l.name}\\b`).test(target) && writeTargets(c).length > 0,
+    );
+    if (loop)
+      hits.push(
+        callHit(
+          ctx,
+          c,
+          STARTUP,
+          0.55,
+          `writes ${loop.file} (through loop variable ${loop.name}), which every later shell runs`,
+          `Edits ${loop.file}, a shell start-up file.`,
+        ),
+      );
+    return loop !== undefined;
+  });
+  for (const w of model.calls) {
+    if (
+      !/(^|\.)(write|writelines|write_text|appendFileSync|appendFile|writeFileSync|writeFile)$/.test(w.callee)
+    )
+      continue;
+    if (!opens.some((o) => w.line >= o.line && w.line <= o.line + 15)) continue;
+    for (const a of w.args) {
+      if (!a.str || !(await fetchesAndRuns(ctx, a.str))) continue;
+      hits.push(callHit(ctx, w, REMOTE, 0.9, 'writes a start-up or job line that downloads and runs code'));
+      break;
+    }
+  }
+  return hits;
+}
+
 async function startupHits(ctx: FileContext, model: CodeModel): Promise<Hit[]> {
   if (model.language !== 'bash') return [];
   const hits: Hit[] = [];
@@ -346,6 +462,11 @@ export const verdictPersistenceDetector: Detector = {
   async detect(ctx) {
     const model = await analyseCode(ctx.file.language ?? '', ctx.text);
     if (!model) return [];
-    return dedupe([...(await scheduledHits(ctx, model)), ...(await startupHits(ctx, model))]);
+    return dedupe([
+      ...(await scheduledHits(ctx, model)),
+      ...(await startupHits(ctx, model)),
+      ...(await persistedFileHits(ctx, model)),
+      ...(await writtenContentHits(ctx, model)),
+    ]);
   },
 };
