@@ -376,6 +376,27 @@ export const KNOWN_PYPI: readonly string[] = [
   'keyboard',
   'pyperclip',
   'pyinstaller',
+  // language, speech and OCR (popular in document and media skills)
+  'deep-translator',
+  'googletrans',
+  'langdetect',
+  'langid',
+  'textblob',
+  'sacremoses',
+  'sentencepiece',
+  'pytesseract',
+  'easyocr',
+  'speechrecognition',
+  'pyttsx3',
+  'openai-whisper',
+  'faster-whisper',
+  // more documents and tables
+  'camelot-py',
+  'tabula-py',
+  'xhtml2pdf',
+  'fpdf2',
+  'readability-lxml',
+  'ebooklib',
 ];
 
 /** Legitimate PyPI neighbours of the names above: popular packages one or two edits from one of them. Never
