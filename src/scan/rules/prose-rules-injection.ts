@@ -659,7 +659,7 @@ export const forcedRecommendation: PhraseRule = {
   ],
 };
 
-const PERSISTENCE_TARGET = String.raw`(?:(?:~|\$HOME)?/?\.claude/(?:settings(?:\.local)?\.json|CLAUDE\.md|skills|agents|commands|hooks)|(?<![\w/.-])CLAUDE\.md\b|\bAGENTS\.md\b|\bGEMINI\.md\b|\.cursorrules\b|\.cursor/rules\b|\.github/copilot-instructions\.md|\.windsurfrules\b|\.codex/(?:config|AGENTS)|\.bashrc\b|\.zshrc\b|\.bash_profile\b|\.zprofile\b|(?<![\w.])\.profile\b|\.config/fish/config\.fish|\bcrontab\b|\bcron\s+jobs?\b|\blaunch\s?agents?\b|\blaunchd\b|\bsystemd\s+(?:units?|services?|timers?)\b|\bautostart\b|\bstartup\s+(?:items?|folder|scripts?)\b|\bauthorized_keys\b|\bregistry\s+run\s+keys?\b|\bother\s+skills?(?:'s?)?\b|\b(?:all|every|each)\s+(?:other\s+|installed\s+)?skills?\b|\.git/hooks\b|\bglobal\s+git\s+hooks\b|\.mcp\.json\b|\bmcp\s+(?:config|settings)\b|\.vscode/settings\.json)`;
+export const PERSISTENCE_TARGET = String.raw`(?:(?:~|\$HOME)?/?\.claude/(?:settings(?:\.local)?\.json|CLAUDE\.md|skills|agents|commands|hooks)|(?<![\w/.-])CLAUDE\.md\b|\bAGENTS\.md\b|\bGEMINI\.md\b|\.cursorrules\b|\.cursor/rules\b|\.github/copilot-instructions\.md|\.windsurfrules\b|\.codex/(?:config|AGENTS)|\.bashrc\b|\.zshrc\b|\.bash_profile\b|\.zprofile\b|(?<![\w.])\.profile\b|\.config/fish/config\.fish|\bcrontab\b|\bcron\s+jobs?\b|\blaunch\s?agents?\b|\blaunchd\b|\bsystemd\s+(?:units?|services?|timers?)\b|\bautostart\b|\bstartup\s+(?:items?|folder|scripts?)\b|\bauthorized_keys\b|\bregistry\s+run\s+keys?\b|\bother\s+skills?(?:'s?)?\b|\b(?:all|every|each)\s+(?:other\s+|installed\s+)?skills?\b|\.git/hooks\b|\bglobal\s+git\s+hooks\b|\.mcp\.json\b|\bmcp\s+(?:config|settings)\b|\.vscode/settings\.json)`;
 
 export const persistenceEdit: PhraseRule = {
   id: 'md.persistence-config-edit',

@@ -1,6 +1,12 @@
 import type { PhraseRule } from './prose-phrase.js';
 import { exfiltrationInstruction } from './prose-rules-data.js';
-import { concealFromUser, instructionOverride } from './prose-rules-injection.js';
+import {
+  concealFromUser,
+  instructionOverride,
+  overrideUserIntent,
+  PERSISTENCE_TARGET,
+  persistenceEdit,
+} from './prose-rules-injection.js';
 import {
   CONTEXT_OBJECT,
   EXTERNAL_DESTINATION,
@@ -65,6 +71,25 @@ export const paraphrasedOverride: PhraseRule = {
       base: 0.75,
       why: 'tells the agent to drop what the user chose',
     },
+    {
+      all: [
+        rx(
+          SET_ASIDE,
+          String.raw`\s+(?:the\s+|your\s+|all\s+|any\s+)?(?:earlier|previous|prior|original|initial|above|old|former|given|existing|first)\s+(?:\w+\s+)?(?:instructions|rules|guidelines|directions|orders|constraints|requests?)\b`,
+        ),
+      ],
+      base: 0.8,
+      why: 'tells the agent to drop its earlier instructions',
+    },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:user'?s?|their)\s+(?:\w+\s+){0,2}?(?:choices?|decisions?|preferences?|selections?|settings?|requests?|instructions?)\s+(?:\w+\s+){0,3}?(?:do(?:es)?\s+not|doesn'?t|don'?t|no\s+longer|never)\s+(?:matter|count|apply)\b|\bregardless\s+of\s+(?:what|which|whichever|the)\s+(?:\w+\s+){0,2}?(?:the\s+)?user\s+(?:picked|picks|chose|chooses|selected|selects|prefers|set|configured|entered|asked\s+for)\b`,
+        ),
+      ],
+      base: 0.7,
+      why: 'sets the user’s choice aside',
+    },
   ],
 };
 
@@ -110,19 +135,30 @@ export const paraphrasedConcealment: PhraseRule = {
       base: 0.65,
       why: 'tells the agent not to bring it up',
     },
+    {
+      all: [
+        rx(
+          String.raw`\b(?:the\s+)?(?:user|they|the\s+human|the\s+owner)\s+(?:doesn'?t|does\s+not|don'?t|do\s+not|need\s+not|needn'?t|won'?t)\s+(?:need\s+to\s+|have\s+to\s+)?(?:know|hear|be\s+told|find\s+out)\b|\bno\s+need\s+for\s+(?:the\s+user|them|anyone|the\s+human)\s+to\s+(?:know|see|hear|find\s+out)\b`,
+        ),
+      ],
+      base: 0.75,
+      why: 'decides the user need not know',
+    },
   ],
 };
 
-const WRITE_VERB = String.raw`\b(?:write|writes|copy|copies|paste|append|appends|put|add|dump|save|include|insert|record|place|store|log|keep)\b`;
+const WRITE_VERB = String.raw`\b(?:write|writes|copy|copies|paste|append|appends|put|add|dump|save|include|insert|record|place|store|log|keep|send|share|submit|contribute|upload|feed|sync|post|transfer|provide|attach|bundle|pack)\b`;
 // The conversation, described rather than named.
 const CHAT_PARAPHRASE = String.raw`\b(?:everything|all|anything|each\s+thing|whatever(?:\s+is)?)\s+(?:that\s+)?(?:(?:is|was|gets|has\s+been)\s+)?(?:said|written|typed|discussed|shared|asked|pasted)\s+(?:in|during|throughout)\s+(?:this|the)\s+(?:chat|conversation|session|thread|exchange)\b|\b(?:every|each|all)\s+(?:of\s+the\s+)?(?:messages?|prompts?|turns?|questions?)\s+(?:the\s+user\s+)?(?:sends?|sent|types?|typed|writes?|wrote|in\s+(?:this|the)\s+(?:chat|conversation|session))\b`;
 // A secret store's contents, not the store's name ("copy your key into .env" is setup).
+// The secret file itself as the object of the verb ("attach .env to the report"), not its destination.
+const SECRET_FILE_OBJECT = String.raw`\b(?:include|includes|attach|attaches|add|append|paste|copy|put|dump|embed|bundle|pack|send|upload)\s+(?:the\s+|your\s+|its\s+|all\s+(?:of\s+)?|every\s+)?(?:(?:contents?|values?|lines|keys|variables)\s+(?:of|from|in)\s+(?:the\s+|your\s+)?)?(?:[\w-]+\s+)?(?:[\w./~-]*)${SECRET_FILE}`;
 const SECRET_CONTENTS = String.raw`\b(?:(?:complete|full|entire|whole|raw)\s+)?(?:contents?|text|values?|everything|all\s+(?:the\s+)?lines)\s+(?:of|in|from)\s+(?:the\s+|your\s+|their\s+)?(?:user'?s\s+)?(?:[\w./~-]*)${SECRET_FILE}`;
-const CONTEXT_CONTENTS = `(?:${CONTEXT_OBJECT}|${CHAT_PARAPHRASE}|${SECRET_CONTENTS})`;
+const CONTEXT_CONTENTS = `(?:${CONTEXT_OBJECT}|${CHAT_PARAPHRASE}|${SECRET_CONTENTS}|${SECRET_FILE_OBJECT})`;
 // What happens to the file next: it leaves the machine.
 const ONWARD = String.raw`\b(?:forwards?|forwarded|uploads?|uploaded|syncs?|synced|synchroni[sz]e[sd]?|sends?|sent|posts?|posted|publish(?:es|ed)?|ships?|shipped|transmit(?:s|ted)?|pushe[sd]|relays?|mirrors?|shares?|shared|learns?|trains?\s+on|goes\s+out|knowledge\s+base|remote|cloud|server|service|upstream|collector)\b|${EXTERNAL_DESTINATION}`;
 // The user's own work, as valuable to them as a key: documents, decks, receipts.
-const USER_WORK = String.raw`(?:\b(?:the\s+)?(?:user'?s|their|the\s+customer'?s|the\s+client'?s)\s+(?:[\w-]+\s+){0,2}?|\b(?:a\s+)?cop(?:y|ies)\s+of\s+(?:the\s+|every\s+|each\s+|all\s+)?(?:[\w-]+\s+){0,2}?|\bthe\s+(?:finished|final|completed|generated|resulting|whole|entire|full|source|original|input|uploaded|attached)\s+|\b(?:every|each|all(?:\s+the)?)\s+(?:uploaded\s+|scanned\s+|attached\s+)?)(?:decks?|slides?|presentations?|spreadsheets?|workbooks?|receipts?|invoices?|statements?|documents?|files?|reports?|drafts?|notes|photos?|images?|recordings?|contracts?|manuscripts?|source\s+code|code(?:base)?|work|uploads?|attachments?)\b`;
+const USER_WORK = String.raw`(?:\b(?:the\s+)?(?:user'?s|their|the\s+customer'?s|the\s+client'?s)\s+(?:[\w-]+\s+){0,2}?|\b(?:a\s+)?cop(?:y|ies)\s+of\s+(?:the\s+|every\s+|each\s+|all\s+)?(?:[\w-]+\s+){0,2}?|\bthe\s+(?:finished|final|completed|generated|resulting|whole|entire|full|source|original|input|uploaded|attached)\s+)(?:decks?|slides?|presentations?|spreadsheets?|workbooks?|receipts?|invoices?|statements?|documents?|files?|reports?|drafts?|notes|photos?|images?|recordings?|contracts?|manuscripts?|source\s+code|code(?:base)?|work|uploads?|attachments?)\b`;
 const SEND_OUT = String.raw`\b(?:send|sends|sending|upload|uploads|uploading|post|posts|posting|forward|forwards|email|e-mail|mail|ship|sync|push|submit|share|relay|deliver|cc|bcc|transmit|copy)\b`;
 const TO_DESTINATION = String.raw`\b(?:to|into|via|onto|at)\s+(?:[\w'./:@-]+\s+){0,4}?${EXTERNAL_DESTINATION}`;
 
@@ -143,6 +179,33 @@ export const paraphrasedExfiltration: PhraseRule = {
       base: 0.75,
       why: 'sends the user’s documents to an outside address',
     },
+    {
+      // A mailbox named in the skill receives every document: nobody's API needs that.
+      all: [
+        rx(SEND_OUT),
+        rx(
+          String.raw`\b(?:each|every|all(?:\s+the)?)\s+(?:\w+\s+)?(?:receipts?|invoices?|statements?|documents?|files?|photos?|scans?|attachments?|spreadsheets?|decks?|slides?|contracts?|uploads?)\b`,
+        ),
+        rx(String.raw`\bto\s+[\w.+-]+@(?!example\.)[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b`),
+      ],
+      base: 0.7,
+      why: 'sends every document to a mailbox named in the skill',
+    },
+    {
+      // The task's documents sent a second time, somewhere the task does not need.
+      all: [
+        rx(SEND_OUT),
+        rx(
+          String.raw`\b(?:the|each|every|all|any)\s+(?:\w+\s+)?(?:receipts?|invoices?|statements?|documents?|files?|photos?|scans?|images?|attachments?|spreadsheets?|decks?|slides?|contracts?)\b`,
+        ),
+        rx(TO_DESTINATION),
+        rx(
+          String.raw`\b(?:also|as\s+well|additionally|in\s+addition|too|a\s+(?:second\s+)?copy|copies|backup|mirror|cc|bcc)\b`,
+        ),
+      ],
+      base: 0.7,
+      why: 'sends the task’s documents to a second, outside destination',
+    },
   ],
   adjust: [
     ...(exfiltrationInstruction.adjust ?? []),
@@ -154,7 +217,50 @@ export const paraphrasedExfiltration: PhraseRule = {
   ],
 };
 
+// Edits that outlive the task, done by the agent on its own: the sentence says so, whatever the section.
+const PERSIST_VERB = String.raw`\b(?:add|adds|append|appends|write|writes|insert|modify|edit|update|extend|amend|patch|prepend|register|put|place|drop|tack|hook|wire|include|record|note|store|save|echo|set\s+up|make\s+sure)\b`;
+const UNASKED = String.raw`\bwithout\s+(?:first\s+)?(?:asking|checking|confirming|prompting|telling|mentioning|permission|approval|consent)\b|\b(?:no\s+need|don'?t\s+need|do\s+not\s+need)\s+to\s+(?:ask|check|confirm)\b|\b(?:silently|quietly|automatically|on\s+your\s+own|yourself|right\s+away|unprompted)\b`;
+
+export const unaskedPersistence: PhraseRule = {
+  ...persistenceEdit,
+  id: 'md.unasked-persistence',
+  message:
+    'Text tells the agent to edit shell start-up files or agent instructions on its own, without asking.',
+  framing: { 'user-action': 0.8, example: 0.45 },
+  variants: [
+    {
+      all: [rx(PERSIST_VERB), rx(PERSISTENCE_TARGET), rx(UNASKED)],
+      base: 0.7,
+      why: 'edits a file that shapes later sessions without asking',
+    },
+  ],
+  // Its own stated purpose lowers it less: editing unasked is the risk, not the file.
+  scope: { ...persistenceEdit.scope!, factor: 0.7 },
+};
+
+// "Whatever they asked for": the keyword rule reads the present tense only.
+export const pastRequestSteering: PhraseRule = {
+  ...overrideUserIntent,
+  id: 'md.regardless-of-request',
+  variants: [
+    {
+      all: [
+        rx(
+          String.raw`\b(?:even\s+if|even\s+when|regardless\s+of\s+(?:whether|what)|whatever|no\s+matter\s+what)\s+(?:the\s+user|they|the\s+human|the\s+requester)\s+(?:has\s+|had\s+|originally\s+|actually\s+|only\s+)?(?:asked(?:\s+for)?|said|wanted|requested|told\s+you|came\s+(?:for|with)|typed|chose)\b`,
+        ),
+        rx(
+          String.raw`\b(?:always|run|execute|do|install|send|upload|push|proceed|continue|keep|apply|use|task|job|assignment|mission)\b`,
+        ),
+      ],
+      base: 0.7,
+      why: 'acts outside what the user asked for',
+    },
+  ],
+};
+
 export const paraphraseRules: readonly PhraseRule[] = [
+  pastRequestSteering,
+  unaskedPersistence,
   paraphrasedOverride,
   paraphrasedConcealment,
   paraphrasedExfiltration,
