@@ -9,6 +9,7 @@ import {
   INLINE_COMMAND_RULES,
   inlineCommands,
   mergeCommandHits,
+  plainCommands,
   UNPINNED_COMMAND_RULE,
   unpinnedCommandHits,
 } from './prose-inline-commands.js';
@@ -155,7 +156,7 @@ export function detectProse(ctx: FileContext): Hit[] {
     applyRules(INLINE_COMMAND_RULES, commandSegment(c), text, starts, purpose),
   );
   hits.push(...mergeCommandHits(proseHits, commandHits));
-  hits.push(...unpinnedCommandHits(commands, ctx, starts));
+  hits.push(...unpinnedCommandHits([...commands, ...plainCommands(doc, text, starts)], ctx, starts));
   for (const seg of shellSegments(doc, text, starts))
     hits.push(...applyRules(SHELL_BLOCK_RULES, seg, text, starts, purpose));
   const hidden = findHidden(doc, text, starts, ctx.file.path === 'SKILL.md');

@@ -26,7 +26,7 @@ export const INLINE_COMMAND_RULES: readonly PhraseRule[] = [
 
 // An inline span that is a command line rather than a name: it starts with a program that runs things.
 const COMMAND_START =
-  /^\s*(?:\$\s*)?(?:sudo\s+)?(?:curl|wget|iwr|irm|iex|Invoke-WebRequest|Invoke-RestMethod|Invoke-Expression|bash|sh|zsh|powershell|pwsh|npx|bunx|pnpx|pnpm|npm|yarn|pip[0-9.]*|pipx|uv|python[0-9.]*|py|echo|printf|base64|certutil|chmod|su)\b/i;
+  /^\s*(?:\$\s*)?(?:sudo\s+)?(?:curl|wget|iwr|irm|iex|Invoke-WebRequest|Invoke-RestMethod|Invoke-Expression|bash|sh|zsh|powershell|pwsh|npx|bunx|pnpx|pnpm|npm|yarn|pip[0-9.]*|pipx|uvx|uv|python[0-9.]*|py|echo|printf|base64|certutil|chmod|su)\b/i;
 
 // Confidence of a command by the framing around it, as for fenced blocks (engine.ts).
 const FRAMING_FACTOR: Record<Framing, number> = {
@@ -53,6 +53,41 @@ export function inlineCommands(doc: MarkdownDoc, text: string): InlineCommand[] 
     if (start < 0) continue;
     const span = doc.spans.find((s) => s.start <= start && start < s.end);
     out.push({ text: code.text, start, framing: code.framing, section: span?.section ?? '' });
+  }
+  return out;
+}
+
+// "Install it: pip install x" — a command after a colon on a prose line runs to the end of the line.
+const PROSE_COMMAND =
+  /:\s+((?:sudo\s+)?(?:npx|bunx|pnpx|pnpm\s+dlx|pip[0-9.]*\s+install|python[0-9.]*\s+-m\s+pip\s+install|uv\s+pip\s+install|pipx\s+install)\s[^\n`]+?)\s*$/gim;
+
+/**
+ * Commands a reader copies but no code detector parses: lines of unlabelled fenced or indented blocks, and
+ * a command after a colon on a prose line. Only installs are read here (SC1); the phrase rules see the rest.
+ */
+export function plainCommands(doc: MarkdownDoc, text: string, starts: readonly number[]): InlineCommand[] {
+  const out: InlineCommand[] = [];
+  for (const block of doc.codeBlocks) {
+    if (block.lang !== '') continue;
+    const from = starts[block.line - 1];
+    if (from === undefined) continue;
+    const to = starts[block.endLine] ?? text.length;
+    let offset = from;
+    for (const line of text.slice(from, to).split('\n')) {
+      if (COMMAND_START.test(line)) {
+        const lead = line.length - line.trimStart().length;
+        out.push({ text: line.trim(), start: offset + lead, framing: block.framing, section: block.section });
+      }
+      offset += line.length + 1;
+    }
+  }
+  for (const span of doc.spans) {
+    if (span.kind !== 'paragraph' && span.kind !== 'list-item') continue;
+    const source = text.slice(span.start, span.end);
+    for (const m of source.matchAll(PROSE_COMMAND)) {
+      const start = span.start + m.index + m[0].indexOf(m[1]!);
+      out.push({ text: m[1]!, start, framing: span.contextFraming, section: span.section });
+    }
   }
   return out;
 }
@@ -90,7 +125,7 @@ function pinnedBySkill(ctx: FileContext, pkg: string): boolean {
   return ctx.skill.files.some((f) => onPath.has(f.path) && (f.text ?? '').includes(key));
 }
 
-const NPX = /^\s*(?:\$\s*)?(?:npx|bunx|pnpx|pnpm\s+dlx)\s+(.+)$/i;
+const NPX = /^\s*(?:\$\s*)?(?:npx|bunx|pnpx|pnpm\s+dlx|uvx|pipx\s+run|uv\s+tool\s+(?:run|install))\s+(.+)$/i;
 const PIP =
   /^\s*(?:\$\s*)?(?:sudo\s+(?:-\S+\s+)*)?(?:pip[0-9.]*|python[0-9.]*\s+-m\s+pip|uv\s+pip|pipx)\s+install\s+(.+)$/i;
 const PIP_VALUE_FLAG =
@@ -107,10 +142,16 @@ function unpinnedNpx(cmd: string, ctx: FileContext): string | null {
     // `npx -p pkg@1 tool`: the package flag says what is fetched.
     const flag = /^(?:-p|--package)(?:=(.+))?$/.exec(w);
     if (flag) pkg = flag[1] ?? words[i + 1];
-    else if (/^(?:-c|--call|--node-options|--shell)$/.test(w)) i++;
+    else if (/^(?:-c|--call|--node-options|--shell|--from|--with|--python|--index-url|-i)$/.test(w)) i++;
     else if (!w.startsWith('-')) pkg = w;
   }
-  if (!pkg || /^[.~/]|^file:/.test(pkg) || /^@?[^@\s]+@(?!latest$|next$)[~^]?\d/.test(pkg)) return null;
+  if (
+    !pkg ||
+    /^[.~/]|^file:/.test(pkg) ||
+    /^@?[^@\s]+@(?!latest$|next$)[~^]?\d/.test(pkg) ||
+    /(?:===?|~=)\s*\d/.test(pkg)
+  )
+    return null;
   if (!/^@?[\w.-]+(?:\/[\w.-]+)?(?:@[\w.-]+)?$/.test(pkg)) return null;
   return pinnedBySkill(ctx, pkg) ? null : pkg;
 }

@@ -233,12 +233,31 @@ export const dangerousPermissionRequest: PhraseRule = {
       why: 'pre-approves a tool for any input',
     },
     {
+      // A privileged container or the host's root mounted inside one is the whole machine.
+      all: [
+        rx(
+          String.raw`\bdocker\s+(?:container\s+)?(?:run|create|exec)\b[^\n|;]{0,200}?(?:--privileged\b|--pid[= ]host\b|--cap-add[= ](?:ALL|SYS_ADMIN)\b|(?:-v|--volume)[= ]/:|--mount\s+\S*(?:source|src)=/(?:,|\s))|\bprivileged\s+(?:mode\s+)?containers?\b|\b(?:mount|mounts|mounting|mounted|bind[- ]mount\w*)\s+(?:\w+\s+){0,3}?(?:the\s+)?host(?:'s)?\s+(?:root(?:\s+(?:file\s?system|directory|folder))?|entire\s+file\s?system|whole\s+file\s?system|/)\b|\bhost\s+root\s+(?:file\s?system\s+)?mount(?:ed)?\b`,
+        ),
+      ],
+      base: 0.65,
+      why: 'runs a privileged container or mounts the host’s root',
+    },
+    {
       all: [rx(String.raw`\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|ugo\+rwx|o\+w)\b`)],
       base: 0.6,
       why: 'makes files world-writable',
     },
   ],
-  adjust: [negated('use|run|pass|grant|give|enable|allow|chmod')],
+  adjust: [
+    negated('use|run|pass|grant|give|enable|allow|chmod'),
+    {
+      re: rx(
+        String.raw`\b(?:avoid|never|no|not|without|instead\s+of|rather\s+than)\s+(?:\w+\s+){0,2}?privileged\b`,
+      ),
+      factor: 0.15,
+      why: 'the sentence rules privileged containers out',
+    },
+  ],
 };
 
 export const privilegeEscalation: PhraseRule = {

@@ -75,3 +75,36 @@ describe('md.unpinned-command (SC1)', () => {
     expect(strongest(await scanFile(skill), rule)).toBeUndefined();
   });
 });
+
+describe('installs no code detector parses (SC1)', () => {
+  it.each([
+    '## Steps\n\n```\npip install --extra-index-url https://mirror.example-pkgs.net/simple pyyaml\n```',
+    '## Steps\n\n    uvx ruff check src',
+    '## Steps\n\nFormat everything: npx prettier --write docs',
+  ])('finds %s', async (body) => {
+    const hits = await scanBody(`${body}\n`);
+    expect(reported(strongest(hits, 'md.unpinned-command')?.confidence)).toBe(true);
+  });
+
+  it.each([
+    '## Steps\n\n```\npip install pyyaml==6.0.1\n```',
+    '## Steps\n\nUse pip install when a module is missing.',
+  ])('leaves alone %s', async (body) => {
+    expect(strongest(await scanBody(`${body}\n`), 'md.unpinned-command')).toBeUndefined();
+  });
+});
+
+describe('privileged containers (PE1)', () => {
+  it.each([
+    'Start the helper with `docker run --rm --privileged -v /:/host prune-helper`.',
+    'The cleaner needs a privileged container with the host root mounted at /host.',
+  ])('finds %s', async (text) => {
+    const hits = await scanBody(`## Steps\n\n${text}\n`);
+    expect(reported(strongest(hits, 'md.dangerous-permission-request')?.confidence)).toBe(true);
+  });
+
+  it('leaves advice against them alone', async () => {
+    const hits = await scanBody('## Steps\n\nAvoid privileged containers; mount only the cache folder.\n');
+    expect(reported(strongest(hits, 'md.dangerous-permission-request')?.confidence)).toBe(false);
+  });
+});
