@@ -2,7 +2,7 @@ import { decodeNamedCharacterReference } from 'decode-named-character-reference'
 import { parse, postprocess, preprocess } from 'micromark';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { decodeNumericCharacterReference } from 'micromark-util-decode-numeric-character-reference';
-import type { Event, Token, TokenizeContext } from 'micromark-util-types';
+import type { Event, ParseContext, Token, TokenizeContext } from 'micromark-util-types';
 
 // The markdown tree the scanner walks, built straight from micromark's events. It holds exactly the parts of
 // an mdast tree (as mdast-util-from-markdown builds it with the yaml frontmatter extension) that the walker
@@ -35,14 +35,21 @@ export class MdNode {
 /** The events did something this builder does not model; build the tree with mdast-util-from-markdown. */
 export class Unsupported extends Error {}
 
-// Built once: the extensions are static descriptions of syntax. parse() still runs per document, as its
-// result holds per-document state (defined references, lazy lines).
-const PARSE_OPTIONS = { extensions: [frontmatter(['yaml'])] };
+// One parser for every document: parse() merges all syntax constructs into a new table on each call, a
+// cost per document, though the table is only read. Its per-document state, the identifiers defined and
+// the lazy lines, is read through the parser at use time and is reset before each document.
+const PARSER = parse({ extensions: [frontmatter(['yaml'])] });
+
+function freshParser(): ParseContext {
+  PARSER.defined = [];
+  PARSER.lazy = {};
+  return PARSER;
+}
 
 /** Parses markdown into the walker's tree. Throws `Unsupported` when the mdast path must decide. */
 export function buildTree(text: string): MdNode {
   const events = postprocess(
-    parse(PARSE_OPTIONS)
+    freshParser()
       .document()
       .write(preprocess()(text, undefined, true)),
   );
