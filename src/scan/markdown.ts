@@ -145,10 +145,10 @@ function trailFraming(w: Walk): Framing {
 }
 
 function paragraphKind(w: Walk, start: number, end: number, container: ProseKind): ProseKind {
-  const source = w.text.slice(start, end);
   // Every line of a table starts with a pipe: without one anywhere, this is no table.
-  if (!source.includes('|')) return container;
-  const lines = source.split('\n');
+  const pipe = w.text.indexOf('|', start);
+  if (pipe < 0 || pipe >= end) return container;
+  const lines = w.text.slice(start, end).split('\n');
   if (lines.length > 0 && lines.every((l) => /^\s*(>\s*)*\|/.test(l))) return 'table';
   return container;
 }
@@ -244,6 +244,16 @@ function codeBlock(w: Walk, node: MdNode, start: number, end: number, framing: F
   });
 }
 
+/** Framing from the list lead-in around a block, else from its heading trail. */
+function sectionOf(w: Walk, inherited: Framing | null): Framing {
+  return inherited ?? trailFraming(w);
+}
+
+/** Framing the paragraph just before a block gave it, else its section's. */
+function contextOf(w: Walk, lead: Framing | null, inherited: Framing | null): Framing {
+  return lead ?? sectionOf(w, inherited);
+}
+
 /**
  * Walks a container's children in order. `inherited` is the framing a list's lead-in gave its items (null
  * when none); `container` is the span kind for paragraphs here.
@@ -258,8 +268,6 @@ function walkBlocks(w: Walk, parent: MdNode, inherited: Framing | null, containe
     const [start, end] = range;
     const introduced = introduces;
     introduces = false;
-    const section = (): Framing => inherited ?? trailFraming(w);
-    const context = (): Framing => lead ?? section();
     switch (child.type) {
       case 'yaml':
         frontmatterSpans(w, start, end);
@@ -270,14 +278,14 @@ function walkBlocks(w: Walk, parent: MdNode, inherited: Framing | null, containe
         while ((w.headings[w.headings.length - 1]?.depth ?? 0) >= child.depth) w.headings.pop();
         w.headings.push({ depth: child.depth, text });
         w.trailFraming = null;
-        pushSpan(w, 'heading', text, start, end, section());
-        walkInline(w, child, section());
+        pushSpan(w, 'heading', text, start, end, sectionOf(w, inherited));
+        walkInline(w, child, sectionOf(w, inherited));
         lead = null;
         break;
       }
       case 'paragraph': {
         const text = visibleText(child);
-        const framing = introduced ? context() : section();
+        const framing = introduced ? contextOf(w, lead, inherited) : sectionOf(w, inherited);
         pushSpan(w, paragraphKind(w, start, end, container), text, start, end, framing);
         walkInline(w, child, w.doc.spans[w.doc.spans.length - 1]!.framing);
         // What a paragraph says about the block after it ("Run:", "Bad example:").
@@ -286,23 +294,28 @@ function walkBlocks(w: Walk, parent: MdNode, inherited: Framing | null, containe
         break;
       }
       case 'code':
-        codeBlock(w, child, start, end, context());
+        codeBlock(w, child, start, end, contextOf(w, lead, inherited));
         lead = null;
         break;
       case 'list':
-        walkBlocks(w, child, context(), container === 'blockquote' ? 'blockquote' : 'list-item');
+        walkBlocks(
+          w,
+          child,
+          contextOf(w, lead, inherited),
+          container === 'blockquote' ? 'blockquote' : 'list-item',
+        );
         lead = null;
         break;
       case 'listItem':
         walkBlocks(w, child, inherited, container);
         break;
       case 'blockquote':
-        walkBlocks(w, child, context(), 'blockquote');
+        walkBlocks(w, child, contextOf(w, lead, inherited), 'blockquote');
         lead = null;
         break;
       case 'html': {
         const kind = child.value!.trimStart().startsWith('<!--') ? 'html-comment' : 'html';
-        pushSpan(w, kind, child.value!, start, end, context());
+        pushSpan(w, kind, child.value!, start, end, contextOf(w, lead, inherited));
         break;
       }
       default:
