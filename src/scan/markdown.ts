@@ -1,8 +1,9 @@
-import type { Nodes, Parent, Root } from 'mdast';
+import type { Nodes, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { type Framing, leadInFraming, sectionFraming, sentenceFraming } from './markdown/framing.js';
+import { buildTree, MdNode, Unsupported } from './markdown/tree.js';
 import { lineAt, lineStarts } from './text.js';
 
 // Markdown as the scanner sees it: prose spans, fenced code and inline code, each with its file lines, the
@@ -119,18 +120,18 @@ interface Walk {
   doc: MarkdownDoc;
 }
 
-function visibleText(node: Nodes): string {
-  if (node.type === 'text' || node.type === 'inlineCode') return node.value;
+function visibleText(node: MdNode): string {
+  if (node.type === 'text' || node.type === 'inlineCode') return node.value!;
   if (node.type === 'image') return node.alt ?? '';
   if (node.type === 'break') return '\n';
-  if ('children' in node) return (node.children as Nodes[]).map(visibleText).join('');
-  return '';
+  if (node.children === null) return '';
+  let out = '';
+  for (const child of node.children) out += visibleText(child);
+  return out;
 }
 
-function offsets(node: Nodes): [number, number] | null {
-  const s = node.position?.start.offset;
-  const e = node.position?.end.offset;
-  return s === undefined || e === undefined ? null : [s, e];
+function offsets(node: MdNode): [number, number] | null {
+  return node.start < 0 || node.end < 0 ? null : [node.start, node.end];
 }
 
 function currentSection(w: Walk): string {
@@ -144,10 +145,10 @@ function trailFraming(w: Walk): Framing {
 }
 
 function paragraphKind(w: Walk, start: number, end: number, container: ProseKind): ProseKind {
-  const source = w.text.slice(start, end);
   // Every line of a table starts with a pipe: without one anywhere, this is no table.
-  if (!source.includes('|')) return container;
-  const lines = source.split('\n');
+  const pipe = w.text.indexOf('|', start);
+  if (pipe < 0 || pipe >= end) return container;
+  const lines = w.text.slice(start, end).split('\n');
   if (lines.length > 0 && lines.every((l) => /^\s*(>\s*)*\|/.test(l))) return 'table';
   return container;
 }
@@ -178,14 +179,14 @@ function pushSpan(
 }
 
 /** Inline parts of a paragraph or heading: inline code, alt text, link titles, inline HTML. */
-function walkInline(w: Walk, node: Nodes, framing: Framing): void {
-  if (!('children' in node)) return;
-  for (const child of node.children as Nodes[]) {
+function walkInline(w: Walk, node: MdNode, framing: Framing): void {
+  if (node.children === null) return;
+  for (const child of node.children) {
     const range = offsets(child);
     if (!range) continue;
     const [start, end] = range;
     if (child.type === 'inlineCode') {
-      w.doc.inlineCode.push({ text: child.value, line: lineAt(w.starts, start), framing, start });
+      w.doc.inlineCode.push({ text: child.value!, line: lineAt(w.starts, start), framing, start });
       w.doc.codeRanges.push([start, end]);
     } else if (child.type === 'image') {
       if (child.alt) pushSpan(w, 'image-alt', child.alt, start, end, framing);
@@ -194,8 +195,8 @@ function walkInline(w: Walk, node: Nodes, framing: Framing): void {
       if (child.title) pushSpan(w, 'link-title', child.title, start, end, framing);
       walkInline(w, child, framing);
     } else if (child.type === 'html') {
-      const kind = child.value.trimStart().startsWith('<!--') ? 'html-comment' : 'html';
-      pushSpan(w, kind, child.value, start, end, framing);
+      const kind = child.value!.trimStart().startsWith('<!--') ? 'html-comment' : 'html';
+      pushSpan(w, kind, child.value!, start, end, framing);
     } else {
       walkInline(w, child, framing);
     }
@@ -224,13 +225,7 @@ function frontmatterSpans(w: Walk, start: number, end: number): void {
   flush(closing);
 }
 
-function codeBlock(
-  w: Walk,
-  node: Nodes & { type: 'code' },
-  start: number,
-  end: number,
-  framing: Framing,
-): void {
+function codeBlock(w: Walk, node: MdNode, start: number, end: number, framing: Framing): void {
   w.doc.codeRanges.push([start, end]);
   const opening = lineAt(w.starts, start);
   const last = lineAt(w.starts, Math.max(start, end - 1));
@@ -241,7 +236,7 @@ function codeBlock(
   w.doc.codeBlocks.push({
     lang: normaliseLang(node.lang),
     rawLang: (node.lang ?? '').toLowerCase(),
-    code: node.value,
+    code: node.value!,
     line,
     endLine,
     section: currentSection(w),
@@ -249,22 +244,30 @@ function codeBlock(
   });
 }
 
+/** Framing from the list lead-in around a block, else from its heading trail. */
+function sectionOf(w: Walk, inherited: Framing | null): Framing {
+  return inherited ?? trailFraming(w);
+}
+
+/** Framing the paragraph just before a block gave it, else its section's. */
+function contextOf(w: Walk, lead: Framing | null, inherited: Framing | null): Framing {
+  return lead ?? sectionOf(w, inherited);
+}
+
 /**
  * Walks a container's children in order. `inherited` is the framing a list's lead-in gave its items (null
  * when none); `container` is the span kind for paragraphs here.
  */
-function walkBlocks(w: Walk, parent: Parent, inherited: Framing | null, container: ProseKind): void {
+function walkBlocks(w: Walk, parent: MdNode, inherited: Framing | null, container: ProseKind): void {
   let lead: Framing | null = null;
   // A paragraph frames the next paragraph only when it introduces it ("Bad example:").
   let introduces = false;
-  for (const child of parent.children as Nodes[]) {
+  for (const child of parent.children ?? []) {
     const range = offsets(child);
     if (!range) continue;
     const [start, end] = range;
     const introduced = introduces;
     introduces = false;
-    const section = (): Framing => inherited ?? trailFraming(w);
-    const context = (): Framing => lead ?? section();
     switch (child.type) {
       case 'yaml':
         frontmatterSpans(w, start, end);
@@ -275,14 +278,14 @@ function walkBlocks(w: Walk, parent: Parent, inherited: Framing | null, containe
         while ((w.headings[w.headings.length - 1]?.depth ?? 0) >= child.depth) w.headings.pop();
         w.headings.push({ depth: child.depth, text });
         w.trailFraming = null;
-        pushSpan(w, 'heading', text, start, end, section());
-        walkInline(w, child, section());
+        pushSpan(w, 'heading', text, start, end, sectionOf(w, inherited));
+        walkInline(w, child, sectionOf(w, inherited));
         lead = null;
         break;
       }
       case 'paragraph': {
         const text = visibleText(child);
-        const framing = introduced ? context() : section();
+        const framing = introduced ? contextOf(w, lead, inherited) : sectionOf(w, inherited);
         pushSpan(w, paragraphKind(w, start, end, container), text, start, end, framing);
         walkInline(w, child, w.doc.spans[w.doc.spans.length - 1]!.framing);
         // What a paragraph says about the block after it ("Run:", "Bad example:").
@@ -291,27 +294,32 @@ function walkBlocks(w: Walk, parent: Parent, inherited: Framing | null, containe
         break;
       }
       case 'code':
-        codeBlock(w, child, start, end, context());
+        codeBlock(w, child, start, end, contextOf(w, lead, inherited));
         lead = null;
         break;
       case 'list':
-        walkBlocks(w, child, context(), container === 'blockquote' ? 'blockquote' : 'list-item');
+        walkBlocks(
+          w,
+          child,
+          contextOf(w, lead, inherited),
+          container === 'blockquote' ? 'blockquote' : 'list-item',
+        );
         lead = null;
         break;
       case 'listItem':
         walkBlocks(w, child, inherited, container);
         break;
       case 'blockquote':
-        walkBlocks(w, child, context(), 'blockquote');
+        walkBlocks(w, child, contextOf(w, lead, inherited), 'blockquote');
         lead = null;
         break;
       case 'html': {
-        const kind = child.value.trimStart().startsWith('<!--') ? 'html-comment' : 'html';
-        pushSpan(w, kind, child.value, start, end, context());
+        const kind = child.value!.trimStart().startsWith('<!--') ? 'html-comment' : 'html';
+        pushSpan(w, kind, child.value!, start, end, contextOf(w, lead, inherited));
         break;
       }
       default:
-        if ('children' in child) walkBlocks(w, child as Parent, inherited, container);
+        if (child.children !== null) walkBlocks(w, child, inherited, container);
     }
   }
 }
@@ -322,8 +330,30 @@ const PARSE_OPTIONS = {
   mdastExtensions: [frontmatterFromMarkdown(['yaml'])],
 };
 
-function parseTree(text: string): Root {
-  return fromMarkdown(text, PARSE_OPTIONS);
+/** The walker's tree, built from micromark's events; through mdast where that builder cannot say. */
+function parseTree(text: string): MdNode {
+  try {
+    return buildTree(text);
+  } catch (error) {
+    if (!(error instanceof Unsupported)) throw error;
+    return fromMdast(fromMarkdown(text, PARSE_OPTIONS));
+  }
+}
+
+/** An mdast tree in the walker's shape (offsets -1 where a node has no position). */
+export function fromMdast(node: Root | Nodes): MdNode {
+  const out = new MdNode(
+    node.type,
+    'children' in node ? (node.children as Nodes[]).map(fromMdast) : null,
+    'value' in node ? node.value : null,
+  );
+  out.start = node.position?.start.offset ?? -1;
+  out.end = node.position?.end.offset ?? -1;
+  if (node.type === 'heading') out.depth = node.depth;
+  if (node.type === 'code') out.lang = node.lang ?? null;
+  if (node.type === 'image' || node.type === 'imageReference') out.alt = node.alt ?? null;
+  if (node.type === 'image' || node.type === 'link') out.title = node.title ?? null;
+  return out;
 }
 
 /** Without a tree (the parser failed), every run of non-blank lines is a paragraph in an instruction section. */

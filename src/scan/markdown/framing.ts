@@ -112,18 +112,47 @@ const SENTENCE_CUES: readonly CueSet[] = [
   },
 ];
 
-function classify(text: string, sets: readonly CueSet[]): Framing | null {
-  const t = text.slice(0, 600);
+/** A cue list in FRAMING_ORDER, each framing's cues joined into few patterns: one scan per framing, not per cue. */
+type OrderedCues = readonly { framing: Framing; res: readonly RegExp[] }[];
+
+function orderCues(sets: readonly CueSet[]): OrderedCues {
+  const ordered: { framing: Framing; res: RegExp[] }[] = [];
   for (const framing of FRAMING_ORDER) {
     const set = sets.find((s) => s.framing === framing);
-    if (set?.cues.some((re) => re.test(t))) return framing;
+    if (set && set.cues.length > 0) ordered.push({ framing, res: joinCues(set.cues) });
   }
+  return ordered;
+}
+
+/**
+ * Where any cue matches, one of these matches. Plain case-insensitive cues are joined into one alternation;
+ * a cue with other flags or a backreference (whose number joining would shift) stays as it is.
+ */
+function joinCues(cues: readonly RegExp[]): RegExp[] {
+  const joinable = cues.filter(canJoin);
+  const kept = cues.filter((re) => !canJoin(re));
+  if (joinable.length < 2) return [...cues];
+  return [new RegExp(joinable.map((re) => `(?:${re.source})`).join('|'), 'i'), ...kept];
+}
+
+function canJoin(re: RegExp): boolean {
+  return re.flags === 'i' && !/\\[1-9k]/.test(re.source);
+}
+
+function classify(text: string, cues: OrderedCues): Framing | null {
+  const t = text.length > 600 ? text.slice(0, 600) : text;
+  for (const { framing, res } of cues) if (res.some((re) => re.test(t))) return framing;
   return null;
 }
 
+const HEADING = orderCues(HEADING_CUES);
+const LEAD_IN = orderCues(LEAD_IN_CUES);
+const LEAD_IN_WARNING = orderCues(LEAD_IN_CUES.slice(0, 1));
+const SENTENCE = orderCues(SENTENCE_CUES);
+
 /** Framing a heading gives its section, or null when the heading says nothing about it. */
 export function headingFraming(heading: string): Framing | null {
-  return classify(heading, HEADING_CUES);
+  return classify(heading, HEADING);
 }
 
 /**
@@ -133,14 +162,13 @@ export function headingFraming(heading: string): Framing | null {
 export function leadInFraming(leadIn: string): Framing | null {
   const sentences = leadIn.trim().split(/(?<=[.!?])\s+/);
   const last = sentences[sentences.length - 1] ?? '';
-  const warns = classify(leadIn, LEAD_IN_CUES.slice(0, 1)) !== null;
-  if (/:\s*$/.test(leadIn) && warns) return 'documents-risk';
-  return classify(last, LEAD_IN_CUES);
+  if (/:\s*$/.test(leadIn) && classify(leadIn, LEAD_IN_WARNING) !== null) return 'documents-risk';
+  return classify(last, LEAD_IN);
 }
 
 /** Framing of one prose sentence: its own cues where present, else what its context gave it. */
 export function sentenceFraming(sentence: string, context: Framing): Framing {
-  const own = classify(sentence, SENTENCE_CUES);
+  const own = classify(sentence, SENTENCE);
   if (own === null) return context;
   // A documented risk stays documented; a sentence's own setup advice does not lift an example or warning.
   if (own === 'user-action' && context !== 'instruction') return context;
