@@ -8,6 +8,7 @@ import { networkUses } from '../code/network.js';
 import type { FileContext, Hit, Rule } from '../rule.js';
 import { quote } from '../text.js';
 import { codeDetector } from './code-detector.js';
+import { argumentHits, shellPositionalRead, shellVariableChecked } from './code-robust-input.js';
 import { moreCreatedTempPaths } from './code-robust-temp.js';
 import { transferTimeoutHits } from './code-robust-timeouts.js';
 
@@ -74,6 +75,12 @@ function withoutCommentLines(text: string): string {
   return text.replace(/^[ \t]*(#|\/\/).*$/gm, '');
 }
 
+/** `MODE="$1"` followed by a test or `case` on MODE: that argument is checked. */
+function shellReadChecked(code: string, line: string): boolean {
+  const read = shellPositionalRead(line);
+  return !!read && shellVariableChecked(code, read.name, read.positional);
+}
+
 function inputHits(ctx: FileContext, model: CodeModel): Hit[] {
   const code = withoutCommentLines(ctx.text);
   if (ANY_VALIDATION.test(code)) return [];
@@ -97,6 +104,7 @@ function inputHits(ctx: FileContext, model: CodeModel): Hit[] {
     if (!input || line === undefined || line > c.endLine || seen.size >= 3) continue;
     if (parserOnly && !RAW_POSITIONAL.test(lines[line - 1] ?? '')) continue;
     if (DEFAULTED.test(lines[line - 1] ?? '')) continue;
+    if (model.language === 'bash' && shellReadChecked(code, lines[line - 1] ?? '')) continue;
     if ([...seen].some((l) => Math.abs(l - line) <= 2)) continue;
     seen.add(line);
     const at = { line, endLine: line };
@@ -437,6 +445,7 @@ function robustnessOf(ctx: FileContext, model: CodeModel, local?: ReadonlySet<st
   return [
     ...inputHits(ctx, model),
     ...parseHits(ctx, model),
+    ...argumentHits(ctx, model),
     ...timeoutHits(ctx, model, local),
     ...transferTimeoutHits(ctx, model),
     ...loopHits(ctx, model),
