@@ -60,6 +60,19 @@ function sameLine(model: CodeModel, c: Call): Call[] {
   return model.calls.filter((o) => o !== c && o.line === c.line && o.origin === c.origin);
 }
 
+/**
+ * `sh -c "sh -i >& /dev/tcp/…"` behind a wrapper (nohup, setsid) whose inline code the extractor does not
+ * open: read the -c string itself. A port probe (`bash -c "</dev/tcp/h/p"`) binds no shell and stays out.
+ */
+function inlineShellBind(c: Call): boolean {
+  if (!SHELL_CMD.test(c.callee)) return false;
+  const ws = words(c);
+  const code = ws[ws.indexOf('-c') + 1] ?? '';
+  return (
+    ws.includes('-c') && DEV_TCP.test(code) && /\b(ba|z|da|k)?sh\s+-i\b/.test(code) && FD_BIND.test(code)
+  );
+}
+
 /** bash: `/dev/tcp` bound to an interactive shell, or read by an eval/shell loop nearby. */
 function bashDevTcp(model: CodeModel): ReverseShell[] {
   const out: ReverseShell[] = [];
@@ -68,6 +81,15 @@ function bashDevTcp(model: CodeModel): ReverseShell[] {
     if (!m || c.kind !== 'command') continue;
     if (SHELL_CMD.test(c.callee) && (interactive(c) || FD_BIND.test(c.text)) && !words(c).includes('-c')) {
       out.push({ channel: c, runner: c, host: m[2]!, how: `${c.callee} bound to /dev/${m[1]}` });
+      continue;
+    }
+    if (inlineShellBind(c)) {
+      out.push({
+        channel: c,
+        runner: c,
+        host: m[2]!,
+        how: `${c.callee} -c runs a shell bound to /dev/${m[1]}`,
+      });
       continue;
     }
     const runner = model.calls.find(
@@ -283,12 +305,16 @@ function find(ctx: FileContext, model: CodeModel): ReverseShell[] {
 
 export function remoteShellHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = [];
+  // A payload in a document's code block that no instruction runs is a cheat sheet, not a script.
+  const docs = /\.(md|markdown|mdx|rst|txt)$/i.test(ctx.file.path) && !ctx.reachable;
+  const scale = docs ? 0.45 : 1;
+  const note = docs ? '; quoted in a document that nothing runs' : '';
   for (const r of find(ctx, model)) {
     const line = Math.min(r.channel.line, r.runner.line);
     const endLine = Math.max(r.channel.endLine, r.runner.endLine);
     const span =
       endLine - line <= 12 ? { line, endLine } : { line: r.runner.line, endLine: r.runner.endLine };
-    hits.push(callHit(ctx, r.runner, SHELL, 0.9, `reverse shell: ${r.how}`, undefined, span));
+    hits.push(callHit(ctx, r.runner, SHELL, 0.9 * scale, `reverse shell: ${r.how}${note}`, undefined, span));
     if (r.host && isDeclared(r.host.toLowerCase(), ctx.declaredHosts)) continue;
     const to = r.host ? `${r.host}, a host the skill does not declare` : 'a host hidden from the source';
     hits.push(
@@ -296,8 +322,8 @@ export function remoteShellHits(ctx: FileContext, model: CodeModel): Hit[] {
         ctx,
         r.channel,
         CHANNEL,
-        0.85,
-        `raw connection to ${to}`,
+        0.85 * scale,
+        `raw connection to ${to}${note}`,
         `Opens a raw connection to ${to} for a remote shell.`,
       ),
     );
