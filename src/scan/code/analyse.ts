@@ -3,7 +3,7 @@
 // Results are cached by text so every detector of a file shares one parse.
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { findEncodedBlobs } from '../decode.js';
-import { codeLanguage, MAX_PARSE_CHARS, parseCode } from '../treesitter.js';
+import { codeLanguage, MAX_PARSE_CHARS, parseSyntax } from '../treesitter.js';
 import { extractJavaScript } from './javascript.js';
 import type { Call, CodeModel, Value } from './model.js';
 import { extractPowerShell } from './powershell.js';
@@ -41,30 +41,26 @@ export function analyseCode(language: string, text: string): Promise<CodeModel |
 }
 
 async function analyse(language: string, text: string, depth: number): Promise<CodeModel | null> {
-  const tree = await parseCode(language, text);
+  const tree = await parseSyntax(language, text);
   if (!tree) return null;
   const parsedChars = tree.rootNode.endIndex;
   let ex: Extraction & { nounset?: boolean };
   let modelLang: CodeModel['language'];
-  try {
-    const lang = codeLanguage(language)!;
-    if (lang === 'bash') {
-      ex = extractShell(tree);
-      modelLang = 'bash';
-    } else if (lang === 'python') {
-      ex = extractPython(tree);
-      modelLang = 'python';
-    } else if (lang === 'powershell') {
-      ex = extractPowerShell(tree);
-      modelLang = 'powershell';
-    } else {
-      ex = extractJavaScript(tree);
-      modelLang = 'javascript';
-    }
-    if (tree.rootNode.hasError) ex.hasErrors = true;
-  } finally {
-    tree.delete();
+  const lang = codeLanguage(language)!;
+  if (lang === 'bash') {
+    ex = extractShell(tree);
+    modelLang = 'bash';
+  } else if (lang === 'python') {
+    ex = extractPython(tree);
+    modelLang = 'python';
+  } else if (lang === 'powershell') {
+    ex = extractPowerShell(tree);
+    modelLang = 'powershell';
+  } else {
+    ex = extractJavaScript(tree);
+    modelLang = 'javascript';
   }
+  if (tree.hasError) ex.hasErrors = true;
   const model: CodeModel = {
     language: modelLang,
     calls: ex.calls,
