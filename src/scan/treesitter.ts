@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Language, Parser, type Tree as WasmTree } from 'web-tree-sitter';
-import { materialise, type SyntaxTree } from './code/syntax-tree.js';
+import { materialise, type SyntaxTree, useBinding } from './code/syntax-tree.js';
 
 export type { SyntaxNode as Node, SyntaxTree as Tree } from './code/syntax-tree.js';
 
@@ -73,9 +73,12 @@ function wasmDir(): string {
  * until it finishes; parsing skill-sized scripts never earns that back. The flag is process-wide and read when
  * a module compiles, so it is set before the first grammar loads (worker threads share it).
  */
-function baselineWasmOnly(): Promise<void> {
+async function baselineWasmOnly(): Promise<void> {
   setFlagsFromString('--liftoff-only');
-  return Parser.init();
+  // Emscripten builds the module on the options object it is given: keep it for fast tree copies.
+  const module = {};
+  await Parser.init(module);
+  useBinding(module);
 }
 
 function parserFor(language: CodeLanguage): Promise<Parser> {

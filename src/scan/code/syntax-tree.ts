@@ -2,7 +2,7 @@
 // most allocate a fresh Node; extractors read type, children and fields of each node many times. Copying the
 // tree once with a TreeCursor (a few wasm calls per node, no Node objects) makes every later read a field
 // access. The class mirrors the subset of the Node API the extractors use, with identical results.
-import type { Language, Tree as WasmTree } from 'web-tree-sitter';
+import type { Language, TreeCursor, Tree as WasmTree } from 'web-tree-sitter';
 
 export interface Point {
   row: number;
@@ -146,40 +146,165 @@ function isNamedType(language: Language, typeId: number): boolean {
   return named;
 }
 
+/**
+ * The web-tree-sitter wasm module, when treesitter.ts captured it at init. Its cursor functions take the cursor
+ * from a fixed transfer buffer and leave it there, so a whole traversal can call them directly: the public
+ * TreeCursor re-copies the cursor through emscripten's generic setValue/getValue around every call, which was
+ * half the cost of copying a tree.
+ */
+export interface CursorBinding {
+  _ts_init(): number;
+  getValue(ptr: number, type: string): number;
+  setValue(ptr: number, value: number, type: string): void;
+  _ts_tree_cursor_goto_first_child_wasm(tree: number): number;
+  _ts_tree_cursor_goto_next_sibling_wasm(tree: number): number;
+  _ts_tree_cursor_goto_parent_wasm(tree: number): number;
+  _ts_tree_cursor_current_node_type_id_wasm(tree: number): number;
+  _ts_tree_cursor_start_index_wasm(tree: number): number;
+  _ts_tree_cursor_end_index_wasm(tree: number): number;
+  _ts_tree_cursor_current_field_id_wasm(tree: number): number;
+}
+
+/** What a TreeCursor or Tree object holds internally (web-tree-sitter 0.25+). */
+interface CursorInternals {
+  handles?: number[];
+  tree?: { 0?: number };
+}
+
+let binding: { module: CursorBinding; transfer: number } | null = null;
+
+const BINDING_FUNCTIONS = [
+  '_ts_init',
+  'getValue',
+  'setValue',
+  '_ts_tree_cursor_goto_first_child_wasm',
+  '_ts_tree_cursor_goto_next_sibling_wasm',
+  '_ts_tree_cursor_goto_parent_wasm',
+  '_ts_tree_cursor_current_node_type_id_wasm',
+  '_ts_tree_cursor_start_index_wasm',
+  '_ts_tree_cursor_end_index_wasm',
+  '_ts_tree_cursor_current_field_id_wasm',
+];
+
+/** Enables the direct path when `module` looks like the wasm module; otherwise the public API is used. */
+export function useBinding(module: object): void {
+  const m = module as Record<string, unknown>;
+  if (!BINDING_FUNCTIONS.every((f) => typeof m[f] === 'function')) return;
+  const cast = module as CursorBinding;
+  binding = { module: cast, transfer: cast._ts_init() };
+}
+
+/** Runs `f` with the public-API copy only (tests compare both paths). */
+export function withPublicCursor<R>(f: () => R): R {
+  const saved = binding;
+  binding = null;
+  try {
+    return f();
+  } finally {
+    binding = saved;
+  }
+}
+
+/** Whether copies take the direct path (tests check the capture works with the installed web-tree-sitter). */
+export function hasDirectCursor(): boolean {
+  return binding !== null;
+}
+
 /** Copies `tree` (parsed from `text`) without recursion: hostile input nests thousands deep. */
 export function materialise(tree: WasmTree, text: string): SyntaxTree {
-  const source = new SourceText(text);
-  const language = tree.language;
-  const types = language.types;
   const cursor = tree.walk();
+  try {
+    const direct = binding && directCursor(cursor, binding.module, binding.transfer);
+    const root = direct
+      ? copyTree(direct, new SourceText(text), tree.language)
+      : copyTree(publicCursor(cursor), new SourceText(text), tree.language);
+    if (direct) direct.finish();
+    return { rootNode: root, hasError: tree.rootNode.hasError };
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** The cursor operations one copy needs. */
+interface CursorOps {
+  typeId(): number;
+  start(): number;
+  end(): number;
+  fieldId(): number;
+  firstChild(): boolean;
+  nextSibling(): boolean;
+  parent(): boolean;
+}
+
+function publicCursor(cursor: TreeCursor): CursorOps {
+  return {
+    typeId: () => cursor.nodeTypeId,
+    start: () => cursor.startIndex,
+    end: () => cursor.endIndex,
+    fieldId: () => cursor.currentFieldId,
+    firstChild: () => cursor.gotoFirstChild(),
+    nextSibling: () => cursor.gotoNextSibling(),
+    parent: () => cursor.gotoParent(),
+  };
+}
+
+/**
+ * Cursor operations on the transfer buffer. The public getter puts the cursor there; `finish` copies the moved
+ * cursor back into the TreeCursor object so its delete() frees the right memory. Null when the internals are
+ * not as expected (another web-tree-sitter version): the caller then takes the public path.
+ */
+function directCursor(
+  cursor: TreeCursor,
+  m: CursorBinding,
+  transfer: number,
+): (CursorOps & { finish(): void }) | null {
+  const internals = cursor as unknown as CursorInternals;
+  const handles = internals.handles;
+  const treeAddress = internals.tree?.[0];
+  if (!Array.isArray(handles) || handles.length !== 4 || typeof treeAddress !== 'number') return null;
+  void cursor.nodeTypeId; // marshals the cursor into the transfer buffer
+  for (let i = 0; i < 4; i++) if (m.getValue(transfer + 4 * i, 'i32') !== handles[i]) return null;
+  return {
+    typeId: () => m._ts_tree_cursor_current_node_type_id_wasm(treeAddress),
+    start: () => m._ts_tree_cursor_start_index_wasm(treeAddress),
+    end: () => m._ts_tree_cursor_end_index_wasm(treeAddress),
+    fieldId: () => m._ts_tree_cursor_current_field_id_wasm(treeAddress),
+    firstChild: () => m._ts_tree_cursor_goto_first_child_wasm(treeAddress) === 1,
+    nextSibling: () => m._ts_tree_cursor_goto_next_sibling_wasm(treeAddress) === 1,
+    parent: () => m._ts_tree_cursor_goto_parent_wasm(treeAddress) === 1,
+    finish: () => {
+      for (let i = 0; i < 4; i++) handles[i] = m.getValue(transfer + 4 * i, 'i32');
+    },
+  };
+}
+
+function copyTree(ops: CursorOps, source: SourceText, language: Language): SyntaxNode {
+  const types = language.types;
+  const fields = language.fields;
   const copy = (parent: SyntaxNode | null): SyntaxNode => {
-    const typeId = cursor.nodeTypeId;
+    const typeId = ops.typeId();
     const node = new SyntaxNode(
       source,
       parent,
       types[typeId] || 'ERROR',
       isNamedType(language, typeId),
-      cursor.startIndex,
-      cursor.endIndex,
+      ops.start(),
+      ops.end(),
     );
-    parent?.adopt(node, cursor.currentFieldName ?? null);
+    parent?.adopt(node, fields[ops.fieldId()] ?? null);
     return node;
   };
-  try {
-    const root = copy(null);
-    let node = root;
-    for (;;) {
-      if (cursor.gotoFirstChild()) {
-        node = copy(node);
-        continue;
-      }
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return { rootNode: root, hasError: tree.rootNode.hasError };
-        node = node.parent!;
-      }
-      node = copy(node.parent);
+  const root = copy(null);
+  let node = root;
+  for (;;) {
+    if (ops.firstChild()) {
+      node = copy(node);
+      continue;
     }
-  } finally {
-    cursor.delete();
+    while (!ops.nextSibling()) {
+      if (!ops.parent()) return root;
+      node = node.parent!;
+    }
+    node = copy(node.parent);
   }
 }

@@ -4,7 +4,12 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Node as WasmNode } from 'web-tree-sitter';
-import { materialise, type SyntaxNode } from '../../../../src/scan/code/syntax-tree.js';
+import {
+  hasDirectCursor,
+  materialise,
+  type SyntaxNode,
+  withPublicCursor,
+} from '../../../../src/scan/code/syntax-tree.js';
 import { parseCode } from '../../../../src/scan/treesitter.js';
 
 const SAMPLES: [string, string][] = [
@@ -112,6 +117,23 @@ describe('materialise', () => {
       }
     },
   );
+
+  it('takes the direct cursor path, which copies like the public one', async () => {
+    for (const [language, text] of SAMPLES) {
+      const real = (await parseCode(language, text))!;
+      try {
+        expect(hasDirectCursor()).toBe(true);
+        const shape = (n: SyntaxNode): unknown => [n.type, n.startIndex, n.endIndex, n.children.map(shape)];
+        const direct = materialise(real, text).rootNode;
+        const viaPublic = withPublicCursor(() => materialise(real, text)).rootNode;
+        expect(shape(direct)).toEqual(shape(viaPublic));
+        const fields = real.language.fields.filter((f): f is string => !!f);
+        expect(compareTrees(viaPublic, real.rootNode, fields)).toBeGreaterThan(0);
+      } finally {
+        real.delete();
+      }
+    }
+  });
 
   it('copies deeply nested hostile input without recursion', async () => {
     const text = `x = ${'('.repeat(5000)}1${')'.repeat(5000)}`;
