@@ -106,6 +106,20 @@ export class SyntaxNode {
     return out;
   }
 
+  /** descendantsOfType(types)[0] without collecting the rest. */
+  firstDescendantOfType(types: string | readonly string[]): SyntaxNode | undefined {
+    const wanted = typeof types === 'string' ? [types] : types;
+    const stack: SyntaxNode[] = [this];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (node.endIndex === 0) continue;
+      if (wanted.includes(node.type)) return node;
+      const kids = node.children;
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+    }
+    return undefined;
+  }
+
   /** Used while copying: appends a child in document order. */
   adopt(child: SyntaxNode, field: string | null): void {
     if (this.children === NO_NODES) this.children = [];
@@ -116,9 +130,11 @@ export class SyntaxNode {
       (this.namedChildren as SyntaxNode[]).push(child);
     }
     if (field !== null) {
-      this.childFields ??= [];
-      this.childFields.length = index;
-      this.childFields.push(field);
+      // Dense array (setting length would make it holey and slow): null for children without a field.
+      const fields = this.childFields ?? [];
+      this.childFields = fields;
+      while (fields.length < index) fields.push(null);
+      fields.push(field);
     }
   }
 }

@@ -111,6 +111,7 @@ describe('materialise', () => {
         ].flat()) {
           const want = real.rootNode.descendantsOfType(type).map((n) => n!.startIndex);
           expect(mine.rootNode.descendantsOfType(type).map((n) => n.startIndex)).toEqual(want);
+          expect(mine.rootNode.firstDescendantOfType(type)?.startIndex).toBe(want[0]);
         }
       } finally {
         real.delete();
