@@ -1,11 +1,13 @@
 // Syntax trees for skill scripts via web-tree-sitter and the prebuilt grammars of @vscode/tree-sitter-wasm.
-// The runtime and each grammar load once, lazily; callers must delete() every tree they receive (wasm memory).
+// The runtime and each grammar load once, lazily. parseCode hands out wasm trees (callers must delete() them);
+// parseSyntax copies the tree into plain JS objects (code/syntax-tree.ts) in one cursor pass and frees it at once.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { Language, Parser, type Tree } from 'web-tree-sitter';
+import { Language, Parser, type Tree as WasmTree } from 'web-tree-sitter';
+import { materialise, type SyntaxTree, useBinding } from './code/syntax-tree.js';
 
-export type { Node, Tree } from 'web-tree-sitter';
+export type { SyntaxNode as Node, SyntaxTree as Tree } from './code/syntax-tree.js';
 
 export type CodeLanguage = 'bash' | 'python' | 'javascript' | 'typescript' | 'tsx' | 'powershell';
 
@@ -71,9 +73,12 @@ function wasmDir(): string {
  * until it finishes; parsing skill-sized scripts never earns that back. The flag is process-wide and read when
  * a module compiles, so it is set before the first grammar loads (worker threads share it).
  */
-function baselineWasmOnly(): Promise<void> {
+async function baselineWasmOnly(): Promise<void> {
   setFlagsFromString('--liftoff-only');
-  return Parser.init();
+  // Emscripten builds the module on the options object it is given: keep it for fast tree copies.
+  const module = {};
+  await Parser.init(module);
+  useBinding(module);
 }
 
 function parserFor(language: CodeLanguage): Promise<Parser> {
@@ -98,17 +103,42 @@ function parserFor(language: CodeLanguage): Promise<Parser> {
  * or when the parse exceeds its time budget. Input beyond MAX_PARSE_CHARS is cut; the caller owns the tree
  * and must call `tree.delete()`.
  */
-export async function parseCode(language: string, text: string): Promise<Tree | null> {
+export async function parseCode(language: string, text: string): Promise<WasmTree | null> {
+  return (await parseSource(language, text))?.tree ?? null;
+}
+
+/**
+ * Like parseCode, but returns the tree as plain JS objects: walking them costs no wasm calls or per-visit
+ * allocations, which dominated code analysis. Nothing to delete.
+ */
+export async function parseSyntax(language: string, text: string): Promise<SyntaxTree | null> {
+  const parsed = await parseSource(language, text);
+  if (!parsed) return null;
+  try {
+    return materialise(parsed.tree, parsed.source);
+  } finally {
+    parsed.tree.delete();
+  }
+}
+
+/** The tree with the exact text it was parsed from (node indices point into it). */
+async function parseSource(
+  language: string,
+  text: string,
+): Promise<{ tree: WasmTree; source: string } | null> {
   const lang = codeLanguage(language);
   if (!lang) return null;
   const parser = await parserFor(lang);
   const source = text.length > MAX_PARSE_CHARS ? text.slice(0, MAX_PARSE_CHARS) : text;
   const tree = parseWithin(parser, source);
-  if (tree || source.length <= FALLBACK_CHARS) return tree;
-  return parseWithin(parser, source.slice(0, FALLBACK_CHARS));
+  if (tree) return { tree, source };
+  if (source.length <= FALLBACK_CHARS) return null;
+  const head = source.slice(0, FALLBACK_CHARS);
+  const fallback = parseWithin(parser, head);
+  return fallback ? { tree: fallback, source: head } : null;
 }
 
-function parseWithin(parser: Parser, source: string): Tree | null {
+function parseWithin(parser: Parser, source: string): WasmTree | null {
   const deadline = performance.now() + PARSE_TIMEOUT_MS;
   // The progress callback cancels the parse when it returns true (the .d.ts types it as void).
   const progressCallback = (() => performance.now() > deadline) as unknown as () => void;

@@ -3,8 +3,8 @@
 // Results are cached by text so every detector of a file shares one parse.
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { findEncodedBlobs } from '../decode.js';
-import { codeLanguage, MAX_PARSE_CHARS, parseCode } from '../treesitter.js';
-import { type RobustExtras, rememberRobustExtras, reviewRobustness } from './code-robust-facts.js';
+import { codeLanguage, MAX_PARSE_CHARS, parseSyntax } from '../treesitter.js';
+import { rememberRobustExtras, reviewRobustness } from './code-robust-facts.js';
 import { extractJavaScript } from './javascript.js';
 import type { Call, CodeModel, Value } from './model.js';
 import { extractPowerShell } from './powershell.js';
@@ -42,33 +42,28 @@ export function analyseCode(language: string, text: string): Promise<CodeModel |
 }
 
 async function analyse(language: string, text: string, depth: number): Promise<CodeModel | null> {
-  const tree = await parseCode(language, text);
+  const tree = await parseSyntax(language, text);
   if (!tree) return null;
   const parsedChars = tree.rootNode.endIndex;
   let ex: Extraction & { nounset?: boolean };
   let modelLang: CodeModel['language'];
-  let robust: RobustExtras;
-  try {
-    const lang = codeLanguage(language)!;
-    if (lang === 'bash') {
-      ex = extractShell(tree);
-      modelLang = 'bash';
-    } else if (lang === 'python') {
-      ex = extractPython(tree);
-      modelLang = 'python';
-    } else if (lang === 'powershell') {
-      ex = extractPowerShell(tree);
-      modelLang = 'powershell';
-    } else {
-      ex = extractJavaScript(tree);
-      modelLang = 'javascript';
-    }
-    if (tree.rootNode.hasError) ex.hasErrors = true;
-    // Robustness facts the extractors leave out, read from the same tree before it is freed.
-    robust = reviewRobustness(lang, tree, ex);
-  } finally {
-    tree.delete();
+  const lang = codeLanguage(language)!;
+  if (lang === 'bash') {
+    ex = extractShell(tree);
+    modelLang = 'bash';
+  } else if (lang === 'python') {
+    ex = extractPython(tree);
+    modelLang = 'python';
+  } else if (lang === 'powershell') {
+    ex = extractPowerShell(tree);
+    modelLang = 'powershell';
+  } else {
+    ex = extractJavaScript(tree);
+    modelLang = 'javascript';
   }
+  if (tree.hasError) ex.hasErrors = true;
+  // Robustness facts the extractors leave out, read from the same tree.
+  const robust = reviewRobustness(lang, tree, ex);
   const model: CodeModel = {
     language: modelLang,
     calls: ex.calls,

@@ -164,7 +164,7 @@ export function extractPowerShell(tree: Tree): Extraction {
   for (const e of tree.rootNode.descendantsOfType('ERROR')) if (e) out.hasErrors = true;
   for (const c of tree.rootNode.descendantsOfType('catch_clause')) {
     if (!c) continue;
-    const block = c.descendantsOfType('statement_block')[0];
+    const block = c.firstDescendantOfType('statement_block');
     if (block?.namedChildren.every((n) => !n || n.type === 'comment'))
       out.swallows.push({
         line: lineOf(c),

@@ -176,7 +176,7 @@ class ShellExtractor extends ScriptExtractor {
     if (op !== '||' || !left || !right) return;
     const rightName = commandName(right);
     if (rightName !== 'true' && rightName !== ':') return;
-    const leftCmd = left.type === 'command' ? left : left.descendantsOfType('command')[0];
+    const leftCmd = left.type === 'command' ? left : left.firstDescendantOfType('command');
     if (!leftCmd) return;
     if (!DESTRUCTIVE.test(commandName(leftCmd) ?? '')) {
       const produces = left.type === 'redirected_statement' || PRODUCERS.test(commandName(leftCmd) ?? '');
@@ -377,7 +377,7 @@ class ShellExtractor extends ScriptExtractor {
   }
 
   private stageTaint(stage: Node, stdin: Taint): Taint {
-    const cmd = stage.type === 'command' ? stage : stage.descendantsOfType('command')[0];
+    const cmd = stage.type === 'command' ? stage : stage.firstDescendantOfType('command');
     if (!cmd) return stdin;
     const name = effectiveName(cmd);
     const words = cmd.childrenForFieldName('argument').filter((a): a is Node => a !== null);
@@ -473,7 +473,7 @@ class ShellExtractor extends ScriptExtractor {
   private expansionValue(node: Node): Value {
     const text = node.text;
     const line = lineOf(node);
-    const nameNode = node.descendantsOfType(['variable_name', 'special_variable_name'])[0];
+    const nameNode = node.firstDescendantOfType(['variable_name', 'special_variable_name']);
     const name = nameNode?.text ?? text.replace(/^\$\{?#?|[}:].*$/g, '');
     if (/^([0-9]+|@|\*|#)$/.test(name)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.INPUT, line) };
     if (name === 'HOME') return { ...EMPTY_VALUE, text, str: '~' };
@@ -509,7 +509,7 @@ function basename(path: string): string {
 
 /** The command a stage really runs, looking through wrappers (`sudo bash` runs bash). */
 function effectiveName(stage: Node): string {
-  const cmd = stage.type === 'command' ? stage : stage.descendantsOfType('command')[0];
+  const cmd = stage.type === 'command' ? stage : stage.firstDescendantOfType('command');
   if (!cmd) return '';
   let name = commandName(cmd) ?? '';
   const words = cmd.childrenForFieldName('argument').map((w) => w?.text.replace(/^["']|["']$/g, '') ?? '');

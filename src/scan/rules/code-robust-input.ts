@@ -16,20 +16,37 @@ function reEscape(name: string): string {
   return name.replace(/[^\w]/g, '\\$&');
 }
 
+/** What a rejecting branch does: fail with a status, print to stderr, show usage. */
+const REJECTS = /\bexit\s+[1-9]|\breturn\s+[1-9]|>&2|\busage\b|\bdie\b|\bfail\b/i;
+
+function comparison(ref: string): RegExp {
+  return new RegExp(`${ref}\\s*(?:==?|!=|-eq|-ne|-lt|-le|-gt|-ge)\\s`);
+}
+
+function quotedRef(r: string): string {
+  return `["']?\\$\\{?${r}\\}?["']?`;
+}
+
 /**
- * Whether the script checks this variable (or its positional) anywhere: a test (`-z`, `-n`, `=~`, `==`,
- * `!=`), a `case` on it, or a `${VAR:?}`/`${VAR:-}` expansion.
+ * Whether the script checks this variable (or its positional): a presence test (`-z`, `-n`), a pattern
+ * (`=~`), a `${VAR:?}`/`${VAR:-}` expansion, a `case` with a rejecting `*)` arm, or a comparison whose branch
+ * rejects (`[ "$M" = a ] || exit 2`). A bare `if [ "$M" = --apply ]` picks a branch and lets a typo through.
  */
 export function shellVariableChecked(text: string, name: string, positional?: string): boolean {
-  const refs = [name, positional].filter((n): n is string => !!n).map(escape);
+  const refs = [name, positional].filter((n): n is string => !!n).map(reEscape);
+  const lines = text.split('\n');
   return refs.some((r) => {
-    const ref = `["']?\\$\\{?${r}\\}?["']?`;
-    return (
+    const ref = quotedRef(r);
+    if (
       new RegExp(`-[zn]\\s+${ref}`).test(text) ||
-      new RegExp(`${ref}\\s*(?:=~|==?|!=|-eq|-ne|-lt|-le|-gt|-ge)\\s`).test(text) ||
-      new RegExp(`\\bcase\\s+${ref}\\s+in\\b`).test(text) ||
+      new RegExp(`${ref}\\s*=~`).test(text) ||
       new RegExp(`\\$\\{${r}:?[?-]`).test(text)
-    );
+    )
+      return true;
+    if (new RegExp(`\\bcase\\s+${ref}\\s+in\\b`).test(text))
+      return lines.some((l, i) => /^\s*\*\)/.test(l) && REJECTS.test(lines.slice(i, i + 3).join('\n')));
+    const compare = comparison(ref);
+    return lines.some((l, i) => compare.test(l) && REJECTS.test(lines.slice(i, i + 3).join('\n')));
   });
 }
 
@@ -65,7 +82,11 @@ function shellArgumentHits(ctx: FileContext, model: CodeModel): Hit[] {
     const read = shellPositionalRead(text);
     if (!read || hits.length >= 3 || shellVariableChecked(code, read.name, read.positional)) return;
     const use = new RegExp(`\\$\\{?${reEscape(read.name)}\\b`);
-    const used = model.calls.some((c) => c.kind === 'command' && c.line > i + 1 && use.test(c.text));
+    // Used by a command, or branched on (`if [ "$MODE" = --apply ]`) so an unknown value silently picks a path.
+    const compare = comparison(quotedRef(reEscape(read.name)));
+    const used =
+      model.calls.some((c) => c.kind === 'command' && c.line > i + 1 && use.test(c.text)) ||
+      lines.slice(i + 1).some((l) => compare.test(l));
     if (!used) return;
     hits.push(
       inputHit(

@@ -68,6 +68,18 @@ const cases: Case[] = [
     text: "param(\n    [Parameter(Mandatory)]\n    [ValidateSet('Spooler', 'W32Time')]\n    [string]$ServiceName,\n    [string]$Folder\n)\nif ($Folder -notmatch '^[\\w-]+$') { throw \"invalid folder name: $Folder\" }\nRestart-Service -Name $ServiceName\nRemove-Item -Recurse (Join-Path 'C:\\builds' $Folder)\n",
     absent: ['R1'],
   },
+  {
+    name: 'R1: sh mode argument only compared to one value; anything else silently falls through',
+    path: 'scripts/sweep.sh',
+    text: '#!/bin/sh\nACTION="$1"\nif [ "$ACTION" = "--really-delete" ]; then\n  find ./cache -type f -mtime +30 -delete\nelse\n  find ./cache -type f -mtime +30 -print\nfi\n',
+    expect: [['R1', 2]],
+  },
+  {
+    name: 'no R1: sh mode compared against the allowed values with a rejecting branch',
+    path: 'scripts/ok-sweep.sh',
+    text: '#!/bin/sh\nACTION="$1"\nif [ "$ACTION" != "--dry-run" ] && [ "$ACTION" != "--delete" ]; then\n  echo "unknown action: $ACTION (want --dry-run or --delete)" >&2\n  exit 2\nfi\nif [ "$ACTION" = "--delete" ]; then find ./cache -type f -mtime +30 -delete; fi\n',
+    absent: ['R1'],
+  },
 ];
 
 describe('R1: arguments and parameters used without a check', () => {
