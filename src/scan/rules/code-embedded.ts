@@ -156,13 +156,45 @@ async function scriptHits(ctx: FileContext, s: EmbeddedScript): Promise<Hit[]> {
   }));
 }
 
+const INLINE_LANGUAGE: [RegExp, Language][] = [
+  [/^(ba|z|da|k)?sh$/, 'bash'],
+  [/^python[\d.]*$/, 'python'],
+  [/^(node|deno)$/, 'javascript'],
+  [/^(pwsh|powershell)$/i, 'powershell'],
+];
+
+/**
+ * Multi-line `bash -c '…'`, `python3 -c "…"`, `node -e '…'` strings. The extractor already analyses them,
+ * but reports everything at the command's first line; here each line of the string keeps its own line.
+ */
+async function inlineScripts(ctx: FileContext): Promise<EmbeddedScript[]> {
+  const model = await analyseCode('bash', ctx.text);
+  if (!model) return [];
+  const lines = ctx.text.split('\n');
+  const out: EmbeddedScript[] = [];
+  for (const c of model.calls) {
+    const language = INLINE_LANGUAGE.find(([re]) => re.test(c.callee))?.[1];
+    const flag = c.args.findIndex((a) => a.str === '-c' || a.str === '-e' || a.str === '-Command');
+    const code = flag >= 0 ? c.args[flag + 1]?.str : null;
+    if (!language || c.origin || !code?.includes('\n') || code.includes('\u2026')) continue;
+    const first = code.split('\n')[0]!.trim();
+    // The string opens on the command's line, after the quote: its first line ends that host line.
+    const at = lines.findIndex(
+      (l, i) => i >= c.line - 1 && i <= c.endLine - 1 && (first === '' || l.includes(first)),
+    );
+    if (at >= 0) out.push({ language, line: at + 1, text: code, why: `inline code run by ${c.callee}` });
+  }
+  return out;
+}
+
 export const embeddedDetector: Detector = {
   name: 'code-embedded',
   rules: EMBEDDED_RULES,
   appliesTo: (file) => file.text !== null && codeLanguage(file.language) === 'bash',
   async detect(ctx) {
     const hits: Hit[] = [];
-    for (const s of embeddedScripts(ctx.text).slice(0, 20)) hits.push(...(await scriptHits(ctx, s)));
+    const scripts = [...embeddedScripts(ctx.text), ...(await inlineScripts(ctx))];
+    for (const s of scripts.slice(0, 20)) hits.push(...(await scriptHits(ctx, s)));
     return dedupe(hits);
   },
 };

