@@ -4,6 +4,7 @@ import type { Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
 import { isMention, type NormalText, sentences } from './prose-normalise.js';
 import { DEFAULT_FRAMING_WEIGHT, DEFAULT_MENTION, type PhraseRule, type Variant } from './prose-phrase.js';
+import { prefilterFor } from './prose-prefilter.js';
 
 // Applies phrase rules to segments of prose and turns matches into hits with a confidence set by the
 // variant, the sentence's framing, adjustments, and whether the text is hidden or merely mentioned.
@@ -178,7 +179,10 @@ export function applyRules(
   const hits: Hit[] = [];
   // A variant whose leading expression matches nowhere in the segment cannot match any sentence of it
   // (expressions anchored to a whole sentence are always tried).
-  const possible = (v: Variant) => isAnchored(v) || v.all[0]!.test(seg.norm.text);
+  // The prefilter skips expressions whose required words are all absent from the segment.
+  const prefilter = prefilterFor(rules);
+  prefilter.scan(seg.norm.text);
+  const possible = (v: Variant) => isAnchored(v) || (prefilter.mayMatch(v) && v.all[0]!.test(seg.norm.text));
   const live = rules
     .map((rule) => ({ rule, variants: rule.variants.filter(possible) }))
     .filter((r) => r.variants.length > 0);
