@@ -126,12 +126,20 @@ function isAnchored(v: Variant): boolean {
   return a;
 }
 
+interface HitContext {
+  seg: Segment;
+  fileText: string;
+  starts: readonly number[];
+  purpose: SkillPurpose;
+  framing: Framing;
+}
+
 function hitFor(
   rule: PhraseRule,
   variant: Variant,
   match: { found: Match[]; end: number },
   sStart: number,
-  ctx: { seg: Segment; fileText: string; starts: readonly number[]; purpose: SkillPurpose; framing: Framing },
+  ctx: HitContext,
 ): Hit | null {
   const { seg, framing } = ctx;
   const { norm } = seg;
@@ -191,14 +199,21 @@ export function applyRules(
   for (const [i, range] of ranges.entries()) {
     const sentence = seg.norm.text.slice(range[0], range[1]);
     if (sentence.length < 4) continue;
-    const framing: Framing = seg.hidden ? 'instruction' : sentenceFraming(sentence, seg.framing);
-    const ctx = { seg, fileText, starts, purpose, framing };
+    // Framing is read only when something matched: most sentences match nothing (sentenceFraming is pure).
+    let ctx: HitContext | null = null;
     const fired = new Map<string, { rule: PhraseRule; hit: Hit }>();
     for (const { rule, variants } of live) {
       let best: Hit | null = null;
       for (const variant of variants) {
         const match = matchAcross(variant, seg.norm, range, ranges[i + 1], seg.section);
         if (!match) continue;
+        ctx ??= {
+          seg,
+          fileText,
+          starts,
+          purpose,
+          framing: seg.hidden ? 'instruction' : sentenceFraming(sentence, seg.framing),
+        };
         const hit = hitFor(rule, variant, match, range[0], ctx);
         if (hit && match.end !== range[1]) hit.confidence *= NEXT_SENTENCE_FACTOR;
         if (hit && (!best || hit.confidence > best.confidence)) best = hit;

@@ -90,15 +90,14 @@ function build(literals: readonly { text: string; slot: number }[]): {
   }
   for (let q = 0; q < queue.length; q++) {
     const s = queue[q]!;
-    for (const o of outSets[fail[s]!]!) outSets[s]!.add(o);
-    for (let c = 0; c < ALPHABET; c++) {
-      const t = goto[s]!.get(c);
-      if (t === undefined) next[s * ALPHABET + c] = next[fail[s]! * ALPHABET + c]!;
-      else {
-        fail[t] = next[fail[s]! * ALPHABET + c]!;
-        next[s * ALPHABET + c] = t;
-        queue.push(t);
-      }
+    const f = fail[s]!;
+    for (const o of outSets[f]!) outSets[s]!.add(o);
+    // Missing transitions behave as from the failure state, whose row is already complete.
+    next.copyWithin(s * ALPHABET, f * ALPHABET, f * ALPHABET + ALPHABET);
+    for (const [c, t] of goto[s]!) {
+      fail[t] = next[f * ALPHABET + c]!;
+      next[s * ALPHABET + c] = t;
+      queue.push(t);
     }
   }
   return { next, out: outSets.map((o) => (o.size > 0 ? [...o] : null)) };
