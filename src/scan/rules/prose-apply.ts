@@ -4,6 +4,7 @@ import type { Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
 import { isMention, type NormalText, sentences } from './prose-normalise.js';
 import { DEFAULT_FRAMING_WEIGHT, DEFAULT_MENTION, type PhraseRule, type Variant } from './prose-phrase.js';
+import { prefilterFor } from './prose-prefilter.js';
 
 // Applies phrase rules to segments of prose and turns matches into hits with a confidence set by the
 // variant, the sentence's framing, adjustments, and whether the text is hidden or merely mentioned.
@@ -125,12 +126,20 @@ function isAnchored(v: Variant): boolean {
   return a;
 }
 
+interface HitContext {
+  seg: Segment;
+  fileText: string;
+  starts: readonly number[];
+  purpose: SkillPurpose;
+  framing: Framing;
+}
+
 function hitFor(
   rule: PhraseRule,
   variant: Variant,
   match: { found: Match[]; end: number },
   sStart: number,
-  ctx: { seg: Segment; fileText: string; starts: readonly number[]; purpose: SkillPurpose; framing: Framing },
+  ctx: HitContext,
 ): Hit | null {
   const { seg, framing } = ctx;
   const { norm } = seg;
@@ -178,7 +187,10 @@ export function applyRules(
   const hits: Hit[] = [];
   // A variant whose leading expression matches nowhere in the segment cannot match any sentence of it
   // (expressions anchored to a whole sentence are always tried).
-  const possible = (v: Variant) => isAnchored(v) || v.all[0]!.test(seg.norm.text);
+  // The prefilter skips expressions whose required words are all absent from the segment.
+  const prefilter = prefilterFor(rules);
+  prefilter.scan(seg.norm.text);
+  const possible = (v: Variant) => isAnchored(v) || (prefilter.mayMatch(v) && v.all[0]!.test(seg.norm.text));
   const live = rules
     .map((rule) => ({ rule, variants: rule.variants.filter(possible) }))
     .filter((r) => r.variants.length > 0);
@@ -187,14 +199,21 @@ export function applyRules(
   for (const [i, range] of ranges.entries()) {
     const sentence = seg.norm.text.slice(range[0], range[1]);
     if (sentence.length < 4) continue;
-    const framing: Framing = seg.hidden ? 'instruction' : sentenceFraming(sentence, seg.framing);
-    const ctx = { seg, fileText, starts, purpose, framing };
+    // Framing is read only when something matched: most sentences match nothing (sentenceFraming is pure).
+    let ctx: HitContext | null = null;
     const fired = new Map<string, { rule: PhraseRule; hit: Hit }>();
     for (const { rule, variants } of live) {
       let best: Hit | null = null;
       for (const variant of variants) {
         const match = matchAcross(variant, seg.norm, range, ranges[i + 1], seg.section);
         if (!match) continue;
+        ctx ??= {
+          seg,
+          fileText,
+          starts,
+          purpose,
+          framing: seg.hidden ? 'instruction' : sentenceFraming(sentence, seg.framing),
+        };
         const hit = hitFor(rule, variant, match, range[0], ctx);
         if (hit && match.end !== range[1]) hit.confidence *= NEXT_SENTENCE_FACTOR;
         if (hit && (!best || hit.confidence > best.confidence)) best = hit;

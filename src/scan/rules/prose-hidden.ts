@@ -402,8 +402,30 @@ function altFinder(doc: MarkdownDoc, starts: readonly number[], out: HiddenResul
 const HIDING_TAG =
   /<([a-z][\w-]*)\b[^>]*?(?:(?<![\w-])hidden\b(?![-=]\s*["']?false)|display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0+)?(?:px|pt|em|rem|%)?\s*[;"'!]|opacity\s*:\s*0(?:\.0+)?\s*[;"'!]|(?<![\w-])color\s*:\s*(?:#fff(?:fff)?\b|white\b|transparent\b)|(?:height|width|max-height)\s*:\s*0(?:px)?\s*[;"']|(?:left|top|text-indent)\s*:\s*-\d{3,})[^>]*>/gi;
 
+/** Ranges in order and apart, with integer bounds: then the text can be masked slice by slice. */
+function orderedRanges(ranges: readonly (readonly [number, number])[]): boolean {
+  let prev = 0;
+  for (const [s, e] of ranges) {
+    if (!Number.isInteger(s) || !Number.isInteger(e) || s < prev || e < s) return false;
+    prev = e;
+  }
+  return true;
+}
+
 function maskCode(text: string, doc: MarkdownDoc): string {
   if (doc.codeRanges.length === 0) return text;
+  // Common case without splitting the whole document into an array of one-character strings.
+  if (orderedRanges(doc.codeRanges)) {
+    let out = '';
+    let pos = 0;
+    for (const [s, e] of doc.codeRanges) {
+      const end = Math.min(e, text.length);
+      if (s >= end) continue;
+      out += text.slice(pos, s) + text.slice(s, end).replace(/[^\n]/g, ' ');
+      pos = end;
+    }
+    return out + text.slice(pos);
+  }
   const chars = text.split('');
   for (const [s, e] of doc.codeRanges)
     for (let i = s; i < e && i < chars.length; i++) if (chars[i] !== '\n') chars[i] = ' ';

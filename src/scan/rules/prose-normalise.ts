@@ -81,71 +81,127 @@ function isSpace(ch: string): boolean {
   return code === 32 || code === 10 || code === 9 || code === 13 || (code >= 0x80 && /\s/.test(ch));
 }
 
-/**
- * An emphasis mark (`**bold**`, `_it_`) opens or closes a word: a word character on exactly one side of the
- * run. Globs and wildcards (`Bash(*)`, `*.py`, `snake_case`) keep their characters.
- */
-function isEmphasisMark(chars: readonly string[], i: number): boolean {
-  const mark = chars[i];
-  let from = i;
-  let to = i;
-  while (chars[from - 1] === mark) from--;
-  while (chars[to + 1] === mark) to++;
-  return isWordChar(chars[from - 1]) !== isWordChar(chars[to + 1]);
+/** The code point (as a string) that ends right before UTF-16 index `i`, or undefined at the start. */
+function charBefore(source: string, i: number): string | undefined {
+  if (i <= 0) return undefined;
+  const low = source.charCodeAt(i - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && i >= 2) {
+    const high = source.charCodeAt(i - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return source.slice(i - 2, i);
+  }
+  return source[i - 1];
 }
 
-/** Normalises `source` (found at file offset `base`) for matching. */
+/** The code point (as a string) that starts at UTF-16 index `i`, or undefined past the end. */
+function charAt(source: string, i: number): string | undefined {
+  if (i >= source.length) return undefined;
+  const cp = source.codePointAt(i)!;
+  return cp > 0xffff ? source.slice(i, i + 2) : source[i];
+}
+
+/**
+ * An emphasis mark (`**bold**`, `_it_`) opens or closes a word: a word character on exactly one side of the
+ * run. Globs and wildcards (`Bash(*)`, `*.py`, `snake_case`) keep their characters. `i` is a UTF-16 index
+ * (marks are ASCII, so a run of them is a run of code units).
+ */
+function isEmphasisMark(source: string, i: number): boolean {
+  const mark = source.charCodeAt(i);
+  let from = i;
+  let to = i;
+  while (from > 0 && source.charCodeAt(from - 1) === mark) from--;
+  while (source.charCodeAt(to + 1) === mark) to++;
+  return isWordChar(charBefore(source, from)) !== isWordChar(charAt(source, to + 1));
+}
+
+const SPACE = 32;
+const BACKTICK = 96;
+
+/**
+ * Normalises `source` (found at file offset `base`) for matching. Walks code points by UTF-16 index rather
+ * than splitting the text into an array of strings: this runs on every segment of every document.
+ */
 export function normalise(source: string, base: number): NormalText {
-  const out: string[] = [];
+  let text = '';
   const map: number[] = [];
   const code: boolean[] = [];
   const evasive: boolean[] = [];
   let inCode = false;
   let dropped = false;
   let atLineStart = true;
-  // One entry per UTF-16 unit, so indices into the joined text index the map too (astral characters take two).
-  const push = (ch: string, offset: number) => {
-    for (let k = 0; k < ch.length; k++) {
-      out.push(ch[k]!);
-      map.push(base + offset + k);
-      code.push(inCode);
-      evasive.push(dropped);
-    }
-    dropped = false;
+  // Last character code pushed (-1 when nothing is), standing in for reading the output's last character.
+  let last = -1;
+  // One entry per UTF-16 unit, so indices into the text index the map too (astral characters take two).
+  const pushUnit = (unit: string, offset: number) => {
+    text += unit;
+    map.push(base + offset);
+    code.push(inCode);
+    evasive.push(dropped);
   };
-  const chars = Array.from(source);
-  let offset = 0;
-  for (let i = 0; i < chars.length; i++) {
-    const ch = chars[i]!;
-    const at = offset;
-    offset += ch.length;
-    if (ch.charCodeAt(0) >= 0x80 && HIDDEN_CHAR.test(ch)) {
+  for (let at = 0; at < source.length; ) {
+    const c = source.charCodeAt(at);
+    if (c < 0x80) {
+      at = asciiStep(c, at);
+      continue;
+    }
+    const width = source.codePointAt(at)! > 0xffff ? 2 : 1;
+    const ch = width === 2 ? source.slice(at, at + 2) : source[at]!;
+    const offset = at;
+    at += width;
+    if (HIDDEN_CHAR.test(ch)) {
       dropped = true;
       continue;
     }
-    if (ch === '`') {
-      inCode = !inCode;
-      if (out[out.length - 1] !== ' ') push(' ', at);
+    if (isSpace(ch)) {
+      if (last !== -1 && last !== SPACE) pushSpace(offset);
       continue;
     }
-    if (isSpace(ch)) {
-      if (ch === '\n') atLineStart = true;
-      if (out.length > 0 && out[out.length - 1] !== ' ') push(' ', at);
-      continue;
+    atLineStart = false;
+    const folded = CONFUSABLES[ch];
+    if (folded !== undefined) pushUnit(folded, offset);
+    else {
+      pushUnit(ch[0]!, offset);
+      if (width === 2) pushUnit(ch[1]!, offset + 1);
+    }
+    last = text.charCodeAt(text.length - 1);
+    dropped = false;
+  }
+  let keep = map.length;
+  while (keep > 0 && text.charCodeAt(keep - 1) === SPACE) keep--;
+  if (keep < map.length) {
+    text = text.slice(0, keep);
+    map.length = keep;
+    code.length = keep;
+    evasive.length = keep;
+  }
+  return { text, map, code, evasive };
+
+  function pushSpace(offset: number): void {
+    pushUnit(' ', offset);
+    last = SPACE;
+    dropped = false;
+  }
+
+  /** One ASCII character at `at`; returns the index of the next. */
+  function asciiStep(c: number, at: number): number {
+    if (c === BACKTICK) {
+      inCode = !inCode;
+      if (last !== SPACE) pushSpace(at);
+      return at + 1;
+    }
+    if (c === 32 || c === 10 || c === 9 || c === 13) {
+      if (c === 10) atLineStart = true;
+      if (last !== -1 && last !== SPACE) pushSpace(at);
+      return at + 1;
     }
     // Blockquote markers at the start of a line are layout, not text.
-    if (atLineStart && ch === '>') continue;
+    if (atLineStart && c === 62) return at + 1;
     atLineStart = false;
-    if (!inCode && (ch === '*' || ch === '_') && isEmphasisMark(chars, i)) continue;
-    push(CONFUSABLES[ch] ?? ch, at);
+    if (!inCode && (c === 42 || c === 95) && isEmphasisMark(source, at)) return at + 1;
+    pushUnit(source[at]!, at);
+    last = c;
+    dropped = false;
+    return at + 1;
   }
-  while (out.length > 0 && out[out.length - 1] === ' ') {
-    out.pop();
-    map.pop();
-    code.pop();
-    evasive.pop();
-  }
-  return { text: out.join(''), map, code, evasive };
 }
 
 /** A text whose characters all stand at one place in the file (decoded hidden text, alt text). */
