@@ -6,9 +6,7 @@ import { errorMessage, UserError, type UserErrorCode } from '../util/errors.js';
 import { makeTempDir, removeTempDir } from '../util/tempdir.js';
 import type { SkippedEntry } from './archive-guard.js';
 import { discoverSkills, MAX_FOLDERS } from './discover.js';
-import { extractTar } from './extract-tar.js';
-import { extractZip } from './extract-zip.js';
-import { cloneRepository, type GitAccess } from './git.js';
+import type { GitAccess } from './git.js';
 import type { IntakeLimits } from './limits.js';
 import { loadSkill, resolveLimits, type SkillExtras } from './load-skill.js';
 import { archiveFormat, archiveStem, parseSource, type SourceSpec, safeFolderName } from './source-spec.js';
@@ -68,7 +66,11 @@ async function materialiseFile(path: string, info: Stats, limits: IntakeLimits, 
     temps.push(tmp);
     const dest = join(tmp, archiveStem(path));
     await mkdir(dest);
-    const extract = format === 'zip' ? extractZip : extractTar;
+    // Archive readers (and their dependencies) load only for an archive: a folder scan never needs them.
+    const extract =
+      format === 'zip'
+        ? (await import('./extract-zip.js')).extractZip
+        : (await import('./extract-tar.js')).extractTar;
     const skipped = await extract(path, dest, limits, basename(path));
     return { base: dest, kind: format, skipped };
   }
@@ -111,6 +113,7 @@ async function materialise(
     temps.push(tmp);
     const repoName = basename(spec.url.replace(/[/\\]+$/, '').replace(/\.git$/, '')).replace(/^.*:/, '');
     const dest = join(tmp, safeFolderName(repoName, 'repo'));
+    const { cloneRepository } = await import('./git.js');
     const commit = await cloneRepository(spec, dest, git);
     return {
       base: dest,
@@ -189,6 +192,8 @@ function extrasFor(rootRel: string, skipped: SkippedEntry[]): SkillExtras {
   return { links, diagnostics };
 }
 
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 // Skills of a corpus loaded at once (each reads its files in batches of its own).
 const LOAD_CONCURRENCY = 8;
 
@@ -230,6 +235,9 @@ export async function openSource(source: string, options: IntakeOptions = {}): P
         const result = await loadOne(rootRel);
         skills.push(result);
         options.onSkill?.(result);
+        // Reading a skill hardly ever waits on the thread pool (read-file.ts): give the event loop a turn
+        // (the scan pool, worker messages, Ctrl-C) between two skills.
+        await nextTurn();
       }
     };
     const loadOne = async (rootRel: string): Promise<SkillResult> => {
