@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash, type Hash, hash as hashOnce } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 
@@ -35,26 +35,33 @@ function checkSame(path: string | Buffer, stat: Stats, seen: Stats): void {
 class Collector {
   readonly head: Buffer;
   filled = 0;
-  private readonly hasher: Hash | null;
+  private hasher: Hash | null = null;
+  private digest: string | null = null;
 
-  constructor(headLength: number, hash: boolean) {
+  constructor(
+    headLength: number,
+    private readonly hash: boolean,
+  ) {
     this.head = Buffer.alloc(headLength);
-    this.hasher = hash ? createHash('sha256') : null;
   }
 
-  add(piece: Buffer): void {
-    this.hasher?.update(piece);
+  /** `whole` says the piece is the entire file: one-shot hashing, no Hash object (most files). */
+  add(piece: Buffer, whole = false): void {
+    if (this.hash) {
+      if (whole) this.digest = hashOnce('sha256', piece, 'hex');
+      else {
+        this.hasher ??= createHash('sha256');
+        this.hasher.update(piece);
+      }
+    }
     if (this.filled < this.head.length) {
       this.filled += piece.copy(this.head, this.filled, 0, this.head.length - this.filled);
     }
   }
 
   result(size: number): FileBytes {
-    return {
-      head: this.head.subarray(0, this.filled),
-      truncated: size > this.filled,
-      sha256: this.hasher ? this.hasher.digest('hex') : null,
-    };
+    const sha256 = this.hash ? (this.digest ?? (this.hasher ?? createHash('sha256')).digest('hex')) : null;
+    return { head: this.head.subarray(0, this.filled), truncated: size > this.filled, sha256 };
   }
 }
 
@@ -85,7 +92,7 @@ function readSmallFile(path: string | Buffer, seen: Stats, readBytes: number, ha
     while (position < end) {
       const bytesRead = readSync(fd, chunk, 0, Math.min(chunk.length, end - position), position);
       if (bytesRead === 0) break; // the file shrank: hash what exists
-      collector.add(chunk.subarray(0, bytesRead));
+      collector.add(chunk.subarray(0, bytesRead), position === 0 && bytesRead === size);
       position += bytesRead;
     }
     return collector.result(size);
