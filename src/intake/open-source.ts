@@ -24,6 +24,8 @@ export interface IntakeOptions {
    * it while the rest of a corpus is read; the handle still lists every skill, sorted.
    */
   onSkill?: (result: SkillResult) => void;
+  /** Called once the skills of the source are found, with how many will load, before any loads. */
+  onDiscovered?: (skillCount: number) => void;
 }
 
 export type SkillResult =
@@ -228,6 +230,7 @@ export async function openSource(source: string, options: IntakeOptions = {}): P
     }
     // Skills load several at a time: each is mostly waiting on the file system, so a corpus loads in a
     // fraction of the time a sequential loop takes. Results are sorted below, so order does not matter here.
+    options.onDiscovered?.(discovery.roots.length);
     const skills: SkillResult[] = [];
     const pending = [...discovery.roots];
     const loadNext = async (): Promise<void> => {
