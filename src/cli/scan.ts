@@ -72,27 +72,12 @@ export function registerScan(program: Command): void {
   addLimitOptions(command);
   addModelOptions(command);
   command.action(async (sources: string[], flags: ScanFlags & Record<string, unknown>) => {
-    // Loaded on use, so that `--help` and other commands start fast.
-    const [
-      { colorsFor },
-      { toSarif },
-      { toScanJson },
-      { renderScanText },
-      { renderScanMarkdown },
-      { ALL_DETECTORS },
-      { scanSource },
-      suppress,
-    ] = await Promise.all([
-      import('../report/colors.js'),
-      import('../report/sarif.js'),
-      import('../report/scan-json.js'),
-      import('../report/scan-text.js'),
-      import('../report/scan-markdown.js'),
-      import('../scan/engine.js'),
+    // Loaded on use, so that `--help` and other commands start fast; of the report renderers, only the one
+    // the format needs (see render below).
+    const [{ scanSource }, { loadBaseline, writeBaseline }] = await Promise.all([
       import('../scan/scan-source.js'),
       import('../scan/suppress.js'),
     ]);
-    const { loadBaseline, writeBaseline } = suppress;
     const selection = await selectSources(sources, flags);
     const baseline: Baseline | undefined = flags.baseline ? loadBaseline(flags.baseline) : undefined;
     const results: SkillScanResult[] = [];
@@ -121,30 +106,46 @@ export function registerScan(program: Command): void {
       flags.failOn,
       flags.minConfidence,
     );
-    const markdown = () =>
-      renderScanMarkdown(results, [selection.scope, gateLine(exitCode, flags)].filter(Boolean).join(' · '));
+    const markdown = async () => {
+      const { renderScanMarkdown } = await import('../report/scan-markdown.js');
+      return renderScanMarkdown(
+        results,
+        [selection.scope, gateLine(exitCode, flags)].filter(Boolean).join(' · '),
+      );
+    };
     if (flags.summary) {
       mkdirSync(dirname(flags.summary), { recursive: true });
-      appendFileSync(flags.summary, markdown());
+      appendFileSync(flags.summary, await markdown());
     }
-    const text =
-      flags.format === 'md'
-        ? markdown()
-        : flags.format === 'json'
-          ? `${JSON.stringify(toScanJson(results), null, 2)}\n`
-          : flags.format === 'sarif'
-            ? `${JSON.stringify(
-                toSarif(
-                  results,
-                  ALL_DETECTORS.flatMap((d) => d.rules),
-                ),
-                null,
-                2,
-              )}\n`
-            : renderScanText(results, colorsFor(flags.out ? null : process.stdout));
-    emit(text, flags.out);
+    emit(await render(results, flags, markdown), flags.out);
     process.exitCode = exitCode;
   });
+}
+
+/** The report in the chosen format; each renderer loads only when its format is asked for. */
+async function render(
+  results: SkillScanResult[],
+  flags: ScanFlags,
+  markdown: () => Promise<string>,
+): Promise<string> {
+  if (flags.format === 'md') return markdown();
+  if (flags.format === 'json') {
+    const { toScanJson } = await import('../report/scan-json.js');
+    return `${JSON.stringify(toScanJson(results), null, 2)}\n`;
+  }
+  if (flags.format === 'sarif') {
+    const [{ toSarif }, { ALL_DETECTORS }] = await Promise.all([
+      import('../report/sarif.js'),
+      import('../scan/engine.js'),
+    ]);
+    const rules = ALL_DETECTORS.flatMap((d) => d.rules);
+    return `${JSON.stringify(toSarif(results, rules), null, 2)}\n`;
+  }
+  const [{ renderScanText }, { colorsFor }] = await Promise.all([
+    import('../report/scan-text.js'),
+    import('../report/colors.js'),
+  ]);
+  return renderScanText(results, colorsFor(flags.out ? null : process.stdout));
 }
 
 interface Selection {

@@ -1,10 +1,10 @@
-import { type Dirent, existsSync } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { type Dirent, existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 // Finds skill roots under a folder: every folder holding a SKILL.md. A SKILL.md deeper inside a skill
 // belongs to that skill (harnesses install the whole folder and only read its top SKILL.md), so the
 // search does not descend into a skill. Links are never followed; .git and node_modules are skipped.
+// Blocking calls: each reads only metadata and costs microseconds, far less than a promise per folder.
 
 export const SKIPPED = new Set(['.git', 'node_modules']);
 /** Folders searched before giving up: far beyond any skill collection, short of walking a whole disk. */
@@ -21,9 +21,9 @@ export interface Discovery {
   unsearched: Array<{ path: string; reason: string }>;
 }
 
-async function holdsSkillMd(dir: string): Promise<boolean> {
+function holdsSkillMd(dir: string): boolean {
   try {
-    return !(await lstat(join(dir, 'SKILL.md'))).isDirectory();
+    return !lstatSync(join(dir, 'SKILL.md')).isDirectory();
   } catch {
     return false;
   }
@@ -49,13 +49,13 @@ export async function discoverSkills(
     if (++visited > maxFolders) return done(true);
     const { rel, depth } = stack.pop()!;
     const abs = rel ? join(root, rel) : root;
-    if (await holdsSkillMd(abs)) {
+    if (holdsSkillMd(abs)) {
       found.push(rel || '.');
       continue;
     }
     let entries: Dirent[];
     try {
-      entries = await readdir(abs, { withFileTypes: true });
+      entries = readdirSync(abs, { withFileTypes: true });
     } catch (cause) {
       // Said out loud: a skill in a folder we cannot list must not vanish from the results.
       unsearched.push({ path: rel || '.', reason: (cause as NodeJS.ErrnoException).code ?? 'unlistable' });

@@ -1,4 +1,4 @@
-import { isMap, isScalar, parseDocument, type YAMLError } from 'yaml';
+import { createRequire } from 'node:module';
 import type { Diagnostic, Skill } from '../types.js';
 import { lineAt, lineStarts } from '../util/lines.js';
 
@@ -24,6 +24,19 @@ const MAX_ALIAS_COUNT = 100;
  */
 const MAX_FRONTMATTER_BYTES = 16 * 1024;
 const MAX_FLOW_DEPTH = 64;
+
+type Yaml = typeof import('yaml');
+type YAMLError = import('yaml').YAMLError;
+
+let yamlModule: Yaml | null = null;
+/**
+ * The `yaml` package (about 70 CommonJS files) loads on the first frontmatter the fast path below cannot
+ * read, so a scan of ordinary skills never pays for it; it is the same module an import would give.
+ */
+function yaml(): Yaml {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as Yaml;
+  return yamlModule;
+}
 
 const OPENING = /^---[ \t]*\r?$/;
 const CLOSING = /^(?:---|\.\.\.)[ \t]*\r?$/;
@@ -143,7 +156,10 @@ function parseYamlMap(
       ),
     ]);
   }
-  let doc: ReturnType<typeof parseDocument>;
+  const simple = parseSimpleMap(source, firstLine);
+  if (simple) return simple;
+  const { isMap, isScalar, parseDocument } = yaml();
+  let doc: ReturnType<Yaml['parseDocument']>;
   try {
     doc = parseDocument(source, {
       uniqueKeys: true,
@@ -208,4 +224,57 @@ function parseYamlMap(
     }
   }
   return { frontmatter: plain, frontmatterLines, diagnostics: warnings };
+}
+
+// The fast path: nearly every SKILL.md frontmatter is a few `key: text` lines, which YAML reads as a map of
+// strings with no diagnostic. Lines are accepted only when that reading is certain (a plain scalar that
+// starts with a letter, is no null or boolean word (nor is its key) and holds nothing YAML gives a meaning: `: `, ` #`, tabs,
+// control or line-breaking characters; or a one-line quoted string without escapes); anything else, down
+// to a comment or a blank line, goes to the YAML parser. test/unit/intake/frontmatter.test.ts compares
+// both paths on generated input.
+
+const SIMPLE_LINE = /^([A-Za-z][A-Za-z0-9_-]{0,63}): (.+)$/;
+/** Control, line-breaking, BOM, surrogate and non-characters: YAML may read them as more than text. */
+function hasUnsafeChar(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029 || c === 0xfeff) return true;
+    if ((c >= 0xd800 && c <= 0xdfff) || c >= 0xfffe) return true;
+  }
+  return false;
+}
+const PLAIN_TEXT = /^[A-Za-z](?:[^:#]|:(?=\S)|(?<=\S)#)*(?<=[^\s:])$/;
+const SPECIAL_WORDS = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
+
+/** The string a value reads as, or null when only the YAML parser can say. */
+function simpleValue(raw: string): string | null {
+  if (hasUnsafeChar(raw)) return null;
+  const quote = raw[0];
+  if (quote === '"' || quote === "'") {
+    const inner = raw.slice(1, -1);
+    const closed = raw.length >= 2 && raw.endsWith(quote);
+    return closed && !inner.includes(quote) && !inner.includes('\\') ? inner : null;
+  }
+  return PLAIN_TEXT.test(raw) && !SPECIAL_WORDS.has(raw) ? raw : null;
+}
+
+/** Reads a frontmatter made only of simple `key: value` lines; null for anything else. */
+export function parseSimpleMap(
+  source: string,
+  firstLine: number,
+): Pick<ParsedSkillMd, 'frontmatter' | 'frontmatterLines' | 'diagnostics'> | null {
+  const frontmatter: Record<string, unknown> = {};
+  const frontmatterLines: Record<string, number> = {};
+  const lines = source.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const match = SIMPLE_LINE.exec(lines[i]!);
+    if (!match) return null;
+    const key = match[1]!;
+    const value = simpleValue(match[2]!);
+    // A null or boolean word as key is not a string key; a duplicate key is an error only the parser words.
+    if (value === null || SPECIAL_WORDS.has(key) || Object.hasOwn(frontmatter, key)) return null;
+    frontmatter[key] = value;
+    frontmatterLines[key] = firstLine + i;
+  }
+  return { frontmatter, frontmatterLines, diagnostics: [] };
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Stats } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { lstatSync, type Stats } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { Diagnostic, Provenance, Skill, SkillFile, SkillLink } from '../types.js';
 import { UserError } from '../util/errors.js';
@@ -9,7 +8,7 @@ import { classifyFile } from './classify.js';
 import { decodeText } from './decode-text.js';
 import { parseSkillMd, skillMdFields } from './frontmatter.js';
 import { DEFAULT_LIMITS, type IntakeLimits } from './limits.js';
-import { FileChangedError, readFileBounded } from './read-file.js';
+import { type FileBytes, FileChangedError, readFileBounded } from './read-file.js';
 import { specDiagnostics } from './spec-rules.js';
 import { walkSkill } from './walk.js';
 
@@ -27,10 +26,10 @@ function warning(code: string, message: string, file: string): Diagnostic {
   return { code, level: 'warning', message, file };
 }
 
-async function statSkillMd(root: string): Promise<Stats> {
+function statSkillMd(root: string): Stats {
   let stat: Stats;
   try {
-    stat = await lstat(join(root, SKILL_MD));
+    stat = lstatSync(join(root, SKILL_MD));
   } catch {
     throw new UserError('NO_SKILL', `no SKILL.md in ${root}`, SKILL_MD);
   }
@@ -93,9 +92,11 @@ async function readSkillFile(
   const textSkipped = stat.size > 0 && readBytes === 0;
   const nameClass = classifyFile(path, '');
   const unread = { path, size: stat.size, sha256: null, kind: nameClass.kind, language: nameClass.language };
-  let bytes: Awaited<ReturnType<typeof readFileBounded>>;
+  let bytes: FileBytes;
   try {
-    bytes = await readFileBounded(abs, stat, readBytes, hashing);
+    // Small files come back at once (read-file.ts); only large ones are a promise to wait for.
+    const read = readFileBounded(abs, stat, readBytes, hashing);
+    bytes = read instanceof Promise ? await read : read;
   } catch (cause) {
     const code = cause instanceof FileChangedError ? 'changed' : (cause as NodeJS.ErrnoException).code;
     return {
@@ -147,7 +148,7 @@ export async function loadSkill(
   extras: SkillExtras = { links: [], diagnostics: [] },
 ): Promise<Skill> {
   const root = resolve(dir);
-  const skillMdStat = await statSkillMd(root);
+  const skillMdStat = statSkillMd(root);
   const state: ReadState = { limits, hashedBytes: 0, textBytes: 0, diagnostics: [], reported: new Set() };
   const first = await readSkillFile(SKILL_MD, join(root, SKILL_MD), skillMdStat, state);
   const skillMd = first.file;
@@ -169,7 +170,7 @@ export async function loadSkill(
     );
   }
 
-  const walked = await walkSkill(root, limits);
+  const walked = walkSkill(root, limits);
   const others = walked.files.filter((entry) => entry.path !== SKILL_MD);
   const outcomes = await mapInBatches(others, (entry) =>
     readSkillFile(entry.path, entry.abs, entry.stat, state),

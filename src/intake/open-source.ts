@@ -6,9 +6,7 @@ import { errorMessage, UserError, type UserErrorCode } from '../util/errors.js';
 import { makeTempDir, removeTempDir } from '../util/tempdir.js';
 import type { SkippedEntry } from './archive-guard.js';
 import { discoverSkills, MAX_FOLDERS } from './discover.js';
-import { extractTar } from './extract-tar.js';
-import { extractZip } from './extract-zip.js';
-import { cloneRepository, type GitAccess } from './git.js';
+import type { GitAccess } from './git.js';
 import type { IntakeLimits } from './limits.js';
 import { loadSkill, resolveLimits, type SkillExtras } from './load-skill.js';
 import { archiveFormat, archiveStem, parseSource, type SourceSpec, safeFolderName } from './source-spec.js';
@@ -26,6 +24,8 @@ export interface IntakeOptions {
    * it while the rest of a corpus is read; the handle still lists every skill, sorted.
    */
   onSkill?: (result: SkillResult) => void;
+  /** Called once the skills of the source are found, with how many will load, before any loads. */
+  onDiscovered?: (skillCount: number) => void;
 }
 
 export type SkillResult =
@@ -68,7 +68,11 @@ async function materialiseFile(path: string, info: Stats, limits: IntakeLimits, 
     temps.push(tmp);
     const dest = join(tmp, archiveStem(path));
     await mkdir(dest);
-    const extract = format === 'zip' ? extractZip : extractTar;
+    // Archive readers (and their dependencies) load only for an archive: a folder scan never needs them.
+    const extract =
+      format === 'zip'
+        ? (await import('./extract-zip.js')).extractZip
+        : (await import('./extract-tar.js')).extractTar;
     const skipped = await extract(path, dest, limits, basename(path));
     return { base: dest, kind: format, skipped };
   }
@@ -111,6 +115,7 @@ async function materialise(
     temps.push(tmp);
     const repoName = basename(spec.url.replace(/[/\\]+$/, '').replace(/\.git$/, '')).replace(/^.*:/, '');
     const dest = join(tmp, safeFolderName(repoName, 'repo'));
+    const { cloneRepository } = await import('./git.js');
     const commit = await cloneRepository(spec, dest, git);
     return {
       base: dest,
@@ -189,6 +194,8 @@ function extrasFor(rootRel: string, skipped: SkippedEntry[]): SkillExtras {
   return { links, diagnostics };
 }
 
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 // Skills of a corpus loaded at once (each reads its files in batches of its own).
 const LOAD_CONCURRENCY = 8;
 
@@ -223,6 +230,7 @@ export async function openSource(source: string, options: IntakeOptions = {}): P
     }
     // Skills load several at a time: each is mostly waiting on the file system, so a corpus loads in a
     // fraction of the time a sequential loop takes. Results are sorted below, so order does not matter here.
+    options.onDiscovered?.(discovery.roots.length);
     const skills: SkillResult[] = [];
     const pending = [...discovery.roots];
     const loadNext = async (): Promise<void> => {
@@ -230,6 +238,9 @@ export async function openSource(source: string, options: IntakeOptions = {}): P
         const result = await loadOne(rootRel);
         skills.push(result);
         options.onSkill?.(result);
+        // Reading a skill hardly ever waits on the thread pool (read-file.ts): give the event loop a turn
+        // (the scan pool, worker messages, Ctrl-C) between two skills.
+        await nextTurn();
       }
     };
     const loadOne = async (rootRel: string): Promise<SkillResult> => {

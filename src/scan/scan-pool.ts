@@ -7,8 +7,19 @@ import { type ScanOptions, type SkillScan, scanSkill } from './engine.js';
 
 // Scans skills as intake hands them over. The main thread scans too (its modules are loaded already), but
 // reading the corpus comes first: it feeds every scanner, and it stalls while the main thread scans. Worker
-// threads join once the input is large enough to repay their start-up (module load, wasm grammars: about half
-// a second of CPU each), so a single skill or a small folder never pays for a thread.
+// threads join only when the input is large enough to repay their start-up (module load, wasm grammars, JIT
+// warm-up: about 0.9 s of CPU each) and the slow-down both threads then suffer (GC and JIT threads compete
+// for the same two cores), so a single skill or a folder of a few hundred never pays for a thread.
+//
+// Measured (bench/corpus.ts corpora; CLI `scan --format json -q`, wall/user seconds, 2 cores; the box was
+// shared with other jobs, load average 13-19, so only the comparison within a pair means something):
+//   200 skills (1.6 MB text):  --workers 1: 36.0 / 6.2   --workers 2: 55.6 / 8.0   (load 13-15)
+//   1000 skills (7.3 MB text): --workers 1: 195 / 21.4   --workers 2: 170 / 26.0   (load 17-19)
+// and on a quiet box, 200 skills: main thread alone 3.9 s, with a worker 3.9-4.1 s. A worker costs about
+// 1.8 s more CPU at 200 skills and gains nothing; at 1000 it wins. So workers start at once when intake
+// finds SPAWN_AT_SKILLS skills or more (their start-up then overlaps the reading), or once SPAWN_AFTER_CHARS
+// of text has arrived in at least MIN_JOBS_TO_SPAWN skills (few but large skills); one huge skill never
+// goes to a worker that is still starting while the main thread waits.
 
 export type ScanOutcome = SkillScan | { error: string };
 
@@ -17,6 +28,8 @@ export interface ScanPoolOptions {
   maxWorkers: number;
   /** Characters of text added to the pool that start the workers (default SPAWN_AFTER_CHARS). */
   spawnAfterChars?: number;
+  /** Skills announced by expect() that start the workers at once (default SPAWN_AT_SKILLS). */
+  spawnAtSkills?: number;
   scan: ScanOptions;
   onDone: (id: number, outcome: ScanOutcome) => void;
 }
@@ -37,10 +50,14 @@ const WORKER_FILE = fileURLToPath(new URL('./scan-worker.js', import.meta.url));
 const workersAvailable = existsSync(WORKER_FILE);
 
 /**
- * Text added before workers start: at roughly 2 µs per character on one core, a quarter of a second of work
- * with more on the way; a smaller input is done by the main thread alone before a worker could start.
+ * Text added before workers start: at roughly 2 µs per character on one core, about 5 s of work, well past
+ * the 200-skill corpus (1.6 MB, no gain from a worker) and short of the 1000-skill one (7.3 MB, a gain).
  */
-const SPAWN_AFTER_CHARS = 128 * 1024;
+const SPAWN_AFTER_CHARS = 2.5 * 1024 * 1024;
+/** Skills a source announces (expect) from which workers start before the first skill is even read. */
+const SPAWN_AT_SKILLS = 400;
+/** Skills added before the character threshold may start workers: one huge skill is the main thread's. */
+const MIN_JOBS_TO_SPAWN = 8;
 /** Jobs a worker holds at once: the next one is already there while the main thread is busy scanning. */
 const PREFETCH = 2;
 /**
@@ -80,10 +97,16 @@ export class ScanPool {
     const job = { id: this.nextId++, skill };
     this.queue.push(job);
     this.added += textSize(skill);
-    if (!this.spawned && this.added >= (this.options.spawnAfterChars ?? SPAWN_AFTER_CHARS)) this.spawn();
+    const chars = this.options.spawnAfterChars ?? SPAWN_AFTER_CHARS;
+    if (!this.spawned && this.added >= chars && this.nextId >= MIN_JOBS_TO_SPAWN) this.spawn();
     this.dispatch();
     this.notify();
     return job.id;
+  }
+
+  /** The source holds `count` skills in all (before any is added): a large source starts workers now. */
+  expect(count: number): void {
+    if (!this.spawned && count >= (this.options.spawnAtSkills ?? SPAWN_AT_SKILLS)) this.spawn();
   }
 
   /** No more skills will be added. */

@@ -62,6 +62,7 @@ export async function scanSource(
       onSkill: (entry) => {
         if (entry.ok) ids.set(entry.skill, pool.add(entry.skill));
       },
+      onDiscovered: (count) => pool.expect(count),
     };
     return await withSource(source, intake, async (handle) => {
       // Every skill is queued: wait for the scans before the handle (and any temporary folder) goes away.

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseSkillMd } from '../../../src/intake/frontmatter.js';
+import { parseDocument } from 'yaml';
+import { parseSimpleMap, parseSkillMd } from '../../../src/intake/frontmatter.js';
+import { seededRandom } from '../../../src/util/seeded-random.js';
 
 const codes = (text: string) => parseSkillMd(text).diagnostics.map((d) => `${d.level}:${d.code}`);
 
@@ -143,5 +145,114 @@ describe('parseSkillMd', () => {
   it('treats an empty frontmatter block as an empty map', () => {
     const parsed = parseSkillMd('---\n---\nbody\n');
     expect(parsed).toMatchObject({ frontmatter: {}, diagnostics: [], body: 'body\n', bodyStartLine: 3 });
+  });
+});
+
+// The fast path for `key: text` frontmatter must read exactly what the YAML parser reads, or give up.
+describe('parseSimpleMap', () => {
+  const TRICKY = [
+    ...[
+      ':',
+      ': ',
+      '#',
+      ' #',
+      '"',
+      "'",
+      '\\',
+      '-',
+      '[',
+      ']',
+      '{',
+      '}',
+      '&',
+      '*',
+      '!',
+      '|',
+      '>',
+      '%',
+      '@',
+      '`',
+    ],
+    ...['\t', '\u00a0', '\u2028', '\u0085', '\r', '\ufeff', 'é', '—', '😀', '0', '1', 'e', '~', '?', '<<'],
+    ...['true', 'null', 'No', '---', '...', 'http://x', '0x1F', '1e3', '.inf', ' ', '  '],
+  ];
+  const PLAIN = ['a', ' ', 'b c', 'Z', '.', ',', '(', ')', '/'];
+  const KEYS = [
+    'name',
+    'description',
+    'a',
+    'allowed-tools',
+    'x_y',
+    'true',
+    'null',
+    '1',
+    'n a',
+    '__proto__',
+    '?',
+  ];
+
+  /** What the YAML parser (as parseSkillMd calls it) reads, when it reads a map without a diagnostic. */
+  function viaYaml(source: string) {
+    const doc = parseDocument(source, {
+      uniqueKeys: true,
+      prettyErrors: false,
+      logLevel: 'silent',
+      version: '1.2',
+    });
+    const lines: Record<string, number> = {};
+    for (const pair of (doc.contents as { items: Array<{ key: { value: unknown; range: number[] } }> })
+      .items) {
+      lines[String(pair.key.value)] = 2 + source.slice(0, pair.key.range[0]).split('\n').length - 1;
+    }
+    return {
+      problems: [...doc.errors, ...doc.warnings].map((e) => e.message),
+      frontmatter: JSON.stringify(JSON.parse(JSON.stringify(doc.toJS({ maxAliasCount: 100 })))),
+      lines: JSON.stringify(lines),
+    };
+  }
+
+  it('agrees with the YAML parser on generated frontmatter whenever it answers', () => {
+    const random = seededRandom(7);
+    const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
+    let answered = 0;
+    for (let n = 0; n < 60_000; n++) {
+      const lines: string[] = [];
+      for (let l = 0, count = 1 + Math.floor(random() * 3); l < count; l++) {
+        let value = random() < 0.5 ? pick(['a', 'Use', 'x']) : '';
+        for (let i = 0, len = Math.floor(random() * 10); i < len; i++) {
+          value += random() < 0.6 ? pick(PLAIN) : pick(TRICKY);
+        }
+        if (random() < 0.2) value = pick(['"', "'"]) + value + pick(['"', "'", '']);
+        lines.push(`${pick(KEYS)}:${pick([' ', ' ', ' ', '', '  '])}${value}`);
+      }
+      const source = lines.join('\n');
+      const simple = parseSimpleMap(source, 2);
+      if (!simple) continue;
+      answered++;
+      const expected = viaYaml(source);
+      const seen = {
+        problems: [],
+        frontmatter: JSON.stringify(simple.frontmatter),
+        lines: JSON.stringify(simple.frontmatterLines),
+      };
+      expect(seen, JSON.stringify(source)).toEqual(expected);
+    }
+    // The generator must exercise the fast path, not only the fallback.
+    expect(answered).toBeGreaterThan(2000);
+  });
+
+  it('leaves comments, blank lines, nesting, block scalars and typed values to the parser', () => {
+    for (const source of [
+      'name: a # c',
+      'name: a\n\ndescription: b',
+      'm:\n  k: v',
+      'd: >-\n  x',
+      'v: 1.0',
+      'v: true',
+      'v: "a\\n"',
+      'a: b\na: c',
+      'u: 😀',
+    ])
+      expect(parseSimpleMap(source, 2), source).toBeNull();
   });
 });

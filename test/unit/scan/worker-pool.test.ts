@@ -29,7 +29,8 @@ function summary(outcome: ScanOutcome): string {
 async function runPool(
   module: PoolModule,
   input: Skill[],
-  options: { maxWorkers: number; spawnAfterChars?: number },
+  options: { maxWorkers: number; spawnAfterChars?: number; spawnAtSkills?: number },
+  announce?: number,
 ): Promise<{ outcomes: Map<number, ScanOutcome>; ids: number[]; workers: number }> {
   const outcomes = new Map<number, ScanOutcome>();
   let reportedTwice = false;
@@ -42,6 +43,8 @@ async function runPool(
     },
   });
   const running = p.run();
+  // Intake announces how many skills it found before it reads them.
+  if (announce !== undefined) p.expect(announce);
   const ids: number[] = [];
   // Skills arrive while the pool already runs, as they do from intake.
   for (const skill of input) {
@@ -77,6 +80,24 @@ describe('scan pool', () => {
   it('starts no worker while the text added is below the threshold: a few skills stay on the main thread', async () => {
     const few = skills.slice(0, 3);
     const { outcomes, ids, workers } = await runPool(pool, few, { maxWorkers: 2 });
+    expect(workers).toBe(0);
+    expect(ids.map((id) => summary(outcomes.get(id)!))).toEqual(expected.slice(0, 3));
+  });
+
+  it('starts workers before any skill arrives when the source announces many skills', async () => {
+    const { outcomes, ids, workers } = await runPool(
+      pool,
+      skills,
+      { maxWorkers: 1, spawnAtSkills: skills.length },
+      skills.length,
+    );
+    expect(workers).toBe(1);
+    expect(ids.map((id) => summary(outcomes.get(id)!))).toEqual(expected);
+  });
+
+  it('keeps a few large skills on the main thread even past the text threshold', async () => {
+    const few = skills.slice(0, 3);
+    const { outcomes, ids, workers } = await runPool(pool, few, { maxWorkers: 2, spawnAfterChars: 1 }, 3);
     expect(workers).toBe(0);
     expect(ids.map((id) => summary(outcomes.get(id)!))).toEqual(expected.slice(0, 3));
   });
