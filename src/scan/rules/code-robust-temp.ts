@@ -85,6 +85,20 @@ function downloadTargets(c: Call): Value[] {
   return out;
 }
 
+/** PowerShell parameters that take a value (`-ItemType Directory`); switches like -Force take none. */
+const PS_VALUED = /^-(itemtype|type|name|value|credential|encoding)$/i;
+
+/** Operands of a cmdlet that are not parameter names or their values. */
+function psPositionals(args: readonly Value[]): Value[] {
+  const out: Value[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const s = args[i]!.str ?? '';
+    if (PS_VALUED.test(s)) i++;
+    else if (!s.startsWith('-')) out.push(args[i]!);
+  }
+  return out;
+}
+
 /** What else a call creates: folders, clones, extractions, python and node writers. */
 function createdOperands(c: Call): Value[] {
   const args = c.args;
@@ -93,7 +107,7 @@ function createdOperands(c: Call): Value[] {
     if (/^(mkdir|md|touch)$/.test(c.callee)) return args.filter((a) => !(a.str ?? '').startsWith('-'));
     if (c.callee === 'new-item') {
       const i = args.findIndex((a) => /^-path$/i.test(a.str ?? ''));
-      const path = i >= 0 ? args[i + 1] : args.find((a) => !(a.str ?? '').startsWith('-'));
+      const path = i >= 0 ? args[i + 1] : psPositionals(args)[0];
       return path ? [path] : [];
     }
     if (c.callee === 'unzip' || c.callee === 'tar') {

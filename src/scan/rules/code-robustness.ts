@@ -398,7 +398,9 @@ function sharedTempHits(ctx: FileContext, model: CodeModel): Hit[] {
   const leaks: { call: Call; path: string }[] = [];
   let inTemp = false;
   for (const c of [...model.calls].sort((a, b) => a.line - b.line)) {
-    if (c.origin) continue;
+    // Downloads the script runs from a string (`os.system("wget … -O /tmp/x")`) leave their file as surely
+    // as its own commands; other string commands stay out (a credential copy there is PE3's finding).
+    if (c.origin && (/decoded/.test(c.origin) || !/^(curl|wget)$/.test(c.callee))) continue;
     if (c.kind === 'command' && c.callee === 'cd') {
       inTemp = c.args.some((a) => /^(\/tmp|\/var\/tmp|\$\{?TMPDIR\}?)\/?$/.test(unquoted(a.text)));
       continue;

@@ -72,6 +72,36 @@ const cases: Case[] = [
     text: 'import tempfile\nimport urllib.request\nfrom pathlib import Path\n\nwith tempfile.TemporaryDirectory() as d:\n    target = Path(d) / "bootstrap.py"\n    urllib.request.urlretrieve("https://pkgs.example.org/bootstrap.py", target)\n    print(target.read_text()[:80])\n',
     absent: ['R5'],
   },
+  {
+    name: 'R5: python runs a shell string that downloads to a fixed /tmp name and never removes it',
+    path: 'scripts/bootstrap.py',
+    text: 'import subprocess\n\n\ndef bootstrap():\n    subprocess.run(\n        "curl -fsS --max-time 30 https://get.example.dev/setup.sh -o /tmp/setup-tool.sh && sh /tmp/setup-tool.sh",\n        shell=True,\n        check=True,\n        timeout=120,\n    )\n',
+    expect: [['R5', 5]],
+  },
+  {
+    name: 'R5: node execSync string downloads a tarball into /tmp',
+    path: 'scripts/fonts.js',
+    text: "const { execSync } = require('node:child_process');\n\nexecSync('wget -q --timeout=30 -O /tmp/fonts.tar.gz https://cdn.example.dev/fonts.tar.gz && tar xzf /tmp/fonts.tar.gz -C assets');\n",
+    expect: [['R5', 3]],
+  },
+  {
+    name: 'no R5: the shell string removes its download',
+    path: 'scripts/ok-bootstrap.py',
+    text: 'import subprocess\n\nsubprocess.run(\n    "curl -fsS --max-time 30 https://get.example.dev/setup.sh -o /tmp/setup-tool.sh && sh /tmp/setup-tool.sh; rm -f /tmp/setup-tool.sh",\n    shell=True,\n    check=True,\n    timeout=120,\n)\n',
+    absent: ['R5'],
+  },
+  {
+    name: 'R5: PowerShell New-Item with the temp folder as a positional after -Force -ItemType',
+    path: 'scripts/Thumbs.ps1',
+    text: "$cache = Join-Path $env:TMP 'thumbs'\nNew-Item -Force -ItemType Directory $cache | Out-Null\nCopy-Item .\\images\\*.png $cache\nGet-ChildItem $cache | ForEach-Object { magick $_.FullName -resize 64x64 $_.FullName }\n",
+    expect: [['R5', 2]],
+  },
+  {
+    name: 'no R5: PowerShell temp folder removed at the end',
+    path: 'scripts/Ok-Thumbs.ps1',
+    text: "$cache = Join-Path $env:TMP 'thumbs'\nNew-Item -Force -ItemType Directory $cache | Out-Null\nCopy-Item .\\images\\*.png $cache\nRemove-Item $cache -Recurse -Force\n",
+    absent: ['R5'],
+  },
 ];
 
 describe('R5: temp files and folders left behind', () => {
