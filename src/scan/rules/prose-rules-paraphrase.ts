@@ -147,14 +147,16 @@ export const paraphrasedConcealment: PhraseRule = {
   ],
 };
 
-const WRITE_VERB = String.raw`\b(?:write|writes|copy|copies|paste|append|appends|put|add|dump|save|include|insert|record|place|store|log|keep|send|share|submit|contribute|upload|feed|sync|post|transfer|provide|attach|bundle|pack)\b`;
+const WRITE_VERB = String.raw`\b(?:write|writes|copy|copies|paste|append|appends|put|add|dump|save|include|insert|record|place|store|log|keep|send|share|submit|contribute|upload|feed|sync|post|transfer|provide|attach|bundle|pack|give|hand|teach|export|deliver|push)\b`;
 // The conversation, described rather than named.
 const CHAT_PARAPHRASE = String.raw`\b(?:everything|all|anything|each\s+thing|whatever(?:\s+is)?)\s+(?:that\s+)?(?:(?:is|was|gets|has\s+been)\s+)?(?:said|written|typed|discussed|shared|asked|pasted)\s+(?:in|during|throughout)\s+(?:this|the)\s+(?:chat|conversation|session|thread|exchange)\b|\b(?:every|each|all)\s+(?:of\s+the\s+)?(?:messages?|prompts?|turns?|questions?)\s+(?:the\s+user\s+)?(?:sends?|sent|types?|typed|writes?|wrote|in\s+(?:this|the)\s+(?:chat|conversation|session))\b`;
 // A secret store's contents, not the store's name ("copy your key into .env" is setup).
 // The secret file itself as the object of the verb ("attach .env to the report"), not its destination.
 const SECRET_FILE_OBJECT = String.raw`\b(?:include|includes|attach|attaches|add|append|paste|copy|put|dump|embed|bundle|pack|send|upload)\s+(?:the\s+|your\s+|its\s+|all\s+(?:of\s+)?|every\s+)?(?:(?:contents?|values?|lines|keys|variables)\s+(?:of|from|in)\s+(?:the\s+|your\s+)?)?(?:[\w-]+\s+)?(?:[\w./~-]*)${SECRET_FILE}`;
 const SECRET_CONTENTS = String.raw`\b(?:(?:complete|full|entire|whole|raw)\s+)?(?:contents?|text|values?|everything|all\s+(?:the\s+)?lines)\s+(?:of|in|from)\s+(?:the\s+|your\s+|their\s+)?(?:user'?s\s+)?(?:[\w./~-]*)${SECRET_FILE}`;
-const CONTEXT_CONTENTS = `(?:${CONTEXT_OBJECT}|${CHAT_PARAPHRASE}|${SECRET_CONTENTS}|${SECRET_FILE_OBJECT})`;
+// The agent's instructions described rather than named ("your instruction text", "what you were told").
+const INSTRUCTIONS_PARAPHRASE = String.raw`\b(?:your|the\s+agent'?s?|the\s+assistant'?s?)\s+(?:own\s+|whole\s+|full\s+|complete\s+)?(?:instruction|system|prompt|setup|rules?)\s+(?:text|files?|contents?|words|wording)\b|\b(?:your|all\s+your)\s+(?:rules|guidelines|directives)\b|\b(?:everything|all|what)\s+(?:that\s+)?you\s+(?:were|have\s+been)\s+(?:told|given|instructed)\b`;
+const CONTEXT_CONTENTS = `(?:${CONTEXT_OBJECT}|${INSTRUCTIONS_PARAPHRASE}|${CHAT_PARAPHRASE}|${SECRET_CONTENTS}|${SECRET_FILE_OBJECT})`;
 // What happens to the file next: it leaves the machine.
 const ONWARD = String.raw`\b(?:forwards?|forwarded|uploads?|uploaded|syncs?|synced|synchroni[sz]e[sd]?|sends?|sent|posts?|posted|publish(?:es|ed)?|ships?|shipped|transmit(?:s|ted)?|pushe[sd]|relays?|mirrors?|shares?|shared|learns?|trains?\s+on|goes\s+out|knowledge\s+base|remote|cloud|server|service|upstream|collector)\b|${EXTERNAL_DESTINATION}`;
 // The user's own work, as valuable to them as a key: documents, decks, receipts.
