@@ -4,7 +4,7 @@
 // not the global one). Runs on the tree analyse.ts already holds, so it costs no second parse.
 import type { CodeLanguage, Node, Tree } from '../treesitter.js';
 import type { CodeModel, LoopFact, SwallowFact } from './model.js';
-import { type Extraction, endLineOf, lineOf } from './script.js';
+import { type Extraction, endLineOf, isNetworkCallee, lineOf } from './script.js';
 
 /** Facts kept beside a CodeModel (the model's shape is shared by every rule; these only robustness reads). */
 export interface RobustExtras {
@@ -22,6 +22,21 @@ export function robustExtrasOf(model: CodeModel): RobustExtras | undefined {
   return extras.get(model);
 }
 
+/** Node types the JS review reads, collected in one walk of the tree. */
+const JS_LOOP_TYPES = new Set(['for_statement', 'while_statement', 'do_statement']);
+const JS_SWALLOW_TYPES = new Set(['call_expression', 'catch_clause']);
+const JS_FUNCTION_TYPES = new Set([
+  'function_declaration',
+  'generator_function_declaration',
+  'variable_declarator',
+]);
+const JS_WANTED = [...JS_LOOP_TYPES, ...JS_SWALLOW_TYPES, ...JS_FUNCTION_TYPES];
+
+/** A bare call named like a network API (`fetch(…)`, `got(…)`): only then can a local definition shadow one. */
+function callsBareNetworkName(ex: Extraction): boolean {
+  return ex.calls.some((c) => c.kind === 'call' && !c.callee.includes('.') && isNetworkCallee(c.callee));
+}
+
 /** Adds loop and swallow facts to `ex` in place and returns the facts that live beside the model. */
 export function reviewRobustness(language: CodeLanguage, tree: Tree, ex: Extraction): RobustExtras {
   const root = tree.rootNode;
@@ -29,11 +44,19 @@ export function reviewRobustness(language: CodeLanguage, tree: Tree, ex: Extract
     reviewShellLoops(root, ex);
     return { localFunctions: new Set() };
   }
-  if (language === 'python') return { localFunctions: pythonFunctions(root) };
+  if (language === 'python')
+    return { localFunctions: callsBareNetworkName(ex) ? pythonFunctions(root) : new Set() };
   if (language === 'powershell') return { localFunctions: new Set() };
-  reviewJsLoops(root, ex);
-  recordJsSwallows(root, ex);
-  return { localFunctions: jsFunctions(root) };
+  const nodes = root.descendantsOfType(JS_WANTED);
+  reviewJsLoops(
+    nodes.filter((n) => JS_LOOP_TYPES.has(n.type)),
+    ex,
+  );
+  recordJsSwallows(
+    nodes.filter((n) => JS_SWALLOW_TYPES.has(n.type)),
+    ex,
+  );
+  return { localFunctions: jsFunctions(nodes.filter((n) => JS_FUNCTION_TYPES.has(n.type))) };
 }
 
 // ---------------------------------------------------------------------------------------------- loops
@@ -120,9 +143,9 @@ function scanJsLoopBody(body: Node): JsLoopScan {
  * thing succeeds (`for (;;) { if (await ready()) break; await sleep(1000); }`) has no reachable bound; nor
  * has one whose only `return` sits in a callback (`items.forEach((m) => { return; })`).
  */
-function reviewJsLoops(root: Node, ex: Extraction): void {
+function reviewJsLoops(loops: readonly Node[], ex: Extraction): void {
   const byLine = new Map(ex.loops.map((l) => [l.line, l]));
-  for (const node of root.descendantsOfType(['for_statement', 'while_statement', 'do_statement'])) {
+  for (const node of loops) {
     if (!node || !isInfiniteJsLoop(node)) continue;
     const fact = byLine.get(lineOf(node));
     const body = node.childForFieldName('body');
@@ -228,14 +251,14 @@ const JS_HANDLER = /^(arrow_function|function_expression|function)$/;
  * the error event is consumed and dropped. `catch (e) { return null; }` and `.catch(() => [])`: the failure
  * becomes an empty result the caller cannot tell from a real one.
  */
-function recordJsSwallows(root: Node, ex: Extraction): void {
+function recordJsSwallows(candidates: readonly Node[], ex: Extraction): void {
   const seen = new Set(ex.swallows.map((s) => s.line));
   const push = (s: SwallowFact) => {
     if (seen.has(s.line)) return;
     seen.add(s.line);
     ex.swallows.push(s);
   };
-  for (const node of root.descendantsOfType(['call_expression', 'catch_clause'])) {
+  for (const node of candidates) {
     if (!node) continue;
     if (node.type === 'catch_clause') {
       const body = node.childForFieldName('body');
@@ -275,13 +298,14 @@ function recordJsSwallows(root: Node, ex: Extraction): void {
 
 // ----------------------------------------------------------------------------------- local functions
 
-function jsFunctions(root: Node): Set<string> {
+function jsFunctions(declarations: readonly Node[]): Set<string> {
   const out = new Set<string>();
-  for (const n of root.descendantsOfType(['function_declaration', 'generator_function_declaration'])) {
-    const name = n?.childForFieldName('name')?.text;
-    if (name) out.add(name);
-  }
-  for (const n of root.descendantsOfType('variable_declarator')) {
+  for (const n of declarations) {
+    if (n.type !== 'variable_declarator') {
+      const name = n.childForFieldName('name')?.text;
+      if (name) out.add(name);
+      continue;
+    }
     const value = n?.childForFieldName('value');
     const name = n?.childForFieldName('name');
     if (value && name?.type === 'identifier' && JS_HANDLER.test(value.type)) out.add(name.text);
