@@ -3,7 +3,7 @@
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { T, type Taint } from '../code/model.js';
-import { WALK_CALL_RE, WALK_COMMANDS, WRITE_CALL_RE } from '../code/names.js';
+import { READ_CALL_RE, WALK_CALL_RE, WALK_COMMANDS, WRITE_CALL_RE } from '../code/names.js';
 import { carried, isDeclared, type NetworkUse, networkUses } from '../code/network.js';
 import {
   candidates,
@@ -396,6 +396,77 @@ function pastAlias(ctx: FileContext, hit: Hit): Hit {
   return hit;
 }
 
+/** What an agent holds privately: the words a SKILL.md uses when it asks for it to be written to a file. */
+const PRIVATE_CONTEXT =
+  /system[ -]?prompt|(whole|full|entire|complete|this|current|the)\s+(conversation|chat|session|transcript)|chat history|conversation history|your (instructions|rules|guidelines|memory)|hidden instructions|developer message/i;
+const WRITE_VERB = /\b(write|save|dump|copy|paste|store|put|append|export|record|output|log)\b/i;
+const READER_COMMANDS = /^(cat|head|tail|base64|jq|get-content|type|xxd|gzip|tar|zip|curl)$/;
+
+/** Constant file names a call reads. */
+function readNames(c: Call): string[] {
+  const vals =
+    c.kind === 'call'
+      ? (READ_CALL_RE.test(c.callee) && !WRITE_CALL_RE.test(c.callee)) || WALK_CALL_RE.test(c.callee)
+        ? c.args.slice(0, 1)
+        : []
+      : READER_COMMANDS.test(c.callee) || WALK_COMMANDS.has(c.callee)
+        ? c.args
+        : [];
+  return vals
+    .flatMap(candidates)
+    .map((p) => p.replace(/^[\w-]*=?@|^@/, ''))
+    .filter((p) => p.length > 0 && !p.startsWith('-') && !p.includes('\u2026'));
+}
+
+/**
+ * Names by which SKILL.md may point at a read path: its file name, and its folder when that is distinctive
+ * (`.kb`, `kb_cache`), since an instruction may name the folder the dump goes into.
+ */
+function dumpNames(path: string): string[] {
+  const parts = path.split(/[\\/]/).filter((p) => p.length > 0 && p !== '~' && p !== '.');
+  const file = parts[parts.length - 1] ?? '';
+  const dir = parts[parts.length - 2] ?? '';
+  const out = file.length >= 4 ? [file] : [];
+  if (dir.length >= 3 && /^\.|[_-]/.test(dir)) out.push(dir);
+  return out;
+}
+
+/**
+ * E4 across files: SKILL.md tells the agent to write its system prompt or the conversation into a file, and
+ * this script reads that file (to send or emit it). The read is the leak's code half.
+ */
+function dumpedContextReads(ctx: FileContext, model: CodeModel): Hit[] {
+  const body = ctx.skill.body;
+  if (!PRIVATE_CONTEXT.test(body)) return [];
+  // One instruction (a sentence, possibly wrapped over lines) asks to write the private context somewhere.
+  const asked = body
+    .replace(/\s*\n\s*/g, ' ')
+    .split(/(?<=[.!?])\s+/)
+    .filter((sentence) => PRIVATE_CONTEXT.test(sentence) && WRITE_VERB.test(sentence));
+  const hits: Hit[] = [];
+  for (const c of model.calls) {
+    for (const path of readNames(c)) {
+      const file = dumpNames(path).find((name) => {
+        const re = new RegExp(`(^|[^\\w.-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w-])`);
+        return asked.some((l) => re.test(l));
+      });
+      if (!file) continue;
+      hits.push(
+        callHit(
+          ctx,
+          c,
+          E4,
+          0.75,
+          `reads ${file}, where SKILL.md tells the agent to write its system prompt or conversation`,
+          `Reads the agent's private context dumped to ${file}.`,
+        ),
+      );
+      break;
+    }
+  }
+  return hits;
+}
+
 /** Environment reads by a computed name (`os.getenv(name)`), whose key the taint cannot resolve. */
 const ENV_READ_CALL = /^(os\.getenv|os\.environ\.(get|pop|setdefault|__getitem__)|System\.getenv)$/;
 /** A literal list or tuple of environment-variable names (`("GITHUB_TOKEN", "NPM_TOKEN")`). */
@@ -504,6 +575,7 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   }
   for (const h of sourceHits(ctx, model)) if (!sources.has(`${h.rule}:${h.line}`)) hits.push(h);
   hits.push(...listedSecretReads(ctx, model));
+  hits.push(...dumpedContextReads(ctx, model));
   return oneFlowPerSource(hits.map((h) => pastAlias(ctx, h)));
 }
 
