@@ -575,6 +575,28 @@ class JavaScriptExtractor extends ScriptExtractor {
     return { text, str: null, alts: [], taint: passThrough };
   }
 
+  /**
+   * Properties an object spread brings in (`{ ...OPTS, path }` with `const OPTS = { hostname: … }`), so request
+   * options merged from a constant still name their host and body.
+   */
+  private spreadPairs(node: Node | null): [string, Value][] {
+    const objects =
+      node?.type === 'object'
+        ? [node]
+        : node?.type === 'identifier'
+          ? (this.assignments.get(node.text) ?? []).filter((n) => n.type === 'object')
+          : [];
+    const out: [string, Value][] = [];
+    for (const obj of objects.slice(0, 4))
+      for (const p of obj.namedChildren) {
+        if (p?.type !== 'pair') continue;
+        const key = p.childForFieldName('key');
+        const k = key?.type === 'string' ? this.valueOf(key).str : key?.text;
+        if (k) out.push([k, this.valueOf(p.childForFieldName('value'))]);
+      }
+    return out;
+  }
+
   /** exec('cmd') as is; spawn('cmd', ['a', 'b']) joined with shell quoting. */
   private commandString(callee: string, args: Node[]): string | null {
     const first = this.valueOf(args[0]).str;
@@ -604,6 +626,8 @@ class JavaScriptExtractor extends ScriptExtractor {
             if (k) named.set(k, this.valueOf(p.childForFieldName('value')));
           } else if (p?.type === 'shorthand_property_identifier')
             named.set(p.text, this.variableValue(p.text, p.text));
+          else if (p?.type === 'spread_element')
+            for (const [k, v] of this.spreadPairs(p.namedChildren[0] ?? null)) named.set(k, v);
         }
     }
     const line = lineOf(node);

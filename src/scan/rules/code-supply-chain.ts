@@ -83,7 +83,10 @@ function remoteCodeHits(ctx: FileContext, model: CodeModel): Hit[] {
           0.95,
           `content fetched from the network (line ${from}) is run by ${c.callee}`,
           undefined,
-          { line: Math.min(from, c.line), endLine: Math.max(c.endLine, from) },
+          // A fetch far above (a download helper) is not where the risk is: report the line that runs it.
+          c.line - from > 5
+            ? { line: c.line, endLine: c.endLine }
+            : { line: Math.min(from, c.line), endLine: Math.max(c.endLine, from) },
         ),
       );
     }
