@@ -218,7 +218,7 @@ function loopHits(ctx: FileContext, model: CodeModel): Hit[] {
       evidence: quote(loop.text),
       confidence,
       rationale: [
-        `infinite loop ${loop.network ? 'around network calls' : 'retrying'} with no break, return or attempt limit`,
+        `${loop.conditional ? 'loop that waits for a condition' : 'infinite loop'} ${loop.network ? 'around network calls' : 'retrying or polling'} with no attempt limit or deadline it can reach`,
         ...notes,
       ].join('; '),
     });
