@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the fixtures are shell scripts, ${VAR:-default} is their syntax
 import { describe, it } from 'vitest';
 import { type Case, check } from './cases.js';
 
