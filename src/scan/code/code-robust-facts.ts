@@ -44,8 +44,11 @@ export function reviewRobustness(language: CodeLanguage, tree: Tree, ex: Extract
     reviewShellLoops(root, ex);
     return { localFunctions: new Set() };
   }
-  if (language === 'python')
+  if (language === 'python') {
+    // Only infinite loops the extractor already judged to have an exit need a second look.
+    if (ex.loops.some((l) => !l.conditional && l.exits)) reviewPythonLoops(root, ex);
     return { localFunctions: callsBareNetworkName(ex) ? pythonFunctions(root) : new Set() };
+  }
   if (language === 'powershell') return { localFunctions: new Set() };
   const nodes = root.descendantsOfType(JS_WANTED);
   reviewJsLoops(
@@ -158,6 +161,66 @@ function reviewJsLoops(loops: readonly Node[], ex: Extraction): void {
     if (scan.exits.length === 0) fact.exits = false;
     else if (polls && !bounded) fact.exits = false;
     if (polls) fact.retries = true;
+  }
+}
+
+const PY_FUNCTION = /^(function_definition|lambda|class_definition)$/;
+const PY_BREAKABLE = /^(for_statement|while_statement)$/;
+const PY_SLEEP = /(?:^|\.)sleep$/;
+
+/** Exits and waits in a python loop body, with the `if` conditions above each exit. */
+function scanPythonLoopBody(body: Node): JsLoopScan {
+  const scan: JsLoopScan = { exits: [], sleeps: false };
+  const stack: { n: Node; conditions: string[]; inner: boolean; inTry: boolean }[] = [
+    { n: body, conditions: [], inner: false, inTry: false },
+  ];
+  let budget = 5000;
+  while (stack.length > 0 && budget-- > 0) {
+    const { n, conditions, inner, inTry } = stack.pop()!;
+    if (PY_FUNCTION.test(n.type)) continue;
+    const exit = { conditions, onSuccess: inTry };
+    if (n.type === 'break_statement' && !inner) scan.exits.push(exit);
+    if (n.type === 'return_statement' || n.type === 'raise_statement') scan.exits.push(exit);
+    if (n.type === 'call') {
+      const callee = n.childForFieldName('function')?.text ?? '';
+      if (PY_SLEEP.test(callee)) scan.sleeps = true;
+      if (/^(sys\.exit|exit|quit|os\._exit)$/.test(callee)) scan.exits.push(exit);
+    }
+    const childInner = inner || (n !== body && PY_BREAKABLE.test(n.type));
+    if (n.type === 'if_statement' || n.type === 'elif_clause') {
+      const cond = n.childForFieldName('condition')?.text ?? '';
+      for (const c of n.namedChildren)
+        if (c) stack.push({ n: c, conditions: [...conditions, cond], inner: childInner, inTry });
+      continue;
+    }
+    if (n.type === 'try_statement') {
+      const block = n.childForFieldName('body');
+      for (const c of n.namedChildren)
+        if (c) stack.push({ n: c, conditions, inner: childInner, inTry: inTry || c.id === block?.id });
+      continue;
+    }
+    for (const c of n.namedChildren) if (c) stack.push({ n: c, conditions, inner: childInner, inTry });
+  }
+  return scan;
+}
+
+/**
+ * `while True:` that sleeps between checks and leaves only when the awaited thing shows up (`if
+ * os.path.exists(flag): break`) waits forever when it never does; a compared counter or clock bounds it.
+ */
+function reviewPythonLoops(root: Node, ex: Extraction): void {
+  const byLine = new Map(ex.loops.map((l) => [l.line, l]));
+  for (const node of root.descendantsOfType('while_statement')) {
+    const fact = byLine.get(lineOf(node));
+    const body = node.childForFieldName('body');
+    if (!fact || fact.conditional || !fact.exits || !body) continue;
+    const scan = scanPythonLoopBody(body);
+    const bounded = scan.exits.some(
+      (e) => e.conditions.some(isBound) || (e.conditions.length === 0 && !e.onSuccess),
+    );
+    if (!scan.sleeps || bounded) continue;
+    fact.exits = false;
+    fact.retries = true;
   }
 }
 

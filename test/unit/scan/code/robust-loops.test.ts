@@ -67,6 +67,24 @@ const cases: Case[] = [
     text: 'const delay = (ms) => new Promise((r) => setTimeout(r, ms));\nasync function withRetry(op) {\n  for (let attempt = 1; ; attempt++) {\n    try {\n      return await op();\n    } catch (e) {\n      if (attempt >= 5) throw e;\n      await delay(250 * 2 ** attempt);\n    }\n  }\n}\n',
     absent: ['R3'],
   },
+  {
+    name: 'R3: python while True sleeps until a marker file appears, with no deadline',
+    path: 'scripts/wait_index.py',
+    text: 'import os\nimport time\n\nFLAG = "/var/run/indexer/done"\n\nwhile True:\n    if os.path.exists(FLAG):\n        break\n    print("indexer still running")\n    time.sleep(10)\nprint("index ready")\n',
+    expect: [['R3', 6]],
+  },
+  {
+    name: 'R3: python while True polls a job client and returns only when it has finished',
+    path: 'scripts/job_wait.py',
+    text: 'import time\n\nfrom jobs import client\n\n\ndef wait_for(job_id):\n    while True:\n        try:\n            state = client.status(job_id)\n            if state == "finished":\n                return state\n        except ConnectionError:\n            pass\n        time.sleep(3)\n',
+    expect: [['R3', 7]],
+  },
+  {
+    name: 'no R3: python polls with a monotonic deadline or an attempt counter, and a prompt loop',
+    path: 'scripts/ok_wait.py',
+    text: 'import os\nimport time\n\ndeadline = time.monotonic() + 300\nwhile True:\n    if os.path.exists("/var/run/indexer/done"):\n        break\n    if time.monotonic() > deadline:\n        raise SystemExit("indexer did not finish in 5 minutes")\n    time.sleep(10)\n\nattempt = 0\nwhile True:\n    attempt += 1\n    if attempt > 20 or os.path.exists("/tmp/ready"):\n        break\n    time.sleep(1)\n\nwhile True:\n    line = input("> ")\n    if line == "quit":\n        break\n    print(line.upper())\n',
+    absent: ['R3'],
+  },
 ];
 
 describe('R3: polling and retry loops without a reachable bound', () => {
