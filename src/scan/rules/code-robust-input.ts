@@ -123,10 +123,14 @@ function balanced(text: string, open: number): string | null {
   return null;
 }
 
+/** What may precede a script-level param block: comments, #Requires, using, attributes. */
+const SCRIPT_PREAMBLE = /^(?:\s+|#[^\n]*|using\s[^\n]*|\[[^\]\n]*\])*$/i;
+
 /** Parameters of the script's `param(...)` block, each with the attributes and type written before it. */
 function psParams(text: string): { params: PsParam[]; end: number } | null {
   const m = /(?:^|\n)\s*(?:\[CmdletBinding\([^)]*\)\]\s*)?param\s*\(/i.exec(text);
-  if (!m) return null;
+  // The script's own parameters come first; a param() inside a function is fed by its callers.
+  if (!m || !SCRIPT_PREAMBLE.test(text.slice(0, m.index))) return null;
   const open = m.index + m[0].length - 1;
   const block = balanced(text, open);
   if (block === null) return null;

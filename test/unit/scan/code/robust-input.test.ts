@@ -80,6 +80,18 @@ const cases: Case[] = [
     text: '#!/bin/sh\nACTION="$1"\nif [ "$ACTION" != "--dry-run" ] && [ "$ACTION" != "--delete" ]; then\n  echo "unknown action: $ACTION (want --dry-run or --delete)" >&2\n  exit 2\nfi\nif [ "$ACTION" = "--delete" ]; then find ./cache -type f -mtime +30 -delete; fi\n',
     absent: ['R1'],
   },
+  {
+    name: "no R1: a param() block inside a function is fed by its callers, not the script's input",
+    path: 'scripts/Fn-Param.ps1',
+    text: "function Get-Size {\n    param([string]$Folder)\n    (Get-ChildItem -Recurse (Join-Path $PSScriptRoot $Folder) | Measure-Object Length -Sum).Sum\n}\nGet-Size 'assets'\n",
+    absent: ['R1'],
+  },
+  {
+    name: 'R1: script param block after #Requires, a help comment and CmdletBinding',
+    path: 'scripts/Req-Param.ps1',
+    text: '#Requires -Version 7\n<#\n.SYNOPSIS\nArchives one project folder.\n#>\n[CmdletBinding()]\nparam(\n    [string]$Project\n)\nCompress-Archive -Path "C:\\work\\$Project" -DestinationPath "$Project.zip"\n',
+    expect: [['R1', 8]],
+  },
 ];
 
 describe('R1: arguments and parameters used without a check', () => {
