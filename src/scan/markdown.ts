@@ -2,7 +2,7 @@ import type { Nodes, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { frontmatter } from 'micromark-extension-frontmatter';
-import { type Framing, leadInFraming, sectionFraming, sentenceFraming } from './markdown/framing.js';
+import { type Framing, leadInFraming, sentenceFraming, trailFramingOf } from './markdown/framing.js';
 import { buildTree, MdNode, Unsupported } from './markdown/tree.js';
 import { lineAt, lineStarts } from './text.js';
 
@@ -140,7 +140,7 @@ function currentSection(w: Walk): string {
 
 /** The heading trail's framing, read once per trail rather than once per block under it. */
 function trailFraming(w: Walk): Framing {
-  w.trailFraming ??= sectionFraming(w.headings.map((h) => h.text));
+  w.trailFraming ??= trailFramingOf(w.headings);
   return w.trailFraming;
 }
 

@@ -187,3 +187,35 @@ export function sectionFraming(headings: readonly string[]): Framing {
   }
   return 'instruction';
 }
+
+/**
+ * Section framing from a heading trail with depths. A top-level (H1) heading is the document's title: a skill
+ * named "Dev Setup Helper" is not thereby a page of advice to the user, so the title never sets user-action
+ * framing (it still sets documents-risk, as a security checklist's title does).
+ */
+export function trailFramingOf(headings: readonly { depth: number; text: string }[]): Framing {
+  const texts = headings.map((h) =>
+    h.depth === 1 && headingFraming(h.text) === 'user-action' ? '' : h.text,
+  );
+  return sectionFraming(texts);
+}
+
+// Text that turns to the AI reading it ("Note to the assistant:", "If you are an AI agent, ..."). Such text
+// is told to the agent whatever section it sits in; only a documented risk or an example keeps it quoted.
+const AGENT_ADDRESS: readonly RegExp[] = [
+  /\b(?:notes?|notices?|messages?|instructions?|reminders?|memo|directives?|attention)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+|an\s+)?(?:ai|assistant|agent|model|llm|language\s+model|claude|chatgpt|copilot|codex|gemini)s?\b/i,
+  /\b(?:if|when|since|because)\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|language\s+model|(?:ai\s+|coding\s+|automated\s+)?(?:assistant|agent))\b/i,
+  /\b(?:dear|attention|hey)\s*,?\s+(?:ai|assistant|agent|model|claude|llm)\b/i,
+  /\b(?:ai|assistant|agent|model|llm)s?\s+(?:that\s+is\s+|who\s+is\s+)?(?:reading|processing|parsing|loading|summari[sz]ing)\s+this\s+(?:file|document|page|note|section|text)\b/i,
+];
+
+/** True when the text explicitly addresses the AI agent reading it. */
+export function addressesAgent(text: string): boolean {
+  const t = text.length > 600 ? text.slice(0, 600) : text;
+  return AGENT_ADDRESS.some((re) => re.test(t));
+}
+
+/** Framing of text that may address the agent: user-action advice turned to the agent is an instruction. */
+export function agentAddressedFraming(text: string, context: Framing): Framing {
+  return context === 'user-action' && addressesAgent(text) ? 'instruction' : context;
+}

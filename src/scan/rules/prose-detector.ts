@@ -1,8 +1,10 @@
 import type { Skill, SkillFile } from '../../types.js';
+import { agentAddressedFraming } from '../markdown/framing.js';
 import { type MarkdownDoc, parseMarkdown } from '../markdown.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
 import { lineStarts } from '../text.js';
 import { applyRules, type Segment, type SkillPurpose } from './prose-apply.js';
+import { decodedPayloadHits } from './prose-encoded.js';
 import { findHidden, HIDDEN_RULES } from './prose-hidden.js';
 import {
   commandSegment,
@@ -96,9 +98,10 @@ function visibleSegments(doc: MarkdownDoc, text: string, starts: readonly number
   const segments: Segment[] = [];
   for (const span of doc.spans) {
     if (!VISIBLE_KINDS.has(span.kind)) continue;
+    const source = text.slice(span.start, span.end);
     segments.push({
-      norm: normalise(text.slice(span.start, span.end), span.start),
-      framing: span.contextFraming,
+      norm: normalise(source, span.start),
+      framing: agentAddressedFraming(source, span.contextFraming),
       section: span.section,
     });
   }
@@ -148,8 +151,10 @@ export function detectProse(ctx: FileContext): Hit[] {
   const purpose = skillPurpose(ctx.skill);
   const hits: Hit[] = [];
   const proseHits: Hit[] = [];
-  for (const seg of visibleSegments(doc, text, starts))
-    proseHits.push(...applyRules(PHRASE_RULES, seg, text, starts, purpose));
+  for (const seg of visibleSegments(doc, text, starts)) {
+    const found = applyRules(PHRASE_RULES, seg, text, starts, purpose);
+    proseHits.push(...found, ...decodedPayloadHits(found, seg, PHRASE_RULES, text, starts, purpose));
+  }
   // Each inline command is its own instance, even when the sentence around it runs on to the next one.
   const commands = inlineCommands(doc, text);
   const commandHits = commands.flatMap((c) =>
@@ -157,8 +162,10 @@ export function detectProse(ctx: FileContext): Hit[] {
   );
   hits.push(...mergeCommandHits(proseHits, commandHits));
   hits.push(...unpinnedCommandHits([...commands, ...plainCommands(doc, text, starts)], ctx, starts));
-  for (const seg of shellSegments(doc, text, starts))
-    hits.push(...applyRules(SHELL_BLOCK_RULES, seg, text, starts, purpose));
+  for (const seg of shellSegments(doc, text, starts)) {
+    const found = applyRules(SHELL_BLOCK_RULES, seg, text, starts, purpose);
+    hits.push(...found, ...decodedPayloadHits(found, seg, PHRASE_RULES, text, starts, purpose));
+  }
   const hidden = findHidden(doc, text, starts, ctx.file.path === 'SKILL.md');
   hits.push(...hidden.hits);
   for (const seg of hidden.segments) {
