@@ -68,10 +68,12 @@ function confidenceOf(
 ): { confidence: number; notes: string[] } {
   let c = variant.base;
   const notes: string[] = [];
+  let reframed: Partial<Record<Framing, number>> = {};
   for (const adj of rule.adjust ?? []) {
     if (adj.re.test(sentence)) {
       c *= adj.factor;
       notes.push(adj.why);
+      if (adj.framing) reframed = { ...reframed, ...adj.framing };
     }
   }
   if (rule.scope?.re.test(purpose.text)) {
@@ -82,7 +84,7 @@ function confidenceOf(
     c = Math.min(MAX_CONFIDENCE, c * HIDDEN_BOOST);
     return { confidence: c, notes };
   }
-  c *= rule.framing?.[framing] ?? DEFAULT_FRAMING_WEIGHT[framing];
+  c *= reframed[framing] ?? rule.framing?.[framing] ?? DEFAULT_FRAMING_WEIGHT[framing];
   const mentionFactor = rule.mention ?? DEFAULT_MENTION;
   if (mention && mentionFactor < 1) {
     c *= mentionFactor;
@@ -185,6 +187,8 @@ export function applyRules(
   purpose: SkillPurpose,
 ): Hit[] {
   const hits: Hit[] = [];
+  // The line each hit's sentence starts on: a sentence that starts where the previous hit ends continues it.
+  const sentenceLine = new WeakMap<Hit, number>();
   // A variant whose leading expression matches nowhere in the segment cannot match any sentence of it
   // (expressions anchored to a whole sentence are always tried).
   // The prefilter skips expressions whose required words are all absent from the segment.
@@ -221,22 +225,26 @@ export function applyRules(
       if (best) fired.set(rule.id, { rule, hit: best });
     }
     for (const { rule, hit } of fired.values()) {
-      if (!rule.yieldsTo?.some((id) => fired.has(id))) hits.push(hit);
+      if (!rule.yieldsTo?.some((id) => fired.has(id))) {
+        sentenceLine.set(hit, lineAt(starts, seg.norm.map[range[0]] ?? 0));
+        hits.push(hit);
+      }
     }
   }
-  return mergeAdjacent(hits);
+  return mergeAdjacent(hits, sentenceLine);
 }
 
 /**
- * One paragraph making the same point over consecutive sentences is one instruction: hits of a rule on
- * touching lines merge into the strongest, widened to cover both.
+ * One instruction continued is one hit: a hit of a rule whose sentence starts on the line where the previous
+ * hit of that rule ends (the same paragraph running on) merges into the strongest, widened to cover both.
+ * Separate instructions on their own lines (list items, lines of a block) stay separate hits.
  */
-function mergeAdjacent(hits: Hit[]): Hit[] {
+function mergeAdjacent(hits: Hit[], sentenceLine: WeakMap<Hit, number>): Hit[] {
   const merged: Hit[] = [];
   const byRule = [...hits].sort((a, b) => a.rule.localeCompare(b.rule) || a.line - b.line);
   for (const hit of byRule) {
     const prev = merged[merged.length - 1];
-    if (prev && prev.rule === hit.rule && hit.line <= prev.endLine + 1) {
+    if (prev && prev.rule === hit.rule && (sentenceLine.get(hit) ?? hit.line) <= prev.endLine) {
       const strongest = hit.confidence > prev.confidence ? hit : prev;
       merged[merged.length - 1] = {
         ...strongest,

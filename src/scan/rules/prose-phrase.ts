@@ -18,6 +18,11 @@ export interface Adjustment {
   /** Multiplies the confidence: below 1 for benign readings, above 1 for aggravating ones. */
   factor: number;
   why: string;
+  /**
+   * Framing weights that apply instead of the rule's when this adjustment matches: a fact about the text that
+   * makes its framing beside the point (a raw-IP script piped to a shell is no safer when told to the user).
+   */
+  framing?: Partial<Record<Framing, number>>;
 }
 
 export interface PhraseRule extends Rule {

@@ -1,6 +1,7 @@
 import { negated, type PhraseRule } from './prose-phrase.js';
 import {
   FETCH_CMD,
+  NO_REPUTATION_SOURCE,
   PASTE_HOST,
   RAW_IP_URL,
   rx,
@@ -74,6 +75,19 @@ export const remoteScriptLure: PhraseRule = {
   ],
   adjust: [
     { re: rx(SHADY_SOURCE), factor: 1.15, why: 'from a paste site, URL shortener or raw IP' },
+    {
+      // Source reputation: with no one behind the host, who was told to run it does not make it safer.
+      re: rx(
+        FETCH_CMD,
+        String.raw`[^\n|;]{0,200}?`,
+        NO_REPUTATION_SOURCE,
+        String.raw`[^\n|;]{0,200}?`,
+        SHELL_SINK,
+      ),
+      factor: 1.15,
+      framing: { 'user-action': 1 },
+      why: 'the source has no reputation (raw IP, plain http, paste site or dynamic DNS)',
+    },
     { re: rx(VENDOR_INSTALLER), factor: 0.55, why: 'the vendor’s own installer' },
     negated('run|execute|pipe|use|download|paste|curl|wget'),
     {
@@ -192,6 +206,12 @@ export const unverifiableInstall: PhraseRule = {
       why: 'the user chooses the password or source',
     },
     { re: rx(VENDOR_INSTALLER), factor: 0.6, why: 'a known vendor source' },
+    {
+      re: rx(String.raw`\b(?:curl|wget|pip3?|npm|install|download)\b[^\n]{0,200}?`, NO_REPUTATION_SOURCE),
+      factor: 1.1,
+      framing: { 'user-action': 0.95 },
+      why: 'the source has no reputation (raw IP, plain http, paste site or dynamic DNS)',
+    },
     negated('install|download|use|add|trust'),
   ],
 };
@@ -344,6 +364,8 @@ export const privilegeEscalation: PhraseRule = {
         String.raw`[^\n;]{0,300}?\|\s*sudo\s+(?:-\S+\s+)*(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node)\b`,
       ),
       factor: 2.2,
+      // Root for a fetched script is the skill's lure, not the user's own package choice.
+      framing: { 'user-action': 0.6 },
       why: 'runs a downloaded script as root',
     },
     {

@@ -37,3 +37,12 @@ export const FETCH_CMD = String.raw`(?:\bcurl\b|\bwget\b|\biwr\b|\birm\b|\bInvok
 
 /** An interpreter at the receiving end of a pipe. */
 export const SHELL_SINK = String.raw`\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|Invoke-Expression|pwsh|powershell)\b`;
+
+/** Free dynamic-DNS and tunnel hosts: anyone can point one at any machine in a minute. */
+export const DYNAMIC_DNS_HOST = String.raw`(?:[\w-]+\.(?:duckdns\.org|no-ip\.(?:com|org|biz|info)|ddns\.net|hopto\.org|zapto\.org|sytes\.net|dynu\.net|servebeer\.com|serveftp\.com|ngrok(?:-free)?\.(?:io|app|dev)|trycloudflare\.com|serveo\.net|loca\.lt|localtunnel\.me))`;
+
+/** Plain http to a public host: the script can be swapped on the wire, and nobody vouches for it. */
+export const PLAIN_HTTP_URL = String.raw`\bhttp://(?!(?:localhost|127\.|0\.0\.0\.0|\[::1\]|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.|example\.(?:com|org|net)\b|host\.docker\.internal|[\w.-]+\.(?:local|internal|lan|test|localhost)\b))[\w-]+(?:\.[\w-]+)+`;
+
+/** Where code comes from with no reputation at all: raw IPs, paste sites, shorteners, dynamic DNS, plain http. */
+export const NO_REPUTATION_SOURCE = `(?:${PASTE_HOST}|${URL_SHORTENER}|${RAW_IP_URL}|${DYNAMIC_DNS_HOST}|${PLAIN_HTTP_URL})`;
