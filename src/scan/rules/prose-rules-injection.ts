@@ -187,6 +187,37 @@ export const instructionOverride: PhraseRule = {
       base: 0.75,
       why: 'replaces the agent’s instructions with new ones',
     },
+    {
+      // Precedence over what the agent was told before, with words between ("take priority over earlier
+      // instructions from the system prompt"); precedence over other files or settings is not this.
+      all: [
+        rx(
+          String.raw`\b(?:take|takes|taking|have|has|get|gets|given)\s+(?:(?:top|absolute|full)\s+)?(?:priority|precedence)\s+over\s+(?:[\w'-]+\s+){0,3}?(?:(?:earlier|previous|prior|other|conflicting|existing|default)\s+(?:\w+\s+)?instructions|(?:the\s+|your\s+)?system\s+(?:prompt|message|instructions)|(?:your\s+|the\s+)?safety\s+(?:guidelines|polic(?:y|ies)|rules))\b`,
+        ),
+      ],
+      base: 0.85,
+      why: 'claims precedence over the agent’s earlier instructions',
+    },
+    {
+      // Told to route around a safety control when it stops the agent: the safety policy overridden.
+      all: [
+        rx(
+          String.raw`\b(?:if|when|whenever|should|in\s+case)\s+(?:a|an|any|the|your)\s+(?:[\w-]+,?\s+(?:or\s+|and\s+)?){0,4}?(?:permission|safety|security|sandbox(?:ing)?|approval|policy|guardrail|content\s+filter|confirmation)(?:\s+(?:prompts?|checks?|rules?|filters?|dialogs?|polic(?:y|ies)|systems?))?\b[^.;]{0,60}?\b(?:blocks?|prevents?|stops?|denies|refuses?|rejects?|interrupts?|gets?\s+in\s+(?:the|your)\s+way)\b[^.;]{0,60}?\b(?:work\s+around|get\s+around|bypass|circumvent|sidestep|evade|route\s+around|find\s+(?:a|another)\s+way\s+(?:around|past))\b`,
+        ),
+      ],
+      base: 0.85,
+      why: 'tells the agent to get around a safety control that stops it',
+    },
+    {
+      // Every call pre-approved: the permission policy the agent runs under is declared void.
+      all: [
+        rx(
+          String.raw`\b(?:treat|consider|regard)\s+(?:every|all|any|each)\s+(?:tool\s+calls?|tool\s+uses?|commands?|actions?|operations?)\s+as\s+(?:pre-?approved|already\s+approved|authori[sz]ed\s+in\s+advance)\b`,
+        ),
+      ],
+      base: 0.85,
+      why: 'declares every tool call pre-approved, voiding the permission policy',
+    },
   ],
   adjust: [
     {
