@@ -261,6 +261,19 @@ const PAYLOAD_KEYS = /^(data|json|files|body|form|content|payload|message|msg|te
 const AUTH_KEYS =
   /^(headers|auth|cookies|cookie|token|apiKey|api_key|Authorization|params|query|searchParams)$/i;
 
+/**
+ * The argument naming a socket's host: node's `net.connect(port, host)` puts the port first (a bare port means
+ * localhost), an options object names `host`; python's `connect(("h", p))` and `create_connection` lead with it.
+ */
+function socketHostArg(call: Call): Value | null {
+  const first = call.args[0];
+  if (!first) return call.named.get('host') ?? null;
+  if (first.text.trim().startsWith('{')) return call.named.get('host') ?? { ...first, text: "'localhost'" };
+  if (/^\d+$/.test(first.str ?? first.text.trim()))
+    return call.args[1] ?? { ...first, text: "'localhost'", str: 'localhost' };
+  return first;
+}
+
 function callUse(call: Call): NetworkUse | null {
   const c = call.callee;
   if (!isNetworkCallee(c) && !DNS_CALL_RE.test(c)) return null;
@@ -286,8 +299,9 @@ function callUse(call: Call): NetworkUse | null {
   const urlArg = (isRequest ? call.args[1] : call.args[0]) ?? call.named.get('url') ?? null;
   const socket = /socket|net\.|tls\.|dgram|create_connection/.test(c);
   let urlStr = urlArg?.str ?? null;
-  if (socket && urlArg)
-    urlStr = `x://${/["'`]([^"'`]+)["'`]/.exec(urlArg.text)?.[1] ?? urlArg.str ?? UNKNOWN}`;
+  const socketHost = socket ? socketHostArg(call) : urlArg;
+  if (socket && socketHost)
+    urlStr = `x://${/["'`]([^"'`]+)["'`]/.exec(socketHost.text)?.[1] ?? socketHost.str ?? UNKNOWN}`;
   const hostOpt = call.named.get('hostname') ?? call.named.get('host');
   if (!urlStr && hostOpt?.str) urlStr = `x://${hostOpt.str}`;
   const { host, dynamic } = hostOf(urlStr);

@@ -3,7 +3,7 @@
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { T, type Taint } from '../code/model.js';
-import { READ_CALL_RE, WALK_CALL_RE, WALK_COMMANDS, WRITE_CALL_RE } from '../code/names.js';
+import { LOCAL_HOST_RE, READ_CALL_RE, WALK_CALL_RE, WALK_COMMANDS, WRITE_CALL_RE } from '../code/names.js';
 import { carried, isDeclared, type NetworkUse, networkUses } from '../code/network.js';
 import {
   candidates,
@@ -524,18 +524,38 @@ function listedSecretReads(ctx: FileContext, model: CodeModel): Hit[] {
 const REVERSE_SHELL =
   /\/dev\/(tcp|udp)\/[^/\s]+\/\d+|^(nc|ncat|netcat)\b.*\s-[ec]\s|socat\b.*\bexec:|pty\.spawn\(/;
 
+/** `/dev/tcp/HOST/PORT` paths in a command's text. */
+const DEV_TCP_ALL = /\/dev\/(?:tcp|udp)\/([^/\s"']+)\/[^\s"']+/g;
+/** Writing to the socket or binding it both ways (`>/dev/tcp`, `<>/dev/tcp`, `>&/dev/tcp`, `>&3`). */
+const DEV_TCP_SENDS = /(>|<>|>&)\s*\/dev\/(tcp|udp)\/|>&\s*\d|\b(ba|z|da|k)?sh\s+-i\b/;
+
+/**
+ * `/dev/tcp` that carries nothing out: every host is the machine itself (a local port probe), or the
+ * socket is only opened for reading (`timeout 1 bash -c "</dev/tcp/db/5432"` checks that a port is open).
+ */
+function devTcpProbe(text: string): boolean {
+  const hosts = [...text.matchAll(DEV_TCP_ALL)].map((m) => m[1]!.toLowerCase());
+  if (hosts.length === 0) return false;
+  // `echo > /dev/tcp/h/p` and `: > /dev/tcp/h/p` write an empty line: the classic probe, not a send.
+  const written = text.replace(/(^|[;&|(\s])(echo|:|true)\s*>\s*\/dev\/(tcp|udp)\//g, '$1');
+  return hosts.every((h) => LOCAL_HOST_RE.test(h)) || !DEV_TCP_SENDS.test(written);
+}
+
 function reverseShellHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = [];
+  // A payload quoted in a document that nothing runs is a cheat sheet (same discount as code-remote-shell).
+  const docs = /\.(md|markdown|mdx|rst|txt)$/i.test(ctx.file.path) && !ctx.reachable;
   for (const c of model.calls) {
     if (!REVERSE_SHELL.test(c.text) || (c.kind === 'call' && c.callee !== 'pty.spawn')) continue;
     if (c.kind === 'call' && !model.calls.some((o) => /^socket\./.test(o.callee))) continue;
+    if (c.kind === 'command' && devTcpProbe(c.text)) continue;
     hits.push(
       callHit(
         ctx,
         c,
         E1,
-        0.85,
-        'opens a reverse shell to a remote host',
+        docs ? 0.85 * 0.45 : 0.85,
+        `opens a reverse shell to a remote host${docs ? '; quoted in a document that nothing runs' : ''}`,
         'Reverse shell: a remote host gets a shell on this machine.',
       ),
     );
