@@ -29,7 +29,22 @@ const WRAPPERS = new Set([
   'xargs',
   'builtin',
   'caffeinate',
+  'setsid',
+  'watch',
+  'flock',
 ]);
+/** Wrapper options that take a value (`sudo -u root`, `watch -n 5`, `xargs -I {}`), so the value is not the command. */
+const WRAPPER_VALUE_FLAGS: Readonly<Record<string, RegExp>> = {
+  sudo: /^-[ugCDhprT]$/,
+  doas: /^-[uC]$/,
+  nice: /^-n$/,
+  timeout: /^-[sk]$/,
+  watch: /^-n$/,
+  xargs: /^-[IinLPsdEa]$/,
+  env: /^-[uSC]$/,
+  stdbuf: /^-[ioe]$/,
+  flock: /^-[wE]$/,
+};
 const READERS = new Set([
   'cat',
   'head',
@@ -278,12 +293,22 @@ class ShellExtractor extends ScriptExtractor {
     let i = 0;
     let current = name;
     while (WRAPPERS.has(current) && i < args.length) {
-      while (i < args.length && /^(-|\w+=)/.test(args[i]!.str ?? '-')) i++;
+      const valued = WRAPPER_VALUE_FLAGS[current];
+      while (i < args.length && /^(-|\w+=)/.test(args[i]!.str ?? '-'))
+        i += valued?.test(args[i]!.str ?? '') ? 2 : 1;
       if (current === 'timeout' && i < args.length && /^\d/.test(args[i]!.str ?? '')) i++;
+      // `flock LOCKFILE cmd`: the lock file comes before the command.
+      if (current === 'flock' && i < args.length - 1) i++;
       const inner = args[i]?.str;
       if (!inner) break;
       current = basename(inner);
-      this.out.calls.push({ ...base, callee: current, args: args.slice(i + 1) });
+      const wrapped = { ...base, callee: current, args: args.slice(i + 1) };
+      this.out.calls.push(wrapped);
+      // `nohup sh -c '…'`, `sudo bash -c '…'`: the wrapped shell's code string runs too. Under `timeout` a
+      // polling loop in that string is bounded by the deadline, which embedded loop facts cannot carry yet.
+      const deadline =
+        name === 'timeout' && /\b(while|until|for)\b/.test(wrapped.args.map((a) => a.str).join(' '));
+      if (!WRAPPERS.has(current) && !deadline) this.embedInline(wrapped);
       i++;
     }
     this.embedInline(base);
