@@ -4,6 +4,7 @@ import { frontmatter } from 'micromark-extension-frontmatter';
 import { describe, expect, it } from 'vitest';
 import { buildTree, type MdNode, Unsupported } from '../../../../src/scan/markdown/tree.js';
 import { fromMdast } from '../../../../src/scan/markdown.js';
+import { seededRandom } from '../../../../src/util/seeded-random.js';
 
 // The event-built tree must carry exactly what the mdast tree carries for the walker: compared here on
 // hand-picked edge cases and on many generated documents mixing them.
@@ -107,18 +108,6 @@ const PIECES = [
 const PREFIXES = ['', '', '', '  ', '    ', '> ', '- ', '1. ', '\t', '>> ', '- > '];
 const SEPARATORS = ['\n', '\n\n', '\n\n', '\r\n', '\n\n\n', ' '];
 
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function pick<T>(next: () => number, items: readonly T[]): T {
   return items[Math.floor(next() * items.length)]!;
 }
@@ -144,7 +133,7 @@ describe('buildTree', () => {
   });
 
   it('matches mdast on generated documents', () => {
-    const next = random(20261130);
+    const next = seededRandom(20261130);
     let unsupported = 0;
     for (let i = 0; i < 600; i++) {
       const text = generate(next);
