@@ -94,6 +94,32 @@ interface JsLoopScan {
   sleeps: boolean;
 }
 
+/** A node still to visit in a loop body: the `if` conditions above it, inside a nested loop, inside a `try`. */
+interface LoopFrame {
+  n: Node;
+  conditions: string[];
+  inner: boolean;
+  inTry: boolean;
+}
+
+/**
+ * Queues a node's children with what they inherit (`frame.inner` already accounts for the node itself): an
+ * `if` adds its condition (its `skip`-typed condition child is not visited), a `try` marks its block's exits
+ * as leaving on success.
+ */
+function pushChildren(stack: LoopFrame[], frame: LoopFrame, isIf: boolean, skip: string | null): void {
+  const { n, conditions, inner, inTry } = frame;
+  if (isIf) {
+    const cond = n.childForFieldName('condition')?.text ?? '';
+    for (const c of n.namedChildren)
+      if (c && c.type !== skip) stack.push({ n: c, conditions: [...conditions, cond], inner, inTry });
+    return;
+  }
+  const block = n.type === 'try_statement' ? n.childForFieldName('body') : null;
+  for (const c of n.namedChildren)
+    if (c) stack.push({ n: c, conditions, inner, inTry: inTry || (block !== null && c.id === block.id) });
+}
+
 function isInfiniteJsLoop(node: Node): boolean {
   const cond = node.childForFieldName('condition');
   const text = cond?.text.replace(/^\(|\)$|;$/g, '').trim() ?? '';
@@ -104,9 +130,7 @@ function isInfiniteJsLoop(node: Node): boolean {
 /** Exits and waits in a loop body; exits inside nested functions (callbacks) do not leave the loop. */
 function scanJsLoopBody(body: Node): JsLoopScan {
   const scan: JsLoopScan = { exits: [], sleeps: false };
-  const stack: { n: Node; conditions: string[]; inner: boolean; inTry: boolean }[] = [
-    { n: body, conditions: [], inner: false, inTry: false },
-  ];
+  const stack: LoopFrame[] = [{ n: body, conditions: [], inner: false, inTry: false }];
   let budget = 5000;
   while (stack.length > 0 && budget-- > 0) {
     const { n, conditions, inner, inTry } = stack.pop()!;
@@ -119,20 +143,8 @@ function scanJsLoopBody(body: Node): JsLoopScan {
       if (/^process\.exit$/.test(callee)) scan.exits.push(exit);
     }
     const childInner = inner || (n !== body && JS_BREAKABLE.test(n.type));
-    if (n.type === 'if_statement') {
-      const cond = n.childForFieldName('condition')?.text ?? '';
-      for (const c of n.namedChildren)
-        if (c && c.type !== 'parenthesized_expression')
-          stack.push({ n: c, conditions: [...conditions, cond], inner: childInner, inTry });
-      continue;
-    }
-    if (n.type === 'try_statement') {
-      const block = n.childForFieldName('body');
-      for (const c of n.namedChildren)
-        if (c) stack.push({ n: c, conditions, inner: childInner, inTry: inTry || c.id === block?.id });
-      continue;
-    }
-    for (const c of n.namedChildren) if (c) stack.push({ n: c, conditions, inner: childInner, inTry });
+    const isIf = n.type === 'if_statement';
+    pushChildren(stack, { n, conditions, inner: childInner, inTry }, isIf, 'parenthesized_expression');
   }
   // A wait is often wrapped in a callback (`new Promise((r) => setTimeout(r, ms))`): look at every call.
   scan.sleeps = body
@@ -171,9 +183,7 @@ const PY_SLEEP = /(?:^|\.)sleep$/;
 /** Exits and waits in a python loop body, with the `if` conditions above each exit. */
 function scanPythonLoopBody(body: Node): JsLoopScan {
   const scan: JsLoopScan = { exits: [], sleeps: false };
-  const stack: { n: Node; conditions: string[]; inner: boolean; inTry: boolean }[] = [
-    { n: body, conditions: [], inner: false, inTry: false },
-  ];
+  const stack: LoopFrame[] = [{ n: body, conditions: [], inner: false, inTry: false }];
   let budget = 5000;
   while (stack.length > 0 && budget-- > 0) {
     const { n, conditions, inner, inTry } = stack.pop()!;
@@ -187,19 +197,8 @@ function scanPythonLoopBody(body: Node): JsLoopScan {
       if (/^(sys\.exit|exit|quit|os\._exit)$/.test(callee)) scan.exits.push(exit);
     }
     const childInner = inner || (n !== body && PY_BREAKABLE.test(n.type));
-    if (n.type === 'if_statement' || n.type === 'elif_clause') {
-      const cond = n.childForFieldName('condition')?.text ?? '';
-      for (const c of n.namedChildren)
-        if (c) stack.push({ n: c, conditions: [...conditions, cond], inner: childInner, inTry });
-      continue;
-    }
-    if (n.type === 'try_statement') {
-      const block = n.childForFieldName('body');
-      for (const c of n.namedChildren)
-        if (c) stack.push({ n: c, conditions, inner: childInner, inTry: inTry || c.id === block?.id });
-      continue;
-    }
-    for (const c of n.namedChildren) if (c) stack.push({ n: c, conditions, inner: childInner, inTry });
+    const isIf = n.type === 'if_statement' || n.type === 'elif_clause';
+    pushChildren(stack, { n, conditions, inner: childInner, inTry }, isIf, null);
   }
   return scan;
 }
