@@ -175,6 +175,30 @@ function hitFor(
   };
 }
 
+interface Candidate {
+  hit: Hit;
+  /** Line where the variant's matched words end. */
+  to: number;
+}
+
+function matchEndLine(match: { found: Match[] }, norm: NormalText, starts: readonly number[]): number {
+  const end = Math.max(...match.found.map((m) => m.end));
+  return lineAt(starts, norm.map[end - 1] ?? 0);
+}
+
+/**
+ * The strongest variant's hit, plus any other whose matched words lie on lines the kept ones do not touch:
+ * a sentence running over several lines ("download X from <IP> ... \n... `wget <IP> | sudo bash`") can hold
+ * two instructions, each reported at its own line.
+ */
+function distinctInstructions(candidates: Candidate[]): Hit[] {
+  const kept: Candidate[] = [];
+  for (const c of [...candidates].sort((a, b) => b.hit.confidence - a.hit.confidence)) {
+    if (kept.every((k) => c.to < k.hit.line || c.hit.line > k.to)) kept.push(c);
+  }
+  return kept.map((k) => k.hit);
+}
+
 /**
  * Runs every rule over every sentence of a segment: one hit per rule and sentence (its strongest variant),
  * minus hits of rules that yield to another rule firing on the same sentence.
@@ -189,6 +213,7 @@ export function applyRules(
   const hits: Hit[] = [];
   // The line each hit's sentence starts on: a sentence that starts where the previous hit ends continues it.
   const sentenceLine = new WeakMap<Hit, number>();
+  const sentenceIndex = new WeakMap<Hit, number>();
   // A variant whose leading expression matches nowhere in the segment cannot match any sentence of it
   // (expressions anchored to a whole sentence are always tried).
   // The prefilter skips expressions whose required words are all absent from the segment.
@@ -205,9 +230,9 @@ export function applyRules(
     if (sentence.length < 4) continue;
     // Framing is read only when something matched: most sentences match nothing (sentenceFraming is pure).
     let ctx: HitContext | null = null;
-    const fired = new Map<string, { rule: PhraseRule; hit: Hit }>();
+    const fired = new Map<string, { rule: PhraseRule; hits: Hit[] }>();
     for (const { rule, variants } of live) {
-      let best: Hit | null = null;
+      const candidates: Candidate[] = [];
       for (const variant of variants) {
         const match = matchAcross(variant, seg.norm, range, ranges[i + 1], seg.section);
         if (!match) continue;
@@ -220,18 +245,21 @@ export function applyRules(
         };
         const hit = hitFor(rule, variant, match, range[0], ctx);
         if (hit && match.end !== range[1]) hit.confidence *= NEXT_SENTENCE_FACTOR;
-        if (hit && (!best || hit.confidence > best.confidence)) best = hit;
+        if (hit) candidates.push({ hit, to: matchEndLine(match, seg.norm, starts) });
       }
-      if (best) fired.set(rule.id, { rule, hit: best });
+      const chosen = distinctInstructions(candidates);
+      if (chosen.length > 0) fired.set(rule.id, { rule, hits: chosen });
     }
-    for (const { rule, hit } of fired.values()) {
-      if (!rule.yieldsTo?.some((id) => fired.has(id))) {
+    for (const { rule, hits: ruleHits } of fired.values()) {
+      if (rule.yieldsTo?.some((id) => fired.has(id))) continue;
+      for (const hit of ruleHits) {
         sentenceLine.set(hit, lineAt(starts, seg.norm.map[range[0]] ?? 0));
+        sentenceIndex.set(hit, i);
         hits.push(hit);
       }
     }
   }
-  return mergeAdjacent(hits, sentenceLine);
+  return mergeAdjacent(hits, sentenceLine, sentenceIndex);
 }
 
 /**
@@ -239,12 +267,25 @@ export function applyRules(
  * hit of that rule ends (the same paragraph running on) merges into the strongest, widened to cover both.
  * Separate instructions on their own lines (list items, lines of a block) stay separate hits.
  */
-function mergeAdjacent(hits: Hit[], sentenceLine: WeakMap<Hit, number>): Hit[] {
+function mergeAdjacent(
+  hits: Hit[],
+  sentenceLine: WeakMap<Hit, number>,
+  sentenceIndex: WeakMap<Hit, number>,
+): Hit[] {
   const merged: Hit[] = [];
   const byRule = [...hits].sort((a, b) => a.rule.localeCompare(b.rule) || a.line - b.line);
+  // Sentence of the last kept hit: distinct instructions found in one sentence never merge.
+  let lastSentence = -1;
   for (const hit of byRule) {
     const prev = merged[merged.length - 1];
-    if (prev && prev.rule === hit.rule && (sentenceLine.get(hit) ?? hit.line) <= prev.endLine) {
+    const sentence = sentenceIndex.get(hit) ?? -1;
+    const continues =
+      prev !== undefined &&
+      prev.rule === hit.rule &&
+      sentence !== lastSentence &&
+      (sentenceLine.get(hit) ?? hit.line) <= prev.endLine;
+    lastSentence = sentence;
+    if (prev && continues) {
       const strongest = hit.confidence > prev.confidence ? hit : prev;
       merged[merged.length - 1] = {
         ...strongest,
