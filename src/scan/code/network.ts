@@ -23,6 +23,8 @@ export interface NetworkUse {
   timeout: boolean;
   /** The request downloads to this file (curl -o, wget -O, urlretrieve, -OutFile). */
   downloadTo: string | null;
+  /** Body written after the request was opened (`req.write(x)`, `req.end(x)`). */
+  written?: readonly Value[];
 }
 
 const URL_RE = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]+\]|[^/:?#]+)/i;
@@ -376,7 +378,12 @@ function attachBody(uses: NetworkUse[], call: Call): void {
   const i = uses.findLastIndex((u) => u.call.callee === opener && u.call.line <= call.line);
   if (i < 0 || call.args.length === 0) return;
   const use = uses[i]!;
-  uses[i] = { ...use, sends: true, payload: use.payload.union(data) };
+  uses[i] = {
+    ...use,
+    sends: true,
+    payload: use.payload.union(data),
+    written: [...(use.written ?? []), ...call.args],
+  };
 }
 
 /** All data the request carries, by any channel. */

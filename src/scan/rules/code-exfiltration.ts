@@ -254,6 +254,17 @@ function transmissionHit(ctx: FileContext, use: NetworkUse, declared: boolean): 
   const secretData = all.union(use.call.stdin).has(T.ENV_ALL | T.ENV_SECRET | T.CRED_DATA | T.CTX_DATA);
   if (!use.host && !use.dynamicHost && !secretData) return null;
   const base = use.host ? 0.6 : 0.45;
+  // Credential file contents on their way out: the transmission is the theft itself, not a mere upload.
+  const creds = all.union(use.call.stdin);
+  if (creds.has(T.CRED_DATA))
+    return callHit(
+      ctx,
+      call,
+      E1,
+      0.85,
+      `sends credential data read at line ${creds.lineOf(T.CRED_DATA)} to ${dest(use)}, which the skill does not declare`,
+      `Credentials are sent to undeclared host ${dest(use)}.`,
+    );
   return callHit(
     ctx,
     call,
@@ -580,6 +591,66 @@ function declaredFor(ctx: FileContext, host: string): boolean {
   return new RegExp(`\\b${service.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(text);
 }
 
+/**
+ * A request that carries runtime data (a variable, a call's result, stdin) to a host the skill does not
+ * declare and that is not this machine: where a credential read elsewhere in the same script ends up when
+ * the value crosses functions (`send(collect())`) that the taint does not follow.
+ */
+function undeclaredDataSend(ctx: FileContext, model: CodeModel): NetworkUse | null {
+  for (const use of networkUses(model.calls)) {
+    if (!use.sends || (!use.host && !use.dynamicHost)) continue;
+    if (use.host && (LOCAL_HOST_RE.test(use.host) || declaredFor(ctx, use.host))) continue;
+    if (runtimePayload(use)) return use;
+  }
+  return null;
+}
+
+const DATA_FLAG =
+  /^(-d|-F|-T|--data[\w-]*|--form[\w-]*|--upload-file|--json|--post-(data|file)|--body-(data|file)|-body|-infile)$/i;
+
+/** The request body is computed (tainted, or an expression rather than a literal). */
+function runtimePayload(use: NetworkUse): boolean {
+  if (use.payload.bits !== 0 || use.call.stdin.bits !== 0) return true;
+  if (use.call.kind === 'command') {
+    const args = use.call.args;
+    // A data flag whose value is a file (`@path`) or holds an expansion (`-d "k=$blob"`).
+    return args.some(
+      (a, i) =>
+        /^@(?!-$)|^[\w-]*=@/.test(a.str ?? '') ||
+        (DATA_FLAG.test(args[i - 1]?.str ?? '') && (a.str === null || a.str.includes('\u2026'))),
+    );
+  }
+  const named = ['data', 'json', 'body', 'files', 'content'].map((k) => use.call.named.get(k));
+  const body = [...named, ...use.call.args.slice(1), ...(use.written ?? [])];
+  return body.some((v) => v !== undefined && (v.str === null || v.str.includes('\u2026')));
+}
+
+/** A credential read in a script that also sends runtime data to an undeclared host: the read is the theft's source. */
+function sentLater(hit: Hit, send: NetworkUse): Hit {
+  if (hit.rule !== PE3 || hit.confidence >= 0.9) return hit;
+  const to = dest(send);
+  return {
+    ...hit,
+    confidence: Math.min(0.95, Math.round((hit.confidence + 0.2) * 100) / 100),
+    rationale: `${hit.rationale}; the same script sends runtime data to ${to} (line ${send.call.line}), a host the skill does not declare`,
+    message: `Credentials are read by a script that sends data to ${to}.`,
+  };
+}
+
+/** The send that follows a credential read in the same script carries it: its E1 says so, near-certain. */
+function carriesReadCredentials(hits: Hit[], send: NetworkUse): void {
+  const read = hits.find((h) => h.rule === PE3 && h.line <= send.call.line && h.confidence >= 0.9);
+  const e1 = hits.findIndex((h) => h.rule === E1 && h.line === send.call.line && h.confidence < 0.9);
+  if (!read || e1 < 0) return;
+  const h = hits[e1]!;
+  hits[e1] = {
+    ...h,
+    confidence: Math.min(0.95, Math.round((h.confidence + 0.25) * 100) / 100),
+    rationale: `${h.rationale}; the script read a credential store at line ${read.line} before this send`,
+    message: `Credentials read by this script are sent to undeclared host ${dest(send)}.`,
+  };
+}
+
 export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = reverseShellHits(ctx, model);
   const sources = new Set<string>();
@@ -593,7 +664,10 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
     const t = transmissionHit(ctx, effective, declared);
     if (t) hits.push(t);
   }
-  for (const h of sourceHits(ctx, model)) if (!sources.has(`${h.rule}:${h.line}`)) hits.push(h);
+  const send = undeclaredDataSend(ctx, model);
+  for (const h of sourceHits(ctx, model))
+    if (!sources.has(`${h.rule}:${h.line}`)) hits.push(send ? sentLater(h, send) : h);
+  if (send) carriesReadCredentials(hits, send);
   hits.push(...listedSecretReads(ctx, model));
   hits.push(...dumpedContextReads(ctx, model));
   return oneFlowPerSource(hits.map((h) => pastAlias(ctx, h)));
