@@ -240,6 +240,17 @@ function transmissionHit(ctx: FileContext, use: NetworkUse, declared: boolean): 
       `Data is encoded into a DNS lookup under ${use.host ?? 'an unknown domain'}.`,
     );
   }
+  // A secret in the body is data handed to the host, not how the request authenticates.
+  const body = use.payload.union(use.call.stdin);
+  if (body.has(T.ENV_SECRET))
+    return callHit(
+      ctx,
+      call,
+      E1,
+      use.host ? 0.6 : 0.5,
+      `a secret-named variable (line ${body.lineOf(T.ENV_SECRET)}) is sent in the request body to ${dest(use)}, a host the skill does not declare`,
+      `A secret is sent as data to undeclared host ${dest(use)}.`,
+    );
   if (all.has(T.ENV_SECRET))
     return callHit(
       ctx,
