@@ -614,6 +614,17 @@ export const disableSafety: PhraseRule = {
       base: 0.5,
       why: 'bypasses code review',
     },
+    {
+      // The protection named in a condition and the bypass said with a pronoun ("if the sandbox blocks a
+      // step, work around it"): the verb and its object are far apart.
+      all: [
+        rx(
+          String.raw`\b(?:if|when|whenever|should|in\s+case)\s+(?:a|an|any|the|your)\s+(?:[\w-]+,?\s+(?:or\s+|and\s+)?){0,4}?(?:permission|safety|security|sandbox(?:ing)?|approval|guardrail|content\s+filter)(?:\s+(?:prompts?|checks?|rules?|filters?|dialogs?|systems?))?\b[^.;]{0,60}?\b(?:blocks?|prevents?|stops?|denies|refuses?|rejects?)\b[^.;]{0,60}?\b(?:work|get|route|find\s+(?:a|another)\s+way)\s+around\s+(?:it|them|that|this)\b`,
+        ),
+      ],
+      base: 0.8,
+      why: 'tells the agent to work around a protection that stops it',
+    },
   ],
   adjust: [
     negated('disable|turn off|bypass|circumvent|evade|skip|ignore|remove'),
