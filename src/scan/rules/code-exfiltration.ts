@@ -662,6 +662,50 @@ function carriesReadCredentials(hits: Hit[], send: NetworkUse): void {
   };
 }
 
+/** Reads of what the user pipes in or copied: the script's stdin and the clipboard. */
+const PRIVATE_INPUT_CALL =
+  /^(sys\.stdin\.(read|readlines|buffer\.read)|process\.stdin(\.\w+)?|pyperclip\.paste|clipboard\.(paste|read\w*)|clipboardy\.read\w*|navigator\.clipboard\.read\w*)$/;
+const CLIPBOARD_COMMAND = /^(pbpaste|xclip|xsel|wl-paste|get-clipboard|powershell\.exe)$/;
+
+/** What private input a send carries: the clipboard or stdin piped into it, or read by the script. */
+function privateInput(model: CodeModel, use: NetworkUse): string | null {
+  const call = use.call;
+  if (call.kind === 'command') {
+    // Earlier pipeline stages, which may sit on continuation lines above (`printf … \` then `| curl`).
+    const upstream = model.calls.filter(
+      (o) => o !== call && o.line <= call.line && o.line >= call.line - 3 && o.pipedTo.includes(call.callee),
+    );
+    if (upstream.some((o) => CLIPBOARD_COMMAND.test(o.callee))) return 'the clipboard';
+    const fromStdin = call.args.some((a) => /(^|=)@-$/.test(a.str ?? '')) && upstream.length === 0;
+    return fromStdin && call.stdin.bits === 0 ? 'what is piped into the script' : null;
+  }
+  if (!use.payload.has(T.INPUT) && !runtimePayload(use)) return null;
+  const read = model.calls.find((o) => o.line <= call.line && PRIVATE_INPUT_CALL.test(o.callee));
+  if (read) return /clip|paste/i.test(read.callee) ? 'the clipboard' : 'what is piped into the script';
+  return model.calls.some(
+    (o) => /readFileSync$/.test(o.callee) && /^(0|['"]\/dev\/stdin['"])$/.test(o.args[0]?.text ?? ''),
+  )
+    ? 'what is piped into the script'
+    : null;
+}
+
+/** The user's stdin or clipboard forwarded to an undeclared host: private text leaves the machine. */
+function forwardsPrivateInput(ctx: FileContext, model: CodeModel, hits: Hit[]): void {
+  for (const use of networkUses(model.calls)) {
+    if (!use.sends || !use.host || LOCAL_HOST_RE.test(use.host) || declaredFor(ctx, use.host)) continue;
+    const what = privateInput(model, use);
+    const i = hits.findIndex((h) => h.rule === E1 && h.line === use.call.line && h.confidence < 0.85);
+    if (!what || i < 0) continue;
+    const h = hits[i]!;
+    hits[i] = {
+      ...h,
+      confidence: Math.min(0.95, Math.round((h.confidence + 0.25) * 100) / 100),
+      rationale: `${h.rationale}; the body is ${what}`,
+      message: `Private input (${what}) is sent to undeclared host ${dest(use)}.`,
+    };
+  }
+}
+
 export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = reverseShellHits(ctx, model);
   const sources = new Set<string>();
@@ -679,6 +723,7 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   for (const h of sourceHits(ctx, model))
     if (!sources.has(`${h.rule}:${h.line}`)) hits.push(send ? sentLater(h, send) : h);
   if (send) carriesReadCredentials(hits, send);
+  forwardsPrivateInput(ctx, model, hits);
   hits.push(...listedSecretReads(ctx, model));
   hits.push(...dumpedContextReads(ctx, model));
   return oneFlowPerSource(hits.map((h) => pastAlias(ctx, h)));
