@@ -4,7 +4,7 @@ import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { T, type Taint } from '../code/model.js';
 import { LOCAL_HOST_RE, READ_CALL_RE, WALK_CALL_RE, WALK_COMMANDS, WRITE_CALL_RE } from '../code/names.js';
-import { carried, isDeclared, type NetworkUse, networkUses } from '../code/network.js';
+import { carried, isDeclared, isIpHost, type NetworkUse, networkUses } from '../code/network.js';
 import {
   candidates,
   isAgentContextPath,
@@ -276,6 +276,16 @@ function transmissionHit(ctx: FileContext, use: NetworkUse, declared: boolean): 
       `sends credential data read at line ${creds.lineOf(T.CRED_DATA)} to ${dest(use)}, which the skill does not declare`,
       `Credentials are sent to undeclared host ${dest(use)}.`,
     );
+  // A bare public IP address names no service anyone could recognise or declare: a drop box, not an API.
+  if (publicIp(use.host))
+    return callHit(
+      ctx,
+      call,
+      E1,
+      0.75,
+      `sends data to the raw IP address ${use.host}, which the skill does not declare`,
+      `Data is sent to a bare IP address (${use.host}).`,
+    );
   return callHit(
     ctx,
     call,
@@ -284,6 +294,14 @@ function transmissionHit(ctx: FileContext, use: NetworkUse, declared: boolean): 
     `sends data to ${dest(use)}, which the skill does not declare`,
     `Data is sent to undeclared host ${dest(use)}.`,
   );
+}
+
+/** Private and link-local ranges are the user's own network (a NAS, a home server), not a drop box. */
+const PRIVATE_IP =
+  /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.)/;
+
+function publicIp(host: string | null): boolean {
+  return isIpHost(host) && !PRIVATE_IP.test(host!) && !host!.startsWith('[');
 }
 
 /** Files written with tainted data, by constant path, so a later upload of that path carries the taint. */
