@@ -629,7 +629,7 @@ function undeclaredDataSend(ctx: FileContext, model: CodeModel): NetworkUse | nu
   for (const use of networkUses(model.calls)) {
     if (!use.sends || (!use.host && !use.dynamicHost)) continue;
     if (use.host && (LOCAL_HOST_RE.test(use.host) || declaredFor(ctx, use.host))) continue;
-    if (runtimePayload(use)) return use;
+    if (runtimePayload(use, model)) return use;
   }
   return null;
 }
@@ -638,20 +638,36 @@ const DATA_FLAG =
   /^(-d|-F|-T|--data[\w-]*|--form[\w-]*|--upload-file|--json|--post-(data|file)|--body-(data|file)|-body|-infile)$/i;
 
 /** The request body is computed (tainted, or an expression rather than a literal). */
-function runtimePayload(use: NetworkUse): boolean {
+function runtimePayload(use: NetworkUse, model?: CodeModel): boolean {
   if (use.payload.bits !== 0 || use.call.stdin.bits !== 0) return true;
   if (use.call.kind === 'command') {
     const args = use.call.args;
     // A data flag whose value is a file (`@path`) or holds an expansion (`-d "k=$blob"`).
-    return args.some(
-      (a, i) =>
-        /^@(?!-$)|^[\w-]*=@/.test(a.str ?? '') ||
-        (DATA_FLAG.test(args[i - 1]?.str ?? '') && (a.str === null || a.str.includes('\u2026'))),
+    return (
+      args.some(
+        (a, i) =>
+          /^@(?!-$)|^[\w-]*=@/.test(a.str ?? '') ||
+          (DATA_FLAG.test(args[i - 1]?.str ?? '') && (a.str === null || a.str.includes('\u2026'))),
+      ) ||
+      (model !== undefined && pipedRuntimeData(model, use.call))
     );
   }
   const named = ['data', 'json', 'body', 'files', 'content'].map((k) => use.call.named.get(k));
   const body = [...named, ...use.call.args.slice(1), ...(use.written ?? [])];
   return body.some((v) => v !== undefined && (v.str === null || v.str.includes('\u2026')));
+}
+
+/** `… | curl --data-binary @-` fed by an earlier stage that produces data (not `echo 'constant'`). */
+function pipedRuntimeData(model: CodeModel, call: Call): boolean {
+  if (!call.args.some((a) => /(^|=)@-$/.test(a.str ?? ''))) return false;
+  return model.calls.some(
+    (o) =>
+      o !== call &&
+      o.line <= call.line &&
+      o.line >= call.line - 3 &&
+      o.pipedTo.includes(call.callee) &&
+      (!/^(echo|printf)$/.test(o.callee) || o.args.some((a) => a.str === null || a.str.includes('\u2026'))),
+  );
 }
 
 /** A credential read in a script that also sends runtime data to an undeclared host: the read is the theft's source. */
@@ -666,9 +682,38 @@ function sentLater(hit: Hit, send: NetworkUse): Hit {
   };
 }
 
+/** Formats of live credentials (AWS keys, GitHub/GitLab/Slack/Stripe tokens, private key blocks). */
+const TOKEN_FORMAT_RE = /AKIA|gh[pousr]_|github_pat_|glpat-|xox[abpr]-|sk_live|AIza|BEGIN[ A-Z]*PRIVATE KEY/;
+
+/**
+ * A search for credential formats (grep/rg/re.findall over diffs, files or history) in a script that also
+ * sends runtime data to an undeclared host: secrets are harvested by shape and shipped out.
+ */
+function tokenSearchHits(ctx: FileContext, model: CodeModel, send: NetworkUse): Hit[] {
+  const search = model.calls.find(
+    (c) =>
+      (c.kind === 'command'
+        ? /^(grep|egrep|rg|ag|git)$/.test(c.callee)
+        : /(^|\.)(re\.)?(findall|finditer|search|compile|match)$/.test(c.callee)) &&
+      c.args.some((a) => TOKEN_FORMAT_RE.test(a.str ?? a.text)),
+  );
+  if (!search) return [];
+  const to = dest(send);
+  return [
+    callHit(
+      ctx,
+      search,
+      PE3,
+      0.75,
+      `searches for strings shaped like credentials (${TOKEN_FORMAT_RE.exec(search.text)?.[0] ?? 'tokens'}…) and the script sends runtime data to ${to} (line ${send.call.line}), a host the skill does not declare`,
+      `Credential-shaped strings are collected by a script that sends data to ${to}.`,
+    ),
+  ];
+}
+
 /** The send that follows a credential read in the same script carries it: its E1 says so, near-certain. */
 function carriesReadCredentials(hits: Hit[], send: NetworkUse): void {
-  const read = hits.find((h) => h.rule === PE3 && h.line <= send.call.line && h.confidence >= 0.9);
+  const read = hits.find((h) => h.rule === PE3 && h.line <= send.call.line && h.confidence >= 0.85);
   const e1 = hits.findIndex((h) => h.rule === E1 && h.line === send.call.line && h.confidence < 0.9);
   if (!read || e1 < 0) return;
   const h = hits[e1]!;
@@ -740,6 +785,7 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   const send = undeclaredDataSend(ctx, model);
   for (const h of sourceHits(ctx, model))
     if (!sources.has(`${h.rule}:${h.line}`)) hits.push(send ? sentLater(h, send) : h);
+  if (send) hits.push(...tokenSearchHits(ctx, model, send));
   if (send) carriesReadCredentials(hits, send);
   forwardsPrivateInput(ctx, model, hits);
   hits.push(...listedSecretReads(ctx, model));
