@@ -670,6 +670,57 @@ function pipedRuntimeData(model: CodeModel, call: Call): boolean {
   );
 }
 
+/** File names of secret stores that a walk may pick out (`.env`, `id_rsa`, `credentials`, `*.pem`). */
+const CRED_NAME =
+  /["'`](\.env(\.[\w-]+)?|\.?id_(rsa|ed25519|ecdsa|dsa)|credentials(\.json)?|\.npmrc|\.pypirc|\.netrc|\.git-credentials|wallet\.dat|[\w*-]*\.(pem|kdbx|p12|pfx))["'`]/;
+/** The name is tested, not just mentioned (`name == ".env"`, `.endswith(".pem")`, `in (...)`, `.match(...)`). */
+const NAME_TEST =
+  /==|endswith|endsWith|startswith|fnmatch|\bin\s*[([{]|\bin\s+["'`]|\.match\(|\.test\(|includes\(|-name\b|\bglob\b|rglob/;
+
+/** A walk rooted at the home or root folder (`os.walk(home)`, `scan(os.homedir())`, `rglob` on `Path.home()`). */
+function homeWalkLine(model: CodeModel): number | null {
+  const rootOf = (c: Call) =>
+    [...c.args, ...(c.receiver ? [c.receiver] : [])].some(
+      (a) => a.str === '~' || a.str === '/' || a.str === '~/',
+    );
+  const walk = model.calls.find(
+    (c) =>
+      (WALK_CALL_RE.test(c.callee) || /(^|\.)(walk|scan|crawl|visit|search)\w*$/i.test(c.callee)) &&
+      rootOf(c),
+  );
+  return walk?.line ?? null;
+}
+
+/**
+ * Secret files found by walking home: the walk, a test of each name against credential file names, and a read
+ * of the computed path next to that test. Reported at the read (PE3), like a read of a named store.
+ */
+function walkedSecretReads(ctx: FileContext, model: CodeModel): Hit[] {
+  if (homeWalkLine(model) === null) return [];
+  const lines = ctx.text.split('\n');
+  const tests = lines.flatMap((l, i) => (CRED_NAME.test(l) && NAME_TEST.test(l) ? [i + 1] : []));
+  if (tests.length === 0) return [];
+  const read = model.calls.find(
+    (c) =>
+      READ_CALL_RE.test(c.callee) &&
+      !WRITE_CALL_RE.test(c.callee) &&
+      (c.args[0] ?? c.receiver)?.str === null &&
+      tests.some((t) => c.line >= t && c.line - t <= 3),
+  );
+  if (!read) return [];
+  const name = CRED_NAME.exec(lines[tests.find((t) => read.line >= t)! - 1] ?? '')?.[1] ?? 'credential files';
+  return [
+    callHit(
+      ctx,
+      read,
+      PE3,
+      0.7,
+      `reads every ${name} found by walking the home folder`,
+      `Collects ${name} files from across the home folder.`,
+    ),
+  ];
+}
+
 /** A credential read in a script that also sends runtime data to an undeclared host: the read is the theft's source. */
 function sentLater(hit: Hit, send: NetworkUse): Hit {
   if (hit.rule !== PE3 || hit.confidence >= 0.9) return hit;
@@ -783,7 +834,7 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
     if (t) hits.push(t);
   }
   const send = undeclaredDataSend(ctx, model);
-  for (const h of sourceHits(ctx, model))
+  for (const h of [...sourceHits(ctx, model), ...walkedSecretReads(ctx, model)])
     if (!sources.has(`${h.rule}:${h.line}`)) hits.push(send ? sentLater(h, send) : h);
   if (send) hits.push(...tokenSearchHits(ctx, model, send));
   if (send) carriesReadCredentials(hits, send);
