@@ -625,8 +625,12 @@ function declaredFor(ctx: FileContext, host: string): boolean {
  * declare and that is not this machine: where a credential read elsewhere in the same script ends up when
  * the value crosses functions (`send(collect())`) that the taint does not follow.
  */
-function undeclaredDataSend(ctx: FileContext, model: CodeModel): NetworkUse | null {
-  for (const use of networkUses(model.calls)) {
+function undeclaredDataSend(
+  ctx: FileContext,
+  model: CodeModel,
+  uses: readonly NetworkUse[],
+): NetworkUse | null {
+  for (const use of uses) {
     if (!use.sends || (!use.host && !use.dynamicHost)) continue;
     if (use.host && (LOCAL_HOST_RE.test(use.host) || declaredFor(ctx, use.host))) continue;
     if (runtimePayload(use, model)) return use;
@@ -804,8 +808,13 @@ function privateInput(model: CodeModel, use: NetworkUse): string | null {
 }
 
 /** The user's stdin or clipboard forwarded to an undeclared host: private text leaves the machine. */
-function forwardsPrivateInput(ctx: FileContext, model: CodeModel, hits: Hit[]): void {
-  for (const use of networkUses(model.calls)) {
+function forwardsPrivateInput(
+  ctx: FileContext,
+  model: CodeModel,
+  hits: Hit[],
+  uses: readonly NetworkUse[],
+): void {
+  for (const use of uses) {
     if (!use.sends || !use.host || LOCAL_HOST_RE.test(use.host) || declaredFor(ctx, use.host)) continue;
     const what = privateInput(model, use);
     const i = hits.findIndex((h) => h.rule === E1 && h.line === use.call.line && h.confidence < 0.85);
@@ -833,12 +842,14 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
     const t = transmissionHit(ctx, effective, declared);
     if (t) hits.push(t);
   }
-  const send = undeclaredDataSend(ctx, model);
+  // One pass over the sinks serves the same-script checks below.
+  const uses = networkUses(model.calls);
+  const send = undeclaredDataSend(ctx, model, uses);
   for (const h of [...sourceHits(ctx, model), ...walkedSecretReads(ctx, model)])
     if (!sources.has(`${h.rule}:${h.line}`)) hits.push(send ? sentLater(h, send) : h);
   if (send) hits.push(...tokenSearchHits(ctx, model, send));
   if (send) carriesReadCredentials(hits, send);
-  forwardsPrivateInput(ctx, model, hits);
+  forwardsPrivateInput(ctx, model, hits, uses);
   hits.push(...listedSecretReads(ctx, model));
   hits.push(...dumpedContextReads(ctx, model));
   return oneFlowPerSource(hits.map((h) => pastAlias(ctx, h)));
