@@ -257,8 +257,12 @@ function transmissionHit(ctx: FileContext, use: NetworkUse, declared: boolean): 
       call,
       E1,
       0.3,
-      `a secret-named variable is used (as credential) with ${dest(use)}, a host the skill does not declare`,
-      `A credential is sent to undeclared host ${dest(use)}.`,
+      use.host
+        ? `a secret-named variable is used (as credential) with ${dest(use)}, a host the skill does not declare`
+        : 'a secret-named variable is used (as credential) with an endpoint computed at runtime (a configured base URL the skill does not name)',
+      use.host
+        ? `A credential is sent to undeclared host ${dest(use)}.`
+        : 'A credential is sent to an endpoint computed at runtime.',
     );
   if (!use.sends) return null;
   // An endpoint computed at run time (a configured base URL) is the user's choice unless secrets ride on it.

@@ -29,6 +29,17 @@ describe('round 2: E1 wording for secrets in a request', () => {
     expect(h?.rationale).toMatch(/request body/);
   });
 
+  it('a token sent to a configured base URL does not call the endpoint a host', async () => {
+    const [h] = await e1(
+      'scripts/tickets.py',
+      'import os, requests\nbase = os.environ.get("TRACKER_URL", "")\ntok = os.environ["TRACKER_TOKEN"]\nr = requests.get(base + "/api/issues", headers={"Authorization": "Bearer " + tok}, timeout=20)\nprint(r.json())\n',
+    );
+    if (h) {
+      expect(h.message).not.toMatch(/undeclared host an endpoint/);
+      expect(h.rationale).not.toMatch(/an endpoint computed at runtime, a host/);
+    }
+  });
+
   it('a bearer token in a header keeps the credential wording and low confidence', async () => {
     const [h] = await e1(
       'scripts/fetch.mjs',
