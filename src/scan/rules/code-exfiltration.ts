@@ -624,6 +624,19 @@ function declaredFor(ctx: FileContext, host: string): boolean {
   return new RegExp(`\\b${service.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(text);
 }
 
+/** declaredFor per file and host: the same-script checks ask again about hosts the sink loop already judged. */
+const declaredSeen = new WeakMap<FileContext, Map<string, boolean>>();
+
+function declaredOnce(ctx: FileContext, host: string): boolean {
+  const seen = declaredSeen.get(ctx) ?? new Map<string, boolean>();
+  declaredSeen.set(ctx, seen);
+  const known = seen.get(host);
+  if (known !== undefined) return known;
+  const d = declaredFor(ctx, host);
+  seen.set(host, d);
+  return d;
+}
+
 /**
  * A request that carries runtime data (a variable, a call's result, stdin) to a host the skill does not
  * declare and that is not this machine: where a credential read elsewhere in the same script ends up when
@@ -636,8 +649,9 @@ function undeclaredDataSend(
 ): NetworkUse | null {
   for (const use of uses) {
     if (!use.sends || (!use.host && !use.dynamicHost)) continue;
-    if (use.host && (LOCAL_HOST_RE.test(use.host) || declaredFor(ctx, use.host))) continue;
-    if (runtimePayload(use, model)) return use;
+    if (!runtimePayload(use, model)) continue;
+    if (use.host && (LOCAL_HOST_RE.test(use.host) || declaredOnce(ctx, use.host))) continue;
+    return use;
   }
   return null;
 }
@@ -819,10 +833,11 @@ function forwardsPrivateInput(
   uses: readonly NetworkUse[],
 ): void {
   for (const use of uses) {
-    if (!use.sends || !use.host || LOCAL_HOST_RE.test(use.host) || declaredFor(ctx, use.host)) continue;
-    const what = privateInput(model, use);
+    if (!use.sends || !use.host || LOCAL_HOST_RE.test(use.host)) continue;
     const i = hits.findIndex((h) => h.rule === E1 && h.line === use.call.line && h.confidence < 0.85);
-    if (!what || i < 0) continue;
+    if (i < 0) continue;
+    const what = privateInput(model, use);
+    if (!what || declaredOnce(ctx, use.host)) continue;
     const h = hits[i]!;
     hits[i] = {
       ...h,
@@ -837,7 +852,9 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = reverseShellHits(ctx, model);
   const sources = new Set<string>();
   const staged = stagedFiles(model);
-  for (const use of networkUses(model.calls)) {
+  // One pass over the sinks serves the per-sink flows and the same-script checks below.
+  const uses = networkUses(model.calls);
+  for (const use of uses) {
     const declared = use.host !== null && declaredFor(ctx, use.host);
     const stagedTaint = uploadsStaged(use, staged);
     const effective = stagedTaint ? { ...use, payload: use.payload.union(stagedTaint) } : use;
@@ -846,8 +863,6 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
     const t = transmissionHit(ctx, effective, declared);
     if (t) hits.push(t);
   }
-  // One pass over the sinks serves the same-script checks below.
-  const uses = networkUses(model.calls);
   const send = undeclaredDataSend(ctx, model, uses);
   for (const h of [...sourceHits(ctx, model), ...walkedSecretReads(ctx, model)])
     if (!sources.has(`${h.rule}:${h.line}`)) hits.push(send ? sentLater(h, send) : h);
