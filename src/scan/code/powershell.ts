@@ -80,6 +80,10 @@ function variables(tree: Tree): Map<string, Value> {
       const v = vars.get(m[0].toLowerCase());
       if (v && m[0].toLowerCase() !== left) taint = taint.union(v.taint);
     }
+    // `Join-Path $HOME '.aws\credentials'`: a path part quoted inside a command names the same store.
+    if (str === null)
+      for (const q of right.text.matchAll(/["']([^"'$\n]{3,200})["']/g))
+        taint = taint.union(pathTaint(q[1]!, line));
     vars.set(left, { text: right.text, str, alts: [], taint });
   }
   return vars;

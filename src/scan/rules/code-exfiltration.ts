@@ -669,7 +669,9 @@ function runtimePayload(use: NetworkUse, model?: CodeModel): boolean {
       args.some(
         (a, i) =>
           /^@(?!-$)|^[\w-]*=@/.test(a.str ?? '') ||
-          (DATA_FLAG.test(args[i - 1]?.str ?? '') && (a.str === null || a.str.includes('\u2026'))),
+          // PowerShell keeps `$data` / `(Get-X)` as written: a variable or subexpression is runtime data.
+          (DATA_FLAG.test(args[i - 1]?.str ?? '') &&
+            (a.str === null || a.str.includes('\u2026') || /^[$(]/.test(a.str))),
       ) ||
       (model !== undefined && pipedRuntimeData(model, use.call))
     );

