@@ -818,8 +818,13 @@ function privateInput(model: CodeModel, use: NetworkUse): string | null {
     return fromStdin && call.stdin.bits === 0 ? 'what is piped into the script' : null;
   }
   if (!use.payload.has(T.INPUT) && !runtimePayload(use)) return null;
-  const read = model.calls.find((o) => o.line <= call.line && PRIVATE_INPUT_CALL.test(o.callee));
-  if (read) return /clip|paste/i.test(read.callee) ? 'the clipboard' : 'what is piped into the script';
+  // `subprocess.check_output(["pbpaste"])`, `execSync('xclip -o')`: the clipboard command run from code.
+  const read = model.calls.find(
+    (o) =>
+      o.line <= call.line &&
+      (PRIVATE_INPUT_CALL.test(o.callee) || (o.kind === 'command' && CLIPBOARD_COMMAND.test(o.callee))),
+  );
+  if (read) return /clip|paste|xsel/i.test(read.callee) ? 'the clipboard' : 'what is piped into the script';
   return model.calls.some(
     (o) => /readFileSync$/.test(o.callee) && /^(0|['"]\/dev\/stdin['"])$/.test(o.args[0]?.text ?? ''),
   )
