@@ -99,6 +99,10 @@ export const NETWORK_CALL_RE =
 /** Socket objects: connect/send on them is a network sink. */
 export const SOCKET_CALL_RE = /^socket\.socket\(\)\.(connect|connect_ex|send|sendall|sendto)$/;
 
+/** Reads from a python socket object: what they return was sent by the remote host. */
+export const SOCKET_READ_RE =
+  /^socket\.socket\(\)(\.accept\(\))?\.(recv|recvfrom|recv_into|recvmsg|makefile)$/;
+
 /** DNS resolution calls (python/JS). */
 export const DNS_CALL_RE =
   /^(socket\.gethostbyname|socket\.getaddrinfo|dns\.(lookup|resolve[a-z0-9]*)|dns\.promises\.(lookup|resolve[a-z0-9]*)|dns\.resolver\.(resolve|query))$/;
