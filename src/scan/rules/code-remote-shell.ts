@@ -243,8 +243,13 @@ function nodeShell(model: CodeModel): ReverseShell[] {
       /\.pipe$/.test(c.callee) && /std(in|out)/.test(`${c.receiver?.text ?? ''} ${c.args[0]?.text ?? ''}`),
   );
   if (shell && piped) {
+    // net.connect(port, host) or net.connect({ host, port }): the host is a later argument or a property.
     const host =
-      connect.args.find((a) => a.str && /[a-z.]/i.test(a.str) && !a.str.includes('=>'))?.str ?? null;
+      connect.named.get('host')?.str ??
+      connect.args.find(
+        (a) => a.str && /[a-z.]/i.test(a.str) && !a.str.includes('=>') && !a.text.trim().startsWith('{'),
+      )?.str ??
+      null;
     return [{ channel: connect, runner: shell, host, how: 'socket piped into a spawned shell' }];
   }
   const exec = model.calls.find(

