@@ -25,13 +25,23 @@ function unquote(text: string): string {
 
 /** `$work = …`, `work = …`, `const work = …`: the right-hand side the script gives a name, when on one line. */
 function assignedExpression(ctx: FileContext, name: string): string | null {
-  const escaped = name.replace(/[$]/g, '\\$');
-  return (
-    new RegExp(`(?:^|[\\s;(])(?:const\\s+|let\\s+|var\\s+)?${escaped}\\s*=(?!=)\\s*(.+)$`, 'mi').exec(
-      ctx.text,
-    )?.[1] ?? null
-  );
+  // Asked for the same few names many times per file: each answer is a regex compiled and run over the file.
+  if (memo.text !== ctx.text) {
+    memo.text = ctx.text;
+    memo.answers.clear();
+  }
+  let answer = memo.answers.get(name);
+  if (answer === undefined) {
+    const escaped = name.replace(/[$]/g, '\\$');
+    answer =
+      new RegExp(`(?:^|[\\s;(])(?:const\\s+|let\\s+|var\\s+)?${escaped}\\s*=(?!=)\\s*(.+)$`, 'mi').exec(
+        ctx.text,
+      )?.[1] ?? null;
+    memo.answers.set(name, answer);
+  }
+  return answer;
 }
+const memo = { text: '', answers: new Map<string, string | null>() };
 
 /** The variable an operand names (`$work`, `"$OUT"`, `cacheFile`, `(Join-Path $stage 'x')` → `$stage`). */
 function variableOf(text: string): string | null {
