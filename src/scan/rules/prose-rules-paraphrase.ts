@@ -42,7 +42,7 @@ export const paraphrasedOverride: PhraseRule = {
       why: 'tells the agent to set aside what it was told',
     },
     {
-      all: [rx(WHAT_WAS_TOLD, String.raw`[^.!?]{0,60}?`, NOT_VALID)],
+      all: [rx(WHAT_WAS_TOLD, '[^.!?]{0,60}?', NOT_VALID)],
       base: 0.85,
       why: 'declares what the agent was told no longer valid',
     },

