@@ -19,7 +19,7 @@ const cache = new Map<string, Promise<CodeModel | null>>();
 
 /** Code-like decoded text: worth parsing as a script. */
 const CODE_HINT =
-  /\b(import|require|exec|eval|curl|wget|subprocess|os\.|fetch|http|socket|base64|chmod|bash|sh -c|powershell|iex)\b|\|\s*(ba)?sh\b/;
+  /\b(import|require|exec|eval|curl|wget|subprocess|os\.|fetch|https?|socket|base64|chmod|bash|sh -c|powershell|iex)\b|\|\s*(ba)?sh\b/;
 /** Decoded text that starts like a shell command line (`git config --global …`, `rm -rf ~/x`): code, not prose. */
 const COMMAND_LINE =
   /^\s*(git|rm|cp|mv|cat|tar|zip|scp|ssh|nc|crontab|sudo|pip3?|npm|npx|python3?|node|perl|ruby|systemctl|launchctl|defaults|security|osascript|reg|schtasks|echo|printf|tee|dd|find|xargs|set-\w+|new-\w+|add-\w+|invoke-\w+|start-process)\s+[-~/.$"'\w]/i;
