@@ -141,7 +141,10 @@ async function mergeEmbedded(model: CodeModel, embedded: readonly Embedded[], de
     const inner = await analyse(e.language, e.text.slice(0, 100_000), depth + 1);
     if (!inner) continue;
     for (const c of inner.calls) model.calls.push(relocate(c, e));
-    for (const l of inner.loops) model.loops.push({ ...l, line: e.line, endLine: e.line });
+    // Code run under `timeout N` cannot loop past that deadline.
+    const deadline = e.origin.endsWith('under a timeout');
+    for (const l of inner.loops)
+      model.loops.push({ ...l, line: e.line, endLine: e.line, exits: l.exits || deadline });
   }
 }
 

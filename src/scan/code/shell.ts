@@ -304,11 +304,9 @@ class ShellExtractor extends ScriptExtractor {
       current = basename(inner);
       const wrapped = { ...base, callee: current, args: args.slice(i + 1) };
       this.out.calls.push(wrapped);
-      // `nohup sh -c '…'`, `sudo bash -c '…'`: the wrapped shell's code string runs too. Under `timeout` a
-      // polling loop in that string is bounded by the deadline, which embedded loop facts cannot carry yet.
-      const deadline =
-        name === 'timeout' && /\b(while|until|for)\b/.test(wrapped.args.map((a) => a.str).join(' '));
-      if (!WRAPPERS.has(current) && !deadline) this.embedInline(wrapped);
+      // `nohup sh -c '…'`, `sudo bash -c '…'`: the wrapped shell's code string runs too; under `timeout` its
+      // loops are bounded by the deadline (analyse reads the origin).
+      if (!WRAPPERS.has(current)) this.embedInline(wrapped, name === 'timeout' ? ' under a timeout' : '');
       i++;
     }
     this.embedInline(base);
@@ -326,7 +324,7 @@ class ShellExtractor extends ScriptExtractor {
   }
 
   /** `bash -c '…'`, `python -c '…'`, `node -e '…'`, `eval '…'`, an echoed crontab line: code in a string runs too. */
-  private embedInline(call: Call): void {
+  private embedInline(call: Call, note = ''): void {
     if (call.callee === 'echo' || call.callee === 'printf') {
       for (const a of call.args) {
         const cron = /^\s*(@\w+|([\d*/,-]+\s+){5})(.+)$/.exec(a.str ?? '');
@@ -362,7 +360,7 @@ class ShellExtractor extends ScriptExtractor {
       language: lang ?? 'bash',
       text: code,
       line: call.line,
-      origin: `inline code run by ${call.callee}`,
+      origin: `inline code run by ${call.callee}${note}`,
     });
   }
 
