@@ -4,7 +4,7 @@ import type { Node, Tree } from '../treesitter.js';
 import { refilledWorklist } from './loop-bounds.js';
 import type { Call, Value } from './model.js';
 import { T, Taint } from './model.js';
-import { READ_CALL_RE, WRITE_CALL_RE } from './names.js';
+import { READ_CALL_RE, SOCKET_READ_RE, WRITE_CALL_RE } from './names.js';
 import {
   type Extraction,
   endLineOf,
@@ -537,6 +537,8 @@ class PythonExtractor extends ScriptExtractor {
     if (/^urllib2?\.(request\.)?Request$/.test(callee))
       return { text, str: first.str, alts: [], taint: passThrough };
     if (isNetworkCallee(callee)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.FETCHED, line) };
+    // Bytes read from a socket are network-supplied, like a response body.
+    if (SOCKET_READ_RE.test(callee)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.FETCHED, line) };
     if (isShellCallee(callee)) {
       const command = this.commandString(args[0]);
       return {
