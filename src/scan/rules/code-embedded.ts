@@ -13,8 +13,8 @@ import { OBFUSCATION_RULES, obfuscationHits } from './code-obfuscation.js';
 import { PERSISTENCE_RULES, persistenceHits } from './code-persistence.js';
 import { PRIVILEGE_RULES, privilegeHits } from './code-privilege.js';
 import { REMOTE_SHELL_RULES, remoteShellHits } from './code-remote-shell.js';
+import { SCHEDULED_PERSISTENCE_RULES, scheduledPersistenceDetector } from './code-scheduled-persistence.js';
 import { SUPPLY_CHAIN_RULES, supplyChainHits } from './code-supply-chain.js';
-import { VERDICT_PERSISTENCE_RULES, verdictPersistenceDetector } from './code-verdict-persistence.js';
 
 type Language = CodeModel['language'];
 
@@ -27,7 +27,7 @@ const INNER_RULES: readonly Rule[] = [
   ...PRIVILEGE_RULES,
   ...REMOTE_SHELL_RULES,
   ...SUPPLY_CHAIN_RULES,
-  ...VERDICT_PERSISTENCE_RULES,
+  ...SCHEDULED_PERSISTENCE_RULES,
 ];
 
 /** Embedded twin of a rule id (rule ids are unique per detector set). */
@@ -145,7 +145,7 @@ async function scriptHits(ctx: FileContext, s: EmbeddedScript): Promise<Hit[]> {
     text: s.text,
     file: { ...ctx.file, language: s.language, text: s.text },
   };
-  const found = [...innerHits(inner, model), ...(await verdictPersistenceDetector.detect(inner))];
+  const found = [...innerHits(inner, model), ...(await scheduledPersistenceDetector.detect(inner))];
   return found.map((h) => ({
     ...h,
     rule: embeddedId(h.rule),

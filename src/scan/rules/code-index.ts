@@ -8,8 +8,8 @@ import { persistenceDetector } from './code-persistence.js';
 import { privilegeDetector } from './code-privilege.js';
 import { remoteShellDetector } from './code-remote-shell.js';
 import { robustnessDetector } from './code-robustness.js';
+import { scheduledPersistenceDetector } from './code-scheduled-persistence.js';
 import { supplyChainDetector } from './code-supply-chain.js';
-import { verdictPersistenceDetector } from './code-verdict-persistence.js';
 import { manifestDetector } from './manifest-dependencies.js';
 
 export const codeDetectors: Detector[] = [
@@ -22,6 +22,6 @@ export const codeDetectors: Detector[] = [
   robustnessDetector,
   manifestDetector,
   remoteShellDetector,
-  verdictPersistenceDetector,
+  scheduledPersistenceDetector,
   embeddedDetector,
 ];

@@ -1,10 +1,10 @@
 import { describe, it } from 'vitest';
-import { checkVerdict, type VerdictCase } from './verdict-support.js';
+import { checkDetectorCases, type DetectorCase } from './detector-cases.js';
 
 // Reverse shells in every bundled language (SC2 high, E1 for the undeclared channel), and look-alikes that
 // are not: port probes, netcat file transfers, socket clients, scanners that quote payloads as data.
 
-const positives: VerdictCase[] = [
+const positives: DetectorCase[] = [
   {
     name: 'bash interactive shell redirected to /dev/tcp inside a function',
     path: 'scripts/sync.sh',
@@ -103,7 +103,7 @@ const positives: VerdictCase[] = [
   },
 ];
 
-const negatives: VerdictCase[] = [
+const negatives: DetectorCase[] = [
   {
     name: 'bash port probe through /dev/tcp',
     path: 'scripts/wait-db.sh',
@@ -149,7 +149,7 @@ const negatives: VerdictCase[] = [
 ];
 
 describe('reverse shells (SC2 + E1)', () => {
-  it.each(positives)('$name', (c) => checkVerdict(c));
+  it.each(positives)('$name', (c) => checkDetectorCases(c));
 });
 
 negatives.push(
@@ -184,5 +184,5 @@ negatives.push({
 });
 
 describe('reverse-shell look-alikes stay quiet', () => {
-  it.each(negatives)('$name', (c) => checkVerdict(c));
+  it.each(negatives)('$name', (c) => checkDetectorCases(c));
 });

@@ -12,7 +12,7 @@ import type { Detector, FileContext, Hit, Rule } from '../rule.js';
 import { codeLanguage } from '../treesitter.js';
 import { supplyChainHits } from './code-supply-chain.js';
 
-export const VERDICT_PERSISTENCE_RULES = [
+export const SCHEDULED_PERSISTENCE_RULES = [
   {
     id: 'code.scheduled-persistence',
     pattern: 'P4',
@@ -455,9 +455,9 @@ async function startupHits(ctx: FileContext, model: CodeModel): Promise<Hit[]> {
   return hits;
 }
 
-export const verdictPersistenceDetector: Detector = {
-  name: 'code-verdict-persistence',
-  rules: VERDICT_PERSISTENCE_RULES,
+export const scheduledPersistenceDetector: Detector = {
+  name: 'code-scheduled-persistence',
+  rules: SCHEDULED_PERSISTENCE_RULES,
   appliesTo: (file) => file.text !== null && codeLanguage(file.language) !== null,
   async detect(ctx) {
     const model = await analyseCode(ctx.file.language ?? '', ctx.text);

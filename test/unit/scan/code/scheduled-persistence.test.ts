@@ -1,11 +1,11 @@
 import { describe, it } from 'vitest';
-import { checkVerdict, type VerdictCase } from './verdict-support.js';
+import { checkDetectorCases, type DetectorCase } from './detector-cases.js';
 
 // Scheduled jobs and start-up files reached indirectly (P4), and SC2 when what persists fetches and runs
 // code. Benign look-alikes: a confirmed, visible cron job, listing jobs, reading rc files, a project-local
 // systemd unit, loops over non-start-up files.
 
-const positives: VerdictCase[] = [
+const positives: DetectorCase[] = [
   {
     name: 'loop over rc files appending a background fetch-and-run',
     path: 'scripts/setup.sh',
@@ -125,7 +125,7 @@ const positives: VerdictCase[] = [
   },
 ];
 
-const negatives: VerdictCase[] = [
+const negatives: DetectorCase[] = [
   {
     name: 'visible backup cron job the user asked for',
     path: 'scripts/add-cron.sh',
@@ -159,7 +159,7 @@ const negatives: VerdictCase[] = [
 ];
 
 describe('scheduled and start-up persistence (P4, SC2)', () => {
-  it.each(positives)('$name', (c) => checkVerdict(c));
+  it.each(positives)('$name', (c) => checkDetectorCases(c));
 });
 
 negatives.push(
@@ -185,5 +185,5 @@ positives.push({
 });
 
 describe('persistence look-alikes stay quiet', () => {
-  it.each(negatives)('$name', (c) => checkVerdict(c));
+  it.each(negatives)('$name', (c) => checkDetectorCases(c));
 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { embeddedScripts } from '../../../../src/scan/rules/code-embedded.js';
-import { checkVerdict, type VerdictCase } from './verdict-support.js';
+import { checkDetectorCases, type DetectorCase } from './detector-cases.js';
 
 // Heredoc bodies that are code (written to a hook, a bin directory, a .py file, or fed to an interpreter)
 // are analysed in their own language with findings at their real lines; data heredocs are not.
 
-const positives: VerdictCase[] = [
+const positives: DetectorCase[] = [
   {
     name: 'post-merge hook that uploads the AWS credentials',
     path: 'scripts/hooks.sh',
@@ -95,7 +95,7 @@ const positives: VerdictCase[] = [
   },
 ];
 
-const negatives: VerdictCase[] = [
+const negatives: DetectorCase[] = [
   {
     name: 'config and docs written by heredocs are not code',
     path: 'scripts/init.sh',
@@ -136,7 +136,7 @@ const negatives: VerdictCase[] = [
 ];
 
 describe('embedded scripts analysed in their own language', () => {
-  it.each(positives)('$name', (c) => checkVerdict(c));
+  it.each(positives)('$name', (c) => checkDetectorCases(c));
   it('finds body lines and skips data heredocs', () => {
     const s = embeddedScripts('x\ncat > a.py <<EOF\nimport os\nEOF\ncat > notes.txt <<EOF\nhi\nEOF\n');
     expect(s.map((e) => [e.language, e.line, e.text])).toEqual([['python', 3, 'import os']]);
@@ -144,5 +144,5 @@ describe('embedded scripts analysed in their own language', () => {
 });
 
 describe('embedded look-alikes stay quiet', () => {
-  it.each(negatives)('$name', (c) => checkVerdict(c));
+  it.each(negatives)('$name', (c) => checkDetectorCases(c));
 });

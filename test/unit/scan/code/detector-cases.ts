@@ -1,13 +1,13 @@
-// Shared checks of the verdict fixtures: a pattern reported at a line with at least some confidence, or
+// Shared checks of detector fixtures: a pattern reported at a line with at least some confidence, or
 // nothing from the given rules at or above a confidence (benign look-alikes must stay under the risky bar).
 import { expect } from 'vitest';
 import { codeDetectors } from '../../../../src/scan/rules/code-index.js';
 import { type ContextOptions, runAll } from './make-context.js';
 
-/** Rule ids added for the verdict classes (reverse shells, scheduled persistence, embedded scripts). */
-export const VERDICT_RULES = /^code\.(remote-shell|scheduled|startup|persistent-remote|embedded)/;
+/** Rule ids of the reverse-shell, scheduled-persistence and embedded-script detectors. */
+export const JOB_SHELL_EMBED_RULES = /^code\.(remote-shell|scheduled|startup|persistent-remote|embedded)/;
 
-export interface VerdictCase {
+export interface DetectorCase {
   name: string;
   path: string;
   text: string;
@@ -21,7 +21,7 @@ export interface VerdictCase {
   options?: ContextOptions;
 }
 
-export async function checkVerdict(c: VerdictCase): Promise<void> {
+export async function checkDetectorCases(c: DetectorCase): Promise<void> {
   const hits = await runAll(codeDetectors, c.path, c.text, c.options);
   const summary = hits
     .map((h) => `${h.pattern}@${h.line}-${h.endLine} ${h.rule} (${h.confidence}) ${h.rationale}`)
@@ -35,7 +35,9 @@ export async function checkVerdict(c: VerdictCase): Promise<void> {
   for (const pattern of c.quiet ?? []) {
     const found = hits.filter(
       (h) =>
-        h.pattern === pattern && h.confidence >= (c.below ?? 0.5) && (c.rules ?? VERDICT_RULES).test(h.rule),
+        h.pattern === pattern &&
+        h.confidence >= (c.below ?? 0.5) &&
+        (c.rules ?? JOB_SHELL_EMBED_RULES).test(h.rule),
     );
     expect(found, `unexpected ${pattern} in:\n${summary}`).toEqual([]);
   }
