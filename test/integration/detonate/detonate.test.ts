@@ -58,7 +58,10 @@ describe('detonation confirms malicious behaviour with evidence', () => {
     const r = await audit('ssh-dns');
     expect(confirmed(r, 'PE3').length).toBeGreaterThan(0);
     expect(evidenceText(confirmed(r, 'PE3'))).toContain('.ssh/id_rsa');
-    expect(confirmed(r, 'E2').length).toBeGreaterThan(0);
+    // The leak is confirmed by the canary key in DNS names: on the static transmission finding now that the scan
+    // reads the heredoc, else on a runtime E2 finding.
+    const leak = [...confirmed(r, 'E1'), ...confirmed(r, 'E2')];
+    expect(evidenceText(leak)).toContain('canary ssh-private-key seen in dns');
     expect(r.runtime?.network.some((n) => n.destination.includes('dns-check.example-ops.net'))).toBe(true);
     expect(r.safety.status).toBe('risky');
   });
