@@ -374,29 +374,42 @@ function altFinder(doc: MarkdownDoc, starts: readonly number[], out: HiddenResul
     const commands =
       IMPERATIVE.test(span.text.slice(0, 40)) && span.text.trim().split(/\s+/).length >= 5 ? 0.6 : 0;
     const strength = Math.max(instructionStrength(span.text), commands, altAddressStrength(span.text));
-    const line = lineAt(starts, span.start);
-    pushHidden(
-      out,
-      strength > 0
-        ? {
-            rule: HIDDEN_RULES.alt.id,
-            line,
-            endLine: line,
-            evidence: quote(span.text),
-            confidence: Math.min(0.85, strength),
-            rationale: `instruction-like text in ${where}, which the rendered page does not show`,
-          }
-        : null,
-      {
-        norm: atOffset(span.text, span.start),
-        framing: 'instruction',
-        section: span.section,
-        hidden: where,
-        hiddenRule: HIDDEN_RULES.alt.id,
-        decoded: true,
-      },
-    );
+    pushAltText(out, span.text, span.start, where, span.section, strength, starts);
   }
+}
+
+/** Alt text or a title: a P2 hit when it reads as an instruction, and its text for the other rules either way. */
+function pushAltText(
+  out: HiddenResult,
+  text: string,
+  at: number,
+  where: string,
+  section: string,
+  strength: number,
+  starts: readonly number[],
+): void {
+  const line = lineAt(starts, at);
+  pushHidden(
+    out,
+    strength > 0
+      ? {
+          rule: HIDDEN_RULES.alt.id,
+          line,
+          endLine: line,
+          evidence: quote(text),
+          confidence: Math.min(0.85, strength),
+          rationale: `instruction-like text in ${where}, which the rendered page does not show`,
+        }
+      : null,
+    {
+      norm: atOffset(text, at),
+      framing: 'instruction',
+      section,
+      hidden: where,
+      hiddenRule: HIDDEN_RULES.alt.id,
+      decoded: true,
+    },
+  );
 }
 
 const HIDING_TAG =
@@ -489,28 +502,7 @@ function otherAltFinder(doc: MarkdownDoc, text: string, starts: readonly number[
     });
   for (const { alt, at, where } of found) {
     const strength = Math.max(instructionStrength(alt), altAddressStrength(alt));
-    const line = lineAt(starts, at);
-    pushHidden(
-      out,
-      strength > 0
-        ? {
-            rule: HIDDEN_RULES.alt.id,
-            line,
-            endLine: line,
-            evidence: quote(alt),
-            confidence: Math.min(0.85, strength),
-            rationale: `instruction-like text in ${where}, which the rendered page does not show`,
-          }
-        : null,
-      {
-        norm: atOffset(alt, at),
-        framing: 'instruction',
-        section: '',
-        hidden: where,
-        hiddenRule: HIDDEN_RULES.alt.id,
-        decoded: true,
-      },
-    );
+    pushAltText(out, alt, at, where, '', strength, starts);
   }
 }
 
