@@ -13,8 +13,8 @@ export interface TempPath {
   needles: string[];
 }
 
-/** The machine-wide temp directory as a literal prefix. */
-const TEMP_PREFIX = /^(\/tmp|\/var\/tmp|\$\{?TMPDIR\}?|\$env:(TEMP|TMP))[\\/]/i;
+/** The machine-wide temp directory as a literal prefix (also read by the base R5 rule in code-robustness.ts). */
+export const SHARED_TEMP = /^(\/tmp|\/var\/tmp|\$\{?TMPDIR\}?|\$env:(TEMP|TMP))[\\/]/i;
 /** Expressions that evaluate to the temp directory in any of the four languages. */
 const TEMP_EXPR =
   /\btmpdir\(\)|\bgettempdir\(\)|\$env:(TEMP|TMP)\b|GetTempPath\(\)|GetTempFileName\(\)|New-TemporaryFile|["'`](\/tmp|\/var\/tmp)\//i;
@@ -66,7 +66,7 @@ function lastSegment(path: string): string {
 /** Whether an operand is a path in the shared temp directory; with what a removal of it would name. */
 function tempOperand(ctx: FileContext, value: Pick<Value, 'text' | 'str'>): TempPath | null {
   const literal = value.str !== null ? unquote(value.str) : null;
-  if (literal && TEMP_PREFIX.test(literal)) return { path: literal, needles: [lastSegment(literal)] };
+  if (literal && SHARED_TEMP.test(literal)) return { path: literal, needles: [lastSegment(literal)] };
   const name = variableOf(value.text);
   if (!name) return null;
   const rhs = assignedExpression(ctx, name);

@@ -9,7 +9,7 @@ import type { FileContext, Hit, Rule } from '../rule.js';
 import { quote } from '../text.js';
 import { codeDetector } from './code-detector.js';
 import { argumentHits, shellPositionalRead, shellVariableChecked } from './code-robust-input.js';
-import { moreCreatedTempPaths } from './code-robust-temp.js';
+import { moreCreatedTempPaths, SHARED_TEMP } from './code-robust-temp.js';
 import { transferTimeoutHits } from './code-robust-timeouts.js';
 
 export const ROBUSTNESS_RULES = [
@@ -363,8 +363,6 @@ function mktempRemoved(ctx: FileContext, c: Call, anyRemoval: boolean): boolean 
   return removedOnSomeLine(ctx.text, `$${name}`) || removedOnSomeLine(ctx.text, `\${${name}`);
 }
 
-/** A path in the machine-wide temp directory, which nothing cleans for the user. */
-const SHARED_TEMP = /^(\/tmp|\/var\/tmp|\$\{?TMPDIR\}?|\$env:(TEMP|TMP))[\\/]/i;
 /** Commands that write the file named by every path argument (or their redirect). */
 const WRITES_ARGS =
   /^(zip|7z|gzip|out-file|set-content|add-content|export-csv|export-clixml|tee|tee-object|writeFileSync|fs\.writeFileSync|fs\.promises\.writeFile)$/i;
