@@ -5,6 +5,7 @@ import { VERSION } from '../version.js';
 import { registerAudit } from './audit.js';
 import { registerEstimate } from './estimate.js';
 import { registerEvalScanner } from './eval-scanner.js';
+import { registerEvalVerdicts } from './eval-verdicts.js';
 import { registerInspect } from './inspect.js';
 import { registerOptimize } from './optimize.js';
 import { registerQuality } from './quality.js';
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerQuality(program);
   registerInspect(program);
   registerEvalScanner(program);
+  registerEvalVerdicts(program);
   registerTasks(program);
   registerEstimate(program);
   registerReference(program);

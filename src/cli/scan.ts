@@ -225,9 +225,10 @@ async function reviewResults(results: SkillScanResult[], flags: Record<string, u
       const reviewed = await reviewFindings(r.skill, r.scan.findings, client);
       const active = reviewed.findings.filter((f) => !f.suppressed);
       r.scan.findings = reviewed.findings;
-      const { score, status } = assessSafety(active);
+      const { score, status, decision } = assessSafety(active);
       r.scan.safetyScore = score;
       r.scan.status = status;
+      r.scan.decision = decision;
       if (reviewed.notRun) r.scan.notes.push(reviewed.notRun);
     }
   } finally {

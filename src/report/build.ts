@@ -1,7 +1,8 @@
 import type { DetonationResult } from '../detonate/index.js';
 import type { QualityProfile } from '../quality/types.js';
 import type { SkillScan } from '../scan/engine.js';
-import { assessSafety, DECISIVE_CONFIDENCE, isDecisive } from '../score/safety.js';
+import { assessSafety } from '../score/safety.js';
+import { type Decision, explain } from '../score/verdict.js';
 import type { Finding, Skill, Verdict } from '../types.js';
 import { VERSION } from '../version.js';
 import type { Recommendation, Report, ReportFinding, RuntimeSummary, UtilitySummary } from './model.js';
@@ -94,23 +95,13 @@ function utilityReason(u: UtilitySummary | null | undefined): string | null {
   return `utility: ${pct(u.prg)} checklist items passed with the skill (PRG over ${valid} scenario(s))${cost}`;
 }
 
-function recommend(status: Report['safety']['status'], findings: ReportFinding[]): Report['verdict'] {
+function recommend(decision: Decision, findings: ReportFinding[]): Report['verdict'] {
+  const status = decision.status;
   const active = findings.filter((f) => !f.suppressed);
-  const confirmed = active.filter((f) => f.verdict === 'confirmed');
-  const high = active.filter((f) => f.severity === 'high');
   const reasons: string[] = [];
-  if (confirmed.length)
+  if (status !== 'pass' || decision.because.length)
     reasons.push(
-      `${confirmed.length} risk(s) confirmed at runtime: ${[...new Set(confirmed.map((f) => f.pattern))].join(', ')}`,
-    );
-  if (high.length)
-    reasons.push(
-      `${high.length} high-severity finding(s): ${[...new Set(high.map((f) => f.pattern))].join(', ')}`,
-    );
-  const decisive = active.filter(isDecisive);
-  if (decisive.length)
-    reasons.push(
-      `risky by itself: a high-severity finding at confidence ${DECISIVE_CONFIDENCE} or more (${[...new Set(decisive.map((f) => f.pattern))].join(', ')})`,
+      `${status} because: ${explain(decision)} (risk ${Math.round(decision.probability * 100)} %)`,
     );
   let recommendation: Recommendation;
   let headline: string;
@@ -123,7 +114,8 @@ function recommend(status: Report['safety']['status'], findings: ReportFinding[]
     if (!reasons.length) reasons.push(`${active.length} lower-severity finding(s) to review`);
   } else {
     recommendation = 'adopt';
-    headline = 'Pass: no safety findings. Check the utility section to see whether it helps your agent.';
+    headline =
+      'Pass: nothing found that makes installing it dangerous. Check the utility section to see whether it helps your agent.';
   }
   return { recommendation, headline, reasons };
 }
@@ -137,7 +129,7 @@ export function buildReport(inputs: ReportInputs): Report {
   // Later verdicts win: a probe run by an agent settles what script detonation left open.
   const verdicts = [...(detonation?.verdicts ?? []), ...(inputs.probeVerdicts ?? [])];
   const findings = withVerdicts([...scan.findings, ...(detonation?.runtimeFindings ?? [])], verdicts);
-  const { score, status } = assessSafety(findings.filter((f) => !f.suppressed));
+  const { score, status, decision } = assessSafety(findings.filter((f) => !f.suppressed));
   return {
     version: 1,
     generatedAt: new Date().toISOString(),
@@ -157,8 +149,8 @@ export function buildReport(inputs: ReportInputs): Report {
       })),
       diagnostics: skill.diagnostics,
     },
-    verdict: withUtility(recommend(status, findings), utilityReason(inputs.utility)),
-    safety: { score, status, findings, notes: scan.notes },
+    verdict: withUtility(recommend(decision, findings), utilityReason(inputs.utility)),
+    safety: { score, status, decision, findings, notes: scan.notes },
     runtime: detonation ? runtimeSummary(detonation, inputs.sandboxBackend) : null,
     utility: inputs.utility ?? null,
     quality: inputs.quality

@@ -1,3 +1,4 @@
+import type { Decision } from '../score/verdict.js';
 import type { Diagnostic, Finding, Provenance, SafetyStatus, VerdictKind } from '../types.js';
 
 // The audit report model (DESIGN section 3 `Report`, seed 000 eq. 9). Every renderer (text, JSON, Markdown,
@@ -92,7 +93,13 @@ export interface Report {
   tool: { name: 'skillaudit'; version: string };
   skill: ReportSkill;
   verdict: { recommendation: Recommendation; headline: string; reasons: string[] };
-  safety: { score: number; status: SafetyStatus; findings: ReportFinding[]; notes: string[] };
+  safety: {
+    score: number;
+    status: SafetyStatus;
+    decision: Decision;
+    findings: ReportFinding[];
+    notes: string[];
+  };
   runtime: RuntimeSummary | null;
   utility: UtilitySummary | null;
   quality: QualitySummary | null;

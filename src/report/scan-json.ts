@@ -1,8 +1,9 @@
 import type { SkillScanResult } from '../scan/scan-source.js';
+import { explain } from '../score/verdict.js';
 import type { Finding } from '../types.js';
 
 // The scan JSON contract (DESIGN section 9): tools and dashboards parse it, so its keys are fixed.
-// A suppressed finding carries `suppressed: {by, reason}`; nothing else is added.
+// A suppressed finding carries `suppressed: {by, reason}`. A scanned skill carries its decision's risk and reasons.
 
 export interface ScanJsonFinding {
   pattern: Finding['pattern'];
@@ -22,6 +23,9 @@ export interface ScanJsonSkill {
   name: string | null;
   status: 'pass' | 'caution' | 'risky' | null;
   safetyScore: number | null;
+  /** The decision model's risk probability and its reasons in one line (docs/verdicts.md). */
+  risk?: number;
+  because?: string;
   error?: string;
   findings: ScanJsonFinding[];
 }
@@ -54,6 +58,7 @@ export function toScanJson(results: readonly SkillScanResult[]): ScanJson {
       name: r.name,
       status: r.scan?.status ?? null,
       safetyScore: r.scan?.safetyScore ?? null,
+      ...(r.scan ? { risk: r.scan.decision.probability, because: explain(r.scan.decision) } : {}),
       ...(r.error ? { error: `${r.error.code}: ${r.error.message}` } : {}),
       findings: (r.scan?.findings ?? []).map(toScanJsonFinding),
     })),

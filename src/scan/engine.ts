@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { assessSafety } from '../score/safety.js';
+import type { Decision } from '../score/verdict.js';
 import type { Finding, SafetyStatus, Skill, SkillFile } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { type Framing, parseMarkdown } from './markdown.js';
@@ -36,6 +37,8 @@ export interface SkillScan {
   findings: Finding[];
   safetyScore: number;
   status: SafetyStatus;
+  /** Why the status: the learned decision over the findings (docs/verdicts.md). */
+  decision: Decision;
   /** Problems that made the scan less than complete (a detector failure, a file over the read limit). */
   notes: string[];
 }
@@ -201,6 +204,6 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
     ...(options.baseline ? { baseline: options.baseline } : {}),
     honourInline: options.honourInline ?? false,
   });
-  const { score, status } = assessSafety(findings.filter((f) => !f.suppressed));
-  return { findings, safetyScore: score, status, notes };
+  const { score, status, decision } = assessSafety(findings.filter((f) => !f.suppressed));
+  return { findings, safetyScore: score, status, decision, notes };
 }

@@ -1,9 +1,10 @@
 import type { SafetyStatus, Severity } from '../types.js';
+import { type Decision, decide } from './verdict.js';
+import type { DecisionFinding } from './verdict-features.js';
 
-// Seed 000 eq. 8 and the Pass / Caution / Risky thresholds (SkillTester convention).
+// Seed 000 eq. 8: the safety score shown with every status.
 export const SEVERITY_PENALTY: Record<Severity, number> = { high: 15, medium: 10, low: 5 };
 export const NO_PROBE_EXPLOITABILITY = 0.6;
-export const RISKY_BELOW = 80;
 
 export interface ScoredFinding {
   severity: Severity;
@@ -38,32 +39,16 @@ export function safetyScore(findings: readonly ScoredFinding[]): number {
 }
 
 /**
- * Eq. 8 alone cannot call one certain stealer risky: a high finding costs at most 15 x 1 x 0.6 = 9 points
- * without a probe, so a single-line credential theft or `exec(b64decode(...))` would stay at caution. A
- * high-severity finding the scanner is near-certain of therefore decides the status by itself, unless a
- * dynamic verdict found the path not triggered or a likely false positive (exploitability below 0.5;
- * "agent refused" keeps it: the package-level risk remains, Table A3). The score itself stays eq. 8.
+ * The score stays eq. 8; the status does not come from it. "Risky below 80" called 99 of 100 benign marketplace
+ * skills caution or worse (robustness and spec findings add up) and let one certain stealer stay at caution
+ * (a high finding costs at most 9 points without a probe). The status is the learned decision (verdict.ts).
  */
-export const DECISIVE_CONFIDENCE = 0.85;
-const DECISIVE_EXPLOITABILITY = 0.5;
-
-export function isDecisive(f: ScoredFinding): boolean {
-  return (
-    f.severity === 'high' &&
-    f.confidence >= DECISIVE_CONFIDENCE &&
-    (f.exploitConfidence ?? NO_PROBE_EXPLOITABILITY) >= DECISIVE_EXPLOITABILITY
-  );
-}
-
-/** Pass at 100, risky below 80 or with a decisive finding, caution otherwise; `active` excludes suppressed findings. */
-export function safetyStatus(score: number, active: readonly ScoredFinding[] = []): SafetyStatus {
-  if (score >= 100) return 'pass';
-  if (score < RISKY_BELOW || active.some(isDecisive)) return 'risky';
-  return 'caution';
-}
-
-/** Score and status of the findings that count (suppressed ones already left out). */
-export function assessSafety(active: readonly ScoredFinding[]): { score: number; status: SafetyStatus } {
+export function assessSafety(active: readonly (ScoredFinding & DecisionFinding)[]): {
+  score: number;
+  status: SafetyStatus;
+  decision: Decision;
+} {
   const score = safetyScore(active);
-  return { score, status: safetyStatus(score, active) };
+  const decision = decide(active);
+  return { score, status: decision.status, decision };
 }

@@ -10,7 +10,7 @@ import { assessSafety } from '../../src/score/safety.js';
 
 const SHA = (seed: string) => seed.repeat(64).slice(0, 64);
 
-function scored(findings: ReportFinding[]): Pick<Report['safety'], 'score' | 'status'> {
+function scored(findings: ReportFinding[]): Pick<Report['safety'], 'score' | 'status' | 'decision'> {
   return assessSafety(findings.filter((f) => !f.suppressed));
 }
 
@@ -398,7 +398,7 @@ export function cleanReport(): Report {
         'It saved 18% of the agent time and 33% of the effective input tokens.',
       ],
     },
-    safety: { score: 100, status: 'pass', findings: [], notes: [] },
+    safety: { ...scored([]), findings: [], notes: [] },
     runtime: {
       scriptsRun: [{ command: 'python3 scripts/pivot.py --help', exitCode: 0, timedOut: false, wallMs: 380 }],
       network: [],

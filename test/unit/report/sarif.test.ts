@@ -3,6 +3,7 @@ import { toSarif } from '../../../src/report/sarif.js';
 import { toScanJson } from '../../../src/report/scan-json.js';
 import type { Rule } from '../../../src/scan/rule.js';
 import type { SkillScanResult } from '../../../src/scan/scan-source.js';
+import { decide } from '../../../src/score/verdict.js';
 import type { Finding } from '../../../src/types.js';
 import { sarifErrors } from '../../support/sarif-schema.js';
 
@@ -50,6 +51,7 @@ const results: SkillScanResult[] = [
       ],
       safetyScore: 91.9,
       status: 'caution',
+      decision: decide([]),
       notes: [],
     },
   },

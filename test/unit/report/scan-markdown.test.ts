@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderScanMarkdown } from '../../../src/report/scan-markdown.js';
 import type { SkillScanResult } from '../../../src/scan/scan-source.js';
+import { decide } from '../../../src/score/verdict.js';
 import type { Finding } from '../../../src/types.js';
 
 // The scan's Markdown summary: counts, ordering, caps, and hostile skill text that must not become markup.
@@ -27,7 +28,13 @@ function scanned(path: string, findings: Finding[], status: 'pass' | 'caution' |
   return {
     path,
     name: path,
-    scan: { findings, safetyScore: status === 'pass' ? 100 : 70, status, notes: [] },
+    scan: {
+      findings,
+      safetyScore: status === 'pass' ? 100 : 70,
+      status,
+      decision: decide(findings),
+      notes: [],
+    },
   };
 }
 

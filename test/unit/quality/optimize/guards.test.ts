@@ -7,6 +7,7 @@ import {
   scanProblems,
 } from '../../../../src/quality/optimize/index.js';
 import { scanSkill } from '../../../../src/scan/engine.js';
+import { decide } from '../../../../src/score/verdict.js';
 import { makeSkill } from '../make-skill.js';
 
 // The guards on a model's rewrite, on skills built in memory and candidates built the way the loop builds them.
@@ -128,7 +129,13 @@ describe('scanProblems', () => {
   });
 
   it('reports a fall in safety status', () => {
-    const scan = (status: 'pass' | 'caution') => ({ findings: [], safetyScore: 0, status, notes: [] });
+    const scan = (status: 'pass' | 'caution') => ({
+      findings: [],
+      safetyScore: 0,
+      status,
+      decision: decide([]),
+      notes: [],
+    });
     expect(scanProblems(scan('pass'), scan('caution'))).toEqual([
       'the safety status would fall from pass to caution',
     ]);

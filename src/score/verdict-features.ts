@@ -1,0 +1,170 @@
+import { patternById } from '../scan/taxonomy.js';
+import type { PatternId, Severity } from '../types.js';
+
+// The skill-level features the verdict model reads, computed from the findings alone (so `scan`, `audit`
+// and a re-scored report agree). Each feature is the strongest confidence among the findings it selects, in
+// [0, 1], and remembers that finding so the decision can say which line decided it.
+//
+// Robustness (R1-R5) and spec conformance (SC4, a name that differs from the folder) are not features: they
+// describe how well a skill is made, not whether installing it is dangerous, so they can lower the eq. 8
+// score but never move the status (docs/verdicts.md).
+
+/** What the decision needs of a finding: a `Finding`, or a report finding with its runtime verdict. */
+export interface DecisionFinding {
+  pattern: string;
+  severity: Severity;
+  confidence: number;
+  file?: string;
+  line?: number;
+  rule?: string;
+  evidence?: string;
+  verdict?: string;
+}
+
+const NOT_SAFETY: ReadonlySet<string> = new Set(['R1', 'R2', 'R3', 'R4', 'R5', 'SC4']);
+
+/** Findings that speak to safety: the ones the decision reads. */
+export function isSafetyFinding(f: DecisionFinding): boolean {
+  return !NOT_SAFETY.has(f.pattern);
+}
+
+type Place = 'SKILL.md' | 'script' | 'reference';
+
+const PROSE_FILE = /\.(?:md|markdown|mdx|txt|rst)$/i;
+
+function placeOf(f: DecisionFinding): Place {
+  if (!f.file || f.file === 'SKILL.md') return 'SKILL.md';
+  return PROSE_FILE.test(f.file) ? 'reference' : 'script';
+}
+
+// Indicator classes in a finding's quoted evidence. Where each list comes from: public reporting on skill
+// and package malware (paste pages and request catchers used as stage-two hosts and drop boxes in the
+// ClawHavoc and npm/PyPI campaigns, password-protected archives that defeat scanning), not any one sample.
+const RAW_IP_HOST = /(?:https?:\/\/|\/dev\/(?:tcp|udp)\/|@)(?:\d{1,3}\.){3}\d{1,3}\b/;
+const DROP_HOSTS =
+  /\b(?:pastebin\.com|rentry\.(?:co|org)|glot\.io|hastebin\.com|paste\.ee|ghostbin\.\w+|dpaste\.\w+|termbin\.com|transfer\.sh|ngrok(?:-free)?\.(?:io|app|dev)|webhook\.site|requestbin\.\w+|pipedream\.net|interact\.sh|oast\.\w+|burpcollaborator\.net|beeceptor\.com|hookbin\.com|trycloudflare\.com|serveo\.net|localtunnel\.me|loca\.lt)\b/i;
+const PASSWORD_ARCHIVE =
+  /\bpass(?:word|wd|code)?\b[^\n]{0,60}\b(?:zip|rar|7z|archive|release|extract)|\b(?:zip|rar|7z|archive|extract)\b[^\n]{0,60}\bpass(?:word|wd|code)\b/i;
+
+export interface FeatureDef {
+  id: string;
+  /** What the feature means, in words a report reader understands. */
+  label: string;
+  selects(f: DecisionFinding): boolean;
+}
+
+const SAFETY_PATTERNS: readonly PatternId[] = [
+  'P1',
+  'P2',
+  'P3',
+  'P4',
+  'E1',
+  'E2',
+  'E3',
+  'E4',
+  'PE1',
+  'PE2',
+  'PE3',
+  'SC1',
+  'SC2',
+  'SC3',
+  'SC5',
+];
+
+const PLACE_FEATURES: readonly FeatureDef[] = (['SKILL.md', 'script', 'reference'] as const).map(
+  (place): FeatureDef => ({
+    id: `high-in-${place === 'SKILL.md' ? 'skill-md' : place}`,
+    label: `a high-severity finding in ${place === 'SKILL.md' ? "SKILL.md's text" : place === 'script' ? 'a bundled script' : 'a bundled document'}`,
+    selects: (f) => f.severity === 'high' && placeOf(f) === place,
+  }),
+);
+
+const INDICATOR_FEATURES: readonly FeatureDef[] = [
+  {
+    id: 'raw-ip',
+    label: 'a bare IP address as a download source, channel or destination',
+    selects: (f) => RAW_IP_HOST.test(f.evidence ?? ''),
+  },
+  {
+    id: 'drop-host',
+    label: 'a paste site, request catcher or tunnel as a source or destination',
+    selects: (f) => DROP_HOSTS.test(f.evidence ?? ''),
+  },
+  {
+    id: 'password-archive',
+    label: 'a password-protected archive',
+    selects: (f) => PASSWORD_ARCHIVE.test(f.evidence ?? ''),
+  },
+];
+
+/** Features every model has: one per safety pattern, where the high findings sit, indicator classes. */
+export const BASE_FEATURES: readonly FeatureDef[] = [
+  ...SAFETY_PATTERNS.map(
+    (id): FeatureDef => ({
+      id,
+      label: patternById(id).name.toLowerCase(),
+      selects: (f) => f.pattern === id,
+    }),
+  ),
+  ...PLACE_FEATURES,
+  ...INDICATOR_FEATURES,
+];
+
+/** Distinct safety patterns at this confidence or more count towards `breadth`. */
+const BREADTH_CONFIDENCE = 0.5;
+export const BREADTH_FEATURE = { id: 'breadth', label: 'several kinds of risk in one skill' } as const;
+const RULE_PREFIX = 'rule:';
+
+const BASE_BY_ID = new Map(BASE_FEATURES.map((f) => [f.id, f]));
+
+/**
+ * A feature by id: a base feature, `breadth`, or `rule:<rule id>` (the strongest finding of one rule; the
+ * trainer picks the rules seen often enough in its data to learn a weight for).
+ */
+export function featureDef(id: string): FeatureDef | null {
+  const base = BASE_BY_ID.get(id);
+  if (base) return base;
+  if (id.startsWith(RULE_PREFIX)) {
+    const rule = id.slice(RULE_PREFIX.length);
+    return { id, label: `rule ${rule}`, selects: (f) => f.rule === rule };
+  }
+  return null;
+}
+
+export function ruleFeatureId(rule: string): string {
+  return `${RULE_PREFIX}${rule}`;
+}
+
+export interface FeatureVector {
+  /** One value per feature id asked for. */
+  values: number[];
+  /** The finding behind each value (null where the value is 0, and for breadth). */
+  strongest: (DecisionFinding | null)[];
+}
+
+/** The model's input for one skill, in the order of `ids`: only safety findings are read. */
+export function skillFeatures(findings: readonly DecisionFinding[], ids: readonly string[]): FeatureVector {
+  const safety = findings.filter(isSafetyFinding);
+  const values: number[] = [];
+  const strongest: (DecisionFinding | null)[] = [];
+  for (const id of ids) {
+    if (id === BREADTH_FEATURE.id) {
+      const kinds = new Set(safety.filter((f) => f.confidence >= BREADTH_CONFIDENCE).map((f) => f.pattern));
+      // 0 for one kind of risk, then up to 1 at four or more kinds.
+      values.push(Math.min(1, Math.max(0, kinds.size - 1) / 3));
+      strongest.push(null);
+      continue;
+    }
+    const def = featureDef(id);
+    if (!def) throw new Error(`unknown verdict feature ${id}`);
+    let best: DecisionFinding | null = null;
+    for (const f of safety) if (def.selects(f) && (!best || f.confidence > best.confidence)) best = f;
+    values.push(best ? Math.min(1, Math.max(0, best.confidence)) : 0);
+    strongest.push(best);
+  }
+  return { values, strongest };
+}
+
+export function featureLabel(id: string): string {
+  return id === BREADTH_FEATURE.id ? BREADTH_FEATURE.label : (featureDef(id)?.label ?? id);
+}

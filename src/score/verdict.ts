@@ -1,0 +1,98 @@
+import type { SafetyStatus } from '../types.js';
+import { type LogisticModel, predict } from './logistic.js';
+import { type DecisionFinding, featureLabel, isSafetyFinding, skillFeatures } from './verdict-features.js';
+import trained from './verdict-model.json' with { type: 'json' };
+
+// The status (pass / caution / risky) is a decision learned from labelled real skills (docs/verdicts.md):
+// a logistic model over the skill's findings (verdict-features.ts) gives the probability that the skill is
+// malicious or risky to install, and two thresholds cut it into the three statuses. The weights and
+// thresholds are data (verdict-model.json), written by `npm run train:verdict` with the training data's
+// provenance. A safety finding confirmed at runtime makes the skill risky whatever the model says.
+
+export interface VerdictModel {
+  version: 1;
+  features: string[];
+  bias: number;
+  weights: Record<string, number>;
+  thresholds: { caution: number; risky: number };
+  training: Record<string, unknown>;
+}
+
+export const VERDICT_MODEL: VerdictModel = trained as VerdictModel;
+
+export interface Reason {
+  feature: string;
+  label: string;
+  /** The feature's value (a confidence) times its weight: what it added to the log-odds. */
+  contribution: number;
+  finding?: { pattern: string; rule?: string; file?: string; line?: number; confidence: number };
+}
+
+export interface Decision {
+  status: SafetyStatus;
+  /** The model's probability that the skill is malicious or risky to install, in [0, 1]. */
+  probability: number;
+  thresholds: { caution: number; risky: number };
+  /** Features that pushed towards risk, strongest first (empty for a skill with no safety finding). */
+  because: Reason[];
+  /** Safety findings confirmed at runtime: each makes the skill risky by itself. */
+  confirmed: number;
+}
+
+/** The model in the weight-vector form `predict` takes, in the order of its feature list. */
+export function logisticOf(model: VerdictModel): LogisticModel {
+  return { bias: model.bias, weights: model.features.map((id) => model.weights[id] ?? 0) };
+}
+
+export function statusFor(probability: number, thresholds: { caution: number; risky: number }): SafetyStatus {
+  if (probability >= thresholds.risky) return 'risky';
+  if (probability >= thresholds.caution) return 'caution';
+  return 'pass';
+}
+
+/** Pass, caution or risky for a skill's active findings (suppressed ones already left out), with its reasons. */
+export function decide(active: readonly DecisionFinding[], model: VerdictModel = VERDICT_MODEL): Decision {
+  const logistic = logisticOf(model);
+  const { values, strongest } = skillFeatures(active, model.features);
+  const raw = predict(logistic, values);
+  const probability = Math.round(raw * 10_000) / 10_000;
+  const because: Reason[] = [];
+  values.forEach((value, j) => {
+    const contribution = value * logistic.weights[j]!;
+    if (contribution <= 0) return;
+    const id = model.features[j]!;
+    const f = strongest[j];
+    because.push({
+      feature: id,
+      label: featureLabel(id),
+      contribution: Math.round(contribution * 100) / 100,
+      ...(f
+        ? {
+            finding: {
+              pattern: f.pattern,
+              confidence: f.confidence,
+              ...(f.rule ? { rule: f.rule } : {}),
+              ...(f.file ? { file: f.file } : {}),
+              ...(f.line ? { line: f.line } : {}),
+            },
+          }
+        : {}),
+    });
+  });
+  because.sort((a, b) => b.contribution - a.contribution);
+  const confirmed = active.filter((f) => isSafetyFinding(f) && f.verdict === 'confirmed').length;
+  const status = confirmed > 0 ? 'risky' : statusFor(raw, model.thresholds);
+  return { status, probability, thresholds: model.thresholds, because, confirmed };
+}
+
+/** One line a person reads: why the skill got its status. */
+export function explain(decision: Decision, top = 3): string {
+  const parts: string[] = [];
+  if (decision.confirmed > 0) parts.push(`${decision.confirmed} safety finding(s) confirmed at runtime`);
+  for (const r of decision.because.slice(0, top)) {
+    const where = r.finding?.file ? ` (${r.finding.file}${r.finding.line ? `:${r.finding.line}` : ''})` : '';
+    parts.push(`${r.label}${where}`);
+  }
+  if (!parts.length) return 'no safety finding';
+  return parts.join('; ');
+}
