@@ -30,7 +30,8 @@ import { startFakeModelServer } from '../../support/fake-model-server.js';
 // execution-free estimate (estimate.schema.json), its holdout evaluation (reference-eval.schema.json) and
 // optimize.json (optimize.schema.json, driven by the fake model server).
 // `inspect` prints the internal skill model: its schema (inspect.schema.json) is open to new skill keys and
-// borrows provenance and diagnostics from the report schema. `eval-scanner` has eval-scanner.schema.json.
+// borrows provenance and diagnostics from the report schema. `eval-scanner` has eval-scanner.schema.json,
+// `eval-verdicts` eval-verdicts.schema.json.
 
 const repo = REPO_ROOT;
 const labeled = join(repo, 'eval', 'labeled');
@@ -48,6 +49,7 @@ for (const name of [
   'optimize',
   'inspect',
   'eval-scanner',
+  'eval-verdicts',
 ])
   ajv.addSchema(JSON.parse(readFileSync(join(repo, 'docs', `${name}.schema.json`), 'utf8')) as object);
 
@@ -66,6 +68,7 @@ const REFERENCE_EVAL = 'https://skillaudit.dev/schemas/reference-eval/v1.json';
 const OPTIMIZE = 'https://skillaudit.dev/schemas/optimize/v1.json';
 const INSPECT = 'https://skillaudit.dev/schemas/inspect/v1.json';
 const EVAL_SCANNER = 'https://skillaudit.dev/schemas/eval-scanner/v1.json';
+const EVAL_VERDICTS = 'https://skillaudit.dev/schemas/eval-verdicts/v1.json';
 
 const run = (args: string[], cwd = work) => runBuilt(args, cwd);
 
@@ -318,6 +321,58 @@ describe('JSON the CLI prints validates against its published schema', () => {
     expect(errorsAgainst(EVAL_SCANNER, withError)).toEqual([]);
     expect(Object.keys(withError.errors)).toEqual(['web-scraper-pro']);
     expect(withError.misses.length).toBeGreaterThan(0);
+  });
+});
+
+describe('eval-verdicts', () => {
+  // Two sources, each with a malicious and a benign skill from the team's reproduced verdict set.
+  const picks = [
+    { id: 'csv-insights', from: 'malicious', label: 'malicious', repo: 'team/a' },
+    { id: 'pdf', from: 'benign', label: 'benign', repo: 'team/a' },
+    { id: 'env-doctor', from: 'malicious', label: 'malicious', repo: 'team/b' },
+    { id: 'xlsx', from: 'benign', label: 'benign', repo: 'team/b' },
+  ];
+
+  it('--format json --cross-source matches docs/eval-verdicts.schema.json and scores every labelled skill', async () => {
+    const corpus = join(work, 'verdict-corpus');
+    for (const p of picks)
+      cpSync(join(repo, 'eval', 'verdicts', p.from, p.id), join(corpus, 'skills', p.id), { recursive: true });
+    writeFileSync(
+      join(corpus, 'manifest.json'),
+      JSON.stringify(picks.map(({ id, label, repo: r }) => ({ id, label, repo: r, kind: 'fixture' }))),
+    );
+    const r = await run(['eval-verdicts', corpus, '--cross-source', '--format', 'json']);
+    expect(r.status).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(errorsAgainst(EVAL_VERDICTS, json)).toEqual([]);
+    expect(json.skills).toBe(4);
+    const { byLabel } = json.overall;
+    const total = (l: 'malicious' | 'benign') => byLabel[l].pass + byLabel[l].caution + byLabel[l].risky;
+    expect([total('malicious'), total('benign')]).toEqual([2, 2]);
+    expect(json.bySource.map((s: { source: string }) => s.source)).toEqual(['team/a', 'team/b']);
+    expect(json.crossSource.perSource).toHaveLength(2);
+    expect(json.crossSource.pooled.skills).toBe(4);
+    // No source reaches 5 skills, so none is named worst.
+    expect(json.crossSource.worst).toBeNull();
+    // Every misclassified skill is listed with its label and the decision's reasons.
+    for (const m of [...json.misses, ...json.falseAlarms]) expect(m.because.length).toBeGreaterThan(0);
+    expect(json.misses.length).toBe(json.overall.fn);
+    expect(json.falseAlarms.length).toBe(json.overall.fp);
+    expect(errorsAgainst(EVAL_VERDICTS, { ...json, overall: { ...json.overall, extra: 1 } })).not.toEqual([]);
+  });
+
+  it('reads labels from malicious/ and benign/ folders, and refuses a folder with no labels', async () => {
+    const set = join(work, 'verdict-folders');
+    for (const p of picks.slice(0, 2))
+      cpSync(join(repo, 'eval', 'verdicts', p.from, p.id), join(set, p.label, p.id), { recursive: true });
+    const r = await run(['eval-verdicts', set]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/Checked-in decision {2}n 2 /);
+    expect(r.stdout).toContain('local/verdict-folders');
+    mkdirSync(join(work, 'unlabelled'));
+    const bad = await run(['eval-verdicts', join(work, 'unlabelled')]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/no manifest\.json and no malicious\/, risky\/ or benign\/ folders/);
   });
 });
 

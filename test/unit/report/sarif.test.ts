@@ -94,12 +94,16 @@ describe('scan JSON contract', () => {
     const json = toScanJson(results);
     expect(json.version).toBe(1);
     expect(Object.keys(json.skills[0]!).sort()).toEqual([
+      'because',
       'findings',
       'name',
       'path',
+      'risk',
       'safetyScore',
       'status',
     ]);
+    expect(json.skills[0]!.risk).toBeGreaterThanOrEqual(0);
+    expect(Object.keys(json.skills[1]!)).not.toContain('risk');
     expect(Object.keys(json.skills[0]!.findings[0]!).sort()).toEqual(
       ['confidence', 'endLine', 'evidence', 'file', 'line', 'message', 'pattern', 'rule', 'severity'].sort(),
     );
