@@ -4,6 +4,7 @@ import type { Decision } from '../score/verdict.js';
 import type { Finding, SafetyStatus, Skill, SkillFile } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { type Framing, parseMarkdown } from './markdown.js';
+import { discountOwnInstallers } from './own-installer.js';
 import type { Detector, FileContext, Hit, Rule } from './rule.js';
 import { codeDetectors } from './rules/code-index.js';
 import { proseDetectors } from './rules/prose-index.js';
@@ -199,7 +200,9 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
     if (d.code.startsWith('limit-')) notes.push(`incomplete analysis: ${d.message}`);
   }
 
-  const findings = dedupe(located.map((l) => toFinding(l, rules)).filter((f): f is Finding => f !== null));
+  const raw = located.map((l) => toFinding(l, rules)).filter((f): f is Finding => f !== null);
+  discountOwnInstallers(skill, raw);
+  const findings = dedupe(raw);
   applySuppressions(skill, findings, {
     ...(options.baseline ? { baseline: options.baseline } : {}),
     honourInline: options.honourInline ?? false,

@@ -35,8 +35,12 @@ export const VENDOR_INSTALLER = String.raw`(?:sh\.rustup\.rs|get\.docker\.com|ra
 /** Commands that fetch a URL. */
 export const FETCH_CMD = String.raw`(?:\bcurl\b|\bwget\b|\biwr\b|\birm\b|\bInvoke-WebRequest\b|\bInvoke-RestMethod\b|\bfetch\b)`;
 
-/** An interpreter at the receiving end of a pipe. */
-export const SHELL_SINK = String.raw`\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|Invoke-Expression|pwsh|powershell)\b`;
+/**
+ * An interpreter at the receiving end of a pipe that runs what it reads. Given a module, a script file or
+ * inline code (`| python -m json.tool`, `| python3 parse.py`, `| sh -c '…'`, `| node -e …`), it reads the
+ * download as data instead.
+ */
+export const SHELL_SINK = String.raw`\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|Invoke-Expression|pwsh|powershell)\b(?!\s+(?:-(?:m|c|e|ne|pe|r|E)\b|(?!-)[^\s|;&]+\.(?:py|pyw|js|mjs|cjs|ts|pl|rb|php|sh|bash|ps1)\b))`;
 
 /** Free dynamic-DNS and tunnel hosts: anyone can point one at any machine in a minute. */
 export const DYNAMIC_DNS_HOST = String.raw`(?:[\w-]+\.(?:duckdns\.org|no-ip\.(?:com|org|biz|info)|ddns\.net|hopto\.org|zapto\.org|sytes\.net|dynu\.net|servebeer\.com|serveftp\.com|ngrok(?:-free)?\.(?:io|app|dev)|trycloudflare\.com|serveo\.net|loca\.lt|localtunnel\.me))`;
