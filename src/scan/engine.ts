@@ -4,7 +4,7 @@ import type { Decision } from '../score/verdict.js';
 import type { Finding, SafetyStatus, Skill, SkillFile } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { type Framing, parseMarkdown } from './markdown.js';
-import { discountOwnInstallers } from './own-installer.js';
+import { discountOwnVendor } from './own-vendor.js';
 import type { Detector, FileContext, Hit, Rule } from './rule.js';
 import { codeDetectors } from './rules/code-index.js';
 import { proseDetectors } from './rules/prose-index.js';
@@ -201,7 +201,7 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
   }
 
   const raw = located.map((l) => toFinding(l, rules)).filter((f): f is Finding => f !== null);
-  discountOwnInstallers(skill, raw);
+  discountOwnVendor(skill, raw);
   const findings = dedupe(raw);
   applySuppressions(skill, findings, {
     ...(options.baseline ? { baseline: options.baseline } : {}),

@@ -1,15 +1,23 @@
 import type { Finding, Skill } from '../types.js';
 import { NO_REPUTATION_SOURCE, VENDOR_INSTALLER } from './rules/prose-vocabulary.js';
 
-// A skill about a tool that installs that tool with the tool's own installer (`curl -sSL https://aspire.dev/
+// Two things a skill does with its own vendor that read like attacks out of context, each kept as a finding
+// at a lower confidence:
+//
+// 1. Installers. A skill about a tool that installs that tool with the tool's own installer (`curl -sSL https://aspire.dev/
 // install.sh | bash` in an Aspire skill, Syft's install.sh from anchore/syft in an SBOM-with-Syft skill) is
 // doing what the vendor documents, not fetching a stranger's code. Remote-code findings whose URL is the
 // vendor's own (a well-known installer, or a host or GitHub repository named after the tool the skill is
 // about) keep their finding but at a lower confidence. Hosts nobody vouches for (raw IPs, paste sites,
 // dynamic DNS, plain http) and free app platforms, where anyone can pick a subdomain named after any tool,
 // never get the discount.
+//
+// 2. Credentials. A skill that calls a service with that service's own key (`TODOIST_API_KEY` to
+// api.todoist.com, `GITHUB_TOKEN` to api.github.com) is using the key for what it is for; exfiltration
+// findings (E1, E2, P3) whose every secret is named after the service at every URL they reach are lowered.
 
 export const OWN_INSTALLER_FACTOR = 0.55;
+export const OWN_SERVICE_FACTOR = 0.4;
 
 const URL_RE = /\bhttps?:\/\/([^\s/"'`)|;<>]+)(\/[^\s"'`)|;<>]*)?/gi;
 const KNOWN_INSTALLER = new RegExp(VENDOR_INSTALLER, 'i');
@@ -38,6 +46,11 @@ function namedAfter(label: string, subject: ReadonlySet<string>): boolean {
   return false;
 }
 
+/** Hosts nobody vouches for: raw IPs, paste sites, dynamic DNS, plain http, free app platforms. */
+function unvouched(url: string, host: string): boolean {
+  return NO_REPUTATION.test(url) || FREE_PLATFORM.test(host) || /^[\d.]+$/.test(host);
+}
+
 /** Whether a URL is the installer of the tool the skill is about (see the note at the top). */
 export function isOwnInstaller(
   url: string,
@@ -45,7 +58,7 @@ export function isOwnInstaller(
   path: string,
   subject: ReadonlySet<string>,
 ): boolean {
-  if (NO_REPUTATION.test(url) || FREE_PLATFORM.test(host) || /^[\d.]+$/.test(host)) return false;
+  if (unvouched(url, host)) return false;
   if (KNOWN_INSTALLER.test(url)) return true;
   const h = host.toLowerCase();
   if (CODE_HOSTS.has(h)) {
@@ -70,10 +83,50 @@ function linesOf(skill: Skill, f: Finding): string {
     .join('\n')}`;
 }
 
-/** Lowers remote-code findings (SC2) whose every URL is the skill's own vendor installer. */
-export function discountOwnInstallers(skill: Skill, findings: Finding[]): void {
+// `<SERVICE>_API_KEY`, `<SERVICE>_TOKEN`, `<SERVICE>_SECRET_KEY`…: the service is the first word.
+const SECRET_NAME = /\b([A-Z][A-Z0-9]{2,})_(?:[A-Z0-9]+_)*(?:API_?KEY|KEY|TOKEN|SECRET|PAT)\b/g;
+const GENERIC_SECRET_PREFIX = new Set([
+  'API',
+  'AUTH',
+  'ACCESS',
+  'SECRET',
+  'PRIVATE',
+  'MY',
+  'APP',
+  'SERVICE',
+  'CLIENT',
+  'USER',
+  'BEARER',
+  'SESSION',
+  'ENCRYPTION',
+  'SIGNING',
+  'MASTER',
+  'ADMIN',
+  'ROOT',
+]);
+
+/** Whether every secret named in `text` belongs to a service that every URL in it is a host of. */
+export function ownServiceCall(text: string): boolean {
+  const services = [...text.matchAll(SECRET_NAME)].map((m) => m[1]!.toLowerCase());
+  const urls = [...text.matchAll(URL_RE)];
+  if (!services.length || !urls.length) return false;
+  if (services.some((s) => GENERIC_SECRET_PREFIX.has(s.toUpperCase()))) return false;
+  return urls.every(([url, host]) => {
+    if (unvouched(url, host!)) return false;
+    const labels = host!.toLowerCase().split('.').slice(0, -1);
+    return services.every((s) => labels.some((l) => l === s || l.includes(s)));
+  });
+}
+
+/** Lowers the findings that are the skill dealing with its own vendor (see the note at the top). */
+export function discountOwnVendor(skill: Skill, findings: Finding[]): void {
   const subject = subjectWords(skill);
   for (const f of findings) {
+    if (['E1', 'E2', 'P3'].includes(f.pattern) && ownServiceCall(linesOf(skill, f))) {
+      f.confidence = Math.round(f.confidence * OWN_SERVICE_FACTOR * 100) / 100;
+      f.rationale = `${f.rationale}; the secret goes to the service it belongs to`;
+      continue;
+    }
     if (f.pattern !== 'SC2') continue;
     const urls = [...linesOf(skill, f).matchAll(URL_RE)];
     if (!urls.length) continue;
