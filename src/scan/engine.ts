@@ -5,8 +5,10 @@ import { errorMessage } from '../util/errors.js';
 import { type Framing, parseMarkdown } from './markdown.js';
 import type { Detector, FileContext, Hit, Rule } from './rule.js';
 import { codeDetectors } from './rules/code-index.js';
+import { inlineShellCommands } from './rules/prose-inline-commands.js';
 import { proseDetectors } from './rules/prose-index.js';
 import { declaredHosts, reachableScripts } from './skill-context.js';
+import { lineAt, lineStarts } from './text.js';
 import { applySuppressions, type Baseline } from './suppress.js';
 import { patternById } from './taxonomy.js';
 
@@ -60,7 +62,45 @@ async function runDetector(d: Detector, ctx: FileContext, notes: string[]): Prom
   }
 }
 
-/** Runs code detectors over the fenced code blocks of a markdown file, mapped back to the file's lines. */
+/** Runs the detectors that apply to a virtual file made of a snippet, mapped back to the snippet's line. */
+async function scanSnippet(
+  ctx: FileContext,
+  snippet: { code: string; language: string; line: number; framing: Framing; what: string },
+  detectors: readonly Detector[],
+  notes: string[],
+  out: Located[],
+): Promise<void> {
+  const virtual: SkillFile = { ...ctx.file, kind: 'script', language: snippet.language, text: snippet.code };
+  const snippetCtx: FileContext = {
+    ...ctx,
+    file: virtual,
+    text: snippet.code,
+    reachable: ctx.file.path === 'SKILL.md' && snippet.framing === 'instruction',
+  };
+  const factor = FRAMING_FACTOR[snippet.framing];
+  for (const d of detectors) {
+    if (!d.appliesTo(virtual)) continue;
+    for (const hit of await runDetector(d, snippetCtx, notes)) {
+      const framed = factor < 1 ? `; in ${snippet.what} framed as ${snippet.framing}` : '';
+      out.push({
+        file: ctx.file.path,
+        hit: {
+          ...hit,
+          line: hit.line + snippet.line - 1,
+          endLine: hit.endLine + snippet.line - 1,
+          confidence: hit.confidence * factor,
+          rationale: `${hit.rationale}${framed}`,
+        },
+      });
+    }
+  }
+}
+
+/**
+ * Runs code detectors over the fenced code blocks of a markdown file and over inline code spans that are a
+ * command line (`bash -i >& /dev/tcp/… 0>&1` in a sentence is as much an instruction as the same line in a
+ * ```bash block), mapped back to the file's lines and scaled by their framing.
+ */
 async function scanCodeBlocks(
   ctx: FileContext,
   detectors: readonly Detector[],
@@ -70,30 +110,20 @@ async function scanCodeBlocks(
   const doc = parseMarkdown(ctx.text);
   for (const block of doc.codeBlocks) {
     if (!EMBEDDED_LANGUAGES.has(block.lang)) continue;
-    const virtual: SkillFile = { ...ctx.file, kind: 'script', language: block.lang, text: block.code };
-    const blockCtx: FileContext = {
-      ...ctx,
-      file: virtual,
-      text: block.code,
-      reachable: ctx.file.path === 'SKILL.md' && block.framing === 'instruction',
+    const snippet = { ...block, language: block.lang, what: 'a fenced block' };
+    await scanSnippet(ctx, snippet, detectors, notes, out);
+  }
+  const starts = lineStarts(ctx.text);
+  for (const cmd of inlineShellCommands(doc, ctx.text)) {
+    const line = lineAt(starts, cmd.start);
+    const snippet = {
+      code: cmd.text,
+      language: cmd.language,
+      line,
+      framing: cmd.framing,
+      what: 'inline code',
     };
-    const factor = FRAMING_FACTOR[block.framing];
-    for (const d of detectors) {
-      if (!d.appliesTo(virtual)) continue;
-      for (const hit of await runDetector(d, blockCtx, notes)) {
-        const framed = factor < 1 ? `; in a fenced block framed as ${block.framing}` : '';
-        out.push({
-          file: ctx.file.path,
-          hit: {
-            ...hit,
-            line: hit.line + block.line - 1,
-            endLine: hit.endLine + block.line - 1,
-            confidence: hit.confidence * factor,
-            rationale: `${hit.rationale}${framed}`,
-          },
-        });
-      }
-    }
+    await scanSnippet(ctx, snippet, detectors, notes, out);
   }
 }
 
