@@ -5,12 +5,12 @@ import { errorMessage } from '../util/errors.js';
 import { type Framing, parseMarkdown } from './markdown.js';
 import type { Detector, FileContext, Hit, Rule } from './rule.js';
 import { codeDetectors } from './rules/code-index.js';
-import { inlineShellCommands } from './rules/prose-inline-commands.js';
 import { proseDetectors } from './rules/prose-index.js';
+import { inlineShellCommands } from './rules/prose-inline-commands.js';
 import { declaredHosts, reachableScripts } from './skill-context.js';
-import { lineAt, lineStarts } from './text.js';
 import { applySuppressions, type Baseline } from './suppress.js';
 import { patternById } from './taxonomy.js';
+import { lineAt, lineStarts } from './text.js';
 
 export const ALL_DETECTORS: readonly Detector[] = [...proseDetectors, ...codeDetectors];
 
