@@ -5,7 +5,7 @@ import { errorMessage } from '../util/errors.js';
 import { type Framing, parseMarkdown } from './markdown.js';
 import type { Detector, FileContext, Hit, Rule } from './rule.js';
 import { codeDetectors } from './rules/code-index.js';
-import { BLOCK_MANIFEST_SKIPPED, blockManifest } from './rules/manifest-blocks.js';
+import { BLOCK_MANIFEST_FRAMING, BLOCK_MANIFEST_SKIPPED, blockManifest } from './rules/manifest-blocks.js';
 import { proseDetectors } from './rules/prose-index.js';
 import { inlineShellCommands } from './rules/prose-inline-commands.js';
 import { declaredHosts, reachableScripts } from './skill-context.js';
@@ -78,6 +78,8 @@ async function scanSnippet(
     lineOf?: (line: number) => number;
     /** Rules whose hits are not reported for this snippet. */
     skip?: ReadonlySet<string>;
+    /** Framing weights instead of FRAMING_FACTOR, for snippets whose risk framing does not lower. */
+    framingFactor?: Readonly<Record<Framing, number>>;
   },
   detectors: readonly Detector[],
   notes: string[],
@@ -97,7 +99,7 @@ async function scanSnippet(
     text: snippet.code,
     reachable: ctx.file.path === 'SKILL.md' && snippet.framing === 'instruction',
   };
-  const factor = FRAMING_FACTOR[snippet.framing];
+  const factor = (snippet.framingFactor ?? FRAMING_FACTOR)[snippet.framing];
   for (const d of detectors) {
     if (!d.appliesTo(virtual)) continue;
     for (const hit of await runDetector(d, snippetCtx, notes)) {
@@ -149,6 +151,7 @@ async function scanCodeBlocks(
       path: `${folder}${manifest.name}`,
       lineOf: manifest.lineOf,
       skip: BLOCK_MANIFEST_SKIPPED,
+      framingFactor: BLOCK_MANIFEST_FRAMING,
     };
     await scanSnippet(ctx, snippet, detectors, notes, out);
   }

@@ -4,7 +4,7 @@
 // `"postinstall": "curl … | bash"` in SKILL.md is the install-script finding it would be in package.json.
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
-import type { CodeBlock } from '../markdown.js';
+import type { CodeBlock, Framing } from '../markdown.js';
 
 /**
  * Version ranges in a manifest shown in documentation are the reader's to pick (a library's pyproject rightly
@@ -14,6 +14,19 @@ export const BLOCK_MANIFEST_SKIPPED: ReadonlySet<string> = new Set([
   'manifest.unpinned-dependency',
   'manifest.install-script-unpinned',
 ]);
+
+/**
+ * How much a manifest block's framing lowers its findings. As for fenced blocks (engine.ts), except that a
+ * manifest handed to the user ("Setup: install dependencies with this package.json") is not safer for it:
+ * npm runs its install scripts on the user's `npm install` without showing them, the same reason the
+ * remote-script and prerequisite-lure rules keep user-addressed lures high.
+ */
+export const BLOCK_MANIFEST_FRAMING: Readonly<Record<Framing, number>> = {
+  instruction: 1,
+  'user-action': 1,
+  example: 0.5,
+  'documents-risk': 0.2,
+};
 
 export interface BlockManifest {
   /** The file name the manifest detector knows the block's kind by. */

