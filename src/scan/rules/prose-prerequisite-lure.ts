@@ -273,16 +273,50 @@ function skillTextOutside(skill: Skill, path: string, from: number, to: number):
     .join('\n');
 }
 
+/** Free-hosting platform a host is a subdomain of, if any. */
+function freeHostOf(host: string): string | undefined {
+  return FREE_HOSTING_SUFFIXES.find((s) => host.endsWith(`.${s}`));
+}
+
+// Project pages of a code-hosting account: the project's own site when the skill uses the project.
+const PROJECT_PAGES = new Set(['github.io', 'gitlab.io']);
+const GENERIC_LABELS =
+  /^(?:www|docs?|download|downloads|install|setup|get|releases?|latest|cdn|static|files?|assets)$/;
+
+/** The host's own labels: without the TLD or the free-hosting platform it sits on. */
+function ownLabels(host: string): string[] {
+  const free = freeHostOf(host);
+  const base = free ? host.slice(0, -free.length - 1) : host.split('.').slice(0, -1).join('.');
+  return base.split('.').filter((l) => l.length >= 4 && !GENERIC_LABELS.test(l));
+}
+
+const wordIn = (word: string, text: string) =>
+  new RegExp(`(?<![\\w-])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(text);
+
 /** The skill names this host as its own: its name or homepage, or it uses the host elsewhere. */
-function ownHost(host: string, skill: Skill, elsewhere: string): boolean {
-  const labels = host
-    .split('.')
-    .slice(0, -1)
-    .filter((l) => l.length >= 4 && l !== 'www');
+function ownHost(url: string, host: string, skill: Skill, elsewhere: string): boolean {
   const own = squash(`${skill.name} ${skill.folderName}`);
-  if (labels.some((l) => own.includes(squash(l)))) return true;
+  if (ownLabels(host).some((l) => own.includes(squash(l)))) return true;
   if (JSON.stringify(skill.frontmatter).toLowerCase().includes(host)) return true;
-  return elsewhere.toLowerCase().includes(host);
+  if (elsewhere.toLowerCase().includes(host)) return true;
+  // rtyley.github.io/bfg-repo-cleaner in a skill that runs bfg-repo-cleaner: the project's own page.
+  const free = freeHostOf(host);
+  if (free && PROJECT_PAGES.has(free)) {
+    const segment = /^https?:\/\/[^/]+\/([^/?#]+)/i.exec(url)?.[1] ?? '';
+    return [...ownLabels(host), segment].some((w) => w.length >= 4 && wordIn(w, elsewhere));
+  }
+  return false;
+}
+
+/**
+ * A download page on the vendor's own domain: a label of the host is the product the text names
+ * ("Install Docker Desktop (Windows, macOS) from https://www.docker.com/…"). Never on a free-hosting
+ * subdomain, whose name is whatever its owner typed.
+ */
+function vendorPage(host: string, context: string): boolean {
+  if (freeHostOf(host)) return false;
+  const prose = context.replace(/https?:\/\/\S+/gi, ' ');
+  return ownLabels(host).some((l) => squash(prose).includes(squash(l)));
 }
 
 function hostIndicators(url: string, host: string, own: boolean): Indicator[] {
@@ -291,7 +325,7 @@ function hostIndicators(url: string, host: string, own: boolean): Indicator[] {
   if (new RegExp(`(?:${PASTE_HOST}|${URL_SHORTENER})`, 'i').test(url))
     out.push({ why: `a paste site or URL shortener (${host})` });
   if (own) return out;
-  const free = FREE_HOSTING_SUFFIXES.find((s) => host.endsWith(`.${s}`));
+  const free = freeHostOf(host);
   if (free) out.push({ why: `a free-hosting subdomain of ${free} (${host})` });
   const tld = host.split('.').pop() ?? '';
   if (!/^\d+$/.test(tld)) {
@@ -343,10 +377,10 @@ export function prerequisiteLureHits(
       const pathPart = url.slice(url.indexOf(host) + host.length);
       if (DOCS_LINK.test(host) || DOCS_LINK.test(pathPart)) continue;
       elsewhere ??= skillTextOutside(skill, path, from, to);
-      const own = ownHost(host, skill, elsewhere);
+      const own = ownHost(url, host, skill, elsewhere);
       const indicators = hostIndicators(url, host, own);
       if (PASSWORD_ARCHIVE.test(context)) indicators.push({ why: 'a password-protected archive' });
-      if (DESKTOP_ONLY.test(context) || BINARY_PATH.test(pathPart))
+      if ((DESKTOP_ONLY.test(context) || BINARY_PATH.test(pathPart)) && !vendorPage(host, context))
         indicators.push({ why: 'a Windows/macOS binary download' });
       // A helper the skill never runs or names again. A link that names it is its vendor's own site,
       // unless the host already looks like throwaway infrastructure (`<helper>.vercel.app`).
