@@ -221,6 +221,8 @@ const HELPER_NAME = [
   /\brequires?\s+(?:the\s+)?([\w][\w.-]*)\s+(?:utility|helper|agent|cli|tool|client|app|driver|component|runtime)\b/i,
   /\b[Ii]nstall\s+(?:the\s+)?([A-Z][\w.-]+(?:\s+CLI)?)\b/,
 ];
+const INSTALLS_PROGRAM = /\b(?:download\w*|install\w*)\b/i;
+const CREDENTIAL_NAME = /[A-Z0-9]_[A-Z0-9]|\b(?:api|key|token|secret|password|account|credentials?)\b/i;
 const GENERIC_NAMES =
   /^(?:it|this|that|the|a|an|tool|cli|app|helper|setup|skill|installation|access|key|token|python|node|nodejs|git|docker|account|version|which|what|one|following|following:)$/i;
 
@@ -251,9 +253,13 @@ const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** The helper a setup sentence names, if any. */
 function helperName(text: string): string | null {
+  // Only a program is downloaded and installed; "XAI_API_KEY is required. Get it at …" names a credential.
+  if (!INSTALLS_PROGRAM.test(text)) return null;
   for (const re of HELPER_NAME) {
-    const name = re.exec(text)?.[1]?.replace(/[*_]+/g, '').trim();
-    if (name && !GENERIC_NAMES.test(name) && squash(name).length >= 3) return name;
+    const raw = re.exec(text)?.[1];
+    if (!raw || CREDENTIAL_NAME.test(raw)) continue;
+    const name = raw.replace(/^[*_]+|[*_]+$/g, '').trim();
+    if (!GENERIC_NAMES.test(name) && squash(name).length >= 3) return name;
   }
   return null;
 }

@@ -112,6 +112,10 @@ describe('md.prerequisite-lure stays quiet on', () => {
       'Setup is required before first use: see https://docs.csvtools.io/setup/getting-started.',
     ],
     [
+      'an API key the skill reads under another name',
+      'Setup: XAI_API_KEY is required. Get your key at https://console.x.ai and export it.',
+    ],
+    [
       'a vendor desktop download',
       'Download Docker Desktop (Windows, macOS) from https://www.docker.com/products/docker-desktop/ before using this skill.',
     ],
