@@ -7,10 +7,13 @@ import { type Framing, parseMarkdown } from './markdown.js';
 import { discountOwnVendor } from './own-vendor.js';
 import type { Detector, FileContext, Hit, Rule } from './rule.js';
 import { codeDetectors } from './rules/code-index.js';
+import { BLOCK_MANIFEST_FRAMING, BLOCK_MANIFEST_SKIPPED, blockManifest } from './rules/manifest-blocks.js';
 import { proseDetectors } from './rules/prose-index.js';
+import { inlineShellCommands } from './rules/prose-inline-commands.js';
 import { declaredHosts, reachableScripts } from './skill-context.js';
 import { applySuppressions, type Baseline } from './suppress.js';
 import { patternById } from './taxonomy.js';
+import { lineAt, lineStarts } from './text.js';
 
 export const ALL_DETECTORS: readonly Detector[] = [...proseDetectors, ...codeDetectors];
 
@@ -64,7 +67,68 @@ async function runDetector(d: Detector, ctx: FileContext, notes: string[]): Prom
   }
 }
 
-/** Runs code detectors over the fenced code blocks of a markdown file, mapped back to the file's lines. */
+/** Runs the detectors that apply to a virtual file made of a snippet, mapped back to the snippet's line. */
+async function scanSnippet(
+  ctx: FileContext,
+  snippet: {
+    code: string;
+    language: string;
+    line: number;
+    framing: Framing;
+    what: string;
+    /** Path the detectors see (a manifest block is read as the manifest it is); default the file's own. */
+    path?: string;
+    /** Maps a line of `code` to the line of the snippet it came from (a manifest re-encoded as JSON). */
+    lineOf?: (line: number) => number;
+    /** Rules whose hits are not reported for this snippet. */
+    skip?: ReadonlySet<string>;
+    /** Framing weights instead of FRAMING_FACTOR, for snippets whose risk framing does not lower. */
+    framingFactor?: Readonly<Record<Framing, number>>;
+  },
+  detectors: readonly Detector[],
+  notes: string[],
+  out: Located[],
+): Promise<void> {
+  const virtual: SkillFile = {
+    ...ctx.file,
+    path: snippet.path ?? ctx.file.path,
+    kind: 'script',
+    language: snippet.language,
+    text: snippet.code,
+  };
+  const lineOf = snippet.lineOf ?? ((line: number) => line);
+  const snippetCtx: FileContext = {
+    ...ctx,
+    file: virtual,
+    text: snippet.code,
+    reachable: ctx.file.path === 'SKILL.md' && snippet.framing === 'instruction',
+  };
+  const factor = (snippet.framingFactor ?? FRAMING_FACTOR)[snippet.framing];
+  for (const d of detectors) {
+    if (!d.appliesTo(virtual)) continue;
+    for (const hit of await runDetector(d, snippetCtx, notes)) {
+      if (snippet.skip?.has(hit.rule)) continue;
+      const framed = factor < 1 ? `; in ${snippet.what} framed as ${snippet.framing}` : '';
+      out.push({
+        file: ctx.file.path,
+        hit: {
+          ...hit,
+          line: lineOf(hit.line) + snippet.line - 1,
+          endLine: lineOf(hit.endLine) + snippet.line - 1,
+          confidence: hit.confidence * factor,
+          rationale: `${hit.rationale}${framed}`,
+        },
+      });
+    }
+  }
+}
+
+/**
+ * Runs code detectors over the fenced code blocks of a markdown file (the manifest detector over blocks that
+ * are a package.json or pyproject.toml) and over inline code spans that are a
+ * command line (`bash -i >& /dev/tcp/… 0>&1` in a sentence is as much an instruction as the same line in a
+ * ```bash block), mapped back to the file's lines and scaled by their framing.
+ */
 async function scanCodeBlocks(
   ctx: FileContext,
   detectors: readonly Detector[],
@@ -72,32 +136,40 @@ async function scanCodeBlocks(
   out: Located[],
 ): Promise<void> {
   const doc = parseMarkdown(ctx.text);
+  const folder = ctx.file.path.includes('/') ? ctx.file.path.replace(/[^/]*$/, '') : '';
   for (const block of doc.codeBlocks) {
-    if (!EMBEDDED_LANGUAGES.has(block.lang)) continue;
-    const virtual: SkillFile = { ...ctx.file, kind: 'script', language: block.lang, text: block.code };
-    const blockCtx: FileContext = {
-      ...ctx,
-      file: virtual,
-      text: block.code,
-      reachable: ctx.file.path === 'SKILL.md' && block.framing === 'instruction',
-    };
-    const factor = FRAMING_FACTOR[block.framing];
-    for (const d of detectors) {
-      if (!d.appliesTo(virtual)) continue;
-      for (const hit of await runDetector(d, blockCtx, notes)) {
-        const framed = factor < 1 ? `; in a fenced block framed as ${block.framing}` : '';
-        out.push({
-          file: ctx.file.path,
-          hit: {
-            ...hit,
-            line: hit.line + block.line - 1,
-            endLine: hit.endLine + block.line - 1,
-            confidence: hit.confidence * factor,
-            rationale: `${hit.rationale}${framed}`,
-          },
-        });
-      }
+    if (EMBEDDED_LANGUAGES.has(block.lang)) {
+      const snippet = { ...block, language: block.lang, what: 'a fenced block' };
+      await scanSnippet(ctx, snippet, detectors, notes, out);
+      continue;
     }
+    // A block that is a package.json or pyproject.toml is read by the manifest detector as that file.
+    const manifest = blockManifest(block);
+    if (!manifest) continue;
+    const snippet = {
+      code: manifest.text,
+      language: manifest.name === 'package.json' ? 'json' : 'toml',
+      line: block.line,
+      framing: block.framing,
+      what: `a fenced ${manifest.name}`,
+      path: `${folder}${manifest.name}`,
+      lineOf: manifest.lineOf,
+      skip: BLOCK_MANIFEST_SKIPPED,
+      framingFactor: BLOCK_MANIFEST_FRAMING,
+    };
+    await scanSnippet(ctx, snippet, detectors, notes, out);
+  }
+  const starts = lineStarts(ctx.text);
+  for (const cmd of inlineShellCommands(doc, ctx.text)) {
+    const line = lineAt(starts, cmd.start);
+    const snippet = {
+      code: cmd.text,
+      language: cmd.language,
+      line,
+      framing: cmd.framing,
+      what: 'inline code',
+    };
+    await scanSnippet(ctx, snippet, detectors, notes, out);
   }
 }
 

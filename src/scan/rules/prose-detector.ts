@@ -17,6 +17,7 @@ import {
 } from './prose-inline-commands.js';
 import { normalise } from './prose-normalise.js';
 import type { PhraseRule } from './prose-phrase.js';
+import { PREREQUISITE_LURE_RULE, prerequisiteLureHits } from './prose-prerequisite-lure.js';
 import { dataRules } from './prose-rules-data.js';
 import { injectionRules } from './prose-rules-injection.js';
 import { paraphraseRules } from './prose-rules-paraphrase.js';
@@ -166,6 +167,7 @@ export function detectProse(ctx: FileContext): Hit[] {
     const found = applyRules(SHELL_BLOCK_RULES, seg, text, starts, purpose);
     hits.push(...found, ...decodedPayloadHits(found, seg, PHRASE_RULES, text, starts, purpose));
   }
+  hits.push(...prerequisiteLureHits(doc, text, starts, ctx.skill, ctx.file.path));
   const hidden = findHidden(doc, text, starts, ctx.file.path === 'SKILL.md');
   hits.push(...hidden.hits);
   for (const seg of hidden.segments) {
@@ -183,6 +185,7 @@ export const proseDetector: Detector = {
     ...PHRASE_RULES.map(({ id, pattern, message, help }) => ({ id, pattern, message, help })),
     ...Object.values(HIDDEN_RULES),
     UNPINNED_COMMAND_RULE,
+    PREREQUISITE_LURE_RULE,
   ],
   appliesTo: isProseFile,
   detect: detectProse,

@@ -57,6 +57,132 @@ export function inlineCommands(doc: MarkdownDoc, text: string): InlineCommand[] 
   return out;
 }
 
+// Programs whose inline span is a command line the code detectors should read as shell (engine.ts): shells
+// and interpreters, network tools (reverse shells), decoders, file and scheduler commands (persistence,
+// credential reads). Installers (npm, npx, pip, …) are left to the phrase rules above, which already read
+// inline installs with the care they need (pins in the skill's package.json, audience); `sudo` is looked
+// through to the program it runs.
+const SHELL_PROGRAMS = [
+  'bash',
+  'sh',
+  'zsh',
+  'dash',
+  'ksh',
+  'fish',
+  'exec',
+  'eval',
+  'source',
+  'nohup',
+  'env',
+  'export',
+  'curl',
+  'wget',
+  'nc',
+  'ncat',
+  'netcat',
+  'socat',
+  'telnet',
+  'ssh',
+  'scp',
+  'rsync',
+  'python',
+  'python3',
+  'perl',
+  'ruby',
+  'php',
+  'node',
+  'osascript',
+  'echo',
+  'printf',
+  'base64',
+  'xxd',
+  'openssl',
+  'certutil',
+  'cat',
+  'rm',
+  'chmod',
+  'chown',
+  'mkfifo',
+  'crontab',
+  'launchctl',
+  'systemctl',
+];
+const POWERSHELL_PROGRAMS = [
+  'iex',
+  'iwr',
+  'irm',
+  'invoke-expression',
+  'invoke-webrequest',
+  'invoke-restmethod',
+  'powershell',
+  'pwsh',
+];
+// The sentence around a span says not to run it ("`bash -c …` and `tee /etc/…` do not match", "never run
+// `curl … | sh`"): the span is named, not prescribed, as text about a risk is.
+const NOT_PRESCRIBED =
+  /\b(?:never|not|n't|avoid|forbidden|prohibited|blocked|blocks|denied|denies|disallow\w*|instead\s+of|rather\s+than)\b/i;
+// "Do not skip this: run `…`" insists on the step rather than ruling it out.
+const INSISTS = /\b(?:never|not|n't)\s+(?:skip|forget|miss|omit|ignore|fail\s+to|delay)\b/gi;
+
+export interface ShellSpan {
+  text: string;
+  /** File offset of the span's first character. */
+  start: number;
+  framing: Framing;
+  language: 'bash' | 'powershell';
+}
+
+/** The sentence of `source` around offset `at` (from the previous sentence end to the next). */
+function sentenceAround(source: string, at: number): string {
+  const before = source.slice(0, at);
+  const from =
+    Math.max(
+      before.lastIndexOf('. '),
+      before.lastIndexOf('! '),
+      before.lastIndexOf('? '),
+      before.lastIndexOf('\n\n'),
+      -1,
+    ) + 1;
+  const rest = source.slice(at);
+  const stop = rest.search(/[.!?](?:\s|$)|\n\n/);
+  return source.slice(from, stop < 0 ? source.length : at + stop);
+}
+
+/** Inline code spans that are a whole command line, for the code detectors: `bash -i >& /dev/tcp/… 0>&1`. */
+export function inlineShellCommands(doc: MarkdownDoc, text: string): ShellSpan[] {
+  const out: ShellSpan[] = [];
+  for (const code of doc.inlineCode) {
+    const line = code.text.trim().replace(/^\$\s+/, '');
+    const words = line.split(/\s+/);
+    const at = /^sudo$/i.test(words[0] ?? '') ? words.findIndex((w, i) => i > 0 && !w.startsWith('-')) : 0;
+    if (at < 0 || words.length - at < 2) continue;
+    const program = (words[at] ?? '').replace(/^.*\//, '').toLowerCase();
+    const language = POWERSHELL_PROGRAMS.includes(program)
+      ? 'powershell'
+      : SHELL_PROGRAMS.includes(program) || /^python[0-9.]*$/.test(program)
+        ? 'bash'
+        : null;
+    if (!language) continue;
+    const start = text.indexOf(code.text, code.start);
+    if (start < 0) continue;
+    const span = doc.spans.find((s) => s.start <= start && start < s.end);
+    // Code spans sit outside the prose text: read the sentence with them blanked out.
+    const source = span
+      ? text.slice(span.start, span.end).replace(/`[^`\n]*`/g, (m) => ' '.repeat(m.length))
+      : '';
+    const named = span
+      ? NOT_PRESCRIBED.test(sentenceAround(source, start - span.start).replace(INSISTS, ''))
+      : false;
+    out.push({
+      text: line,
+      start: start + Math.max(0, code.text.indexOf(line)),
+      framing: named ? 'documents-risk' : code.framing,
+      language,
+    });
+  }
+  return out;
+}
+
 // "Install it: pip install x" — a command after a colon on a prose line runs to the end of the line.
 const PROSE_COMMAND =
   /:\s+((?:sudo\s+)?(?:npx|bunx|pnpx|pnpm\s+dlx|pip[0-9.]*\s+install|python[0-9.]*\s+-m\s+pip\s+install|uv\s+pip\s+install|pipx\s+install)\s[^\n`]+?)\s*$/gim;

@@ -1,0 +1,423 @@
+import type { Skill } from '../../types.js';
+import type { Framing, MarkdownDoc, ProseSpan } from '../markdown.js';
+import type { Hit, Rule } from '../rule.js';
+import { lineAt, quote } from '../text.js';
+import { PASTE_HOST, RAW_IP_URL, rx, URL_SHORTENER, VENDOR_INSTALLER } from './prose-vocabulary.js';
+
+// Prerequisite lures by link (SC2). A copy of a popular skill gains one line near the top: a "required"
+// helper to download and install from a link ("⏹ Quick setup here -> https://…", "OpenClawCLI must be
+// installed … Download and install (Windows, MacOS) from: https://….vercel.app/", a GitHub release zip with
+// "extract with pass `…`"). The payload is not in the skill, so nothing else about it looks wrong. This is
+// the ClawHavoc campaign of February 2026 (hundreds of ClawHub uploads delivering the AMOS stealer), and the
+// template is easy to reuse with any helper name and host.
+//
+// A setup or prerequisite sentence that sends the reader to a link is normal (vendor installers, docs); it
+// becomes a lure when the link has the marks of throwaway delivery infrastructure, listed below as data.
+// Without one of them nothing is reported: links to documentation, vendors' own installers and registries
+// stay quiet.
+
+export const PREREQUISITE_LURE_RULE = {
+  id: 'md.prerequisite-lure',
+  pattern: 'SC2',
+  message:
+    'A setup or prerequisite step sends the reader to download and install a helper from a link with the marks of malware delivery.',
+  help: 'Fake prerequisites are how registry malware campaigns deliver their payload: the skill is a copy of a real one plus a "required" helper from a free-hosting subdomain, a cheap TLD, a paste site, a raw IP or a password-protected archive. Do not install it. A real dependency comes from a package manager or its vendor’s own domain and is used by the skill.',
+} as const satisfies Rule;
+
+/**
+ * Free hosting and app platforms: anyone gets `<name>.<platform>` in a minute, under the platform's
+ * reputation. Sources: the ClawHavoc samples (openclawcli.vercel.app), abuse reports on phishing kits hosted
+ * on app platforms (Netlify, Vercel, Pages, Workers, Glitch, Firebase, Render, Replit), and the dynamic-DNS
+ * and tunnel hosts already in prose-vocabulary.ts.
+ */
+export const FREE_HOSTING_SUFFIXES: readonly string[] = [
+  'vercel.app',
+  'netlify.app',
+  'netlify.com',
+  'pages.dev',
+  'workers.dev',
+  'r2.dev',
+  'glitch.me',
+  'herokuapp.com',
+  'github.io',
+  'gitlab.io',
+  'web.app',
+  'firebaseapp.com',
+  'onrender.com',
+  'fly.dev',
+  'replit.app',
+  'repl.co',
+  'surge.sh',
+  'azurewebsites.net',
+  'blogspot.com',
+  'wixsite.com',
+  'weebly.com',
+  '000webhostapp.com',
+  'ngrok.io',
+  'ngrok-free.app',
+  'ngrok.app',
+  'trycloudflare.com',
+  'duckdns.org',
+  'ddns.net',
+  'no-ip.org',
+  'serveo.net',
+  'loca.lt',
+];
+
+/**
+ * Cheap TLDs that abuse reports rank highest for malware and phishing per registration (Spamhaus "most
+ * abused TLDs", Interisle Phishing Landscape 2023/2024), plus the free ccTLDs of the old Freenom registry.
+ */
+export const CHEAP_TLDS: readonly string[] = [
+  'top',
+  'xyz',
+  'icu',
+  'buzz',
+  'cyou',
+  'sbs',
+  'cfd',
+  'bond',
+  'click',
+  'link',
+  'rest',
+  'monster',
+  'quest',
+  'lol',
+  'online',
+  'site',
+  'store',
+  'shop',
+  'live',
+  'fun',
+  'space',
+  'website',
+  'zip',
+  'mov',
+  'country',
+  'stream',
+  'download',
+  'win',
+  'bid',
+  'loan',
+  'racing',
+  'review',
+  'trade',
+  'date',
+  'faith',
+  'party',
+  'men',
+  'work',
+  'kim',
+  'gdn',
+  'vip',
+  'club',
+  'pw',
+  'tk',
+  'ml',
+  'ga',
+  'cf',
+  'gq',
+  'su',
+  'ws',
+  'cc',
+];
+
+/**
+ * TLDs that software vendors and projects commonly publish under. A generic TLD outside this list and the
+ * two-letter country codes (`.forum`, `.support`, `.guru`) is uncommon for a developer tool's installer.
+ */
+export const COMMON_TLDS: readonly string[] = [
+  'com',
+  'org',
+  'net',
+  'edu',
+  'gov',
+  'mil',
+  'int',
+  'io',
+  'dev',
+  'app',
+  'ai',
+  'co',
+  'sh',
+  'me',
+  'cloud',
+  'tech',
+  'info',
+  'land',
+  'run',
+  'rs',
+  'so',
+  'build',
+  'tools',
+  'software',
+  'systems',
+  'page',
+  'codes',
+  'foundation',
+  'security',
+  'sucks',
+  'inc',
+  'ltd',
+  'company',
+  'team',
+  'works',
+  'studio',
+  'design',
+];
+
+/** Package registries and app stores: installing from them is not a download from a link. */
+export const REGISTRY_HOSTS: readonly string[] = [
+  'pypi.org',
+  'npmjs.com',
+  'npmjs.org',
+  'crates.io',
+  'rubygems.org',
+  'pkg.go.dev',
+  'packagist.org',
+  'nuget.org',
+  'brew.sh',
+  'formulae.brew.sh',
+  'marketplace.visualstudio.com',
+  'open-vsx.org',
+  'chromewebstore.google.com',
+  'addons.mozilla.org',
+  'apps.apple.com',
+  'play.google.com',
+  'microsoft.com',
+  'hub.docker.com',
+  'anaconda.org',
+  'conda-forge.org',
+  'jsr.io',
+];
+
+// Words that make a sentence a setup or prerequisite step.
+const SETUP_CUE = rx(
+  String.raw`\b(?:set\s?up|install(?:s|ed|ing|ation|er)?|download\w*|prerequisites?|required|requires?|must\s+(?:be\s+)?(?:first\s+)?(?:installed|downloaded|install|download|run)|before\s+using|get\s+started|quick\s*start|first[- ]time)\b`,
+);
+// The link is the thing to fetch: "from: URL", "here -> URL", "download … URL", a markdown link to it.
+const POINTS_TO_LINK = rx(
+  String.raw`\b(?:from|here|at|via|download\w*|install\w*|setup|get|click|visit|run)\b[^\n]{0,40}?(?:[:\-=]+>|→|:|\(|\s)\s*<?https?://`,
+);
+// Documentation, not something to run.
+const DOCS_LINK =
+  /^(?:docs?|developers?|learn|help|support|wiki|blog|manual)\.|\/(?:docs?|documentation|wiki|guides?|manual|reference|blob|tree|issues|pulls?|discussions)(?:\/|$|#)|readthedocs\.|\.md(?:#|$)/i;
+const PACKAGE_MANAGER_INSTALL = rx(
+  String.raw`\b(?:npm\s+(?:i|install)|pnpm\s+add|yarn\s+(?:global\s+)?add|pipx?\s+install|uv\s+tool\s+install|brew\s+install|apt(?:-get)?\s+install|dnf\s+install|winget\s+install|choco\s+install|scoop\s+install|cargo\s+install|go\s+install|gem\s+install|conda\s+install)\b`,
+);
+const PASSWORD_ARCHIVE = rx(
+  String.raw`\bpassword[- ]protected\b|\b(?:extract|unzip|unpack|unrar|open|decompress)\w*\b[^.\n]{0,60}?\b(?:with|using|by)\s+(?:the\s+)?(?:pass(?:word|phrase|code)?|pwd|key)\b|\b(?:archive|zip|rar|7z)\s+pass(?:word)?\s*[:=]`,
+);
+const DESKTOP_ONLY = rx(
+  String.raw`\b(?:windows|macos|mac\s*os|os\s*x|mac)\b[^\n]{0,60}?\b(?:download|install|run|from)\b|\b(?:download|install)\b[^\n]{0,60}?\((?:windows|macos|mac)\b`,
+);
+const BINARY_PATH = /\.(?:exe|msi|dmg|pkg|zip|rar|7z|scr|bat|cmd|command|app|jar)(?:[?#]|$)/i;
+const NEGATED =
+  /\b(?:never|do\s+not|don'?t|avoid|beware|warning\s+about|fake|malicious|scam|phishing|impersonat\w*)\b/i;
+// A named helper: "OpenClawCLI is required", "X must be installed", "requires the X utility".
+const HELPER_NAME = [
+  /([\w][\w.-]*(?:\s+CLI)?)\s+(?:is|are)\s+(?:required|needed|necessary)\b/i,
+  /([\w][\w.-]*(?:\s+CLI)?)\s+must\s+be\s+(?:installed|downloaded|running)\b/i,
+  /\brequires?\s+(?:the\s+)?([\w][\w.-]*)\s+(?:utility|helper|agent|cli|tool|client|app|driver|component|runtime)\b/i,
+  /\b[Ii]nstall\s+(?:the\s+)?([A-Z][\w.-]+(?:\s+CLI)?)\b/,
+];
+const INSTALLS_PROGRAM = /\b(?:download\w*|install\w*)\b/i;
+const CREDENTIAL_NAME = /[A-Z0-9]_[A-Z0-9]|\b(?:api|key|token|secret|password|account|credentials?)\b/i;
+const GENERIC_NAMES =
+  /^(?:it|this|that|the|a|an|tool|cli|app|helper|setup|skill|installation|access|key|token|python|node|nodejs|git|docker|account|version|which|what|one|following|following:)$/i;
+
+const FRAMING: Record<Framing, number> = {
+  // Lures are addressed to the user ("download and install"): telling the user does not make it safer.
+  instruction: 1,
+  'user-action': 1,
+  example: 0.5,
+  'documents-risk': 0.2,
+};
+
+const URL = /https?:\/\/[^\s<>()[\]"'`*]+/gi;
+const PROSE_KINDS = new Set(['paragraph', 'list-item', 'blockquote', 'table', 'heading']);
+
+interface Indicator {
+  why: string;
+}
+
+function hostOfUrl(url: string): string {
+  return (/^https?:\/\/(?:[^@/]*@)?([^/:?#]+)/i.exec(url)?.[1] ?? '').toLowerCase().replace(/\.$/, '');
+}
+
+function endsWithHost(host: string, suffix: string): boolean {
+  return host === suffix || host.endsWith(`.${suffix}`);
+}
+
+const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** The helper a setup sentence names, if any. */
+function helperName(text: string): string | null {
+  // Only a program is downloaded and installed; "XAI_API_KEY is required. Get it at …" names a credential.
+  if (!INSTALLS_PROGRAM.test(text)) return null;
+  for (const re of HELPER_NAME) {
+    const raw = re.exec(text)?.[1];
+    if (!raw || CREDENTIAL_NAME.test(raw)) continue;
+    const name = raw.replace(/^[*_]+|[*_]+$/g, '').trim();
+    if (!GENERIC_NAMES.test(name) && squash(name).length >= 3) return name;
+  }
+  return null;
+}
+
+/** Text of the skill's files outside the lines [from, to] of `path`. */
+function skillTextOutside(skill: Skill, path: string, from: number, to: number): string {
+  return skill.files
+    .filter((f) => f.text !== null)
+    .map((f) =>
+      f.path === path
+        ? f
+            .text!.split('\n')
+            .filter((_, i) => i + 1 < from || i + 1 > to)
+            .join('\n')
+        : f.text!,
+    )
+    .join('\n');
+}
+
+/** Free-hosting platform a host is a subdomain of, if any. */
+function freeHostOf(host: string): string | undefined {
+  return FREE_HOSTING_SUFFIXES.find((s) => host.endsWith(`.${s}`));
+}
+
+// Project pages of a code-hosting account: the project's own site when the skill uses the project.
+const PROJECT_PAGES = new Set(['github.io', 'gitlab.io']);
+const GENERIC_LABELS =
+  /^(?:www|docs?|download|downloads|install|setup|get|releases?|latest|cdn|static|files?|assets)$/;
+
+/** The host's own labels: without the TLD or the free-hosting platform it sits on. */
+function ownLabels(host: string): string[] {
+  const free = freeHostOf(host);
+  const base = free ? host.slice(0, -free.length - 1) : host.split('.').slice(0, -1).join('.');
+  return base.split('.').filter((l) => l.length >= 4 && !GENERIC_LABELS.test(l));
+}
+
+const wordIn = (word: string, text: string) =>
+  new RegExp(`(?<![\\w-])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(text);
+
+/** The skill names this host as its own: its name or homepage, or it uses the host elsewhere. */
+function ownHost(url: string, host: string, skill: Skill, elsewhere: string): boolean {
+  const own = squash(`${skill.name} ${skill.folderName}`);
+  if (ownLabels(host).some((l) => own.includes(squash(l)))) return true;
+  if (JSON.stringify(skill.frontmatter).toLowerCase().includes(host)) return true;
+  if (elsewhere.toLowerCase().includes(host)) return true;
+  // rtyley.github.io/bfg-repo-cleaner in a skill that runs bfg-repo-cleaner: the project's own page.
+  const free = freeHostOf(host);
+  if (free && PROJECT_PAGES.has(free)) {
+    const segment = /^https?:\/\/[^/]+\/([^/?#]+)/i.exec(url)?.[1] ?? '';
+    return [...ownLabels(host), segment].some((w) => w.length >= 4 && wordIn(w, elsewhere));
+  }
+  return false;
+}
+
+/**
+ * A download page on the vendor's own domain: a label of the host is the product the text names
+ * ("Install Docker Desktop (Windows, macOS) from https://www.docker.com/…"). Never on a free-hosting
+ * subdomain, whose name is whatever its owner typed.
+ */
+function vendorPage(host: string, context: string): boolean {
+  if (freeHostOf(host)) return false;
+  const prose = context.replace(/https?:\/\/\S+/gi, ' ');
+  return ownLabels(host).some((l) => squash(prose).includes(squash(l)));
+}
+
+function hostIndicators(url: string, host: string, own: boolean): Indicator[] {
+  const out: Indicator[] = [];
+  if (new RegExp(RAW_IP_URL, 'i').test(url)) out.push({ why: `a raw IP address (${host})` });
+  if (new RegExp(`(?:${PASTE_HOST}|${URL_SHORTENER})`, 'i').test(url))
+    out.push({ why: `a paste site or URL shortener (${host})` });
+  if (own) return out;
+  const free = freeHostOf(host);
+  if (free) out.push({ why: `a free-hosting subdomain of ${free} (${host})` });
+  const tld = host.split('.').pop() ?? '';
+  if (!/^\d+$/.test(tld)) {
+    if (CHEAP_TLDS.includes(tld)) out.push({ why: `a cheap, much-abused TLD (.${tld})` });
+    else if (tld.length > 2 && !COMMON_TLDS.includes(tld))
+      out.push({ why: `a TLD uncommon for software downloads (.${tld})` });
+  }
+  return out;
+}
+
+/** Spans within three lines before `span` in the same section: the "X is required" line above the link. */
+function windowOf(spans: readonly ProseSpan[], index: number): ProseSpan[] {
+  const span = spans[index]!;
+  const out = [span];
+  for (let i = index - 1; i >= 0; i--) {
+    const prev = spans[i]!;
+    if (prev.endLine < span.line - 3 || prev.section !== span.section) break;
+    if (PROSE_KINDS.has(prev.kind)) out.unshift(prev);
+  }
+  return out;
+}
+
+/** SC2 hits for prerequisite lures in a markdown document. */
+export function prerequisiteLureHits(
+  doc: MarkdownDoc,
+  text: string,
+  starts: readonly number[],
+  skill: Skill,
+  path: string,
+): Hit[] {
+  const hits: Hit[] = [];
+  const spans = doc.spans;
+  for (const [index, span] of spans.entries()) {
+    if (!PROSE_KINDS.has(span.kind)) continue;
+    const source = text.slice(span.start, span.end);
+    if (!/https?:\/\//i.test(source)) continue;
+    const window = windowOf(spans, index);
+    const context = `${span.section}\n${window.map((s) => text.slice(s.start, s.end)).join('\n')}`;
+    if (!SETUP_CUE.test(context) || !POINTS_TO_LINK.test(source)) continue;
+    const from = window[0]!.line;
+    const to = span.endLine;
+    let elsewhere: string | null = null;
+    for (const m of source.matchAll(URL)) {
+      const url = m[0].replace(/[.,;:!?]+$/, '');
+      const host = hostOfUrl(url);
+      if (!host || host === 'localhost' || /^(?:127|10|192\.168)\./.test(host)) continue;
+      if (REGISTRY_HOSTS.some((h) => endsWithHost(host, h))) continue;
+      if (rx(VENDOR_INSTALLER).test(url)) continue;
+      const pathPart = url.slice(url.indexOf(host) + host.length);
+      if (DOCS_LINK.test(host) || DOCS_LINK.test(pathPart)) continue;
+      elsewhere ??= skillTextOutside(skill, path, from, to);
+      const own = ownHost(url, host, skill, elsewhere);
+      const indicators = hostIndicators(url, host, own);
+      if (PASSWORD_ARCHIVE.test(context)) indicators.push({ why: 'a password-protected archive' });
+      if ((DESKTOP_ONLY.test(context) || BINARY_PATH.test(pathPart)) && !vendorPage(host, context))
+        indicators.push({ why: 'a Windows/macOS binary download' });
+      // A helper the skill never runs or names again. A link that names it is its vendor's own site,
+      // unless the host already looks like throwaway infrastructure (`<helper>.vercel.app`).
+      const helper = helperName(context);
+      const core = helper === null ? '' : squash(helper.replace(/[\s.-]*(?:cli|app|tool|utility)$/i, ''));
+      const namedByLink = core.length >= 3 && squash(url).includes(core) && indicators.length === 0;
+      if (helper && !namedByLink && !squash(elsewhere).includes(squash(helper)))
+        indicators.push({ why: `the helper ${helper} is not used anywhere else in the skill` });
+      if (indicators.length === 0) continue;
+      let confidence = Math.min(0.97, 0.78 + 0.07 * indicators.length) * FRAMING[span.framing];
+      const notes = indicators.map((i) => i.why);
+      if (PACKAGE_MANAGER_INSTALL.test(context)) {
+        confidence *= 0.7;
+        notes.push('a package-manager install is offered too');
+      }
+      if (NEGATED.test(context)) {
+        confidence *= 0.15;
+        notes.push('the text warns against it');
+      }
+      if (confidence < 0.2) continue;
+      const line = lineAt(starts, span.start + m.index);
+      hits.push({
+        rule: PREREQUISITE_LURE_RULE.id,
+        line,
+        endLine: line,
+        evidence: quote(text.slice(starts[line - 1] ?? span.start, starts[line] ?? span.end).trim()),
+        confidence,
+        rationale: `a setup step sends the reader to ${host}: ${notes.join('; ')}; framed as ${span.framing}`,
+        message: `A setup step sends the reader to download and install from ${host}.`,
+      });
+    }
+  }
+  return hits;
+}
