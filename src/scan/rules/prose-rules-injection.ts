@@ -581,6 +581,20 @@ export const concealFromUser: PhraseRule = {
       factor: 1.3,
       why: 'it conceals a specific action',
     },
+    {
+      // "Never silently overwrite", "so they cannot silently replace each other": the opposite of concealment.
+      re: rx(
+        String.raw`\b(?:never|not|n't|cannot|must\s+not|avoid|instead\s+of|rather\s+than)\s+(?:\w+\s+){0,2}?(?:silently|quietly|secretly)\b`,
+      ),
+      factor: 0.15,
+      why: 'the sentence forbids acting silently',
+    },
+    {
+      // "Duplicate bindings could silently overwrite each other": what software may do, not an instruction.
+      re: rx(String.raw`\b(?:could|might|may|would|can|often|sometimes)\s+silently\b`),
+      factor: 0.2,
+      why: 'the sentence describes a failure mode, not an instruction',
+    },
   ],
 };
 
