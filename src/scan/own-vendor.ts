@@ -1,4 +1,5 @@
 import type { Finding, Skill } from '../types.js';
+import { FREE_HOSTING_SUFFIXES } from './rules/prose-prerequisite-lure.js';
 import { NO_REPUTATION_SOURCE, VENDOR_INSTALLER } from './rules/prose-vocabulary.js';
 
 // Two things a skill does with its own vendor that read like attacks out of context, each kept as a finding
@@ -22,9 +23,6 @@ export const OWN_SERVICE_FACTOR = 0.4;
 const URL_RE = /\bhttps?:\/\/([^\s/"'`)|;<>]+)(\/[^\s"'`)|;<>]*)?/gi;
 const KNOWN_INSTALLER = new RegExp(VENDOR_INSTALLER, 'i');
 const NO_REPUTATION = new RegExp(NO_REPUTATION_SOURCE, 'i');
-// App platforms that hand out subdomains to anyone (a lure can live at <tool>.vercel.app).
-const FREE_PLATFORM =
-  /\.(?:vercel\.app|netlify\.app|pages\.dev|workers\.dev|github\.io|gitlab\.io|glitch\.me|herokuapp\.com|onrender\.com|replit\.app|repl\.co|fly\.dev|web\.app|firebaseapp\.com|surge\.sh|azurewebsites\.net|blogspot\.com|wixsite\.com|weebly\.com)$/i;
 const CODE_HOSTS = new Set(['raw.githubusercontent.com', 'github.com', 'gitlab.com', 'codeload.github.com']);
 // Words in skill names that say what kind of skill it is, not which tool it is about.
 const GENERIC = new Set(
@@ -48,7 +46,13 @@ function namedAfter(label: string, subject: ReadonlySet<string>): boolean {
 
 /** Hosts nobody vouches for: raw IPs, paste sites, dynamic DNS, plain http, free app platforms. */
 function unvouched(url: string, host: string): boolean {
-  return NO_REPUTATION.test(url) || FREE_PLATFORM.test(host) || /^[\d.]+$/.test(host);
+  const h = host.toLowerCase();
+  return (
+    NO_REPUTATION.test(url) ||
+    /^[\d.]+$/.test(h) ||
+    // App platforms hand out subdomains to anyone: a lure can live at <tool>.vercel.app.
+    FREE_HOSTING_SUFFIXES.some((suffix) => h === suffix || h.endsWith(`.${suffix}`))
+  );
 }
 
 /** Whether a URL is the installer of the tool the skill is about (see the note at the top). */

@@ -1,3 +1,4 @@
+import { DYNAMIC_DNS_HOST, PASTE_HOST, RAW_IP_URL, REQUEST_CATCHER } from '../scan/rules/prose-vocabulary.js';
 import { patternById } from '../scan/taxonomy.js';
 import type { PatternId, Severity } from '../types.js';
 
@@ -37,12 +38,12 @@ function placeOf(f: DecisionFinding): Place {
   return PROSE_FILE.test(f.file) ? 'reference' : 'script';
 }
 
-// Indicator classes in a finding's quoted evidence. Where each list comes from: public reporting on skill
-// and package malware (paste pages and request catchers used as stage-two hosts and drop boxes in the
-// ClawHavoc and npm/PyPI campaigns, password-protected archives that defeat scanning), not any one sample.
-const RAW_IP_HOST = /(?:https?:\/\/|\/dev\/(?:tcp|udp)\/|@)(?:\d{1,3}\.){3}\d{1,3}\b/;
-const DROP_HOSTS =
-  /\b(?:pastebin\.com|rentry\.(?:co|org)|glot\.io|hastebin\.com|paste\.ee|ghostbin\.\w+|dpaste\.\w+|termbin\.com|transfer\.sh|ngrok(?:-free)?\.(?:io|app|dev)|webhook\.site|requestbin\.\w+|pipedream\.net|interact\.sh|oast\.\w+|burpcollaborator\.net|beeceptor\.com|hookbin\.com|trycloudflare\.com|serveo\.net|localtunnel\.me|loca\.lt)\b/i;
+// Indicator classes in a finding's quoted evidence, from the scanner's vocabulary of hosts nobody vouches
+// for: paste sites and file drops, dynamic DNS and tunnels, request catchers (stage-two hosts and drop boxes
+// in the ClawHavoc and npm/PyPI campaigns), bare IP addresses, and password-protected archives, which defeat
+// scanning.
+const RAW_IP_HOST = new RegExp(`${RAW_IP_URL}|/dev/(?:tcp|udp)/(?:\\d{1,3}\\.){3}\\d{1,3}`, 'i');
+const DROP_HOST = new RegExp(`${PASTE_HOST}|${DYNAMIC_DNS_HOST}|${REQUEST_CATCHER}`, 'i');
 const PASSWORD_ARCHIVE =
   /\bpass(?:word|wd|code)?\b[^\n]{0,60}\b(?:zip|rar|7z|archive|release|extract)|\b(?:zip|rar|7z|archive|extract)\b[^\n]{0,60}\bpass(?:word|wd|code)\b/i;
 
@@ -88,7 +89,7 @@ const INDICATOR_FEATURES: readonly FeatureDef[] = [
   {
     id: 'drop-host',
     label: 'a paste site, request catcher or tunnel as a source or destination',
-    selects: (f) => DROP_HOSTS.test(f.evidence ?? ''),
+    selects: (f) => DROP_HOST.test(f.evidence ?? ''),
   },
   {
     id: 'password-archive',

@@ -50,3 +50,6 @@ export const PLAIN_HTTP_URL = String.raw`\bhttp://(?!(?:localhost|127\.|0\.0\.0\
 
 /** Where code comes from with no reputation at all: raw IPs, paste sites, shorteners, dynamic DNS, plain http. */
 export const NO_REPUTATION_SOURCE = `(?:${PASTE_HOST}|${URL_SHORTENER}|${RAW_IP_URL}|${DYNAMIC_DNS_HOST}|${PLAIN_HTTP_URL})`;
+
+/** Request catchers and interaction loggers: a URL anyone creates to receive and read what is sent to it. */
+export const REQUEST_CATCHER = String.raw`(?:webhook\.site|requestbin\.\w+|pipedream\.net|interact\.sh|oast\.\w+|burpcollaborator\.net|beeceptor\.com|hookbin\.com|requestcatcher\.com|webhookrelay\.com)`;

@@ -12,7 +12,8 @@ export const RECOMMENDATION_LABEL: Record<Recommendation, string> = {
 };
 
 export const RECOMMENDATION_MEANING: Record<Recommendation, string> = {
-  adopt: 'Nothing any check found makes installing it dangerous; see utility for whether it helps your agent.',
+  adopt:
+    'Nothing any check found makes installing it dangerous; see utility for whether it helps your agent.',
   'test first':
     'Something here deserves a reviewer’s look: check the findings and try it in a sandbox before relying on it.',
   'do not install': 'It can harm you or your data; do not install it as it is.',
