@@ -287,7 +287,7 @@ function usedElsewhere(helper: string, elsewhere: string): boolean {
   // platform a lure borrows, it does not run a CLI.
   const command =
     product !== helper && product.length >= 3
-      ? new RegExp(String.raw`(?:^\s*(?:\$\s*)?|` + '`' + String.raw`\s*)${escapeRe(product)}\s+[\w-]`, 'i')
+      ? new RegExp(String.raw`(?:^\s*(?:\$\s*)?|\x60\s*)${escapeRe(product)}\s+[\w-]`, 'i')
       : null;
   const named = (line: string) => squash(line).includes(squash(helper)) || (command?.test(line) ?? false);
   return elsewhere.split('\n').some((line) => named(line) && !ABOUT_INSTALLING.test(line));
