@@ -215,8 +215,12 @@ const DESKTOP_ONLY = rx(
 const DATA_PATH =
   /\.(?:csv|tsv|json|jsonl|xml|ya?ml|txt|md|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|mp[34]|wav|parquet|sqlite|db)(?:[?#]|$)/i;
 const BINARY_PATH = /\.(?:exe|msi|dmg|pkg|zip|rar|7z|scr|bat|cmd|command|app|jar)(?:[?#]|$)/i;
+// The text warns against the step ("never install such helpers", "malicious clones add a line like …").
 const NEGATED =
-  /\b(?:never|do\s+not|don'?t|avoid|beware|warning\s+about|fake|malicious|scam|phishing|impersonat\w*)\b/i;
+  /\b(?:never|do\s+not|don'?t|avoid)\s+(?:\w+\s+){0,3}?(?:download|install|run|use|click|open|follow|trust)\b|\b(?:fake|malicious|scam|phishing|fraudulent|trojani[sz]ed)\s+(?:prerequisites?|setup|helpers?|installers?|links?|lures?|downloads?|copies|clones?|sites?|skills?)\b/i;
+// "Beware of fake copies: download only from …" is the lure's own warning, steering to its link.
+const ONLY_FROM =
+  /\bonly\s+(?:\w+\s+){0,2}?(?:from|at|via|here)\b|\bofficial\s+(?:site|link|download|installer|source)\b/i;
 // A named helper: "OpenClawCLI is required", "X must be installed", "requires the X utility".
 const HELPER_NAME = [
   /([\w][\w.-]*(?:\s+CLI)?)\s+(?:is|are)\s+(?:required|needed|necessary)\b/i,
@@ -434,7 +438,7 @@ export function prerequisiteLureHits(
         confidence *= 0.7;
         notes.push('a package-manager install is offered too');
       }
-      if (NEGATED.test(context)) {
+      if (NEGATED.test(context) && !ONLY_FROM.test(context)) {
         confidence *= 0.15;
         notes.push('the text warns against it');
       }

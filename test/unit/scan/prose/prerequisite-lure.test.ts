@@ -97,6 +97,11 @@ describe('md.prerequisite-lure finds', () => {
     expect(hits.map((h) => h.line)).toEqual([5]);
     expect(hits[0]!.confidence).toBeGreaterThanOrEqual(0.85);
   });
+  it('a lure that warns against fakes to steer the reader to its own link', async () => {
+    const lure =
+      '⚠️ Beware of fake copies: download TableKitCLI (Windows, macOS) only from the official site https://tablekitcli.netlify.app/';
+    expect(strongest(await scanBody(withLure(lure)))).toBeGreaterThanOrEqual(0.85);
+  });
 });
 
 describe('md.prerequisite-lure stays quiet on', () => {
