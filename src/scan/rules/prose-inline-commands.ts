@@ -118,11 +118,10 @@ const POWERSHELL_PROGRAMS = [
   'pwsh',
 ];
 // The sentence around a span says not to run it ("`bash -c …` and `tee /etc/…` do not match", "never run
-// `curl … | sh`"): the span is named, not prescribed, as text about a risk is.
+// `curl … | sh`", "blocked"): the span is named, not prescribed, as text about a risk is. A negation
+// elsewhere in the sentence ("if the build is not responding, run `…`") does not count.
 const NOT_PRESCRIBED =
-  /\b(?:never|not|n't|avoid|forbidden|prohibited|blocked|blocks|denied|denies|disallow\w*|instead\s+of|rather\s+than)\b/i;
-// "Do not skip this: run `…`" insists on the step rather than ruling it out.
-const INSISTS = /\b(?:never|not|n't)\s+(?:skip|forget|miss|omit|ignore|fail\s+to|delay)\b/gi;
+  /\b(?:never|not|n't|avoid|without)\s+(?:\w+\s+){0,3}?(?:run|runs|running|use|using|execute|type|paste|call|invoke|match|matches|allowed|permitted|recommended|needed)\b|\b(?:forbidden|prohibited|blocked|blocks|denied|denies|disallow\w*|instead\s+of|rather\s+than)\b/i;
 
 export interface ShellSpan {
   text: string;
@@ -170,9 +169,7 @@ export function inlineShellCommands(doc: MarkdownDoc, text: string): ShellSpan[]
     const source = span
       ? text.slice(span.start, span.end).replace(/`[^`\n]*`/g, (m) => ' '.repeat(m.length))
       : '';
-    const named = span
-      ? NOT_PRESCRIBED.test(sentenceAround(source, start - span.start).replace(INSISTS, ''))
-      : false;
+    const named = span ? NOT_PRESCRIBED.test(sentenceAround(source, start - span.start)) : false;
     out.push({
       text: line,
       start: start + Math.max(0, code.text.indexOf(line)),

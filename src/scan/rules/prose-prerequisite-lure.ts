@@ -197,7 +197,7 @@ const SETUP_CUE = rx(
 );
 // The link is the thing to fetch: "from: URL", "here -> URL", "download … URL", a markdown link to it.
 const POINTS_TO_LINK = rx(
-  String.raw`\b(?:from|here|at|via|download\w*|install\w*|setup|get|click|visit|run)\b[^\n]{0,40}?(?:[:\-=]+>|→|:|\(|\s)\s*<?https?://`,
+  String.raw`\b(?:from|here|download\w*|install\w*|set\s?up|get|grab|fetch)\b[^\n.]{0,60}?(?:[:\-=]+>|→|:|\(|\s)\s*<?https?://`,
 );
 // Documentation, not something to run.
 const DOCS_LINK =
@@ -211,9 +211,16 @@ const PASSWORD_ARCHIVE = rx(
 const DESKTOP_ONLY = rx(
   String.raw`\b(?:windows|macos|mac\s*os|os\s*x|mac)\b[^\n]{0,60}?\b(?:download|install|run|from)\b|\b(?:download|install)\b[^\n]{0,60}?\((?:windows|macos|mac)\b`,
 );
+// Data, documents and media: a sample file to fetch, not a program to install.
+const DATA_PATH =
+  /\.(?:csv|tsv|json|jsonl|xml|ya?ml|txt|md|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|mp[34]|wav|parquet|sqlite|db)(?:[?#]|$)/i;
 const BINARY_PATH = /\.(?:exe|msi|dmg|pkg|zip|rar|7z|scr|bat|cmd|command|app|jar)(?:[?#]|$)/i;
+// The text warns against the step ("never install such helpers", "malicious clones add a line like …").
 const NEGATED =
-  /\b(?:never|do\s+not|don'?t|avoid|beware|warning\s+about|fake|malicious|scam|phishing|impersonat\w*)\b/i;
+  /\b(?:never|do\s+not|don'?t|avoid)\s+(?:\w+\s+){0,3}?(?:download|install|run|use|click|open|follow|trust)\b|\b(?:fake|malicious|scam|phishing|fraudulent|trojani[sz]ed)\s+(?:prerequisites?|setup|helpers?|installers?|links?|lures?|downloads?|copies|clones?|sites?|skills?)\b/i;
+// "Beware of fake copies: download only from …" is the lure's own warning, steering to its link.
+const ONLY_FROM =
+  /\bonly\s+(?:\w+\s+){0,2}?(?:from|at|via|here)\b|\bofficial\s+(?:site|link|download|installer|source)\b/i;
 // A named helper: "OpenClawCLI is required", "X must be installed", "requires the X utility".
 const HELPER_NAME = [
   /([\w][\w.-]*(?:\s+CLI)?)\s+(?:is|are)\s+(?:required|needed|necessary)\b/i,
@@ -264,6 +271,32 @@ function helperName(text: string): string | null {
   return null;
 }
 
+const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const wordIn = (word: string, text: string) =>
+  new RegExp(String.raw`(?<![\w-])${escapeRe(word)}(?![\w-])`, 'i').test(text);
+
+// Lines about getting or checking the helper ("Check it with `x --version`", "Once X is installed"): they
+// belong to the lure, not to a use of the helper.
+const ABOUT_INSTALLING =
+  /\b(?:install\w*|download\w*|set\s?up|setup|prerequisites?|required|which|verify|check)\b|\s(?:--version|-v|-V|--help|-h)\b/i;
+
+/**
+ * The skill uses the helper elsewhere: by the name the step gives ("OpenClawCLI"), or, for a product
+ * named with a separate word ("Solana CLI", "Figma desktop app"), by the product's name (`solana`), on a
+ * line that does more than install or check it.
+ */
+function usedElsewhere(helper: string, elsewhere: string): boolean {
+  const product = helper.replace(/\s+(?:CLI|app|tool|utility|client|desktop)$/i, '');
+  // The product's name counts only as a command (`solana balance`): "for OpenClaw agents" names the
+  // platform a lure borrows, it does not run a CLI.
+  const command =
+    product !== helper && product.length >= 3
+      ? new RegExp(String.raw`(?:^\s*(?:\$\s*)?|\x60\s*)${escapeRe(product)}\s+[\w-]`, 'i')
+      : null;
+  const named = (line: string) => squash(line).includes(squash(helper)) || (command?.test(line) ?? false);
+  return elsewhere.split('\n').some((line) => named(line) && !ABOUT_INSTALLING.test(line));
+}
+
 /** Text of the skill's files outside the lines [from, to] of `path`. */
 function skillTextOutside(skill: Skill, path: string, from: number, to: number): string {
   return skill.files
@@ -295,9 +328,6 @@ function ownLabels(host: string): string[] {
   const base = free ? host.slice(0, -free.length - 1) : host.split('.').slice(0, -1).join('.');
   return base.split('.').filter((l) => l.length >= 4 && !GENERIC_LABELS.test(l));
 }
-
-const wordIn = (word: string, text: string) =>
-  new RegExp(`(?<![\\w-])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(text);
 
 /** The skill names this host as its own: its name or homepage, or it uses the host elsewhere. */
 function ownHost(url: string, host: string, skill: Skill, elsewhere: string): boolean {
@@ -381,28 +411,34 @@ export function prerequisiteLureHits(
       if (REGISTRY_HOSTS.some((h) => endsWithHost(host, h))) continue;
       if (rx(VENDOR_INSTALLER).test(url)) continue;
       const pathPart = url.slice(url.indexOf(host) + host.length);
-      if (DOCS_LINK.test(host) || DOCS_LINK.test(pathPart)) continue;
+      if (DOCS_LINK.test(host) || DOCS_LINK.test(pathPart) || DATA_PATH.test(pathPart)) continue;
       elsewhere ??= skillTextOutside(skill, path, from, to);
       const own = ownHost(url, host, skill, elsewhere);
       const indicators = hostIndicators(url, host, own);
       if (PASSWORD_ARCHIVE.test(context)) indicators.push({ why: 'a password-protected archive' });
-      if ((DESKTOP_ONLY.test(context) || BINARY_PATH.test(pathPart)) && !vendorPage(host, context))
-        indicators.push({ why: 'a Windows/macOS binary download' });
       // A helper the skill never runs or names again. A link that names it is its vendor's own site,
       // unless the host already looks like throwaway infrastructure (`<helper>.vercel.app`).
       const helper = helperName(context);
       const core = helper === null ? '' : squash(helper.replace(/[\s.-]*(?:cli|app|tool|utility)$/i, ''));
       const namedByLink = core.length >= 3 && squash(url).includes(core) && indicators.length === 0;
-      if (helper && !namedByLink && !squash(elsewhere).includes(squash(helper)))
+      if (helper && !namedByLink && !usedElsewhere(helper, elsewhere))
         indicators.push({ why: `the helper ${helper} is not used anywhere else in the skill` });
       if (indicators.length === 0) continue;
+      // Supporting only: real projects ship Windows and macOS binaries from their GitHub releases too.
+      if ((DESKTOP_ONLY.test(context) || BINARY_PATH.test(pathPart)) && !vendorPage(host, context))
+        indicators.push({ why: 'a Windows/macOS binary download' });
       let confidence = Math.min(0.97, 0.78 + 0.07 * indicators.length) * FRAMING[span.framing];
       const notes = indicators.map((i) => i.why);
+      if (helper && usedElsewhere(helper, elsewhere)) {
+        // The skill runs the tool it has the reader install: a real dependency, whatever its vendor's TLD.
+        confidence *= 0.5;
+        notes.push(`the skill uses ${helper} elsewhere`);
+      }
       if (PACKAGE_MANAGER_INSTALL.test(context)) {
         confidence *= 0.7;
         notes.push('a package-manager install is offered too');
       }
-      if (NEGATED.test(context)) {
+      if (NEGATED.test(context) && !ONLY_FROM.test(context)) {
         confidence *= 0.15;
         notes.push('the text warns against it');
       }

@@ -12,7 +12,8 @@ const INSTRUCTIONS = `(?:instructions?|prompts?|directives?|guidelines?|rules|co
 // (DAN and its descendants, persona prompts, "SYSTEM OVERRIDE" banners, privilege claims) tell a model its
 // rules are gone. Sources: the public jailbreak prompt collections (DAN, AIM, "developer mode"), the persona
 // and authority-claim categories of prompt-injection benchmarks, and injected skills seen in registries.
-const NO_LIMITS = String.raw`(?:(?:content|safety|ethical|moral)\s+)?(?:restrictions|filters?|guidelines|limits|limitations|rules|censorship|boundaries|guardrails|constraints|polic(?:y|ies)|morals|ethics|safeguards)`;
+// Not "no limits on file size" or "constraints for the layout": the rules of a task, not the agent's own.
+const NO_LIMITS = String.raw`(?:(?:content|safety|ethical|moral)\s+)?(?:restrictions|filters?|guidelines|limits|limitations|rules|censorship|boundaries|guardrails|constraints|polic(?:y|ies)|morals|ethics|safeguards)(?!\s+(?:on|for|per|of|in|to)\b)`;
 // Words a persona is introduced by: "you are now ARIA, an AI …", "you are Nexus, a model …".
 const PERSONA = String.raw`\byou\s+are\s+(?:now\s+)?(?:called\s+|named\s+)?["'“]?[A-Z][\w-]*["'”]?\s*,\s*(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,3}?(?:AI|assistant|model|chatbot|bot|LLM|entity|intelligence|persona)\b`;
 const JAILBREAK_FAMILIES: readonly Variant[] = [
@@ -24,7 +25,7 @@ const JAILBREAK_FAMILIES: readonly Variant[] = [
       rx(
         String.raw`\b(?:without|free\s+(?:of|from)|no|zero|not\s+bound\s+by|unbound\s+by|beyond)\s+(?:any\s+)?`,
         NO_LIMITS,
-        String.raw`|\b(?:unrestricted|unfiltered|uncensored|unlimited|jailbroken|amoral|unaligned)\b|\bnever\s+refuses?\b`,
+        String.raw`|\b(?:unrestricted|unfiltered|uncensored|jailbroken|amoral|unaligned)\b|\bnever\s+refuses?\b(?!\s+to\b)`,
       ),
     ],
     base: 0.9,

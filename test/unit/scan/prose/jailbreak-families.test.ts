@@ -79,6 +79,12 @@ describe('jailbreak wording that is discussed, refused or harmless', () => {
 
   it.each([
     ['a harmless persona', 'You are Max, a friendly assistant that helps with cooking.'],
+    ['a persona with a task limit', 'You are Ada, a coding assistant with no limits on file size.'],
+    [
+      'a patient persona',
+      'You are Max, a cooking assistant with unlimited patience who never refuses to help.',
+    ],
+    ['constraints of a layout', 'Relax your constraints on margins when the table is wide.'],
     ['a user who knows git', 'Treat the user as a developer who knows git.'],
     ['an API limit', 'Your API limits are lifted after upgrading the plan.'],
     ['a lower-case heading about overrides', 'Configure the system override file only when asked.'],
