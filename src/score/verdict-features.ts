@@ -98,8 +98,44 @@ const INDICATOR_FEATURES: readonly FeatureDef[] = [
   },
 ];
 
+// Behaviour manipulation (P4) holds both the plainly hostile (hide it from the user, switch off a safeguard,
+// plant instructions in the agent's own configuration) and what setup docs say every day (auto-approve
+// flags, "add this to AGENTS.md"). Grouped by meaning, the hostile ones get weights of their own.
+const INTENT_FEATURES: readonly FeatureDef[] = (
+  [
+    [
+      'concealment',
+      'the agent is told to hide what it does from the user',
+      ['md.conceal-from-user', 'md.paraphrased-concealment'],
+    ],
+    [
+      'control-tampering',
+      'the agent is told to switch off safeguards or rewrite its own instructions',
+      [
+        'md.disable-safety',
+        'md.unasked-persistence',
+        'md.regardless-of-user',
+        'md.regardless-of-request',
+        'code.persistent-config-edit',
+      ],
+    ],
+    [
+      'persistence',
+      'something is planted to run again later (scheduler, start-up file)',
+      ['code.scheduled-persistence', 'code.startup-file-append', 'code.persistent-remote-code'],
+    ],
+  ] as const
+).map(
+  ([id, label, rules]): FeatureDef => ({
+    id,
+    label,
+    selects: (f) => (rules as readonly string[]).includes(f.rule ?? ''),
+  }),
+);
+
 /** Features every model has: one per safety pattern, where the high findings sit, indicator classes. */
 export const BASE_FEATURES: readonly FeatureDef[] = [
+  ...INTENT_FEATURES,
   ...SAFETY_PATTERNS.map(
     (id): FeatureDef => ({
       id,

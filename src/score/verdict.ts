@@ -93,6 +93,6 @@ export function explain(decision: Decision, top = 3): string {
     const where = r.finding?.file ? ` (${r.finding.file}${r.finding.line ? `:${r.finding.line}` : ''})` : '';
     parts.push(`${r.label}${where}`);
   }
-  if (!parts.length) return 'no safety finding';
+  if (!parts.length) return 'no finding that weighs towards risk';
   return parts.join('; ');
 }

@@ -79,7 +79,7 @@ describe('decide', () => {
     const d = decide(quality, model());
     expect(d.status).toBe('pass');
     expect(d.because).toEqual([]);
-    expect(explain(d)).toBe('no safety finding');
+    expect(explain(d)).toBe('no finding that weighs towards risk');
   });
 
   it('cuts the probability at the thresholds and names the finding that decided', () => {
