@@ -86,18 +86,24 @@ export function contentProblems(original: Skill, candidate: Skill): string[] {
 
 const STATUS_ORDER: Record<SafetyStatus, number> = { pass: 0, caution: 1, risky: 2 };
 
-// Lines move in a rewrite, so findings are compared by rule, file and quoted text, counted.
-const findingKey = (f: Finding) => `${f.rule}\0${f.file}\0${squash(f.evidence)}`;
+// Lines move in a rewrite, and the same risk can be reported by another rule of its pattern when its framing
+// changes (a command rule in one section, a phrase rule quoting the whole sentence in another). So a candidate's
+// finding is an old one when the original has an unused finding of the same pattern and file whose quoted text
+// contains it or is contained in it.
+function sameRisk(a: Finding, b: Finding): boolean {
+  if (a.pattern !== b.pattern || a.file !== b.file) return false;
+  const [x, y] = [squash(a.evidence), squash(b.evidence)];
+  return x.includes(y) || y.includes(x);
+}
 
-/** New scanner findings (by rule, file and evidence, counted) or a worse safety status. */
+/** New scanner findings (same pattern, file and overlapping quoted text, counted) or a worse safety status. */
 export function scanProblems(original: SkillScan, candidate: SkillScan): string[] {
   const problems: string[] = [];
-  const seen = new Map<string, number>();
-  for (const f of original.findings) seen.set(findingKey(f), (seen.get(findingKey(f)) ?? 0) + 1);
+  const unused = [...original.findings];
   const added: Finding[] = [];
   for (const f of candidate.findings) {
-    const left = seen.get(findingKey(f)) ?? 0;
-    if (left > 0) seen.set(findingKey(f), left - 1);
+    const at = unused.findIndex((o) => sameRisk(o, f));
+    if (at >= 0) unused.splice(at, 1);
     else added.push(f);
   }
   if (added.length > 0) {

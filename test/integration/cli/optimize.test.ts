@@ -246,7 +246,7 @@ describe('skillaudit optimize', () => {
     const run = await optimize([riskyDir, '--out', out]);
     expect(run.code).toBe(2);
     expect(run.err).toContain('refusing to optimise a skill whose safety status is risky');
-    expect(run.err).toMatch(/P1 high SKILL\.md:7 /);
+    expect(run.err).toMatch(/Top findings:\n {2}(?:P\d|E\d|PE\d|SC\d) high SKILL\.md:\d+ /);
     expect(server.requests).toEqual([]);
     expect(existsSync(out)).toBe(false);
   });
