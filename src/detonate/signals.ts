@@ -1,4 +1,5 @@
 import type { EvidenceBundle, FsChange } from '../sandbox/evidence.js';
+import type { ToolCredentialUse } from './tool-credentials.js';
 
 // What a detonation run did, read off its evidence bundle as the few behaviours that settle static findings.
 
@@ -43,6 +44,8 @@ export interface RunSignals {
   /** Declared or vendor destinations, for the record. */
   expected: Destination[];
   credentialReads: { path: string; canary: string | null; argv: string[] }[];
+  /** A tool using its own credential for its own endpoint (tool-credentials.ts): shown, never a confirmation. */
+  expectedCredentialUse: string[];
   privilege: string[];
   persistence: FsChange[];
   /** A fetcher (curl, wget) ran and a shell or interpreter ran after it, or a downloaded file was executed. */
@@ -107,6 +110,7 @@ export function readSignals(
   timedOut: boolean,
   /** The skill's own folder relative to the workspace: what it writes there is its output, not persistence. */
   skillDir: string,
+  toolUse: ToolCredentialUse = { reads: new Set(), hits: new Set(), notes: [] },
 ): RunSignals {
   const dests = destinations(evidence);
   const undeclared = dests.filter(
@@ -135,8 +139,12 @@ export function readSignals(
     undeclared,
     expected,
     credentialReads: evidence.sensitiveReads
-      .filter((r) => !r.write && r.error === null)
+      // The skill's own files sit under .claude/skills/ (the agent-config rule): reading itself is not a credential read.
+      .filter(
+        (r) => !r.write && r.error === null && !toolUse.reads.has(r) && !r.path.includes(`/${skillDir}/`),
+      )
       .map((r) => ({ path: r.path, canary: r.canary, argv: r.argv })),
+    expectedCredentialUse: toolUse.notes,
     privilege: evidence.processes
       .filter((p) => PRIVILEGE_PROGRAMS.has(base(p.executable ?? p.argv[0])))
       .map((p) => p.argv.join(' ')),

@@ -47,6 +47,8 @@ const JUDGES: Partial<Record<PatternId, Judge>> = {
         ? suspected(undeclaredWhy(s))
         : null,
   E1: (s) => {
+    // A canary sent anywhere, a declared or vendor host included, is a transmission of a secret.
+    if (s.canaryExfil.length) return confirmed(1, [...exfilWhy(s), ...undeclaredWhy(s)]);
     const sent = s.undeclared.filter((d) => d.bytes > 0);
     if (sent.length) return confirmed(s.canaryExfil.length ? 1 : 0.9, [...exfilWhy(s), ...undeclaredWhy(s)]);
     return s.undeclared.length ? suspected(undeclaredWhy(s)) : null;
@@ -126,6 +128,7 @@ function merge(signals: RunSignals[]): RunSignals {
     undeclared: all('undeclared'),
     expected: all('expected'),
     credentialReads: all('credentialReads'),
+    expectedCredentialUse: all('expectedCredentialUse'),
     privilege: all('privilege'),
     persistence: all('persistence'),
     fetchThenExec: all('fetchThenExec'),

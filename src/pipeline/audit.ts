@@ -147,6 +147,7 @@ async function auditSkill(
             timedOut: r.timedOut,
             wallMs: r.wallMs,
             artifact: r.artifact,
+            expectedCredentialUse: r.expectedCredentialUse,
           })),
           verdicts: detonation.verdicts,
           runtimeFindings: detonation.runtimeFindings,

@@ -71,6 +71,7 @@ function runtimeSummary(d: DetonationResult, backend: string | undefined): Runti
     canaryHits: d.runs.flatMap((r) =>
       r.canaryHits.map((h) => ({ canary: h.canary, where: `${h.where} (${r.entry.id})` })),
     ),
+    expectedCredentialUse: d.runs.flatMap((r) => r.expectedCredentialUse.map((n) => `${n} (${r.entry.id})`)),
     filesChanged: all.flatMap((e) =>
       e.fsChanges.map((c) => ({ path: `${c.root}:${c.path}`, change: c.change })),
     ),
