@@ -9,7 +9,7 @@ import type { Finding, Skill, Verdict } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
 import { sampleInputs } from './samples.js';
-import { readSignals } from './signals.js';
+import { fetchedNothing, readSignals, stoppedEarly } from './signals.js';
 import { declaredTools, toolCredentialUse } from './tool-credentials.js';
 import { type DetonationRun, runtimeFindings, verdictFor } from './verdicts.js';
 
@@ -39,6 +39,8 @@ export interface RunOutcome {
   canaryHits: { canary: string; where: string }[];
   /** A tool's use of its own credential (npm's token to its registry): expected, shown, never a confirmation. */
   expectedCredentialUse: string[];
+  /** Why the run stopped before a clean end (a missing module, a failed download, a guard, the clock), or null. */
+  stopped: string | null;
 }
 
 export interface DetonationResult {
@@ -148,7 +150,14 @@ export async function detonateSkill(
       const artifact = options.writeEvidence
         ? await options.writeEvidence(`run-${String(i + 1).padStart(2, '0')}`, { ...run.evidence, entry })
         : `run-${i + 1}`;
-      const outcome: RunOutcome = { entry, ...run, artifact, canaryHits: [], expectedCredentialUse: [] };
+      const outcome: RunOutcome = {
+        entry,
+        ...run,
+        artifact,
+        canaryHits: [],
+        expectedCredentialUse: [],
+        stopped: stoppedEarly(run.evidence, run.exitCode, run.timedOut, entry.runAs),
+      };
       return outcome;
     } catch (error) {
       skipped.push({ entry: entry.id, reason: `sandbox run failed: ${errorMessage(error)}` });
@@ -185,6 +194,8 @@ export async function detonateSkill(
     entry: r.entry,
     artifact: r.artifact,
     signals: readSignals(r.evidence, hosts, r.canaryHits, r.timedOut, rel, toolUse.get(r)!),
+    stopped: r.stopped,
+    fetched: fetchedNothing(r.evidence),
   }));
   const verdicts = findings.map((f) => verdictFor(f, detonations));
   const extra = runtimeFindings(

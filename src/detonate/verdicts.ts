@@ -9,10 +9,14 @@ import type { RunSignals } from './signals.js';
 // behaviour no static finding explains into findings of its own.
 
 export interface DetonationRun {
-  entry: { id: string; origin: { file: string; line: number; endLine: number } };
+  entry: { id: string; origin: { file: string; line: number; endLine: number }; runAs?: string };
   signals: RunSignals;
   /** Relative path of the run's evidence bundle in the run folder. */
   artifact: string;
+  /** Why the run stopped before its end (signals.ts stoppedEarly), null when it ran to a clean end. */
+  stopped: string | null;
+  /** Requests the sink answered with a placeholder: nothing the code meant to download arrived. */
+  fetched: string[];
 }
 
 type Judge = (s: RunSignals) => { kind: VerdictKind; exploit: number; why: string[] } | null;
@@ -138,6 +142,18 @@ function merge(signals: RunSignals[]): RunSignals {
   };
 }
 
+// Patterns whose behaviour needs what a download returns (a second stage, an installer): offline, the sink's
+// placeholder is all that arrives, so a run that fetched cannot have shown whether the risky step follows.
+const NEEDS_DOWNLOAD = new Set<PatternId>(['SC2', 'SC3', 'SC5']);
+
+/** Why a run does not show that the finding's behaviour is absent, or null when it ran it to the end. */
+function incomplete(f: Finding, r: DetonationRun): string | null {
+  if (r.stopped) return r.stopped;
+  if (NEEDS_DOWNLOAD.has(f.pattern) && r.fetched.length > 0)
+    return `the run fetched ${r.fetched.slice(0, 3).join(', ')} and got only the sandbox's placeholder: the second stage could not arrive offline`;
+  return null;
+}
+
 export function verdictFor(f: Finding, runs: readonly DetonationRun[]): Verdict {
   const judge = JUDGES[f.pattern];
   const relevant = runsFor(f, runs);
@@ -153,8 +169,31 @@ export function verdictFor(f: Finding, runs: readonly DetonationRun[]): Verdict 
       evidence: [...outcome.why.slice(0, 20), ...artifacts],
     };
   }
-  // The code ran (with benign inputs) and did none of what the finding predicts.
-  return { finding: f.id, kind: 'path_exists_not_triggered', exploitConfidence: 0.3, evidence: artifacts };
+  const expected = [...new Set(relevant.flatMap((r) => r.signals.expectedCredentialUse))].map(
+    (u) => `expected: ${u}`,
+  );
+  // Only a run that completed lowers the finding: the code ran to its end (with benign inputs) and did none of
+  // what the finding predicts. A run that died on a missing module, a failed download, a guard or the clock
+  // says nothing about the code it never reached, so the finding keeps the no_probe prior, with the reason.
+  const completed = relevant.filter((r) => incomplete(f, r) === null);
+  if (completed.length === 0) {
+    return {
+      finding: f.id,
+      kind: 'no_probe',
+      exploitConfidence: 0.6,
+      evidence: [
+        ...relevant.map((r) => `\`${r.entry.id}\`: ${incomplete(f, r)}`).slice(0, 10),
+        ...expected,
+        ...artifacts,
+      ],
+    };
+  }
+  return {
+    finding: f.id,
+    kind: 'path_exists_not_triggered',
+    exploitConfidence: 0.3,
+    evidence: [...expected, ...completed.map((r) => r.artifact)],
+  };
 }
 
 function runtimeFinding(

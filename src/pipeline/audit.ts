@@ -148,6 +148,7 @@ async function auditSkill(
             wallMs: r.wallMs,
             artifact: r.artifact,
             expectedCredentialUse: r.expectedCredentialUse,
+            stopped: r.stopped,
           })),
           verdicts: detonation.verdicts,
           runtimeFindings: detonation.runtimeFindings,

@@ -1,30 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { type DetonationResult, detonateSkill } from '../../../src/detonate/index.js';
-import { detectBackends } from '../../../src/sandbox/index.js';
-import { scanSkill } from '../../../src/scan/engine.js';
-import type { Finding, Verdict } from '../../../src/types.js';
-import { loadLocalSkill } from '../../support/load-folder.js';
+import { detonateFixture } from './support.js';
 
 // Real bubblewrap + strace + sink. A confirmed verdict makes a skill risky by itself, so it must never come from
 // a tool using its own credential (npm's token to its registry), and it must still come from the skill's own
 // code reading that credential and sending it, even to the same host.
 
-const FIXTURES = new URL('../../fixtures/detonate/', import.meta.url).pathname;
 vi.setConfig({ testTimeout: 180_000 });
-
-export async function detonateFixture(
-  name: string,
-): Promise<DetonationResult & { findings: Finding[]; confirmed: (Finding & { verdict: Verdict })[] }> {
-  if (!(await detectBackends()).some((b) => b.usable)) throw new Error('no sandbox backend usable');
-  const skill = await loadLocalSkill(`${FIXTURES}${name}`);
-  const scan = await scanSkill(skill);
-  const d = await detonateSkill(skill, scan.findings);
-  const findings = [...scan.findings, ...d.runtimeFindings];
-  const confirmed = d.verdicts
-    .filter((v) => v.kind === 'confirmed')
-    .map((v) => ({ ...findings.find((f) => f.id === v.finding)!, verdict: v }));
-  return { ...d, findings, confirmed };
-}
 
 describe('attribution by reader process and destination', () => {
   it('npm reading ~/.npmrc and sending the token to its registry is expected, not a confirmation', async () => {
