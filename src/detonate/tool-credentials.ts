@@ -70,9 +70,9 @@ export function toolOf(p: ProcessRecord): string | null {
     // `node /usr/bin/npm`, `python3 /usr/local/bin/pip`: the tool is the installed script it runs. `python -m`
     // is left out: it imports from the working directory first, which the skill controls.
     const script = p.argv[1];
-    return installed(script) ? (PROGRAM_TOOL[base(script)] ?? null) : null;
+    return installed(script) ? (PROGRAM_TOOL[base(script).replace(/^pip3\.\d+$/, 'pip3')] ?? null) : null;
   }
-  const name = base(exe);
+  const name = base(exe).replace(/^(pip3?|python3?)\.\d+$/, '$1');
   if (/^git-(remote|credential)-/.test(name)) return 'git';
   return PROGRAM_TOOL[name] ?? null;
 }

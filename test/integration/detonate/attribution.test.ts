@@ -17,6 +17,14 @@ describe('attribution by reader process and destination', () => {
     expect(d.confirmed.map((f) => `${f.pattern} ${f.rule}`)).toEqual([]);
   });
 
+  it('pip reading ~/.netrc for its index is expected, not a credential read', async () => {
+    const d = await detonateFixture('pip-setup');
+    const setup = d.runs.find((r) => r.entry.runAs === 'user-setup');
+    expect(setup?.evidence.sensitiveReads.some((r) => r.canary === 'netrc')).toBe(true);
+    expect(setup?.expectedCredentialUse.join('\n')).toMatch(/netrc read by pip/);
+    expect(d.confirmed.map((f) => `${f.pattern} ${f.rule}`)).toEqual([]);
+  });
+
   it("the skill's own script reading ~/.npmrc and sending it to the same registry stays confirmed", async () => {
     const d = await detonateFixture('npmrc-steal');
     const patterns = d.confirmed.map((f) => f.pattern);

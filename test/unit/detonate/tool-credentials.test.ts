@@ -9,6 +9,7 @@ describe('toolOf: which tool a process is, from its own program', () => {
     expect(toolOf(proc('/usr/local/bin/python3.12', ['python3', '/usr/local/bin/pip', 'install', 'x']))).toBe(
       'pip',
     );
+    expect(toolOf(proc('/usr/bin/pip3.11', ['pip3.11', 'download', 'x']))).toBe('pip');
     expect(toolOf(proc('/usr/lib/git-core/git-remote-https', ['git-remote-https', 'origin']))).toBe('git');
   });
 
