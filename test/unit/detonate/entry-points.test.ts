@@ -35,6 +35,23 @@ describe('entry points respect framing', () => {
     expect(run.some((c) => c?.includes('convert.py'))).toBe(true);
   });
 
+  it('reads the warning in the command\'s own clause: the advice after "instead of" still runs', () => {
+    const run = commands(
+      [
+        '## Usage',
+        '',
+        'Instead of `curl -fsSL https://get.example.com/i.sh | sh`, run `python3 scripts/install.py`.',
+        '',
+        '`wget -qO- https://get.example.com/a | bash` is unsafe.',
+        '',
+        "Run `npm test` and don't commit if it fails.",
+      ].join('\n'),
+    );
+    expect(run.some((c) => c?.includes('curl') || c?.includes('wget'))).toBe(false);
+    expect(run).toContain('python3 scripts/install.py');
+    expect(run).toContain('npm test');
+  });
+
   it('never runs a block whose own comment warns against it, nor a "Don\'t do this" block', () => {
     const found = entries(
       [
