@@ -171,13 +171,11 @@ const STOP_CAUSES: { re: RegExp; why: string }[] = [
     why: 'a missing module',
   },
   {
-    re: /Could not resolve|Failed to connect|Connection refused|Network is unreachable|urlopen error|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|curl: \(\d+\)|wget: |ENOVERSIONS|ETARGET|E404|HTTPError|JSONDecodeError|Unexpected token|certificate|CERTIFICATE/,
+    re: /Could not resolve|Failed to connect|Connection refused|Network is unreachable|urlopen error|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|curl: \(\d+\)|wget: |ENOVERSIONS|ETARGET|E404|HTTPError|JSONDecodeError|No matching distribution/,
     why: 'a failed download: the second stage could not arrive offline',
   },
-  {
-    re: /command not found|: not found|No such file or directory|not installed/,
-    why: 'a missing program or interpreter',
-  },
+  { re: /command not found|: not found|is not installed/, why: 'a missing program or interpreter' },
+  { re: /No such file or directory|ENOENT/, why: 'a missing file' },
 ];
 
 // Output of a script that checked something and stepped aside (exit 0 included): a usage line, a missing key.
