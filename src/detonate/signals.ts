@@ -172,7 +172,7 @@ const STOP_CAUSES: { re: RegExp; why: string }[] = [
   },
   {
     re: /Could not resolve|Failed to connect|Connection refused|Network is unreachable|urlopen error|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|curl: \(\d+\)|wget: |ENOVERSIONS|ETARGET|E404|HTTPError|JSONDecodeError|No matching distribution/,
-    why: 'a failed download: the second stage could not arrive offline',
+    why: 'a failed download: what it fetches (a package, a second stage) cannot arrive offline',
   },
   { re: /command not found|: not found|is not installed/, why: 'a missing program or interpreter' },
   { re: /No such file or directory|ENOENT/, why: 'a missing file' },
