@@ -51,8 +51,10 @@ const JUDGES: Partial<Record<PatternId, Judge>> = {
         ? suspected(undeclaredWhy(s))
         : null,
   E1: (s) => {
-    // A canary sent anywhere, a declared or vendor host included, is a transmission of a secret.
-    if (s.canaryExfil.length) return confirmed(1, [...exfilWhy(s), ...undeclaredWhy(s)]);
+    // A canary sent over the network, to a declared or vendor host too, is a transmission of a secret (a canary
+    // copied into a file is not a transmission: E2 and P3 weigh that).
+    if (s.canaryExfil.some((c) => /^(sink|network-payload|dns) /.test(c.where)))
+      return confirmed(1, [...exfilWhy(s), ...undeclaredWhy(s)]);
     const sent = s.undeclared.filter((d) => d.bytes > 0);
     if (sent.length) return confirmed(s.canaryExfil.length ? 1 : 0.9, [...exfilWhy(s), ...undeclaredWhy(s)]);
     return s.undeclared.length ? suspected(undeclaredWhy(s)) : null;
