@@ -197,7 +197,7 @@ export async function detonateSkill(
     stopped: r.stopped,
     fetched: fetchedNothing(r.evidence),
   }));
-  const verdicts = findings.map((f) => verdictFor(f, detonations));
+  const verdicts = findings.map((f) => verdictFor(f, detonations, skipped));
   const extra = runtimeFindings(
     findings,
     detonations,

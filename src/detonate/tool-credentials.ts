@@ -33,8 +33,11 @@ const PROGRAM_TOOL: Record<string, string> = {
   'npx-cli.js': 'npm',
   pnpm: 'pnpm',
   'pnpm.cjs': 'pnpm',
+  // Corepack's shims run node on corepack/dist/<tool>.js.
+  'pnpm.js': 'pnpm',
   yarn: 'yarn',
   'yarn.js': 'yarn',
+  'yarn.cjs': 'yarn',
   pip: 'pip',
   pip3: 'pip',
   uv: 'uv',

@@ -156,11 +156,25 @@ function incomplete(f: Finding, r: DetonationRun): string | null {
   return null;
 }
 
-export function verdictFor(f: Finding, runs: readonly DetonationRun[]): Verdict {
+export function verdictFor(
+  f: Finding,
+  runs: readonly DetonationRun[],
+  /** Entry points not run, with why (no interpreter, over the run limit, a forbidden command). */
+  skipped: readonly { entry: string; reason: string }[] = [],
+): Verdict {
   const judge = JUDGES[f.pattern];
   const relevant = runsFor(f, runs);
-  if (!judge || relevant.length === 0)
-    return { finding: f.id, kind: 'no_probe', exploitConfidence: 0.6, evidence: [] };
+  if (!judge || relevant.length === 0) {
+    // Say why the finding's code was not run, when it was an entry point that could not be.
+    const notRun = judge
+      ? skipped
+          .filter((s) =>
+            [f.file, `${f.file}:${f.line}`].some((e) => s.entry === e || s.entry.startsWith(`${e} `)),
+          )
+          .map((s) => `\`${s.entry}\` was not run: ${s.reason}`)
+      : [];
+    return { finding: f.id, kind: 'no_probe', exploitConfidence: 0.6, evidence: notRun.slice(0, 5) };
+  }
   const outcome = judge(merge(relevant.map((r) => r.signals)));
   const artifacts = relevant.map((r) => r.artifact);
   if (outcome) {
