@@ -9,7 +9,7 @@ import type { RunSignals } from './signals.js';
 // behaviour no static finding explains into findings of its own.
 
 export interface DetonationRun {
-  entry: { id: string; origin: { file: string; line: number; endLine: number }; runAs?: string };
+  entry: { id: string; origin: { file: string; line: number; endLine: number } };
   signals: RunSignals;
   /** Relative path of the run's evidence bundle in the run folder. */
   artifact: string;
