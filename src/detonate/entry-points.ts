@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
-import { parseMarkdown } from '../scan/markdown.js';
+import { type Framing, parseMarkdown } from '../scan/markdown.js';
 import type { Skill, SkillFile } from '../types.js';
 import type { SampleInput } from './samples.js';
 
@@ -22,6 +22,15 @@ export interface EntryPoint {
   cwd: string;
   /** Where the code that runs is written: a script, or the lines of a command in SKILL.md. */
   origin: { file: string; line: number; endLine: number };
+  /**
+   * What the run stands for: a skill script, a command SKILL.md tells the agent to run, or a setup step it tells
+   * the user to run. Recorded in detonation.json with the framing and reason, so every run can be traced back.
+   */
+  runAs: 'script' | 'instruction' | 'user-setup' | 'script-help';
+  /** The markdown framing of the span the command came from (null for scripts). */
+  framing: Framing | null;
+  /** Why this entry point was chosen, in a sentence. */
+  why: string;
 }
 
 export interface Skipped {
@@ -104,9 +113,23 @@ function scriptEntries(
   const script = `${layout.skillDir}/${file.path}`;
   const origin = { file: file.path, line: 1, endLine: Math.max(1, (file.text ?? '').split('\n').length) };
   const base = [...interpreter, script];
+  const shared = { cwd: layout.skillDir, origin, framing: null };
   const entries: EntryPoint[] = [
-    { id: file.path, argv: base, cwd: layout.skillDir, origin },
-    { id: `${file.path} --help`, argv: [...base, '--help'], cwd: layout.skillDir, origin },
+    {
+      id: file.path,
+      argv: base,
+      ...shared,
+      runAs: 'script',
+      why: 'a script of the skill, run with no arguments',
+    },
+    {
+      id: `${file.path} --help`,
+      argv: [...base, '--help'],
+      ...shared,
+      // A --help run prints usage: it shows what runs at start-up, never that the script's main path is clean.
+      runAs: 'script-help',
+      why: 'a script of the skill, asked for its usage',
+    },
   ];
   // With an input file of a type the script mentions (or plain text), so argument-driven paths run too.
   const mentioned = samples.find(
@@ -117,24 +140,100 @@ function scriptEntries(
     entries.push({
       id: `${file.path} ${sample.name}`,
       argv: [...base, `${layout.inputsDir}/${sample.name}`],
-      cwd: layout.skillDir,
-      origin,
+      ...shared,
+      runAs: 'script',
+      why: `a script of the skill, given a sample .${sample.extension} input`,
     });
   }
   return entries;
 }
 
-function commandEntries(skill: Skill, layout: SandboxLayout, samples: SampleInput[]): EntryPoint[] {
+// Words that turn a quoted command into a counter-example: "Never pipe a script into a shell (`curl … | sh`)",
+// "`wget … | bash` is unsafe". The section and lead-in framing miss these when the warning sits in the
+// command's own sentence or in a comment inside the block. A warning counts when it comes before the command
+// in its clause ("Instead of `a`, run `b`" still runs `b`), or when the sentence calls the command dangerous.
+// Broad on purpose: a command left unrun keeps its finding at no_probe, while a forbidden command run as if
+// it were an instruction would confirm a risk the skill warns against.
+const WARNS_BEFORE =
+  /\b(never|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|avoid|instead of|rather than|not recommended)\b|^\s*\W*(bad|wrong)\b|❌|🚫|⛔/i;
+const WARNS_ANYWHERE = /\b(unsafe|insecure|dangerous|malicious)\b|❌|🚫|⛔/i;
+// Where a clause turns from the warning to the advice: "Instead of `a`, run `b`"; "Don't use `a`; use `b`".
+const CLAUSE_TURN = /;|,\s*(?:then\s+|just\s+)?(?:run|use|try|prefer|but|instead)\b/gi;
+// A comment line that opens with a warning ("# Never run this:"), not one that merely contains "don't forget".
+const FORBIDDING_COMMENT =
+  /^\s*(#|\/\/|rem\b)\s*(❌|🚫|⛔|(bad|wrong|unsafe|insecure|dangerous|never|avoid|(don'?t|do not)(?!\s+forget))\b)/im;
+
+/** `text` with every code span blanked, so the dots of a command do not end a sentence. Same offsets. */
+function blankCode(text: string, codeRanges: [number, number][]): string {
+  let out = '';
+  let at = 0;
+  for (const [a, b] of [...codeRanges].sort((x, y) => x[0] - y[0])) {
+    if (a < at || b <= a) continue;
+    out += text.slice(at, a) + ' '.repeat(b - a);
+    at = b;
+  }
+  return out + text.slice(at);
+}
+
+/** The sentence around the inline command at [start, end), and whether it forbids it. `prose` is blankCode's. */
+function sentenceOf(
+  text: string,
+  prose: string,
+  start: number,
+  end: number,
+): { sentence: string; forbids: boolean } {
+  // The sentence: between the nearest sentence ends around the command (a bounded window, for long files).
+  const boundary = /[.!?](?=\s)|\n\s*\n|\n\s*[-*+]\s|\n\s*\d+\.\s|\n#/g;
+  const lo = Math.max(0, start - 2000);
+  const hi = Math.min(prose.length, end + 2000);
+  let from = lo;
+  let to = hi;
+  for (const m of prose.slice(lo, hi).matchAll(boundary)) {
+    const at = lo + m.index;
+    if (at < start) from = at + m[0].length;
+    else if (at >= end) {
+      to = at;
+      break;
+    }
+  }
+  const before = prose.slice(from, start);
+  const turns = [...before.matchAll(CLAUSE_TURN)];
+  const clause = turns.length
+    ? before.slice(turns[turns.length - 1]!.index! + turns[turns.length - 1]![0].length)
+    : before;
+  const forbids = WARNS_BEFORE.test(clause) || WARNS_ANYWHERE.test(prose.slice(from, to));
+  return { sentence: text.slice(from, to).trim(), forbids };
+}
+
+function commandEntries(
+  skill: Skill,
+  layout: SandboxLayout,
+  samples: SampleInput[],
+): { entries: EntryPoint[]; skipped: Skipped[] } {
   const skillMd = skill.files.find((f) => f.path === 'SKILL.md');
-  if (!skillMd?.text) return [];
+  if (!skillMd?.text) return { entries: [], skipped: [] };
   const doc = parseMarkdown(skillMd.text);
+  const prose = blankCode(skillMd.text, doc.codeRanges);
   const entries: EntryPoint[] = [];
+  const skipped: Skipped[] = [];
   const bash = which('bash') ?? '/bin/sh';
+  // Setup steps aimed at the user are run too (agents run them, and lures hide there), recorded as user-setup.
+  const runAs = (framing: Framing) => (framing === 'user-action' ? 'user-setup' : 'instruction');
+  const framedAs = (framing: Framing, section: string) =>
+    framing === 'user-action'
+      ? `a setup step SKILL.md tells the user to run${section ? ` (section "${section}")` : ''}`
+      : `a command SKILL.md tells the agent to run${section ? ` (section "${section}")` : ''}`;
   for (const block of doc.codeBlocks) {
-    // Setup steps aimed at the user are run too: agents run them, and lures hide there.
     if (block.framing !== 'instruction' && block.framing !== 'user-action') continue;
     const shellLike = block.lang === 'bash' || (block.lang === '' && COMMAND_START.test(block.code.trim()));
     if (!shellLike || !block.code.trim()) continue;
+    if (FORBIDDING_COMMENT.test(block.code)) {
+      skipped.push({
+        file: `SKILL.md:${block.line}`,
+        reason: 'a comment in the block warns against running it: quoted as a counter-example',
+      });
+      continue;
+    }
     // A leading "$ " prompt is how docs show commands; the shell must not see it.
     const code = block.code
       .split('\n')
@@ -145,19 +244,35 @@ function commandEntries(skill: Skill, layout: SandboxLayout, samples: SampleInpu
       argv: [bash, '-c', substitutePlaceholders(code, skill, layout, samples)],
       cwd: layout.skillDir,
       origin: { file: 'SKILL.md', line: block.line, endLine: block.endLine },
+      runAs: runAs(block.framing),
+      framing: block.framing,
+      why: `fenced shell block framed as ${block.framing}: ${framedAs(block.framing, block.section)}`,
     });
   }
   for (const inline of doc.inlineCode) {
-    if (inline.framing === 'example' || inline.framing === 'documents-risk') continue;
+    if (inline.framing !== 'instruction' && inline.framing !== 'user-action') continue;
     if (!COMMAND_START.test(inline.text.trim())) continue;
+    const id = `SKILL.md:${inline.line} \`${inline.text.slice(0, 40)}\``;
+    const end = doc.codeRanges.find(([a]) => a === inline.start)?.[1] ?? inline.start + 1;
+    const { sentence, forbids } = sentenceOf(skillMd.text, prose, inline.start, end);
+    if (forbids) {
+      skipped.push({
+        file: id,
+        reason: `quoted in a sentence that warns against it: "${sentence.slice(0, 160)}"`,
+      });
+      continue;
+    }
     entries.push({
-      id: `SKILL.md:${inline.line} \`${inline.text.slice(0, 40)}\``,
+      id,
       argv: [bash, '-c', substitutePlaceholders(inline.text.replace(/^\$\s+/, ''), skill, layout, samples)],
       cwd: layout.skillDir,
       origin: { file: 'SKILL.md', line: inline.line, endLine: inline.line },
+      runAs: runAs(inline.framing),
+      framing: inline.framing,
+      why: `inline command framed as ${inline.framing}: ${framedAs(inline.framing, '')}; its sentence: "${sentence.slice(0, 160)}"`,
     });
   }
-  return entries;
+  return { entries, skipped };
 }
 
 /** Every entry point, SKILL.md commands first (they are what the agent is told to run), then scripts. */
@@ -166,8 +281,9 @@ export function findEntryPoints(
   layout: SandboxLayout,
   samples: SampleInput[],
 ): { entries: EntryPoint[]; skipped: Skipped[] } {
-  const entries = commandEntries(skill, layout, samples);
-  const skipped: Skipped[] = [];
+  const commands = commandEntries(skill, layout, samples);
+  const entries = commands.entries;
+  const skipped: Skipped[] = [...commands.skipped];
   for (const file of skill.files) {
     if (file.kind !== 'script' || file.text === null) continue;
     const result = scriptEntries(file, layout, samples);

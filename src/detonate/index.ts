@@ -9,7 +9,8 @@ import type { Finding, Skill, Verdict } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
 import { sampleInputs } from './samples.js';
-import { readSignals } from './signals.js';
+import { fetchedNothing, readSignals, stoppedEarly } from './signals.js';
+import { declaredTools, toolCredentialUse } from './tool-credentials.js';
 import { type DetonationRun, runtimeFindings, verdictFor } from './verdicts.js';
 
 // Detonation: the skill's own scripts and the commands SKILL.md tells the agent to run, each run in a fresh
@@ -36,6 +37,10 @@ export interface RunOutcome {
   artifact: string;
   /** Canary tokens that left the sandbox in this run (proof of exfiltration), after expected key use is removed. */
   canaryHits: { canary: string; where: string }[];
+  /** A tool's use of its own credential (npm's token to its registry): expected, shown, never a confirmation. */
+  expectedCredentialUse: string[];
+  /** Why the run stopped before a clean end (a missing module, a failed download, a guard, the clock), or null. */
+  stopped: string | null;
 }
 
 export interface DetonationResult {
@@ -137,6 +142,7 @@ export async function detonateSkill(
   const files = await seedFiles(skill, samples);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const hosts = declaredHosts(skill);
+  const tools = declaredTools(`${skill.description}\n${JSON.stringify(skill.frontmatter)}`);
 
   const outcomes = await mapLimit(entries, options.concurrency ?? 2, async (entry, i) => {
     try {
@@ -144,7 +150,14 @@ export async function detonateSkill(
       const artifact = options.writeEvidence
         ? await options.writeEvidence(`run-${String(i + 1).padStart(2, '0')}`, { ...run.evidence, entry })
         : `run-${i + 1}`;
-      const outcome: RunOutcome = { entry, ...run, artifact, canaryHits: [] };
+      const outcome: RunOutcome = {
+        entry,
+        ...run,
+        artifact,
+        canaryHits: [],
+        expectedCredentialUse: [],
+        stopped: stoppedEarly(run.evidence, run.exitCode, run.timedOut, entry.runAs),
+      };
       return outcome;
     } catch (error) {
       skipped.push({ entry: entry.id, reason: `sandbox run failed: ${errorMessage(error)}` });
@@ -153,8 +166,13 @@ export async function detonateSkill(
   });
   const runs = outcomes.filter((o): o is RunOutcome => o !== null);
 
+  const toolUse = new Map<RunOutcome, ReturnType<typeof toolCredentialUse>>();
   for (const r of runs) {
-    const proofs = findCanaryHits(r.evidence).filter((h) => h.proof);
+    const allProofs = findCanaryHits(r.evidence).filter((h) => h.proof);
+    const own = toolCredentialUse(r.evidence, allProofs, tools);
+    toolUse.set(r, own);
+    r.expectedCredentialUse = own.notes;
+    const proofs = allProofs.filter((h) => !own.hits.has(h));
     // One environment key sent to a host the skill declares is the skill using its own key, not exfiltration;
     // several different keys sent to one host is harvesting, wherever it goes.
     const keysPerDestination = new Map<string, Set<string>>();
@@ -175,9 +193,11 @@ export async function detonateSkill(
   const detonations: DetonationRun[] = runs.map((r) => ({
     entry: r.entry,
     artifact: r.artifact,
-    signals: readSignals(r.evidence, hosts, r.canaryHits, r.timedOut, rel),
+    signals: readSignals(r.evidence, hosts, r.canaryHits, r.timedOut, rel, toolUse.get(r)!),
+    stopped: r.stopped,
+    fetched: fetchedNothing(r.evidence),
   }));
-  const verdicts = findings.map((f) => verdictFor(f, detonations));
+  const verdicts = findings.map((f) => verdictFor(f, detonations, skipped));
   const extra = runtimeFindings(
     findings,
     detonations,

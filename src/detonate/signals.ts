@@ -1,4 +1,5 @@
 import type { EvidenceBundle, FsChange } from '../sandbox/evidence.js';
+import type { ToolCredentialUse } from './tool-credentials.js';
 
 // What a detonation run did, read off its evidence bundle as the few behaviours that settle static findings.
 
@@ -43,6 +44,8 @@ export interface RunSignals {
   /** Declared or vendor destinations, for the record. */
   expected: Destination[];
   credentialReads: { path: string; canary: string | null; argv: string[] }[];
+  /** A tool using its own credential for its own endpoint (tool-credentials.ts): shown, never a confirmation. */
+  expectedCredentialUse: string[];
   privilege: string[];
   persistence: FsChange[];
   /** A fetcher (curl, wget) ran and a shell or interpreter ran after it, or a downloaded file was executed. */
@@ -107,6 +110,7 @@ export function readSignals(
   timedOut: boolean,
   /** The skill's own folder relative to the workspace: what it writes there is its output, not persistence. */
   skillDir: string,
+  toolUse: ToolCredentialUse = { reads: new Set(), hits: new Set(), notes: [] },
 ): RunSignals {
   const dests = destinations(evidence);
   const undeclared = dests.filter(
@@ -135,8 +139,12 @@ export function readSignals(
     undeclared,
     expected,
     credentialReads: evidence.sensitiveReads
-      .filter((r) => !r.write && r.error === null)
+      // The skill's own files sit under .claude/skills/ (the agent-config rule): reading itself is not a credential read.
+      .filter(
+        (r) => !r.write && r.error === null && !toolUse.reads.has(r) && !r.path.includes(`/${skillDir}/`),
+      )
       .map((r) => ({ path: r.path, canary: r.canary, argv: r.argv })),
+    expectedCredentialUse: toolUse.notes,
     privilege: evidence.processes
       .filter((p) => PRIVILEGE_PROGRAMS.has(base(p.executable ?? p.argv[0])))
       .map((p) => p.argv.join(' ')),
@@ -153,4 +161,65 @@ export function readSignals(
     timedOut,
     processes: argvs.map((a) => a.join(' ')),
   };
+}
+
+// Why a run could not have completed what a static finding describes. A run that stopped early proves nothing
+// about the code after the point where it stopped, so it may never lower a finding to path_exists_not_triggered.
+const STOP_CAUSES: { re: RegExp; why: string }[] = [
+  {
+    re: /ModuleNotFoundError|No module named|ImportError|Cannot find module|ERR_MODULE_NOT_FOUND|Can't locate \S+ in @INC|LoadError/,
+    why: 'a missing module',
+  },
+  {
+    re: /Could not resolve|Failed to connect|Connection refused|Network is unreachable|urlopen error|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|curl: \(\d+\)|wget: |ENOVERSIONS|ETARGET|E404|HTTPError|JSONDecodeError|No matching distribution/,
+    why: 'a failed download: what it fetches (a package, a second stage) cannot arrive offline',
+  },
+  { re: /command not found|: not found|is not installed/, why: 'a missing program or interpreter' },
+  { re: /No such file or directory|ENOENT/, why: 'a missing file' },
+];
+
+// Output of a script that checked something and stepped aside (exit 0 included): a usage line, a missing key.
+const GUARD_RE =
+  /\busage:|\b(is not set|not configured|missing (required )?(argument|api key|key|token|env)|requires? [\w-]+ to be set|skipp(ing|ed)|aborting|nothing to do)\b/i;
+
+function lastLine(text: string, re: RegExp): string {
+  const lines = text.split('\n').filter((l) => re.test(l));
+  return (lines[lines.length - 1] ?? '').trim().slice(0, 200);
+}
+
+/** Why the run stopped before doing what it set out to do, or null when it ran to a clean end. */
+export function stoppedEarly(
+  evidence: EvidenceBundle,
+  exitCode: number | null,
+  timedOut: boolean,
+  runAs: string,
+): string | null {
+  if (runAs === 'script-help') return 'a --help run only prints usage; it never reaches the main path';
+  if (timedOut || evidence.killedFor === 'timeout') return 'the run was stopped at its time limit';
+  if (evidence.killedFor) return `the run was stopped at its ${evidence.killedFor} limit`;
+  const output = `${evidence.stderr}\n${evidence.stdout}`;
+  if (exitCode !== 0) {
+    for (const cause of STOP_CAUSES) {
+      if (cause.re.test(output)) return `the run stopped at ${cause.why} (${lastLine(output, cause.re)})`;
+    }
+    const tail = evidence.stderr.trim().split('\n').pop()?.slice(0, 200) ?? '';
+    return `the run failed with ${exitCode === null ? 'a signal' : `exit code ${exitCode}`}${tail ? ` (${tail})` : ''}`;
+  }
+  if (GUARD_RE.test(output)) return `the run stopped at a guard (${lastLine(output, GUARD_RE)})`;
+  return null;
+}
+
+/**
+ * What the run fetched from the network. The sink answers every request with a placeholder, so whatever the
+ * code meant to download and act on never arrived: behaviour that depends on it was not exercised.
+ */
+export function fetchedNothing(evidence: EvidenceBundle): string[] {
+  if (evidence.network.mode === 'sink') {
+    return evidence.network.sink
+      .filter((r) => r.kind === 'tcp')
+      .map((r) => `${r.method ?? r.protocol.toUpperCase()} ${r.host ?? r.address}${r.path ?? ''}`);
+  }
+  return evidence.network.attempts
+    .filter((a) => a.protocol === 'tcp' && !a.address.startsWith('127.') && a.address !== '::1')
+    .map((a) => `${a.address}:${a.port ?? ''} (blocked)`);
 }

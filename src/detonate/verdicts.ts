@@ -13,6 +13,10 @@ export interface DetonationRun {
   signals: RunSignals;
   /** Relative path of the run's evidence bundle in the run folder. */
   artifact: string;
+  /** Why the run stopped before its end (signals.ts stoppedEarly), null when it ran to a clean end. */
+  stopped: string | null;
+  /** Requests the sink answered with a placeholder: nothing the code meant to download arrived. */
+  fetched: string[];
 }
 
 type Judge = (s: RunSignals) => { kind: VerdictKind; exploit: number; why: string[] } | null;
@@ -47,6 +51,10 @@ const JUDGES: Partial<Record<PatternId, Judge>> = {
         ? suspected(undeclaredWhy(s))
         : null,
   E1: (s) => {
+    // A canary sent over the network, to a declared or vendor host too, is a transmission of a secret (a canary
+    // copied into a file is not a transmission: E2 and P3 weigh that).
+    if (s.canaryExfil.some((c) => /^(sink|network-payload|dns) /.test(c.where)))
+      return confirmed(1, [...exfilWhy(s), ...undeclaredWhy(s)]);
     const sent = s.undeclared.filter((d) => d.bytes > 0);
     if (sent.length) return confirmed(s.canaryExfil.length ? 1 : 0.9, [...exfilWhy(s), ...undeclaredWhy(s)]);
     return s.undeclared.length ? suspected(undeclaredWhy(s)) : null;
@@ -126,6 +134,7 @@ function merge(signals: RunSignals[]): RunSignals {
     undeclared: all('undeclared'),
     expected: all('expected'),
     credentialReads: all('credentialReads'),
+    expectedCredentialUse: all('expectedCredentialUse'),
     privilege: all('privilege'),
     persistence: all('persistence'),
     fetchThenExec: all('fetchThenExec'),
@@ -135,11 +144,37 @@ function merge(signals: RunSignals[]): RunSignals {
   };
 }
 
-export function verdictFor(f: Finding, runs: readonly DetonationRun[]): Verdict {
+// Patterns whose behaviour needs what a download returns (a second stage, an installer): offline, the sink's
+// placeholder is all that arrives, so a run that fetched cannot have shown whether the risky step follows.
+const NEEDS_DOWNLOAD = new Set<PatternId>(['SC2', 'SC3', 'SC5']);
+
+/** Why a run does not show that the finding's behaviour is absent, or null when it ran it to the end. */
+function incomplete(f: Finding, r: DetonationRun): string | null {
+  if (r.stopped) return r.stopped;
+  if (NEEDS_DOWNLOAD.has(f.pattern) && r.fetched.length > 0)
+    return `the run fetched ${r.fetched.slice(0, 3).join(', ')} and got only the sandbox's placeholder: the second stage could not arrive offline`;
+  return null;
+}
+
+export function verdictFor(
+  f: Finding,
+  runs: readonly DetonationRun[],
+  /** Entry points not run, with why (no interpreter, over the run limit, a forbidden command). */
+  skipped: readonly { entry: string; reason: string }[] = [],
+): Verdict {
   const judge = JUDGES[f.pattern];
   const relevant = runsFor(f, runs);
-  if (!judge || relevant.length === 0)
-    return { finding: f.id, kind: 'no_probe', exploitConfidence: 0.6, evidence: [] };
+  if (!judge || relevant.length === 0) {
+    // Say why the finding's code was not run, when it was an entry point that could not be.
+    const notRun = judge
+      ? skipped
+          .filter((s) =>
+            [f.file, `${f.file}:${f.line}`].some((e) => s.entry === e || s.entry.startsWith(`${e} `)),
+          )
+          .map((s) => `\`${s.entry}\` was not run: ${s.reason}`)
+      : [];
+    return { finding: f.id, kind: 'no_probe', exploitConfidence: 0.6, evidence: notRun.slice(0, 5) };
+  }
   const outcome = judge(merge(relevant.map((r) => r.signals)));
   const artifacts = relevant.map((r) => r.artifact);
   if (outcome) {
@@ -150,8 +185,31 @@ export function verdictFor(f: Finding, runs: readonly DetonationRun[]): Verdict 
       evidence: [...outcome.why.slice(0, 20), ...artifacts],
     };
   }
-  // The code ran (with benign inputs) and did none of what the finding predicts.
-  return { finding: f.id, kind: 'path_exists_not_triggered', exploitConfidence: 0.3, evidence: artifacts };
+  const expected = [...new Set(relevant.flatMap((r) => r.signals.expectedCredentialUse))].map(
+    (u) => `expected: ${u}`,
+  );
+  // Only a run that completed lowers the finding: the code ran to its end (with benign inputs) and did none of
+  // what the finding predicts. A run that died on a missing module, a failed download, a guard or the clock
+  // says nothing about the code it never reached, so the finding keeps the no_probe prior, with the reason.
+  const completed = relevant.filter((r) => incomplete(f, r) === null);
+  if (completed.length === 0) {
+    return {
+      finding: f.id,
+      kind: 'no_probe',
+      exploitConfidence: 0.6,
+      evidence: [
+        ...relevant.map((r) => `\`${r.entry.id}\`: ${incomplete(f, r)}`).slice(0, 10),
+        ...expected,
+        ...artifacts,
+      ],
+    };
+  }
+  return {
+    finding: f.id,
+    kind: 'path_exists_not_triggered',
+    exploitConfidence: 0.3,
+    evidence: [...expected, ...completed.map((r) => r.artifact)],
+  };
 }
 
 function runtimeFinding(

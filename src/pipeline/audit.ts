@@ -147,6 +147,8 @@ async function auditSkill(
             timedOut: r.timedOut,
             wallMs: r.wallMs,
             artifact: r.artifact,
+            expectedCredentialUse: r.expectedCredentialUse,
+            stopped: r.stopped,
           })),
           verdicts: detonation.verdicts,
           runtimeFindings: detonation.runtimeFindings,

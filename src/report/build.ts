@@ -44,6 +44,12 @@ function withVerdicts(findings: Finding[], verdicts: Verdict[]): ReportFinding[]
   });
 }
 
+/** Present only when some tool used its own credential, so reports without any keep their shape. */
+function expectedUse(d: DetonationResult): { expectedCredentialUse?: string[] } {
+  const uses = d.runs.flatMap((r) => r.expectedCredentialUse.map((n) => `${n} (${r.entry.id})`));
+  return uses.length ? { expectedCredentialUse: uses } : {};
+}
+
 function runtimeSummary(d: DetonationResult, backend: string | undefined): RuntimeSummary {
   const all = d.runs.map((r) => r.evidence);
   return {
@@ -71,6 +77,7 @@ function runtimeSummary(d: DetonationResult, backend: string | undefined): Runti
     canaryHits: d.runs.flatMap((r) =>
       r.canaryHits.map((h) => ({ canary: h.canary, where: `${h.where} (${r.entry.id})` })),
     ),
+    ...expectedUse(d),
     filesChanged: all.flatMap((e) =>
       e.fsChanges.map((c) => ({ path: `${c.root}:${c.path}`, change: c.change })),
     ),

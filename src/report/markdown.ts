@@ -190,6 +190,12 @@ function renderRuntime(runtime: RuntimeSummary): string[] {
     ),
     `- **Canary hits:** ${runtime.canaryHits.length || 'none'}`,
     ...bulletList(runtime.canaryHits, (h) => `${codeSpan(h.canary, 60)} in ${codeSpan(h.where)}`, '  '),
+    ...(runtime.expectedCredentialUse?.length
+      ? [
+          `- **Expected credential use:** ${runtime.expectedCredentialUse.length}`,
+          ...bulletList(runtime.expectedCredentialUse, (u) => codeSpan(u), '  '),
+        ]
+      : []),
     `- **Files changed:** ${runtime.filesChanged.length || 'none'}`,
     ...bulletList(runtime.filesChanged, (f) => `${f.change} ${codeSpan(f.path)}`, '  '),
     `- **Processes:** ${runtime.processes.length}`,

@@ -33,6 +33,8 @@ export interface RuntimeSummary {
   scriptsRun: { command: string; exitCode: number | null; timedOut: boolean; wallMs: number }[];
   network: { destination: string; protocol: string; blocked: boolean; bytes?: number; canaries?: string[] }[];
   canaryHits: { canary: string; where: string }[];
+  /** A tool using its own credential for its own endpoint (npm's token to its registry): expected, not a hit. */
+  expectedCredentialUse?: string[];
   filesChanged: { path: string; change: 'created' | 'modified' | 'deleted' | 'mode' }[];
   processes: { argv: string[] }[];
   sandbox: { backend: string; limitsApplied: string[] };

@@ -143,6 +143,10 @@ function renderRuntime(runtime: RuntimeSummary, c: Colors): string[] {
     `  canary hits: ${runtime.canaryHits.length === 0 ? c.green('none') : c.red(String(runtime.canaryHits.length))}`,
   );
   out.push(...listed(runtime.canaryHits, (h) => `${c.red(line(h.canary))} in ${line(h.where)}`, c));
+  if (runtime.expectedCredentialUse?.length) {
+    out.push(`  expected credential use: ${runtime.expectedCredentialUse.length}`);
+    out.push(...listed(runtime.expectedCredentialUse, (u) => line(u), c));
+  }
   out.push(
     `  files changed: ${runtime.filesChanged.length === 0 ? c.green('none') : String(runtime.filesChanged.length)}`,
   );

@@ -115,6 +115,17 @@ export function Runtime({ runtime }) {
             ))}
           </ul>
         </Block>
+        {runtime.expectedCredentialUse?.length ? (
+          <Block title="Expected credential use" n={runtime.expectedCredentialUse.length}>
+            <ul>
+              {runtime.expectedCredentialUse.map((u, i) => (
+                <li key={i}>
+                  <Txt value={u} max={400} />
+                </li>
+              ))}
+            </ul>
+          </Block>
+        ) : null}
         <Block title="Files changed" n={runtime.filesChanged.length}>
           <ul>
             {runtime.filesChanged.map((f, i) => (

@@ -1,0 +1,151 @@
+import type { CanaryHit } from '../sandbox/canaries.js';
+import type { EvidenceBundle, ProcessRecord, SensitiveRead } from '../sandbox/evidence.js';
+
+// A package manager, git or a CLI the skill declares reads its own credential file and presents the token to
+// the endpoint that file binds it to (npm's token to its registry, git's to its remote): that is the tool
+// using its own credential for its own purpose, not the skill stealing it. The decision is made from the pair
+// (reader process, destination): the canary must be read only by its owning tool, reach nothing but that
+// tool's endpoint, and the destination must have been looked up by that tool. Anything else stays evidence.
+
+interface Owner {
+  /** Tools that read this credential for their own use. */
+  tools: readonly string[];
+  /** Hosts canaries.ts binds the token to inside the file (the tool's configured endpoint). */
+  endpoints: readonly string[];
+}
+
+const OWNERS: Record<string, Owner> = {
+  npmrc: { tools: ['npm', 'pnpm', 'yarn'], endpoints: ['registry.npmjs.org'] },
+  'git-credentials': { tools: ['git'], endpoints: ['github.com'] },
+  netrc: { tools: ['pip', 'uv', 'poetry', 'cargo', 'git'], endpoints: ['api.internal.example.com'] },
+  'gh-cli-token': { tools: ['gh'], endpoints: ['github.com', 'api.github.com'] },
+  'aws-credentials-file': { tools: ['aws'], endpoints: ['amazonaws.com'] },
+  'kube-config': { tools: ['kubectl', 'helm'], endpoints: ['10.20.0.1'] },
+};
+
+// Package managers and git own their credentials whatever the skill says; other CLIs only when it declares them.
+const ALWAYS_OWNED = new Set(['npm', 'pnpm', 'yarn', 'pip', 'uv', 'poetry', 'cargo', 'git']);
+
+const PROGRAM_TOOL: Record<string, string> = {
+  npm: 'npm',
+  'npm-cli.js': 'npm',
+  npx: 'npm',
+  'npx-cli.js': 'npm',
+  pnpm: 'pnpm',
+  'pnpm.cjs': 'pnpm',
+  // Corepack's shims run node on corepack/dist/<tool>.js.
+  'pnpm.js': 'pnpm',
+  yarn: 'yarn',
+  'yarn.js': 'yarn',
+  'yarn.cjs': 'yarn',
+  pip: 'pip',
+  pip3: 'pip',
+  uv: 'uv',
+  uvx: 'uv',
+  poetry: 'poetry',
+  cargo: 'cargo',
+  git: 'git',
+  gh: 'gh',
+  aws: 'aws',
+  kubectl: 'kubectl',
+  helm: 'helm',
+};
+
+const INTERPRETER = /^(node|nodejs|python[\d.]*)$/;
+
+function base(path: string | null | undefined): string {
+  return (path ?? '').split('/').pop() ?? '';
+}
+
+/**
+ * A program the sandboxed code could not have written: installed outside HOME, the workspace and /tmp (the
+ * only writable places), so a skill's own script named `npm` is not mistaken for npm.
+ */
+function installed(path: string | undefined): boolean {
+  return !!path && path.startsWith('/') && !/^\/(home|tmp|var\/tmp|root)\//.test(path);
+}
+
+/** The tool a process is, from its own program (never its parent's: npm's lifecycle scripts are not npm). */
+export function toolOf(p: ProcessRecord): string | null {
+  const exe = p.executable ?? p.argv[0] ?? '';
+  if (!installed(exe)) return null;
+  if (INTERPRETER.test(base(exe))) {
+    // `node /usr/bin/npm`, `python3 /usr/local/bin/pip`: the tool is the installed script it runs. `python -m`
+    // is left out: it imports from the working directory first, which the skill controls.
+    const script = p.argv[1];
+    return installed(script) ? (PROGRAM_TOOL[base(script).replace(/^pip3\.\d+$/, 'pip3')] ?? null) : null;
+  }
+  const name = base(exe).replace(/^(pip3?|python3?)\.\d+$/, '$1');
+  if (/^git-(remote|credential)-/.test(name)) return 'git';
+  return PROGRAM_TOOL[name] ?? null;
+}
+
+/** CLIs the skill declares in its frontmatter or description (`requires: [gh]`, `allowed-tools: Bash(gh:*)`). */
+export function declaredTools(frontmatterText: string): Set<string> {
+  const tools = new Set(ALWAYS_OWNED);
+  for (const tool of Object.values(PROGRAM_TOOL)) {
+    if (new RegExp(`(^|[^\\w-])${tool}([^\\w-]|$)`).test(frontmatterText)) tools.add(tool);
+  }
+  return tools;
+}
+
+export interface ToolCredentialUse {
+  /** Canary reads that were the owning tool reading its own credential. */
+  reads: ReadonlySet<SensitiveRead>;
+  /** Canary hits that were the owning tool presenting its credential to its own endpoint. */
+  hits: ReadonlySet<CanaryHit>;
+  /** One line each, for detonation.json and the report's expected evidence. */
+  notes: string[];
+}
+
+function hostOf(hit: CanaryHit): string {
+  // findCanaryHits writes sink hits as `<protocol> <host>:<port><path>`.
+  return (hit.where.split(' ')[1] ?? '').replace(/:\d+.*$/, '').toLowerCase();
+}
+
+function onEndpoint(host: string, owner: Owner): boolean {
+  return owner.endpoints.some((e) => host === e || host.endsWith(`.${e}`));
+}
+
+export function toolCredentialUse(
+  evidence: EvidenceBundle,
+  proofs: readonly CanaryHit[],
+  tools: ReadonlySet<string>,
+): ToolCredentialUse {
+  const reads = new Set<SensitiveRead>();
+  const hits = new Set<CanaryHit>();
+  const notes: string[] = [];
+  const byPid = new Map(evidence.processes.map((p) => [p.pid, p]));
+  const toolAt = (pid: number | undefined) => {
+    const p = pid === undefined ? undefined : byPid.get(pid);
+    return p ? toolOf(p) : null;
+  };
+  for (const [canary, owner] of Object.entries(OWNERS)) {
+    const readers = evidence.sensitiveReads.filter(
+      (r) => r.canary === canary && !r.write && r.error === null,
+    );
+    if (readers.length === 0) continue;
+    const tool = toolAt(readers[0]!.pid);
+    if (!tool || !tools.has(tool) || !owner.tools.includes(tool)) continue;
+    if (!readers.every((r) => toolAt(r.pid) === tool)) continue;
+    const sent = proofs.filter((h) => h.canary === canary);
+    const ownEndpoint = (h: CanaryHit) => {
+      if (h.kind !== 'sink' || !onEndpoint(hostOf(h), owner)) return false;
+      // Who sent it: the process that looked the host up (strace sees the query leave). A lookup by anyone but
+      // the tool means another process knows where to send the token, so it is not the tool's own use.
+      const lookups = evidence.network.dnsQueries.filter(
+        (q) => q.source === 'strace' && q.name === hostOf(h),
+      );
+      return lookups.every((q) => toolAt(q.pid) === tool);
+    };
+    if (!sent.every(ownEndpoint)) continue;
+    for (const r of readers) reads.add(r);
+    for (const h of sent) hits.add(h);
+    const where = [...new Set(sent.map(hostOf))];
+    notes.push(
+      `${canary} read by ${tool} (${readers[0]!.argv.slice(0, 3).join(' ')})` +
+        (where.length ? ` and presented only to ${where.join(', ')}, its configured endpoint` : ', not sent'),
+    );
+  }
+  return { reads, hits, notes };
+}

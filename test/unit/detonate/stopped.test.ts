@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { stoppedEarly } from '../../../src/detonate/signals.js';
+import type { EvidenceBundle } from '../../../src/sandbox/evidence.js';
+
+// Which runs may lower a finding: only one that ran to a clean end; every other one says why it stopped.
+
+const evidence = (stdout: string, stderr: string, killedFor: EvidenceBundle['killedFor'] = null) =>
+  ({ stdout, stderr, killedFor }) as EvidenceBundle;
+
+describe('stoppedEarly', () => {
+  it('lets a clean run through', () => {
+    expect(stoppedEarly(evidence('12\n', ''), 0, false, 'script')).toBeNull();
+  });
+
+  it('names why a run stopped', () => {
+    expect(stoppedEarly(evidence('', ''), null, true, 'script')).toMatch(/time limit/);
+    expect(
+      stoppedEarly(evidence('', 'bash: line 1: uv: command not found'), 127, false, 'user-setup'),
+    ).toMatch(/missing program .*uv: command not found/);
+    expect(
+      stoppedEarly(evidence('', "ModuleNotFoundError: No module named 'boto3'"), 1, false, 'script'),
+    ).toMatch(/missing module/);
+    expect(
+      stoppedEarly(evidence('', 'curl: (6) Could not resolve host: x'), 6, false, 'instruction'),
+    ).toMatch(/failed download/);
+    expect(stoppedEarly(evidence('', 'boom'), 3, false, 'script')).toMatch(/exit code 3 \(boom\)/);
+  });
+
+  it('treats a guard and a --help run as not having reached the main path, exit 0 or not', () => {
+    expect(stoppedEarly(evidence('usage: x.py <file>\n', ''), 0, false, 'script')).toMatch(/guard/);
+    expect(stoppedEarly(evidence('', 'OPENAI_API_KEY is not set'), 0, false, 'script')).toMatch(/guard/);
+    expect(stoppedEarly(evidence('options: ...', ''), 0, false, 'script-help')).toMatch(/--help/);
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { RunSignals } from '../../../src/detonate/signals.js';
+import { type DetonationRun, verdictFor } from '../../../src/detonate/verdicts.js';
+import type { Finding } from '../../../src/types.js';
+
+// A finding is lowered to path_exists_not_triggered only by a run that completed; otherwise it keeps no_probe
+// and its evidence says why.
+
+const quiet: RunSignals = {
+  canaryExfil: [],
+  undeclared: [],
+  expected: [],
+  credentialReads: [],
+  expectedCredentialUse: [],
+  privilege: [],
+  persistence: [],
+  fetchThenExec: [],
+  tmpLeftovers: [],
+  timedOut: false,
+  processes: [],
+};
+const finding = { id: 'f1', pattern: 'PE3', file: 'scripts/a.py', line: 3 } as Finding;
+const run = (stopped: string | null, n: number): DetonationRun => ({
+  entry: { id: `scripts/a.py #${n}`, origin: { file: 'scripts/a.py', line: 1, endLine: 9 } },
+  signals: quiet,
+  artifact: `run-${n}`,
+  stopped,
+  fetched: [],
+});
+
+describe('verdictFor', () => {
+  it('keeps no_probe when every run stopped early, and says why', () => {
+    const v = verdictFor(finding, [run('the run stopped at a missing module (No module named x)', 1)]);
+    expect(v.kind).toBe('no_probe');
+    expect(v.exploitConfidence).toBe(0.6);
+    expect(v.evidence[0]).toMatch(/missing module/);
+  });
+
+  it('lowers the finding with the runs that completed only', () => {
+    const v = verdictFor(finding, [run('a --help run only prints usage', 1), run(null, 2)]);
+    expect(v.kind).toBe('path_exists_not_triggered');
+    expect(v.evidence).toEqual(['run-2']);
+  });
+
+  it('says why the code was not run at all', () => {
+    const v = verdictFor(finding, [], [{ entry: 'scripts/a.py', reason: 'python3 is not installed' }]);
+    expect(v).toMatchObject({
+      kind: 'no_probe',
+      evidence: ['`scripts/a.py` was not run: python3 is not installed'],
+    });
+  });
+});
+
+describe('verdictFor on a command SKILL.md forbids', () => {
+  it('says the command was quoted as a warning and not run', () => {
+    const f = { id: 'f2', pattern: 'SC2', file: 'SKILL.md', line: 9 } as Finding;
+    const v = verdictFor(
+      f,
+      [],
+      [{ entry: 'SKILL.md:9 `curl x | sh`', reason: 'quoted in a sentence that warns' }],
+    );
+    expect(v.kind).toBe('no_probe');
+    expect(v.evidence[0]).toMatch(/was not run: quoted in a sentence that warns/);
+  });
+});
