@@ -682,11 +682,37 @@ export const autoApprove: PhraseRule = {
   adjust: [
     {
       re: rx(
-        String.raw`(?:\s--?[a-z][\w-]*|\b(?:flag|option|parameter|apt|apt-get|npm|pip|yum|dnf|brew|installer|non-?interactive|CI|headless)\b)`,
+        String.raw`(?:(?:^|[\s*_\x60(])--?[a-z][\w-]*|\b(?:flag|option|parameter|apt|apt-get|npm|pip|yum|dnf|brew|installer|non-?interactive|CI|headless)\b)`,
       ),
       factor: 0.5,
       why: 'about a command-line prompt of a tool',
     },
+    {
+      // "Never delete pages without user confirmation", "Do not log in … without user approval": a negated
+      // "without approval" requires the approval. Not when the negation is about waiting ("don't wait, …").
+      re: rx(
+        String.raw`\b(?:never|not|n't|avoid|cannot|forbidden|prohibited)\b(?![\s,]+(?:hesitate|bother|wait|stop|need|pause)\b)(?:(?!\b(?:just|simply|instead|rather|but|then)\b)[^.;:!?]){0,100}?\bwithout\s+(?:[\w'-]+\s+){0,3}?(?:approval|confirmation|confirming|consent|permission|asking|sign-?off|go-ahead)\b`,
+      ),
+      factor: 0.15,
+      why: 'the sentence forbids acting without approval: it requires the approval',
+    },
+    {
+      // "Deployment Auto-Approve Block", "if auto-approve is not configured": a product's setting, named.
+      re: rx(
+        String.raw`\bauto[- ]?approv\w*\s+(?:blocks?|rules?|settings?|polic(?:y|ies)|options?|flags?|modes?|features?|configuration|config|fields?|conditions?|is|are|was|has)\b|\b(?:the|an?|this|that|if|when|unless|whether)\s+auto[- ]?approv(?:e|al)\b(?!\s+(?:all|every|any|each|the|this|it|them|changes|commands|requests|tool))|\bauto[- ]?approv(?:e|al)\s*$`,
+      ),
+      factor: 0.4,
+      why: 'names a product’s auto-approve setting rather than approving anything',
+    },
+    {
+      // "Each subprocess runs unattended … and can write files without prompting": how a tool or mode behaves.
+      re: rx(
+        String.raw`\b(?:sub)?(?:process|script|tool|cli|mode|autopilot|pipeline|job|runner|worker|daemon|hook|server|flag|option|setting|permission\s+rule)(?:es|s)?\b(?:\s+[\w'./*()\x60-]+){0,8}?\s+(?:can|could|may|will|would|runs?|acts?|lets?|allows?|skips?|proceeds?|executes?|writes?)\b`,
+      ),
+      factor: 0.5,
+      why: 'describes how a tool or mode behaves, not an instruction',
+    },
+    negated('skip|bypass|omit|disable|suppress|circumvent|auto-?approve|auto-?accept|assume'),
     {
       re: rx(
         String.raw`\b(?:automatically|regardless|whatever|no\s+matter|even\s+if|never\s+request\s+changes)\b`,
@@ -884,6 +910,14 @@ export const persistenceEdit: PhraseRule = {
       why: 'the target is outside this skill',
     },
     negated('add|append|write|insert|modify|edit|update|create|overwrite|touch|change'),
+    {
+      // "macOS/Linux: add to ~/.zshrc or ~/.bashrc": the reader picks their own shell, so a person sets it up.
+      re: rx(
+        String.raw`(?:\.zshrc|\.bashrc|\.bash_profile|\.zprofile|\.profile|config\.fish)\S*\s+(?:or|/)\s+\S*(?:\.zshrc|\.bashrc|\.bash_profile|\.zprofile|\.profile|config\.fish)|\byour\s+shell(?:'s)?\s+(?:profile|rc|config(?:uration)?|start-?up\s+file)\b|\b(?:macos|linux|unix|windows)\b(?:\s*[/,]\s*(?:macos|linux|unix|windows)\b)?\W{0,4}(?:[—–:]|\s-\s)`,
+      ),
+      factor: 0.6,
+      why: 'shell setup for the reader’s own shell',
+    },
   ],
   scope: {
     re: rx(
