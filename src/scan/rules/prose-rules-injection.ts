@@ -691,7 +691,7 @@ export const autoApprove: PhraseRule = {
       // "Never delete pages without user confirmation", "Do not log in … without user approval": a negated
       // "without approval" requires the approval. Not when the negation is about waiting ("don't wait, …").
       re: rx(
-        String.raw`\b(?:never|not|n't|avoid|cannot|forbidden|prohibited)\b(?![\s,]+(?:hesitate|bother|wait|stop|need|pause)\b)(?:(?!\b(?:just|simply|instead|rather|but|then)\b)[^.;:!?]){0,100}?\bwithout\s+(?:[\w'-]+\s+){0,3}?(?:approval|confirmation|confirming|consent|permission|asking|sign-?off|go-ahead)\b`,
+        String.raw`(?:\b(?:never|not|avoid|cannot|forbidden|prohibited)|n't)\b(?![\s,]+(?:hesitate|bother|wait|stop|need|pause)\b)(?:(?!\b(?:just|simply|instead|rather|but|then)\b)[^.;:!?]){0,100}?\bwithout\s+(?:[\w'-]+\s+){0,3}?(?:approval|confirmation|confirming|consent|permission|asking|sign-?off|go-ahead)\b`,
       ),
       factor: 0.15,
       why: 'the sentence forbids acting without approval: it requires the approval',
@@ -703,6 +703,54 @@ export const autoApprove: PhraseRule = {
       ),
       factor: 0.4,
       why: 'names a product’s auto-approve setting rather than approving anything',
+    },
+    {
+      // "without confirming that core merges them", "without confirming the user has access": a fact to check.
+      re: rx(
+        String.raw`\bwithout\s+(?:first\s+)?(?:confirming|checking|verifying|making\s+sure)\s+(?:that\b|whether\b|if\b|(?:the\s+)?\w+\s+(?:\w+\s+)?(?:has|have|is|are|was|exists?|works?|matches|supports?|intentionally)\b)`,
+      ),
+      factor: 0.3,
+      why: 'a fact to verify, not the user’s approval',
+    },
+    {
+      // "Warns about scheduled tasks without confirmation": a scanner's feature list names what it detects.
+      re: rx(
+        String.raw`^\W*(?:[\w*-]+\s+){0,4}?(?:warns?|detects?|flags?|alerts?)\s+(?:about|on|when|if|for)\b`,
+      ),
+      factor: 0.3,
+      why: 'describes what a tool detects',
+    },
+    {
+      // "Bash(tee …) lets the log be written without prompting": what a permission rule allows.
+      re: rx(
+        String.raw`\b(?:lets|allows|enables|permits)\s+[^;!?]{0,160}?\bwithout\s+(?:prompting|asking|a\s+prompt|confirmation)\b`,
+      ),
+      factor: 0.4,
+      why: 'describes what a setting permits',
+    },
+    {
+      // "Check whether these paths exist (no need to ask first)": looking is not acting.
+      re: rx(
+        String.raw`^(?![^]*\b(?:delete|remove|rm|write|overwrite|install|run|execute|deploy|push|merge|send|upload|post|pay|purchase|buy|modify|change|edit|commit|create|update|grant|kill|drop|approve|accept|transfer|publish|reach)\b)[^]*\b(?:check|read|look|detect|list|inspect|view|search|find|explore|browse|query)\b`,
+      ),
+      factor: 0.5,
+      why: 'only reads or checks, changes nothing',
+    },
+    {
+      // "Without git or without permission, leave changes in the working tree": the fallback when approval is missing.
+      re: rx(
+        String.raw`^\W*without\s+[^,]{1,60},\s*(?:leave|stop|skip|ask|report|record|keep|fall\s+back|do\s+not|don'?t|only|wait)\b`,
+      ),
+      factor: 0.3,
+      why: 'what to do when approval is missing',
+    },
+    {
+      // "Always accept and forward `CancellationToken`": a parameter in code.
+      re: rx(
+        String.raw`\baccept\w*\s+(?:and|or)\s+(?:forward|pass|propagate|return|handle|validate|store|use)\b|\baccept\w*\s+(?:an?\s+|the\s+)?\w+\s+(?:parameters?|arguments?|args?|params?|callbacks?|inputs?)\b`,
+      ),
+      factor: 0.3,
+      why: 'accepting a parameter in code',
     },
     {
       // "Each subprocess runs unattended … and can write files without prompting": how a tool or mode behaves.
@@ -921,7 +969,7 @@ export const persistenceEdit: PhraseRule = {
   ],
   scope: {
     re: rx(
-      String.raw`claude\.md|agents\.md|memory|dotfiles?|shell\s+(?:config|setup|profile)|\bzsh|\bbash|\bcron|\bhooks?\b|settings|configur|\bsetup\b|onboard|\binit\b|bootstrap|skill[- ]?(?:creator|installer|manager|builder|author|writer)|\binstall|\bmcp\b|schedul|launchd|systemd`,
+      String.raw`claude\.md|agents\.md|memory|dotfiles?|shell\s+(?:config|setup|profile)|\bzsh|\bbash|\bcron|\bhooks?\b|settings|configur|\bsetup\b|onboard|\binit\b|bootstrap|skill[- ]?(?:creator|installer|manager|builder|author|writer)|\binstall|\bmcp\b|schedul|launchd|systemd|watchdog|\b(?:daily|nightly|hourly|weekly|periodic|recurring)\b`,
     ),
     factor: 0.45,
     why: 'the skill’s stated purpose covers this file',
