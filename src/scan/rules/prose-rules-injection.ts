@@ -966,6 +966,22 @@ export const persistenceEdit: PhraseRule = {
       factor: 0.6,
       why: 'shell setup for the reader’s own shell',
     },
+    {
+      // "Place a root CLAUDE.md + per-package CLAUDE.md files": the project's own agent docs, not the user's global ones.
+      re: rx(
+        String.raw`\b(?:root|per-package|per-directory|per-folder|package-level|project(?:'s)?|repo(?:sitory)?(?:'s)?)\s+(?:level\s+)?(?:CLAUDE|AGENTS|GEMINI)\.md\b|\b(?:CLAUDE|AGENTS|GEMINI)\.md\s+(?:files?\s+)?(?:at|in)\s+(?:the\s+)?(?:repo(?:sitory)?|project|package)\s+root\b`,
+      ),
+      factor: 0.6,
+      why: 'the project’s own agent docs, not the user’s global instructions',
+    },
+    {
+      // "Update versioned docs links in AGENTS.md": maintaining what is there adds no instruction.
+      re: rx(
+        String.raw`\b(?:update|bump|fix|refresh|correct)\s+(?:the\s+|any\s+|all\s+)?(?:[\w-]+\s+){0,2}?(?:links?|urls?|version\s+numbers?|versions|references)\s+in\b`,
+      ),
+      factor: 0.5,
+      why: 'maintains links or versions already in the file',
+    },
   ],
   scope: {
     re: rx(
