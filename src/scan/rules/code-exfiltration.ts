@@ -356,7 +356,7 @@ function ownSkillPath(ctx: FileContext, path: string): boolean {
  * below the line unless the script also sends data to an undeclared host. A read of the skill's own install is
  * not another agent's context at all.
  */
-const LONE_CONTEXT_READ = 0.35;
+const LONE_CONTEXT_READ = 0.25;
 
 /** A secret source alone (no sink in this file): credential store or agent context read, env dump stored. */
 function sourceHits(ctx: FileContext, model: CodeModel, sends: boolean): Hit[] {
