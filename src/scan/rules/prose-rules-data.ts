@@ -137,6 +137,15 @@ export const exfiltrationInstruction: PhraseRule = {
       factor: 0.35,
       why: 'states that the data goes only to the skill’s fixed service',
     },
+    {
+      // "Use this skill when the user mentions X, wants to index documents, store agent memory …": what the
+      // user may want, listed to say when the skill applies. Not when an instruction follows the condition.
+      re: rx(
+        String.raw`^(?![^]*(?:\bthen\b|[,;:]\s*(?:also\s+|then\s+|quietly\s+|silently\s+|always\s+|first\s+)?(?:send|upload|post|forward|email|copy|write|save|include|attach|paste|dump|share|sync|push|submit|read|collect)\b))[^]*\b(?:when|whenever|if)\s+(?:the\s+)?users?\s+(?:mentions?|wants?|asks?|needs?|requests?|says?|is\s+(?:building|trying|working|looking))\b`,
+      ),
+      factor: 0.4,
+      why: 'lists what the user may want, to say when the skill applies',
+    },
   ],
 };
 
