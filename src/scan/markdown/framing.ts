@@ -108,6 +108,8 @@ const SENTENCE_CUES: readonly CueSet[] = [
       /\b(prompt[- ]injection|jailbreak (attempts?|prompts?)|social[- ]engineering)\b/i,
       /\b(is|are|will be|would be|gets?|get) (flagged|detected|blocked|reported as)\b/i,
       /\b(the (scanner|detector|checker|linter|auditor|rule)|this (scanner|detector|rule|check)) (flags?|detects?|catches|reports?|looks for|matches)\b/i,
+      // A definition of an attack ("An attack that overwrites …", a glossary row): it describes, not asks.
+      /\b(an?|the|this)\s+([\w-]+\s+)?(attack|exploit|technique|threat|tactic)\s+(that|which|where|in which|whereby)\b/i,
       // A findings report (a sample audit's "Pattern: … Risk: … Fix: …"): it quotes what was detected.
       /\b(pattern|risk|fix|severity|remediation|recommendation|finding|verdict|impact)\s*:[\s\S]{0,300}?\b(pattern|risk|fix|severity|remediation|recommendation|finding|verdict|impact)\s*:[\s\S]{0,300}?\b(pattern|risk|fix|severity|remediation|recommendation|finding|verdict|impact)\s*:/i,
     ],
