@@ -21,6 +21,8 @@ const HEADING_CUES: readonly CueSet[] = [
       /\b(malicious|malware|attacks?|attackers?|threats?|threat model|vulnerabilit(y|ies)|exploits?|payloads?)\b/i,
       /\b(injection|jailbreaks?|phishing|indicators? of compromise|iocs?|signatures?|heuristics?)\b/i,
       /\b(never|don'?t|do not|avoid|forbidden|prohibited|not allowed|what not to|bad|wrong|unsafe|insecure)\b/i,
+      // "MUST NOT DO", "Should not": a list of prohibitions, each item a thing not to do.
+      /\b(must|should|shall)\s+(not|never)\b|\bmustn'?t\b/i,
       /\b(security|safety) (checklist|rules?|checks?|review|considerations?|notes?|guidelines?|model|concerns?)\b/i,
       /\b(what|things) (this|the|it|we) (scanner|tool|skill|checker|linter|auditor)? ?(detects?|flags?|catches|finds|looks for|blocks?)\b/i,
       /\b(rule (list|set|catalog)|detection rules?|(risk|threat|attack) (patterns?|categories|taxonomy|examples?))\b/i,
@@ -56,6 +58,8 @@ const LEAD_IN_CUES: readonly CueSet[] = [
     framing: 'documents-risk',
     cues: [
       /^\s*(bad|wrong|incorrect|insecure|unsafe|dangerous|vulnerable|don'?t|do not|never|avoid|❌|🚫|⛔)\b/i,
+      // "MUST NOT:", "You must never:": a lead-in whose negation covers every item of the list below.
+      /^\W*(?:(?:you|we|the agent|agents?|it)\s+)?(must|should|shall)\s+(not|never)(\s+do)?\W*$|^\W*mustn'?t\W*$/i,
       /(^|[\s(])(❌|🚫|⛔|✗)/,
       /\b(malicious|attackers?|adversar(y|ies|ial)|exploit(s|ed)?|payloads?|phishing|injection attempts?)\b/i,
       /\b(will|would|should|must|are|is|gets?) (be )?(flagged|detected|blocked|rejected|reported|caught)\b/i,
@@ -104,6 +108,10 @@ const SENTENCE_CUES: readonly CueSet[] = [
       /\b(prompt[- ]injection|jailbreak (attempts?|prompts?)|social[- ]engineering)\b/i,
       /\b(is|are|will be|would be|gets?|get) (flagged|detected|blocked|reported as)\b/i,
       /\b(the (scanner|detector|checker|linter|auditor|rule)|this (scanner|detector|rule|check)) (flags?|detects?|catches|reports?|looks for|matches)\b/i,
+      // A definition of an attack ("An attack that overwrites …", a glossary row): it describes, not asks.
+      /\b(an?|the|this)\s+([\w-]+\s+)?(attack|exploit|technique|threat|tactic)\s+(that|which|where|in which|whereby)\b/i,
+      // A findings report (a sample audit's "Pattern: … Risk: … Fix: …"): it quotes what was detected.
+      /\b(pattern|risk|fix|severity|remediation|recommendation|finding|verdict|impact)\s*:[\s\S]{0,300}?\b(pattern|risk|fix|severity|remediation|recommendation|finding|verdict|impact)\s*:[\s\S]{0,300}?\b(pattern|risk|fix|severity|remediation|recommendation|finding|verdict|impact)\s*:/i,
     ],
   },
   {

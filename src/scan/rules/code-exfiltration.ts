@@ -344,9 +344,24 @@ function uploadsStaged(use: NetworkUse, staged: Map<string, Taint>): Taint | nul
   return null;
 }
 
+/** A path into this skill's own install (`~/.x/skills/<own name>/skill.json`): its own files, not another agent's. */
+function ownSkillPath(ctx: FileContext, path: string): boolean {
+  const name = ctx.skill.name.trim().toLowerCase();
+  return name.length >= 3 && normalisePath(path).toLowerCase().split('/').includes(name);
+}
+
+/**
+ * Lone agent-context reads (no sink in this file): a scanner reading the skills it scans, a tool reading its
+ * own config or traces. Without anything that could carry them out they are context, not a leak: reported
+ * below the line unless the script also sends data to an undeclared host. A read of the skill's own install is
+ * not another agent's context at all.
+ */
+const LONE_CONTEXT_READ = 0.25;
+
 /** A secret source alone (no sink in this file): credential store or agent context read, env dump stored. */
-function sourceHits(ctx: FileContext, model: CodeModel): Hit[] {
+function sourceHits(ctx: FileContext, model: CodeModel, sends: boolean): Hit[] {
   const hits: Hit[] = [];
+  const contextBase = sends ? 0.55 : LONE_CONTEXT_READ;
   for (const c of model.calls) {
     const readsHere = (bit: number) => c.output.has(bit) && c.output.lineOf(bit) === c.line;
     const pathArgs = [...c.args, ...(c.receiver ? [c.receiver] : [])].flatMap(candidates);
@@ -391,12 +406,33 @@ function sourceHits(ctx: FileContext, model: CodeModel): Hit[] {
     const walks = c.kind === 'command' ? WALK_COMMANDS.has(c.callee) : WALK_CALL_RE.test(c.callee);
     if (walks && !readsHere(T.CTX_DATA)) {
       const dir = pathArgs.find(isAgentContextPath);
-      if (dir)
-        hits.push(callHit(ctx, c, E4, 0.55, `lists ${dir}`, `Collects another agent's files: ${dir}.`));
+      if (dir && !ownSkillPath(ctx, dir))
+        hits.push(
+          callHit(
+            ctx,
+            c,
+            E4,
+            contextBase,
+            loneWhy(`lists ${dir}`, sends),
+            `Collects another agent's files: ${dir}.`,
+          ),
+        );
     }
     if (readsHere(T.CTX_DATA)) {
       const path = pathArgs.find(isAgentContextPath) ?? 'agent context';
-      hits.push(callHit(ctx, c, E4, 0.55, `reads ${path}`, `Reads another agent's context: ${path}.`));
+      const named = pathArgs.filter(isAgentContextPath);
+      const own = named.length > 0 && named.every((p) => ownSkillPath(ctx, p));
+      if (!own)
+        hits.push(
+          callHit(
+            ctx,
+            c,
+            E4,
+            contextBase,
+            loneWhy(`reads ${path}`, sends),
+            `Reads another agent's context: ${path}.`,
+          ),
+        );
     }
     // The environment written to a file (or a file-like sink): harvested for later.
     const writes =
@@ -419,6 +455,10 @@ function sourceHits(ctx: FileContext, model: CodeModel): Hit[] {
       );
   }
   return hits;
+}
+
+function loneWhy(why: string, sends: boolean): string {
+  return sends ? why : `${why}; nothing in this file sends it anywhere`;
 }
 
 /** `e = os.environ`, `const env = process.env`: naming the environment, not yet reading it. */
@@ -446,6 +486,13 @@ const PRIVATE_CONTEXT =
 const WRITE_VERB = /\b(write|save|dump|copy|paste|store|put|append|export|record|output|log)\b/i;
 const READER_COMMANDS = /^(cat|head|tail|base64|jq|get-content|type|xxd|gzip|tar|zip|curl)$/;
 
+/** A command's arguments minus its program: `jq '.[].name' f.json` reads f.json, not a file named `.[].name`. */
+function programArgsDropped(c: Call): Call['args'] {
+  if (c.callee !== 'jq') return c.args;
+  const i = c.args.findIndex((a) => !(a.str ?? a.text).startsWith('-'));
+  return i < 0 ? c.args : [...c.args.slice(0, i), ...c.args.slice(i + 1)];
+}
+
 /** Constant file names a call reads. */
 function readNames(c: Call): string[] {
   const vals =
@@ -454,7 +501,7 @@ function readNames(c: Call): string[] {
         ? c.args.slice(0, 1)
         : []
       : READER_COMMANDS.test(c.callee) || WALK_COMMANDS.has(c.callee)
-        ? c.args
+        ? programArgsDropped(c)
         : [];
   return vals
     .flatMap(candidates)
@@ -483,7 +530,12 @@ function dumpedContextReads(ctx: FileContext, model: CodeModel): Hit[] {
   const body = ctx.skill.body;
   if (!PRIVATE_CONTEXT.test(body)) return [];
   // One instruction (a sentence, possibly wrapped over lines) asks to write the private context somewhere.
+  // Inside fenced code each line stands alone: a block of commands is not one long sentence whose words
+  // (`output:`, a `.system` field) could make up an instruction.
   const asked = body
+    .replace(/^(\s*)(```|~~~)[^\n]*\n([\s\S]*?)^\s*\2/gm, (_m, _i, _f, code: string) =>
+      code.replace(/\n/g, '.\n'),
+    )
     .replace(/\s*\n\s*/g, ' ')
     .split(/(?<=[.!?])\s+/)
     .filter((sentence) => PRIVATE_CONTEXT.test(sentence) && WRITE_VERB.test(sentence));
@@ -871,7 +923,10 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
     if (t) hits.push(t);
   }
   const send = undeclaredDataSend(ctx, model, uses);
-  for (const h of [...sourceHits(ctx, model), ...walkedSecretReads(ctx, model)])
+  const sendsOut = uses.some(
+    (u) => u.sends && !(u.host && (LOCAL_HOST_RE.test(u.host) || declaredFor(ctx, u.host))),
+  );
+  for (const h of [...sourceHits(ctx, model, sendsOut), ...walkedSecretReads(ctx, model)])
     if (!sources.has(`${h.rule}:${h.line}`)) hits.push(send ? sentLater(h, send) : h);
   if (send) hits.push(...tokenSearchHits(ctx, model, send));
   if (send) carriesReadCredentials(hits, send);

@@ -100,6 +100,8 @@ function confidenceOf(
 // A rule whose parts span two sentences ("Download it from X. Then run it.") counts a little less.
 const NEXT_SENTENCE_FACTOR = 0.9;
 
+const TABLE_ROW_END = /\|\s*$/;
+
 /** Matches a variant in the sentence, or across it and the next when it needs more than one expression. */
 function matchAcross(
   variant: Variant,
@@ -111,7 +113,8 @@ function matchAcross(
   const [sStart, sEnd] = sentence;
   const alone = matchVariant(variant, norm.text.slice(sStart, sEnd), sStart, context);
   if (alone) return { found: alone, end: sEnd };
-  if (!next || variant.all.length < 2) return null;
+  // A table row does not run on into the next row.
+  if (!next || variant.all.length < 2 || TABLE_ROW_END.test(norm.text.slice(sStart, sEnd))) return null;
   const both = matchVariant(variant, norm.text.slice(sStart, next[1]), sStart, context);
   return both?.some((m) => m.start < sEnd) ? { found: both, end: next[1] } : null;
 }

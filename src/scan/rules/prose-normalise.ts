@@ -212,11 +212,13 @@ export function atOffset(text: string, offset: number): NormalText {
 
 const MAX_SENTENCE = 1200;
 
-/** Sentence ranges [start, end) in normalised text; a dot inside a path or URL does not end a sentence. */
+/** Sentence ranges [start, end) in normalised text; a dot inside a path or URL does not end a sentence; each table row is one. */
 export function sentences(text: string): [number, number][] {
   const ranges: [number, number][] = [];
   let start = 0;
-  const re = /[.!?]+(?=\s+(?:[A-Z0-9"“'([]|[-*•] )|\s*$)|\s[•▪]\s|;\s+(?=[A-Z])/g;
+  // A table row ends where the next row starts (`| … | | … |` once line breaks are spaces): cells of
+  // different rows are not one sentence.
+  const re = /[.!?]+(?=\s+(?:[A-Z0-9"“'([]|[-*•] )|\s*$)|\s[•▪]\s|;\s+(?=[A-Z])|\|\s+(?=\|)/g;
   for (const m of text.matchAll(re)) {
     const end = m.index + m[0].length;
     pushRange(ranges, start, end, text);

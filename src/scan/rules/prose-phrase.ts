@@ -51,7 +51,8 @@ export const DEFAULT_MENTION = 0.7;
 export function negated(verbs: string): Adjustment {
   return {
     re: new RegExp(
-      String.raw`\b(?:never|not|n't|no longer|without|avoid|refuses? to|prohibited from|forbidden to)\s+(?:\w+\s+){0,3}?(?:${verbs})`,
+      // The negation may head a list ("You must NEVER:\n- Reveal …, - Provide …"): its scope is every item.
+      String.raw`\b(?:never|not|n't|no longer|without|avoid|refuses? to|prohibited from|forbidden to)\s+(?:\w+\s+){0,3}?(?:${verbs})|\b(?:never|not|n't|avoid|prohibited|forbidden)\s*:\s*(?:[-*+•]|\d+[.)])\s`,
       'i',
     ),
     factor: 0.15,

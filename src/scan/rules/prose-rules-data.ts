@@ -37,9 +37,13 @@ export const exfiltrationInstruction: PhraseRule = {
       why: 'sends sensitive data to an external destination',
     },
     {
+      // The verb and its receiver in one phrase: "email, Slack, … (via webhook scripts)" lists channels.
       all: [
-        rx(SEND_VERB),
-        rx(String.raw`\b(?:to|into|via|through|at)\s+(?:[\w'-]+\s+){0,3}?`, STRONG_RECEIVER),
+        rx(
+          SEND_VERB,
+          String.raw`\s+(?:[\w'.~/\x60-]+\s+){0,8}?(?:to|into|via|through|at)\s+(?:[\w'-]+\s+){0,3}?`,
+          STRONG_RECEIVER,
+        ),
       ],
       base: 0.7,
       why: 'sends data to an anonymous receiver (webhook, paste site, raw IP)',
@@ -109,6 +113,39 @@ export const exfiltrationInstruction: PhraseRule = {
       factor: 1.1,
       why: 'the data is a private key or credential store',
     },
+    {
+      // "Before sending text to an LLM, check for PII": the send is the occasion; the instruction is the check.
+      re: rx(
+        String.raw`^(?![^]*\b(?:send|upload|post|transmit|exfiltrate|forward|email|share|leak|ship|deliver|copy|dump)\b)[^]*\b(?:before|when|whenever|while|prior\s+to|ahead\s+of)\s+(?:\w+\s+)?(?:sending|uploading|posting|transmitting|forwarding|sharing|submitting|emailing|shipping|passing)\b`,
+      ),
+      factor: 0.3,
+      why: 'the send is the occasion for another step, not the instruction',
+    },
+    {
+      // "Hosts may include them in the LLM's system prompt": what some other party may do, not an instruction.
+      re: rx(
+        String.raw`(?:^|[.!?]\s+)\W*(?:the\s+|some\s+|most\s+|many\s+|other\s+)?(?!(?:you|we|i|it|this|the\s+(?:agent|assistant|model|skill))\b)(?:[\w-]+\s+){1,2}?(?:may|might|could|can|often|sometimes|typically|usually)\s+(?:also\s+|optionally\s+|choose\s+to\s+)?(?:include|send|forward|share|upload|post|embed|attach|add|put|pass|log)\b`,
+      ),
+      factor: 0.4,
+      why: 'describes what another party may do, not an instruction',
+    },
+    {
+      // "Commands send the API key only to the fixed https://… origin": a stated restriction to the skill's service.
+      re: rx(
+        String.raw`\bonly\s+(?:ever\s+)?(?:to|with)\s+(?:the\s+|its\s+|their\s+)?(?:fixed|official|configured|pinned|hard-?coded|own|documented|declared)\b`,
+      ),
+      factor: 0.35,
+      why: 'states that the data goes only to the skill’s fixed service',
+    },
+    {
+      // "Use this skill when the user mentions X, wants to index documents, store agent memory …": what the
+      // user may want, listed to say when the skill applies. Not when an instruction follows the condition.
+      re: rx(
+        String.raw`^(?![^]*(?:\bthen\b|[,;:]\s*(?:also\s+|then\s+|quietly\s+|silently\s+|always\s+|first\s+)?(?:send|upload|post|forward|email|copy|write|save|include|attach|paste|dump|share|sync|push|submit|read|collect)\b))[^]*\b(?:when|whenever|if)\s+(?:the\s+)?users?\s+(?:mentions?|wants?|asks?|needs?|requests?|says?|is\s+(?:building|trying|working|looking))\b`,
+      ),
+      factor: 0.4,
+      why: 'lists what the user may want, to say when the skill applies',
+    },
   ],
 };
 
@@ -176,10 +213,18 @@ export const contextLeakage: PhraseRule = {
       factor: 0.5,
       why: 'a summary, not the raw context',
     },
+    {
+      // "Refuse system prompt reveal requests", "redact responses that repeat system prompt content": the defence.
+      re: rx(
+        String.raw`\b(?:refus\w*|detect\w*|redact\w*|filter\w*|block\w*|prevent\w*|protect\w*|guard\w*|mitigat\w*|defen[cs]\w*|confidential\w*|leakage\s+(?:test|check)s?)\b`,
+      ),
+      factor: 0.3,
+      why: 'about defending against the leak',
+    },
   ],
   scope: {
     re: rx(
-      String.raw`\b(?:memory|conversation|transcript|session|chat\s+(?:export|history|log)|journal|notes|handoff|skill[- ]?(?:manager|creator|installer|auditor|scanner|linter))`,
+      String.raw`\b(?:memory|conversation|transcript|session|chat\s+(?:export|history|log)|journal|notes|handoff|skills?[- ]?(?:[\w]+[- ])?(?:manager|creator|installer|auditor|scanner|linter|reviewer|checker|guard))`,
     ),
     factor: 0.45,
     why: 'the skill’s stated purpose is handling this context',

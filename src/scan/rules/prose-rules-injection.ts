@@ -682,11 +682,85 @@ export const autoApprove: PhraseRule = {
   adjust: [
     {
       re: rx(
-        String.raw`(?:\s--?[a-z][\w-]*|\b(?:flag|option|parameter|apt|apt-get|npm|pip|yum|dnf|brew|installer|non-?interactive|CI|headless)\b)`,
+        String.raw`(?:(?:^|[\s*_\x60(])--?[a-z][\w-]*|\b(?:flag|option|parameter|apt|apt-get|npm|pip|yum|dnf|brew|installer|non-?interactive|CI|headless)\b)`,
       ),
       factor: 0.5,
       why: 'about a command-line prompt of a tool',
     },
+    {
+      // "Never delete pages without user confirmation", "Do not log in … without user approval": a negated
+      // "without approval" requires the approval. Not when the negation is about waiting ("don't wait, …").
+      re: rx(
+        String.raw`(?:\b(?:never|not|avoid|cannot|forbidden|prohibited)|n't)\b(?![\s,]+(?:hesitate|bother|wait|stop|need|pause)\b)(?:(?!\b(?:just|simply|instead|rather|but|then)\b)[^.;:!?]){0,100}?\bwithout\s+(?:[\w'-]+\s+){0,3}?(?:approval|confirmation|confirming|consent|permission|asking|sign-?off|go-ahead)\b`,
+      ),
+      factor: 0.15,
+      why: 'the sentence forbids acting without approval: it requires the approval',
+    },
+    {
+      // "Deployment Auto-Approve Block", "if auto-approve is not configured": a product's setting, named.
+      re: rx(
+        String.raw`\bauto[- ]?approv\w*\s+(?:blocks?|rules?|settings?|polic(?:y|ies)|options?|flags?|modes?|features?|configuration|config|fields?|conditions?|is|are|was|has)\b|\b(?:the|an?|this|that|if|when|unless|whether)\s+auto[- ]?approv(?:e|al)\b(?!\s+(?:all|every|any|each|the|this|it|them|changes|commands|requests|tool))|\bauto[- ]?approv(?:e|al)\s*$`,
+      ),
+      factor: 0.4,
+      why: 'names a product’s auto-approve setting rather than approving anything',
+    },
+    {
+      // "without confirming that core merges them", "without confirming the user has access": a fact to check.
+      re: rx(
+        String.raw`\bwithout\s+(?:first\s+)?(?:confirming|checking|verifying|making\s+sure)\s+(?:that\b|whether\b|if\b|(?:the\s+)?\w+\s+(?:\w+\s+)?(?:has|have|is|are|was|exists?|works?|matches|supports?|intentionally)\b)`,
+      ),
+      factor: 0.3,
+      why: 'a fact to verify, not the user’s approval',
+    },
+    {
+      // "Warns about scheduled tasks without confirmation": a scanner's feature list names what it detects.
+      re: rx(
+        String.raw`^\W*(?:[\w*-]+\s+){0,4}?(?:warns?|detects?|flags?|alerts?)\s+(?:about|on|when|if|for)\b`,
+      ),
+      factor: 0.3,
+      why: 'describes what a tool detects',
+    },
+    {
+      // "Bash(tee …) lets the log be written without prompting": what a permission rule allows.
+      re: rx(
+        String.raw`\b(?:lets|allows|enables|permits)\s+[^;!?]{0,160}?\bwithout\s+(?:prompting|asking|a\s+prompt|confirmation)\b`,
+      ),
+      factor: 0.4,
+      why: 'describes what a setting permits',
+    },
+    {
+      // "Check whether these paths exist (no need to ask first)": looking is not acting.
+      re: rx(
+        String.raw`^(?![^]*\b(?:delete|remove|rm|write|overwrite|install|run|execute|deploy|push|merge|send|upload|post|pay|purchase|buy|modify|change|edit|commit|create|update|grant|kill|drop|approve|accept|transfer|publish|reach)\b)[^]*\b(?:check|read|look|detect|list|inspect|view|search|find|explore|browse|query)\b`,
+      ),
+      factor: 0.5,
+      why: 'only reads or checks, changes nothing',
+    },
+    {
+      // "Without git or without permission, leave changes in the working tree": the fallback when approval is missing.
+      re: rx(
+        String.raw`^\W*without\s+[^,]{1,60},\s*(?:leave|stop|skip|ask|report|record|keep|fall\s+back|do\s+not|don'?t|only|wait)\b`,
+      ),
+      factor: 0.3,
+      why: 'what to do when approval is missing',
+    },
+    {
+      // "Always accept and forward `CancellationToken`": a parameter in code.
+      re: rx(
+        String.raw`\baccept\w*\s+(?:and|or)\s+(?:forward|pass|propagate|return|handle|validate|store|use)\b|\baccept\w*\s+(?:an?\s+|the\s+)?\w+\s+(?:parameters?|arguments?|args?|params?|callbacks?|inputs?)\b`,
+      ),
+      factor: 0.3,
+      why: 'accepting a parameter in code',
+    },
+    {
+      // "Each subprocess runs unattended … and can write files without prompting": how a tool or mode behaves.
+      re: rx(
+        String.raw`\b(?:sub)?(?:process|script|tool|cli|mode|autopilot|pipeline|job|runner|worker|daemon|hook|server|flag|option|setting|permission\s+rule)(?:es|s)?\b(?:\s+[\w'./*()\x60-]+){0,8}?\s+(?:can|could|may|will|would|runs?|acts?|lets?|allows?|skips?|proceeds?|executes?|writes?)\b`,
+      ),
+      factor: 0.5,
+      why: 'describes how a tool or mode behaves, not an instruction',
+    },
+    negated('skip|bypass|omit|disable|suppress|circumvent|auto-?approve|auto-?accept|assume'),
     {
       re: rx(
         String.raw`\b(?:automatically|regardless|whatever|no\s+matter|even\s+if|never\s+request\s+changes)\b`,
@@ -884,10 +958,34 @@ export const persistenceEdit: PhraseRule = {
       why: 'the target is outside this skill',
     },
     negated('add|append|write|insert|modify|edit|update|create|overwrite|touch|change'),
+    {
+      // "macOS/Linux: add to ~/.zshrc or ~/.bashrc": the reader picks their own shell, so a person sets it up.
+      re: rx(
+        String.raw`(?:\.zshrc|\.bashrc|\.bash_profile|\.zprofile|\.profile|config\.fish)\S*\s+(?:or|/)\s+\S*(?:\.zshrc|\.bashrc|\.bash_profile|\.zprofile|\.profile|config\.fish)|\byour\s+shell(?:'s)?\s+(?:profile|rc|config(?:uration)?|start-?up\s+file)\b|\b(?:macos|linux|unix|windows)\b(?:\s*[/,]\s*(?:macos|linux|unix|windows)\b)?\W{0,4}(?:[—–:]|\s-\s)`,
+      ),
+      factor: 0.6,
+      why: 'shell setup for the reader’s own shell',
+    },
+    {
+      // "Place a root CLAUDE.md + per-package CLAUDE.md files": the project's own agent docs, not the user's global ones.
+      re: rx(
+        String.raw`\b(?:root|per-package|per-directory|per-folder|package-level|project(?:'s)?|repo(?:sitory)?(?:'s)?)\s+(?:level\s+)?(?:CLAUDE|AGENTS|GEMINI)\.md\b|\b(?:CLAUDE|AGENTS|GEMINI)\.md\s+(?:files?\s+)?(?:at|in)\s+(?:the\s+)?(?:repo(?:sitory)?|project|package)\s+root\b`,
+      ),
+      factor: 0.6,
+      why: 'the project’s own agent docs, not the user’s global instructions',
+    },
+    {
+      // "Update versioned docs links in AGENTS.md": maintaining what is there adds no instruction.
+      re: rx(
+        String.raw`\b(?:update|bump|fix|refresh|correct)\s+(?:the\s+|any\s+|all\s+)?(?:[\w-]+\s+){0,2}?(?:links?|urls?|version\s+numbers?|versions|references)\s+in\b`,
+      ),
+      factor: 0.5,
+      why: 'maintains links or versions already in the file',
+    },
   ],
   scope: {
     re: rx(
-      String.raw`claude\.md|agents\.md|memory|dotfiles?|shell\s+(?:config|setup|profile)|\bzsh|\bbash|\bcron|\bhooks?\b|settings|configur|\bsetup\b|onboard|\binit\b|bootstrap|skill[- ]?(?:creator|installer|manager|builder|author|writer)|\binstall|\bmcp\b|schedul|launchd|systemd`,
+      String.raw`claude\.md|agents\.md|memory|dotfiles?|shell\s+(?:config|setup|profile)|\bzsh|\bbash|\bcron|\bhooks?\b|settings|configur|\bsetup\b|onboard|\binit\b|bootstrap|skill[- ]?(?:creator|installer|manager|builder|author|writer)|\binstall|\bmcp\b|schedul|launchd|systemd|watchdog|\b(?:daily|nightly|hourly|weekly|periodic|recurring)\b`,
     ),
     factor: 0.45,
     why: 'the skill’s stated purpose covers this file',
