@@ -39,8 +39,8 @@ export interface ThresholdTargets {
   benignPass: number;
 }
 
-export const DEFAULT_TARGETS: ThresholdTargets = { riskyFpr: 0.025, benignPass: 0.85 };
-export const DEFAULT_L2 = 0.001;
+export const DEFAULT_TARGETS: ThresholdTargets = { riskyFpr: 0.035, benignPass: 0.85 };
+export const DEFAULT_L2 = 0.003;
 
 const isPositive = (s: { label: VerdictLabel }) => s.label !== 'benign';
 
