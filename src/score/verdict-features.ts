@@ -1,5 +1,5 @@
 import { DYNAMIC_DNS_HOST, PASTE_HOST, RAW_IP_URL, REQUEST_CATCHER } from '../scan/rules/prose-vocabulary.js';
-import { patternById } from '../scan/taxonomy.js';
+import { PATTERNS, patternById } from '../scan/taxonomy.js';
 import type { PatternId, Severity } from '../types.js';
 
 // The skill-level features the verdict model reads, computed from the findings alone (so `scan`, `audit`
@@ -54,23 +54,7 @@ export interface FeatureDef {
   selects(f: DecisionFinding): boolean;
 }
 
-const SAFETY_PATTERNS: readonly PatternId[] = [
-  'P1',
-  'P2',
-  'P3',
-  'P4',
-  'E1',
-  'E2',
-  'E3',
-  'E4',
-  'PE1',
-  'PE2',
-  'PE3',
-  'SC1',
-  'SC2',
-  'SC3',
-  'SC5',
-];
+const SAFETY_PATTERNS: readonly PatternId[] = PATTERNS.map((p) => p.id).filter((id) => !NOT_SAFETY.has(id));
 
 const PLACE_FEATURES: readonly FeatureDef[] = (['SKILL.md', 'script', 'reference'] as const).map(
   (place): FeatureDef => ({
