@@ -12,7 +12,6 @@ import { scanSource } from '../src/scan/scan-source.js';
 import {
   crossSource,
   DEFAULT_L2,
-  DEFAULT_MIN_RULE_SKILLS,
   DEFAULT_TARGETS,
   fitVerdict,
   type LabelledSkill,
@@ -73,7 +72,6 @@ const model = {
     scannerCommit: commit,
     positive: 'labelled malicious or risky',
     l2: DEFAULT_L2,
-    minRuleSkills: DEFAULT_MIN_RULE_SKILLS,
     targets: DEFAULT_TARGETS,
     data: provenance,
     inSample: { precision: inSample.precision, recall: inSample.recall, f1: inSample.f1, fpr: inSample.fpr },

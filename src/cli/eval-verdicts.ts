@@ -13,8 +13,10 @@ import {
   type Metrics,
   metrics,
   type Prediction,
+  prediction,
   type VerdictLabel,
 } from '../score/verdict-eval.js';
+import { isSafetyFinding } from '../score/verdict-features.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { emit, oneOf } from './output.js';
 
@@ -141,7 +143,7 @@ export interface EvalVerdictsReport {
 
 function mistake(s: LabelledSkill, p: Prediction, because: string): Mistake {
   const top = [...s.findings]
-    .filter((f) => !['R1', 'R2', 'R3', 'R4', 'R5', 'SC4'].includes(f.pattern))
+    .filter(isSafetyFinding)
     .sort((a, b) => b.confidence - a.confidence)
     .slice(0, 3)
     .map((f) => ({ pattern: f.pattern, rule: f.rule, file: f.file, line: f.line, confidence: f.confidence }));
@@ -167,14 +169,7 @@ export function evalVerdicts(
   for (const s of samples) {
     const d = decide(s.findings);
     explained.set(s.id, explain(d));
-    predictions.push({
-      id: s.id,
-      source: s.source,
-      label: s.label,
-      ...(s.kind ? { kind: s.kind } : {}),
-      probability: d.probability,
-      status: d.status,
-    });
+    predictions.push(prediction(s, d.probability, d.status));
   }
   const sample = new Map(samples.map((s) => [s.id, s]));
   const byKind = Object.fromEntries(

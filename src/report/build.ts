@@ -2,7 +2,7 @@ import type { DetonationResult } from '../detonate/index.js';
 import type { QualityProfile } from '../quality/types.js';
 import type { SkillScan } from '../scan/engine.js';
 import { assessSafety } from '../score/safety.js';
-import { type Decision, explain } from '../score/verdict.js';
+import { type Decision, statusReason } from '../score/verdict.js';
 import type { Finding, Skill, Verdict } from '../types.js';
 import { VERSION } from '../version.js';
 import type { Recommendation, Report, ReportFinding, RuntimeSummary, UtilitySummary } from './model.js';
@@ -106,10 +106,7 @@ function recommend(decision: Decision, findings: ReportFinding[]): Report['verdi
   const status = decision.status;
   const active = findings.filter((f) => !f.suppressed);
   const reasons: string[] = [];
-  if (status !== 'pass' || decision.because.length)
-    reasons.push(
-      `${status} because: ${explain(decision)} (risk ${Math.round(decision.probability * 100)} %)`,
-    );
+  if (status !== 'pass' || decision.because.length) reasons.push(statusReason(decision));
   let recommendation: Recommendation;
   let headline: string;
   if (status === 'risky') {

@@ -1,6 +1,6 @@
 import type { SkillScanResult } from '../scan/scan-source.js';
 import { patternById, SEVERITY_RANK } from '../scan/taxonomy.js';
-import { explain } from '../score/verdict.js';
+import { statusReason } from '../score/verdict.js';
 import type { Finding, SafetyStatus } from '../types.js';
 import type { Colors } from './colors.js';
 
@@ -45,10 +45,7 @@ export function renderScanText(results: readonly SkillScanResult[], c: Colors): 
       `${c.bold(r.path)}${r.name ? c.dim(` (${r.name})`) : ''}  ${statusLabel(scan.status, c)}  score ${scan.safetyScore}  ` +
         c.dim(`${bySeverity('high')} high, ${bySeverity('medium')} medium, ${bySeverity('low')} low`),
     );
-    if (scan.status !== 'pass')
-      out.push(
-        `  ${c.dim(`${scan.status} because: ${explain(scan.decision)} (risk ${Math.round(scan.decision.probability * 100)} %)`)}`,
-      );
+    if (scan.status !== 'pass') out.push(`  ${c.dim(statusReason(scan.decision))}`);
     const sorted = [...active].sort(
       (a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || b.confidence - a.confidence,
     );

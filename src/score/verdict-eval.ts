@@ -1,13 +1,7 @@
 import type { Finding, SafetyStatus } from '../types.js';
 import { fitLogistic, type LogisticModel, predict } from './logistic.js';
 import { statusFor } from './verdict.js';
-import {
-  BASE_FEATURES,
-  BREADTH_FEATURE,
-  isSafetyFinding,
-  ruleFeatureId,
-  skillFeatures,
-} from './verdict-features.js';
+import { FEATURE_IDS, skillFeatures } from './verdict-features.js';
 
 // Fitting and measuring the verdict model on labelled skills (pure: the CLI and the training script do the I/O).
 // A skill is positive when it is labelled malicious or risky; the status `risky` is the positive prediction.
@@ -89,37 +83,13 @@ export interface FittedVerdict {
 export interface FitVerdictOptions {
   l2?: number;
   targets?: ThresholdTargets;
-  /** A rule becomes a feature of its own when it fires in at least this many training skills (0: none do). */
-  minRuleSkills?: number;
-}
-
-// Rule features were measured not to generalise across sources (they learn a source's own rules), so none by default.
-export const DEFAULT_MIN_RULE_SKILLS = 0;
-
-/** The base features, breadth, and one feature per safety rule seen in enough training skills. */
-export function chooseFeatures(samples: readonly LabelledSkill[], minRuleSkills: number): string[] {
-  const seen = new Map<string, number>();
-  for (const s of samples) {
-    const rules = new Set(
-      s.findings.filter((f) => isSafetyFinding(f) && f.confidence >= 0.3).map((f) => f.rule),
-    );
-    for (const r of rules) seen.set(r, (seen.get(r) ?? 0) + 1);
-  }
-  const rules =
-    minRuleSkills > 0
-      ? [...seen]
-          .filter(([, n]) => n >= minRuleSkills)
-          .map(([r]) => ruleFeatureId(r))
-          .sort()
-      : [];
-  return [...BASE_FEATURES.map((f) => f.id), BREADTH_FEATURE.id, ...rules];
 }
 
 export function fitVerdict(
   samples: readonly LabelledSkill[],
   options: FitVerdictOptions = {},
 ): FittedVerdict {
-  const features = chooseFeatures(samples, options.minRuleSkills ?? DEFAULT_MIN_RULE_SKILLS);
+  const features = [...FEATURE_IDS];
   const xs = samples.map((s) => skillFeatures(s.findings, features).values);
   const ys = samples.map((s) => (isPositive(s) ? 1 : 0));
   const model = fitLogistic(xs, ys, { l2: options.l2 ?? DEFAULT_L2, sampleWeights: sampleWeights(samples) });
@@ -136,18 +106,22 @@ export interface Prediction {
   status: SafetyStatus;
 }
 
+/** A labelled skill's call: its probability (rounded for display) and status. */
+export function prediction(s: LabelledSkill, probability: number, status: SafetyStatus): Prediction {
+  return {
+    id: s.id,
+    source: s.source,
+    label: s.label,
+    ...(s.kind ? { kind: s.kind } : {}),
+    probability: round4(probability),
+    status,
+  };
+}
+
 export function predictAll(fitted: FittedVerdict, samples: readonly LabelledSkill[]): Prediction[] {
   return samples.map((s) => {
     const raw = predict(fitted.model, skillFeatures(s.findings, fitted.features).values);
-    const probability = round4(raw);
-    return {
-      id: s.id,
-      source: s.source,
-      label: s.label,
-      ...(s.kind ? { kind: s.kind } : {}),
-      probability,
-      status: statusFor(raw, fitted.thresholds),
-    };
+    return prediction(s, raw, statusFor(raw, fitted.thresholds));
   });
 }
 

@@ -134,26 +134,15 @@ export const BASE_FEATURES: readonly FeatureDef[] = [
 /** Distinct safety patterns at this confidence or more count towards `breadth`. */
 const BREADTH_CONFIDENCE = 0.5;
 export const BREADTH_FEATURE = { id: 'breadth', label: 'several kinds of risk in one skill' } as const;
-const RULE_PREFIX = 'rule:';
+
+/** The features a model is trained on, in order: the base features, then breadth. */
+export const FEATURE_IDS: readonly string[] = [...BASE_FEATURES.map((f) => f.id), BREADTH_FEATURE.id];
 
 const BASE_BY_ID = new Map(BASE_FEATURES.map((f) => [f.id, f]));
 
-/**
- * A feature by id: a base feature, `breadth`, or `rule:<rule id>` (the strongest finding of one rule; the
- * trainer picks the rules seen often enough in its data to learn a weight for).
- */
+/** A base feature by id (null for breadth, which counts patterns instead of selecting findings). */
 export function featureDef(id: string): FeatureDef | null {
-  const base = BASE_BY_ID.get(id);
-  if (base) return base;
-  if (id.startsWith(RULE_PREFIX)) {
-    const rule = id.slice(RULE_PREFIX.length);
-    return { id, label: `rule ${rule}`, selects: (f) => f.rule === rule };
-  }
-  return null;
-}
-
-export function ruleFeatureId(rule: string): string {
-  return `${RULE_PREFIX}${rule}`;
+  return BASE_BY_ID.get(id) ?? null;
 }
 
 export interface FeatureVector {

@@ -96,3 +96,8 @@ export function explain(decision: Decision, top = 3): string {
   if (!parts.length) return 'no finding that weighs towards risk';
   return parts.join('; ');
 }
+
+/** The status with its reasons and risk, as the text reports and the verdict's first reason say it. */
+export function statusReason(decision: Decision): string {
+  return `${decision.status} because: ${explain(decision)} (risk ${Math.round(decision.probability * 100)} %)`;
+}

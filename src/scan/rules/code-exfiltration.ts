@@ -403,36 +403,20 @@ function sourceHits(ctx: FileContext, model: CodeModel, sends: boolean): Hit[] {
       c.args.some((a) => /^(-authonly|unlock-keychain)$/.test(a.str ?? ''))
     )
       hits.push(callHit(ctx, c, PE3, 0.7, `checks or uses the login password (${c.callee})`));
+    // Another agent's context, listed or read: a leak when the script can send it, a weak sign on its own.
+    const contextHit = (what: string, message: string) =>
+      hits.push(callHit(ctx, c, E4, contextBase, loneWhy(what, sends), message));
     const walks = c.kind === 'command' ? WALK_COMMANDS.has(c.callee) : WALK_CALL_RE.test(c.callee);
     if (walks && !readsHere(T.CTX_DATA)) {
       const dir = pathArgs.find(isAgentContextPath);
       if (dir && !ownSkillPath(ctx, dir))
-        hits.push(
-          callHit(
-            ctx,
-            c,
-            E4,
-            contextBase,
-            loneWhy(`lists ${dir}`, sends),
-            `Collects another agent's files: ${dir}.`,
-          ),
-        );
+        contextHit(`lists ${dir}`, `Collects another agent's files: ${dir}.`);
     }
     if (readsHere(T.CTX_DATA)) {
       const path = pathArgs.find(isAgentContextPath) ?? 'agent context';
       const named = pathArgs.filter(isAgentContextPath);
       const own = named.length > 0 && named.every((p) => ownSkillPath(ctx, p));
-      if (!own)
-        hits.push(
-          callHit(
-            ctx,
-            c,
-            E4,
-            contextBase,
-            loneWhy(`reads ${path}`, sends),
-            `Reads another agent's context: ${path}.`,
-          ),
-        );
+      if (!own) contextHit(`reads ${path}`, `Reads another agent's context: ${path}.`);
     }
     // The environment written to a file (or a file-like sink): harvested for later.
     const writes =
