@@ -2,7 +2,7 @@ import type { DetonationResult } from '../detonate/index.js';
 import type { QualityProfile } from '../quality/types.js';
 import type { SkillScan } from '../scan/engine.js';
 import { assessSafety } from '../score/safety.js';
-import { type Decision, statusReason } from '../score/verdict.js';
+import { type Decision, explain, statusReason } from '../score/verdict.js';
 import type { Finding, Skill, Verdict } from '../types.js';
 import { VERSION } from '../version.js';
 import type { Recommendation, Report, ReportFinding, RuntimeSummary, UtilitySummary } from './model.js';
@@ -106,7 +106,8 @@ function recommend(decision: Decision, findings: ReportFinding[]): Report['verdi
   const status = decision.status;
   const active = findings.filter((f) => !f.suppressed);
   const reasons: string[] = [];
-  if (status !== 'pass' || decision.because.length) reasons.push(statusReason(decision));
+  if (status !== 'pass') reasons.push(statusReason(decision));
+  else if (decision.because.length) reasons.push(`weighed and not a reason for concern: ${explain(decision)}`);
   let recommendation: Recommendation;
   let headline: string;
   if (status === 'risky') {
