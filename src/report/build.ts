@@ -107,7 +107,8 @@ function recommend(decision: Decision, findings: ReportFinding[]): Report['verdi
   const active = findings.filter((f) => !f.suppressed);
   const reasons: string[] = [];
   if (status !== 'pass') reasons.push(statusReason(decision));
-  else if (decision.because.length) reasons.push(`weighed and not a reason for concern: ${explain(decision)}`);
+  else if (decision.because.length)
+    reasons.push(`weighed and not a reason for concern: ${explain(decision)}`);
   let recommendation: Recommendation;
   let headline: string;
   if (status === 'risky') {
