@@ -1,6 +1,10 @@
 import type { Finding, Skill } from '../types.js';
-import { FREE_HOSTING_SUFFIXES } from './rules/prose-prerequisite-lure.js';
-import { NO_REPUTATION_SOURCE, VENDOR_INSTALLER } from './rules/prose-vocabulary.js';
+import {
+  FREE_HOSTING_SUFFIXES,
+  freeHostOf,
+  NO_REPUTATION_SOURCE,
+  VENDOR_INSTALLER,
+} from './rules/prose-vocabulary.js';
 
 // Two things a skill does with its own vendor that read like attacks out of context, each kept as a finding
 // at a lower confidence:
@@ -51,7 +55,8 @@ function unvouched(url: string, host: string): boolean {
     NO_REPUTATION.test(url) ||
     /^[\d.]+$/.test(h) ||
     // App platforms hand out subdomains to anyone: a lure can live at <tool>.vercel.app.
-    FREE_HOSTING_SUFFIXES.some((suffix) => h === suffix || h.endsWith(`.${suffix}`))
+    FREE_HOSTING_SUFFIXES.includes(h) ||
+    freeHostOf(h) !== undefined
   );
 }
 

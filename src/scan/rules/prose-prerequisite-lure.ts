@@ -2,7 +2,14 @@ import type { Skill } from '../../types.js';
 import type { Framing, MarkdownDoc, ProseSpan } from '../markdown.js';
 import type { Hit, Rule } from '../rule.js';
 import { lineAt, quote } from '../text.js';
-import { PASTE_HOST, RAW_IP_URL, rx, URL_SHORTENER, VENDOR_INSTALLER } from './prose-vocabulary.js';
+import {
+  freeHostOf,
+  PASTE_HOST,
+  RAW_IP_URL,
+  rx,
+  URL_SHORTENER,
+  VENDOR_INSTALLER,
+} from './prose-vocabulary.js';
 
 // Prerequisite lures by link (SC2). A copy of a popular skill gains one line near the top: a "required"
 // helper to download and install from a link ("⏹ Quick setup here -> https://…", "OpenClawCLI must be
@@ -23,46 +30,6 @@ export const PREREQUISITE_LURE_RULE = {
     'A setup or prerequisite step sends the reader to download and install a helper from a link with the marks of malware delivery.',
   help: 'Fake prerequisites are how registry malware campaigns deliver their payload: the skill is a copy of a real one plus a "required" helper from a free-hosting subdomain, a cheap TLD, a paste site, a raw IP or a password-protected archive. Do not install it. A real dependency comes from a package manager or its vendor’s own domain and is used by the skill.',
 } as const satisfies Rule;
-
-/**
- * Free hosting and app platforms: anyone gets `<name>.<platform>` in a minute, under the platform's
- * reputation. Sources: the ClawHavoc samples (openclawcli.vercel.app), abuse reports on phishing kits hosted
- * on app platforms (Netlify, Vercel, Pages, Workers, Glitch, Firebase, Render, Replit), and the dynamic-DNS
- * and tunnel hosts already in prose-vocabulary.ts.
- */
-export const FREE_HOSTING_SUFFIXES: readonly string[] = [
-  'vercel.app',
-  'netlify.app',
-  'netlify.com',
-  'pages.dev',
-  'workers.dev',
-  'r2.dev',
-  'glitch.me',
-  'herokuapp.com',
-  'github.io',
-  'gitlab.io',
-  'web.app',
-  'firebaseapp.com',
-  'onrender.com',
-  'fly.dev',
-  'replit.app',
-  'repl.co',
-  'surge.sh',
-  'azurewebsites.net',
-  'blogspot.com',
-  'wixsite.com',
-  'weebly.com',
-  '000webhostapp.com',
-  'ngrok.io',
-  'ngrok-free.app',
-  'ngrok.app',
-  'trycloudflare.com',
-  'duckdns.org',
-  'ddns.net',
-  'no-ip.org',
-  'serveo.net',
-  'loca.lt',
-];
 
 /**
  * Cheap TLDs that abuse reports rank highest for malware and phishing per registration (Spamhaus "most
@@ -310,11 +277,6 @@ function skillTextOutside(skill: Skill, path: string, from: number, to: number):
         : f.text!,
     )
     .join('\n');
-}
-
-/** Free-hosting platform a host is a subdomain of, if any. */
-function freeHostOf(host: string): string | undefined {
-  return FREE_HOSTING_SUFFIXES.find((s) => host.endsWith(`.${s}`));
 }
 
 // Project pages of a code-hosting account: the project's own site when the skill uses the project.

@@ -53,3 +53,48 @@ export const NO_REPUTATION_SOURCE = `(?:${PASTE_HOST}|${URL_SHORTENER}|${RAW_IP_
 
 /** Request catchers and interaction loggers: a URL anyone creates to receive and read what is sent to it. */
 export const REQUEST_CATCHER = String.raw`(?:webhook\.site|requestbin\.\w+|pipedream\.net|interact\.sh|oast\.\w+|burpcollaborator\.net|beeceptor\.com|hookbin\.com|requestcatcher\.com|webhookrelay\.com)`;
+
+/**
+ * Free hosting and app platforms: anyone gets `<name>.<platform>` in a minute, under the platform's
+ * reputation. Sources: the ClawHavoc samples (openclawcli.vercel.app), abuse reports on phishing kits hosted
+ * on app platforms (Netlify, Vercel, Pages, Workers, Glitch, Firebase, Render, Replit), and the dynamic-DNS
+ * and tunnel hosts above.
+ */
+export const FREE_HOSTING_SUFFIXES: readonly string[] = [
+  'vercel.app',
+  'netlify.app',
+  'netlify.com',
+  'pages.dev',
+  'workers.dev',
+  'r2.dev',
+  'glitch.me',
+  'herokuapp.com',
+  'github.io',
+  'gitlab.io',
+  'web.app',
+  'firebaseapp.com',
+  'onrender.com',
+  'fly.dev',
+  'replit.app',
+  'repl.co',
+  'surge.sh',
+  'azurewebsites.net',
+  'blogspot.com',
+  'wixsite.com',
+  'weebly.com',
+  '000webhostapp.com',
+  'ngrok.io',
+  'ngrok-free.app',
+  'ngrok.app',
+  'trycloudflare.com',
+  'duckdns.org',
+  'ddns.net',
+  'no-ip.org',
+  'serveo.net',
+  'loca.lt',
+];
+
+/** Free-hosting platform a host is a subdomain of, if any. */
+export function freeHostOf(host: string): string | undefined {
+  return FREE_HOSTING_SUFFIXES.find((s) => host.endsWith(`.${s}`));
+}
