@@ -268,6 +268,9 @@ function transmissionHit(ctx: FileContext, use: NetworkUse, declared: boolean): 
   // An endpoint computed at run time (a configured base URL) is the user's choice unless secrets ride on it.
   const secretData = all.union(use.call.stdin).has(T.ENV_ALL | T.ENV_SECRET | T.CRED_DATA | T.CTX_DATA);
   if (!use.host && !use.dynamicHost && !secretData) return null;
+  // Mail and cloud storage carry the user's own output (a report, a message) to where the user sends it; only
+  // what the script harvests on the way (caught by the flows) or a bare-IP destination makes them a leak.
+  if ((use.kind === 'mail' || use.kind === 'storage') && !secretData && !publicIp(use.host)) return null;
   const base = use.host ? 0.6 : 0.45;
   // Credential file contents on their way out: the transmission is the theft itself, not a mere upload.
   const creds = all.union(use.call.stdin);
