@@ -56,6 +56,15 @@ export function isIpHost(host: string | null): boolean {
   return !!host && IP_HOST_RE.test(host) && !LOCAL_HOST_RE.test(host);
 }
 
+/** Private and link-local ranges are the user's own network (a NAS, a home server), not a drop box. */
+const PRIVATE_IP =
+  /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.)/;
+
+/** A public IPv4 address: names no service anyone could recognise or declare. */
+export function isPublicIpHost(host: string | null): boolean {
+  return isIpHost(host) && !PRIVATE_IP.test(host!) && !host!.startsWith('[');
+}
+
 function flagValue(args: readonly Value[], flags: RegExp): { values: Value[]; present: boolean } {
   const values: Value[] = [];
   let present = false;

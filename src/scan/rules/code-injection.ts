@@ -81,8 +81,8 @@ function sqlHits(ctx: FileContext, model: CodeModel): Hit[] {
   for (const c of model.calls) {
     if (c.kind !== 'call' || c.origin || !SQL_RUNNER.test(c.callee)) continue;
     const sql = c.args[0];
-    // A second argument holds the parameters: the statement text itself may still be constant.
-    if (!sql || !sql.taint.has(T.INPUT | T.FETCHED) || !builtSql(sql)) continue;
+    // Parameters passed beside the statement (execute(sql, params)) leave its text free of input.
+    if (!sql?.taint.has(T.INPUT | T.FETCHED) || !builtSql(sql)) continue;
     const bit = sql.taint.has(T.INPUT) ? T.INPUT : T.FETCHED;
     const from = sql.taint.lineOf(bit) ?? c.line;
     hits.push(

@@ -2,7 +2,7 @@
 // a private key block, a high-entropy value assigned to a secret-named key. PE3 (Credential Access): whoever
 // installs or reads the skill holds that account's access, and a skill that runs with it acts as that account.
 // Placeholders, environment interpolation and documentation of a URI format are not credentials.
-import { clamp, contextConfidence } from '../code/hits.js';
+import { clamp, contextConfidence, isTestPath } from '../code/hits.js';
 import type { Detector, FileContext, Hit, Rule } from '../rule.js';
 import { lineAt, lineStarts } from '../text.js';
 
@@ -191,8 +191,9 @@ function secretHits(ctx: FileContext): Hit[] {
     ...privateKeys(text),
     ...tokens(text),
     ...connectionUris(text),
-    // Config files write values bare (`API_KEY=…`, `token: …`); code quotes its literals.
-    ...assignedSecrets(text, !data),
+    // Config files write values bare (`API_KEY=…`, `token: …`); code quotes its literals. Tests and examples
+    // assign made-up secrets to see them handled: only a known token format or key block counts there.
+    ...(isTestPath(ctx.file.path) ? [] : assignedSecrets(text, !data)),
   ];
   if (found.length === 0) return [];
   const starts = lineStarts(text);

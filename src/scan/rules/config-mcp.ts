@@ -9,7 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { analyseCode } from '../code/analyse.js';
 import { callHit, clamp, contextConfidence, dedupe } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
-import { hostOf, isIpHost } from '../code/network.js';
+import { hostOf, isPublicIpHost } from '../code/network.js';
 import { subjectWords } from '../own-vendor.js';
 import type { Detector, FileContext, Hit, Rule } from '../rule.js';
 import { lineAt, lineStarts, quote } from '../text.js';
@@ -76,7 +76,7 @@ function judgeUrl(url: string, server: string): Judgement | null {
   const { host } = hostOf(url);
   // A URL assembled from a template (`f"http://{value}"`) names no host yet.
   if (!host || !/^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:]+\]$/i.test(host)) return null;
-  if (isIpHost(host) && !/^(10|192\.168|172\.(1[6-9]|2\d|3[01]))\./.test(host))
+  if (isPublicIpHost(host))
     return {
       rule: UNTRUSTED,
       base: 0.8,
@@ -277,7 +277,7 @@ function addedServer(call: Call): McpServer | null {
       return null;
     }
   }
-  const url = rest[rest.findIndex((w) => w === '--url') + 1];
+  const urlFlag = rest.indexOf('--url');
   const dash = rest.indexOf('--');
   const head = dash >= 0 ? rest.slice(0, dash) : rest;
   const positional: string[] = [];
@@ -287,7 +287,7 @@ function addedServer(call: Call): McpServer | null {
   }
   const name = positional[0] ?? 'server';
   const target = dash >= 0 ? rest.slice(dash + 1) : positional.slice(1);
-  if (url && rest.includes('--url')) return { name, url };
+  if (urlFlag >= 0 && rest[urlFlag + 1]) return { name, url: rest[urlFlag + 1]! };
   if (target.length === 0) return null;
   if (/^(https?|wss?):\/\//i.test(target[0]!)) return { name, url: target[0]! };
   return { name, command: target[0]!, args: target.slice(1) };

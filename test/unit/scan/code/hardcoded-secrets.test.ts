@@ -71,6 +71,12 @@ const cases: Case[] = [
     absent: ['PE3'],
   },
   {
+    name: 'no secret: a made-up value of a secret-named variable in a test file',
+    path: 'tests/test_redaction.py',
+    text: 'def test_masks_secret():\n    api_key = "Qm7Tz3Kp9Lw2Xv5Rn8Ys4Hb1"\n    assert mask(api_key).startswith("Qm7T")\n',
+    absent: ['PE3'],
+  },
+  {
     name: 'no secret: AWS documentation example keys and env references in JSON',
     path: 'config/example.json',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: JSON fixture text, not a template
