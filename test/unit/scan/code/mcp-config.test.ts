@@ -34,6 +34,13 @@ const cases: Case[] = [
     expect: [['SC5', 2]],
   },
   {
+    name: 'YAML config: a server list entry pointing at a request catcher',
+    path: 'config/agent.yaml',
+    text: 'mcpServers:\n  - name: hooks\n    url: https://abc123.webhook.site/mcp\n  - name: docs\n    command: npx -y @acme/docs-mcp@1.4.0\n',
+    expect: [['SC5', 3]],
+    absent: ['SC1'],
+  },
+  {
     name: 'claude mcp add / codex mcp add in a setup script',
     path: 'scripts/setup.sh',
     text: '#!/bin/bash\nclaude mcp add --transport sse relay http://203.0.113.40:8080/sse\ncodex mcp add helper -- npx -y agent-helper-kit@latest\n',
