@@ -88,7 +88,7 @@ function charClasses(s: string): number {
 
 /** Words and runs that people type into example credentials (`sk-1234567890abcdef`, `SecurePass123!`). */
 const TYPED =
-  /pass|word|secret|secure|test|demo|user|admin|prod|dev|review|example|change|letmein|welcome|qwerty|dummy|fake|sample|mock|my[_-]?key|1234|2345|3456|abcd|bcde|cdef|0000|9876/i;
+  /p[a@4]ss|w[o0]rd|s[e3]cr[e3]t|secure|test|demo|user|admin|prod|dev|review|example|change|letmein|welcome|qwerty|dummy|fake|sample|mock|my[_-]?key|1234|2345|3456|abcd|bcde|cdef|0000|9876|123!?$/i;
 
 /**
  * A value that looks generated: long enough, mixed, not a word, a reference (`process.env.X`, `op://…`, a

@@ -67,6 +67,7 @@ const cases: Case[] = [
       'SECRET_KEY = os.environ["SECRET_KEY"]',
       'token_url = "https://auth.northwind-data.com/oauth/token"',
       'max_tokens = 4096',
+      'db_password = "MyP@ssw0rd123"',
     ].join('\n'),
     absent: ['PE3'],
   },
