@@ -192,6 +192,7 @@ export async function createDockerSandbox(options: CreateSandboxOptions): Promis
       stderrTruncated: stderr.truncated,
       canaries,
       dropped: { processes: 0, attempts: 0, sensitiveReads: 0, fsChanges: fs.dropped, sink: 0 },
+      canaryScan: fs.canaryScan,
     };
     const signal = exit !== null && exit > 128 ? `SIG${exit - 128}` : null;
     return {

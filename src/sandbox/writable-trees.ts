@@ -1,8 +1,6 @@
 // The sandbox's writable trees, snapshotted before and after a run; the diff is the run's fs evidence.
-// New content is scanned for canary tokens, so a secret copied into a file is caught wherever it lands.
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { canaryTokensIn } from './canaries.js';
+import { type CanaryScanLimits, type CanaryScanResult, scanFilesForCanaries } from './canary-scan.js';
 import type { CanaryRef, FsChange, FsRoot } from './evidence.js';
 import { EVIDENCE_CAPS } from './evidence.js';
 import { DEFAULT_SNAPSHOT_OPTIONS, diffSnapshots, type Snapshot, takeSnapshot } from './fs-snapshot.js';
@@ -16,8 +14,6 @@ export interface WritableTree {
 
 export type TreeSnapshots = Map<FsRoot, Snapshot>;
 
-const SCAN_BYTES = 16 * 1024 * 1024;
-
 export async function snapshotTrees(trees: WritableTree[]): Promise<TreeSnapshots> {
   const out: TreeSnapshots = new Map();
   for (const tree of trees) {
@@ -29,43 +25,31 @@ export async function snapshotTrees(trees: WritableTree[]): Promise<TreeSnapshot
   return out;
 }
 
-async function readForScan(path: string): Promise<string> {
-  const handle = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(SCAN_BYTES);
-    const { bytesRead } = await handle.read(buf, 0, SCAN_BYTES, 0);
-    return buf.subarray(0, bytesRead).toString('latin1');
-  } finally {
-    await handle.close();
-  }
-}
-
 export async function diffTrees(
   trees: WritableTree[],
   before: TreeSnapshots,
   after: TreeSnapshots,
   canaries: CanaryRef[],
-): Promise<{ changes: FsChange[]; dropped: number }> {
+  scanLimits?: CanaryScanLimits,
+): Promise<{ changes: FsChange[]; dropped: number; canaryScan: Omit<CanaryScanResult, 'hits'> }> {
   const changes: FsChange[] = [];
+  const written = new Map<string, FsChange>();
   for (const tree of trees) {
     const was = before.get(tree.name);
     const now = after.get(tree.name);
     if (!was || !now) continue;
     for (const change of await diffSnapshots(tree.name, tree.hostPath, was, now)) {
-      if (
-        canaries.length > 0 &&
-        change.after?.type === 'file' &&
-        (change.change === 'created' || change.change === 'modified')
-      ) {
-        const content = await readForScan(join(tree.hostPath, change.path)).catch(() => '');
-        const found = canaryTokensIn(content, canaries);
-        if (found.length > 0) change.canaryTokens = found;
-      }
+      if (change.after?.type === 'file' && (change.change === 'created' || change.change === 'modified'))
+        written.set(join(tree.hostPath, change.path), change);
       changes.push(change);
     }
   }
+  // New content is searched for canary tokens, so a secret copied into a file is caught wherever it lands.
+  const { hits, ...canaryScan } = await scanFilesForCanaries([...written.keys()], canaries, scanLimits);
+  for (const [path, names] of hits) written.get(path)!.canaryTokens = names;
   return {
     changes: changes.slice(0, EVIDENCE_CAPS.fsChanges),
     dropped: Math.max(0, changes.length - EVIDENCE_CAPS.fsChanges),
+    canaryScan,
   };
 }
