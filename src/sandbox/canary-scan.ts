@@ -19,7 +19,7 @@ export interface CanaryScanLimits {
 
 export const DEFAULT_CANARY_SCAN_LIMITS: CanaryScanLimits = {
   maxFiles: 2_000,
-  maxBytes: 64 * 1024 * 1024,
+  maxBytes: 32 * 1024 * 1024,
   maxFileBytes: 16 * 1024 * 1024,
   budgetMs: 10_000,
 };

@@ -153,7 +153,7 @@ export async function createDockerSandbox(options: CreateSandboxOptions): Promis
     });
     clearTimeout(timer);
     const wallMs = Math.round(performance.now() - started);
-    const after = await snapshotTrees(trees);
+    const after = await snapshotTrees(trees, before);
     const canaries = canarySet?.canaries ?? [];
     const fs = await diffTrees(trees, before, after, canaries);
     const timedOut = killedFor === 'timeout';
