@@ -59,7 +59,7 @@ const ARGS_FD = 3;
 /** The canary search gets what is left of the run's wall clock, and never less than this. */
 const CANARY_SCAN_FLOOR_MS = 2_000;
 const STRACE_SYSCALLS =
-  'execve,execveat,clone,clone3,fork,vfork,socket,connect,sendto,sendmsg,sendmmsg,openat,open';
+  'execve,execveat,clone,clone3,fork,vfork,socket,connect,sendto,sendmsg,sendmmsg,openat,openat2,open';
 /** A trace larger than this means a run is flooding syscalls on purpose; it is stopped. */
 const MAX_TRACE_BYTES = 256 * 1024 * 1024;
 /** Output far beyond the kept bytes only costs time: the run is stopped. */
