@@ -19,7 +19,7 @@ import { createRunCgroup, type RunCgroup, removeStaleCgroups } from './cgroup.js
 import type { EvidenceBundle, LimitRecord } from './evidence.js';
 import { findTool, isRoot } from './host-tools.js';
 import { type LiveRun, registerRun, SandboxStoppedError, unregisterRun } from './live-runs.js';
-import { type NetworkSink, startNetworkSink } from './network-sink.js';
+import { type NetworkSink, settleSinkConnects, startNetworkSink } from './network-sink.js';
 import { BoundedOutput } from './output-capture.js';
 import { isAlive, killAll, killTree } from './process-tree.js';
 import { checkRunRequest } from './request-check.js';
@@ -393,6 +393,7 @@ export async function createBubblewrapSandbox(
         canaryPaths: canarySet?.paths ?? new Map(),
       });
       const trace = tools.strace ? await parseTraceFile(tracePath, parser) : null;
+      if (trace && activeSink) settleSinkConnects(trace.attempts);
       await rm(tracePath, { force: true });
       await activeSink?.settle();
       const sinkRecords = activeSink ? activeSink.records.slice(sinkStart) : [];

@@ -1,5 +1,6 @@
 // Evidence a script cannot dodge by choosing an unusual place or syscall: files dropped in /dev/shm,
-// /var/tmp or /root are in the file-change evidence, and a key read through openat2(2) is a sensitive read.
+// /var/tmp or /root are in the file-change evidence, a key read through openat2(2) is a sensitive read, and a
+// non-blocking connect that is refused is shown blocked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../../src/sandbox/index.js';
 import type { Sandbox } from '../../../src/sandbox/types.js';
@@ -12,7 +13,7 @@ beforeAll(async () => {
   sandbox = await createSandbox({
     backend: 'bubblewrap',
     seedCanaries: true,
-    files: [fixture('openat2-read.py', 0o644)],
+    files: [fixture('openat2-read.py', 0o644), fixture('connect-refused.js', 0o644)],
   });
 });
 
@@ -48,5 +49,17 @@ describe('evidence from unusual places', () => {
     const reads = result.evidence.sensitiveReads.filter((r) => r.path === '/home/skill/.ssh/id_rsa');
     expect(reads.length).toBeGreaterThan(0);
     expect(reads[0]!.write).toBe(false);
+  });
+
+  it('shows a refused non-blocking connect as blocked', async () => {
+    const result = await sandbox.run({
+      argv: ['node', 'connect-refused.js', '203.0.113.7', '45678'],
+      env: {},
+      network: 'sink',
+      limits: { wallMs: 10_000 },
+    });
+    expect(result.stdout).toContain('error ECONNREFUSED');
+    const attempt = result.evidence.network.attempts.find((a) => a.address === '203.0.113.7');
+    expect(attempt).toMatchObject({ port: 45678, blocked: true, error: 'ECONNREFUSED' });
   });
 });
