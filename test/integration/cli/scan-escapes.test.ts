@@ -35,7 +35,7 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('skillaudit scan text output', () => {
-  it.each([{ NO_COLOR: '1' }, { FORCE_COLOR: '1' }])(
+  it.each<Record<string, string>>([{ NO_COLOR: '1' }, { FORCE_COLOR: '1' }])(
     'passes no escape sequence from the skill through (%o)',
     async (env) => {
       const r = await runBuilt(['scan', '.'], work, env);

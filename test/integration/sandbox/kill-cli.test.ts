@@ -3,21 +3,12 @@
 // parent), and the next start removes the temp folders, cgroups, namespaces and mounts the dead one left.
 // Needs `npm run build` first (bin/skillaudit.js runs dist/).
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-} from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_BIN, REPO_ROOT, requireBuild } from '../../support/built-cli.js';
-import { processesWith, requireSandboxTools } from './support.js';
+import { leftovers, processesWith, requireSandboxTools, until } from './support.js';
 
 const FIXTURE = join(REPO_ROOT, 'test/fixtures/interrupt/looper');
 const work = mkdtempSync(join(tmpdir(), 'kill-cli-'));
@@ -76,23 +67,6 @@ function descendantsOf(root: number): number[] {
   return out;
 }
 
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50)))
-    if (check()) return true;
-  return check();
-}
-
-function leftovers(pid: number, temp: string): string[] {
-  const netns = existsSync('/run/netns') ? readdirSync('/run/netns') : [];
-  const mounts = readFileSync('/proc/self/mounts', 'utf8').split('\n');
-  return [
-    ...netns.filter((n) => n.startsWith(`skau-${pid}-`)),
-    ...readdirSync('/sys/fs/cgroup').filter((n) => n.startsWith(`skillaudit-${pid}-`)),
-    ...mounts.filter((m) => m.startsWith(`skillaudit-${pid} `)),
-    ...readdirSync(temp),
-  ];
-}
-
 describe('skillaudit audit killed with SIGKILL', () => {
   it('leaves nothing running 2 s later, and the next start cleans what it left', async () => {
     const skill = join(work, marker);
@@ -125,7 +99,7 @@ describe('skillaudit audit killed with SIGKILL', () => {
     expect(
       survivors.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')),
     ).toEqual([]);
-    expect(leftovers(cli.pid!, temp).length).toBeGreaterThan(0);
+    expect([...leftovers(cli.pid!), ...readdirSync(temp)].length).toBeGreaterThan(0);
 
     // The next start (any audit that opens a sandbox) removes what the dead process left.
     const next = spawnSync(
@@ -134,6 +108,6 @@ describe('skillaudit audit killed with SIGKILL', () => {
       { env, encoding: 'utf8', timeout: 120_000 },
     );
     expect(next.status, next.stderr).not.toBeNull();
-    expect(leftovers(cli.pid!, temp)).toEqual([]);
+    expect([...leftovers(cli.pid!), ...readdirSync(temp)]).toEqual([]);
   }, 150_000);
 });
