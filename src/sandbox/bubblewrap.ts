@@ -26,7 +26,13 @@ import { checkRunRequest } from './request-check.js';
 import { mountScratch, removeStaleScratch, unmountScratch, unmountScratchSync } from './scratch-disk.js';
 import { SYSTEM_CA_BUNDLE } from './sink-ca.js';
 import { type StraceEvidence, StraceParser } from './strace-parse.js';
-import { plausibleHostname, type SyntheticEtc, systemViewArgs, writeSyntheticEtc } from './system-view.js';
+import {
+  interpreterPrefixes,
+  plausibleHostname,
+  type SyntheticEtc,
+  systemViewArgs,
+  writeSyntheticEtc,
+} from './system-view.js';
 import {
   type CreateSandboxOptions,
   DEFAULT_SANDBOX_LIMITS,
@@ -638,7 +644,7 @@ function buildCommand(p: CommandParts): BuiltCommand {
   for (const w of p.extra) args.push('--bind', w.hostPath, w.inner);
   args.push('--bind', p.tmp, INNER.tmp, '--bind', p.home, INNER.home);
   // After the private folders, so a path under one of them is mounted on top (its mount point is made there).
-  for (const path of p.readOnlyPaths) args.push('--ro-bind', path, path);
+  for (const path of [...interpreterPrefixes(), ...p.readOnlyPaths]) args.push('--ro-bind', path, path);
   args.push(
     '--ro-bind',
     join(p.etc, p.network === 'sink' ? 'resolv-sink.conf' : 'resolv-none.conf'),

@@ -3,8 +3,8 @@
 // nobody thought to hide; none of it is on the list, so a new folder on the host is invisible by default.
 // The list is the system's programs and libraries, and the few /etc entries interpreters read.
 import { randomBytes } from 'node:crypto';
-import { lstatSync, readlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { lstatSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 /** Top-level system folders, read-only (on merged-/usr hosts most are symlinks into /usr and stay symlinks). */
 export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
@@ -53,6 +53,31 @@ export const ETC_ENTRIES = [
   'timezone',
   'xdg',
 ];
+
+/** Programs skills run, looked up on the sandbox's PATH; where one lives outside the system folders, its
+ * install prefix is shown too (a Node or Python installed under /opt and linked from /usr/local/bin). */
+const INTERPRETERS = ['node', 'npm', 'npx', 'python3', 'python', 'pip3', 'pip', 'perl', 'ruby', 'bash', 'sh'];
+const SANDBOX_BIN_DIRS = ['/usr/local/bin', '/usr/bin', '/bin'];
+
+/** Install prefixes (`<prefix>/bin/<program>`) of interpreters reached through a link out of the allowlist. */
+export function interpreterPrefixes(binDirs: readonly string[] = SANDBOX_BIN_DIRS): string[] {
+  const out = new Set<string>();
+  for (const name of INTERPRETERS) {
+    for (const dir of binDirs) {
+      let real: string;
+      try {
+        real = realpathSync(join(dir, name));
+      } catch {
+        continue;
+      }
+      if (!isVisibleInSandbox(real)) out.add(dirname(dirname(real)));
+      break;
+    }
+  }
+  // A program linked straight from a home folder's bin/ would show the whole home: such a one is not shown.
+  const home = /^\/(root|home\/[^/]+)$/;
+  return [...out].filter((p) => p !== '/' && !home.test(p) && !isVisibleInSandbox(p));
+}
 
 /** Host folders shown inside as they are. */
 export function visiblePaths(readOnlyPaths: readonly string[]): string[] {
