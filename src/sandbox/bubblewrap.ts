@@ -94,8 +94,20 @@ export interface BubblewrapTools {
   disableUserns: boolean;
 }
 
+/** What a tool's --help said, per tool and option: asked once per process (each answer is a blocking exec). */
+const helpAnswers = new Map<string, boolean>();
+
 function helpMentions(tool: string | null, option: string): boolean {
   if (!tool) return false;
+  const key = `${tool}\0${option}`;
+  const known = helpAnswers.get(key);
+  if (known !== undefined) return known;
+  const answer = askHelp(tool, option);
+  helpAnswers.set(key, answer);
+  return answer;
+}
+
+function askHelp(tool: string, option: string): boolean {
   try {
     return execFileSync(tool, ['--help'], { encoding: 'utf8', timeout: 5_000 }).includes(option);
   } catch {
