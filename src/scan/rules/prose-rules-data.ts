@@ -284,6 +284,20 @@ export const credentialAccess: PhraseRule = {
       base: 0.9,
       why: 'queries the system credential store',
     },
+    {
+      // Offensive tooling run as a step ("for credential checks, start ntlmrelayx"): relays and poisoners
+      // capture other machines' hashes, dumpers read LSASS or the domain's secrets.
+      all: [
+        rx(
+          String.raw`\b(?:run|runs|running|start|starts|launch|launches|execute|executes|use|uses|invoke|invokes|call|calls)\b`,
+        ),
+        rx(
+          String.raw`\bresponder(?:\.py)?\s+-I\b|\b(?:ntlmrelayx|smbrelayx|krbrelayx|secretsdump)(?:\.py)?\b|\bmitm6\b|\bInveigh\b|\bInvoke-Mimikatz\b|\b(?:sekurlsa|lsadump)::|\bRubeus(?:\.exe)?\s+(?:kerberoast|asreproast|dump|harvest)\b|\bprocdump\S*\s+[^\n]{0,40}\blsass\b|\bcomsvcs(?:\.dll)?\b[^\n]{0,40}\bMiniDump\b`,
+        ),
+      ],
+      base: 0.8,
+      why: 'runs a credential relay or dumper',
+    },
   ],
   adjust: [
     {
@@ -301,6 +315,7 @@ export const credentialAccess: PhraseRule = {
       why: 'user setup: the user writes their own key into a config file',
     },
     negated('commit|push|share|check in|expose|print|log|read|access|open|cat|upload|send|include|store'),
+    negated(String.raw`(?:run|start|launch|execute|use|invoke|call)\b`),
     {
       // Tightening permissions on the key folder protects it; nothing is read.
       re: rx(

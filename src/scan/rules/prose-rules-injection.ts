@@ -1020,14 +1020,15 @@ export const persistenceEdit: PhraseRule = {
     factor: 0.45,
     why: 'the skill’s stated purpose covers this file',
   },
-  // Persistence proper: shell start-up files, schedulers, SSH keys and other skills. A memory, persona or setup
-  // skill's purpose covers its own memory and agent instructions, not these, unless it names them.
+  // Persistence proper: shell start-up files, schedulers, SSH keys and other skills. A memory or persona skill's
+  // purpose covers its own memory and agent instructions, not these, unless it names them or is about setting
+  // up the machine.
   scopeExcept: {
     sentence: rx(
       String.raw`\.bashrc\b|\.zshrc\b|\.bash_profile\b|\.zprofile\b|(?<![\w.])\.profile\b|config\.fish|\bcrontab\b|\bcron\s+jobs?\b|\blaunch\s?agents?\b|\blaunchd\b|\bsystemd\b|\bautostart\b|\bstartup\s+(?:items?|folder|scripts?)\b|\bauthorized_keys\b|\bregistry\s+run\b|\bother\s+skills?\b|\b(?:all|every|each)\s+(?:other\s+|installed\s+)?skills?\b|\.git/hooks\b|\bglobal\s+git\s+hooks\b`,
     ),
     purpose: rx(
-      String.raw`dotfiles?|shell|\bzsh|\bbash|\bfish\b|\bcron|schedul|launchd|systemd|autostart|start-?up|\bssh\b|skill[- ]?(?:creator|installer|manager|builder|author|writer)|\bhooks?\b|watchdog|\b(?:daily|nightly|hourly|weekly|periodic|recurring)\b`,
+      String.raw`dotfiles?|shell|\bzsh|\bbash|\bfish\b|\bcron|schedul|launchd|systemd|autostart|start-?up|\bssh\b|skill[- ]?(?:creator|installer|manager|builder|author|writer)|\bhooks?\b|watchdog|\b(?:daily|nightly|hourly|weekly|periodic|recurring)\b|\bset\s?up\b|configur|\binstall|\binit\b|bootstrap|onboard|automat|environment|\bprofiles?\b|settings|instructions?\s+files?`,
     ),
   },
 };

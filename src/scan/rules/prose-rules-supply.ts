@@ -143,6 +143,30 @@ export const encodedCommand: PhraseRule = {
       base: 0.85,
       why: 'tells the agent to decode an opaque blob and obey or run what it says',
     },
+    {
+      // In-memory loaders run code that never touches the disk, out of reach of review and antivirus.
+      all: [
+        rx(
+          String.raw`\b(?:run|runs|running|start|launch|execute|use|uses|invoke|load|loads|inject|injects|call|fetch\w*)\b`,
+        ),
+        rx(
+          String.raw`\bInvoke-(?:ReflectivePEInjection|Shellcode|ReflectiveDLLInjection)\b|\bReflection\.Assembly\]::Load(?:File)?\s*\(|\bexecute-assembly\b|\bsRDI\b|\bmemfd_create\b|\bVirtualAlloc(?:Ex)?\b[^\n]{0,200}?\b(?:CreateThread|CreateRemoteThread)\b|\bshellcode\s+(?:runner|loader|injector)\b|\breflective(?:ly)?\s+(?:dll\s+|pe\s+)?(?:load|inject)\w*`,
+        ),
+      ],
+      base: 0.8,
+      why: 'loads code straight into memory, where it is never reviewed or scanned',
+    },
+  ],
+  adjust: [
+    negated(String.raw`(?:run|execute|use|load|inject|invoke|decode|pipe|follow|obey)\b`),
+    {
+      // A detection guide names the loaders attackers use.
+      re: rx(
+        String.raw`\b(?:detects?|detection|alerts?\s+(?:on|when)|attackers?|adversar(?:y|ies)|threat\s+actors?|mitre|indicators?|iocs?|hunt(?:ing)?|monitor(?:s|ing)?\s+for|looks?\s+for)\b`,
+      ),
+      factor: 0.3,
+      why: 'describes what attackers do or a tool detects',
+    },
   ],
 };
 
