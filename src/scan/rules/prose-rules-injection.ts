@@ -610,6 +610,14 @@ export const concealFromUser: PhraseRule = {
       factor: 0.35,
       why: 'formatting kept out of an output, not an action hidden',
     },
+    {
+      // "| `Alt+F7` | Clear command history |": a reference of what a key or menu item does.
+      re: rx(
+        String.raw`\b(?:ctrl|alt|cmd|shift|option|meta)\s*\+\s*\w+|(?:^|[\s|(])F\d{1,2}\b|\b(?:shortcuts?|hotkeys?|key\s+bindings?|keystrokes?|menu\s+items?)\b`,
+      ),
+      factor: 0.3,
+      why: 'describes what a key or menu item does',
+    },
     negated('clear|delete|erase|wipe|remove|scrub|hide|conceal|mask|suppress|lie|mislead|deceive|misreport'),
     {
       // "Never silently overwrite", "so they cannot silently replace each other": the opposite of concealment.
