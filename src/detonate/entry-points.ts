@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
+import { blankCode, commandStance } from '../scan/markdown/command-stance.js';
 import { type Framing, parseMarkdown } from '../scan/markdown.js';
 import type { Skill, SkillFile } from '../types.js';
 import type { SampleInput } from './samples.js';
@@ -148,62 +149,13 @@ function scriptEntries(
   return entries;
 }
 
-// Words that turn a quoted command into a counter-example: "Never pipe a script into a shell (`curl … | sh`)",
-// "`wget … | bash` is unsafe". The section and lead-in framing miss these when the warning sits in the
-// command's own sentence or in a comment inside the block. A warning counts when it comes before the command
-// in its clause ("Instead of `a`, run `b`" still runs `b`), or when the sentence calls the command dangerous.
-// Broad on purpose: a command left unrun keeps its finding at no_probe, while a forbidden command run as if
-// it were an instruction would confirm a risk the skill warns against.
-const WARNS_BEFORE =
-  /\b(never|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|avoid|instead of|rather than|not recommended)\b|^\s*\W*(bad|wrong)\b|❌|🚫|⛔/i;
-const WARNS_ANYWHERE = /\b(unsafe|insecure|dangerous|malicious)\b|❌|🚫|⛔/i;
-// Where a clause turns from the warning to the advice: "Instead of `a`, run `b`"; "Don't use `a`; use `b`".
-const CLAUSE_TURN = /;|,\s*(?:then\s+|just\s+)?(?:run|use|try|prefer|but|instead)\b/gi;
+// A quoted command the sentence rules out or warns against is a counter-example, never run: the section and
+// lead-in framing miss these when the warning sits in the command's own sentence (commandStance, shared with
+// the scan). Broad on purpose: a command left unrun keeps its finding at no_probe, while a forbidden command
+// run as if it were an instruction would confirm a risk the skill warns against.
 // A comment line that opens with a warning ("# Never run this:"), not one that merely contains "don't forget".
 const FORBIDDING_COMMENT =
   /^\s*(#|\/\/|rem\b)\s*(❌|🚫|⛔|(bad|wrong|unsafe|insecure|dangerous|never|avoid|(don'?t|do not)(?!\s+forget))\b)/im;
-
-/** `text` with every code span blanked, so the dots of a command do not end a sentence. Same offsets. */
-function blankCode(text: string, codeRanges: [number, number][]): string {
-  let out = '';
-  let at = 0;
-  for (const [a, b] of [...codeRanges].sort((x, y) => x[0] - y[0])) {
-    if (a < at || b <= a) continue;
-    out += text.slice(at, a) + ' '.repeat(b - a);
-    at = b;
-  }
-  return out + text.slice(at);
-}
-
-/** The sentence around the inline command at [start, end), and whether it forbids it. `prose` is blankCode's. */
-function sentenceOf(
-  text: string,
-  prose: string,
-  start: number,
-  end: number,
-): { sentence: string; forbids: boolean } {
-  // The sentence: between the nearest sentence ends around the command (a bounded window, for long files).
-  const boundary = /[.!?](?=\s)|\n\s*\n|\n\s*[-*+]\s|\n\s*\d+\.\s|\n#/g;
-  const lo = Math.max(0, start - 2000);
-  const hi = Math.min(prose.length, end + 2000);
-  let from = lo;
-  let to = hi;
-  for (const m of prose.slice(lo, hi).matchAll(boundary)) {
-    const at = lo + m.index;
-    if (at < start) from = at + m[0].length;
-    else if (at >= end) {
-      to = at;
-      break;
-    }
-  }
-  const before = prose.slice(from, start);
-  const turns = [...before.matchAll(CLAUSE_TURN)];
-  const clause = turns.length
-    ? before.slice(turns[turns.length - 1]!.index! + turns[turns.length - 1]![0].length)
-    : before;
-  const forbids = WARNS_BEFORE.test(clause) || WARNS_ANYWHERE.test(prose.slice(from, to));
-  return { sentence: text.slice(from, to).trim(), forbids };
-}
 
 function commandEntries(
   skill: Skill,
@@ -254,8 +206,9 @@ function commandEntries(
     if (!COMMAND_START.test(inline.text.trim())) continue;
     const id = `SKILL.md:${inline.line} \`${inline.text.slice(0, 40)}\``;
     const end = doc.codeRanges.find(([a]) => a === inline.start)?.[1] ?? inline.start + 1;
-    const { sentence, forbids } = sentenceOf(skillMd.text, prose, inline.start, end);
-    if (forbids) {
+    const stance = commandStance(prose, inline.start, end);
+    const sentence = skillMd.text.slice(stance.from, stance.to).trim();
+    if (stance.ruledOut || stance.warned) {
       skipped.push({
         file: id,
         reason: `quoted in a sentence that warns against it: "${sentence.slice(0, 160)}"`,

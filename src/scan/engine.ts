@@ -5,7 +5,7 @@ import type { Finding, SafetyStatus, Skill, SkillFile } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { type Framing, parseMarkdown } from './markdown.js';
 import { discountOwnVendor } from './own-vendor.js';
-import type { Detector, FileContext, Hit, Rule } from './rule.js';
+import { type Detector, type FileContext, type Hit, RULE_SEVERITY_FROM, type Rule } from './rule.js';
 import { codeDetectors } from './rules/code-index.js';
 import { BLOCK_MANIFEST_FRAMING, BLOCK_MANIFEST_SKIPPED, blockManifest } from './rules/manifest-blocks.js';
 import { proseDetectors } from './rules/prose-index.js';
@@ -187,7 +187,7 @@ function toFinding(located: Located, rules: Map<string, Rule>): Finding | null {
     id,
     pattern: pattern.id,
     family: pattern.family,
-    severity: pattern.severity,
+    severity: rule.severity && confidence >= RULE_SEVERITY_FROM ? rule.severity : pattern.severity,
     confidence,
     file,
     line: hit.line,

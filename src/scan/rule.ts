@@ -1,4 +1,4 @@
-import type { PatternId, Skill, SkillFile } from '../types.js';
+import type { PatternId, Severity, Skill, SkillFile } from '../types.js';
 
 /**
  * A rule is data: its id, the pattern it reports, and the words a user reads. The matching logic lives in
@@ -12,7 +12,16 @@ export interface Rule {
   message: string;
   /** What it means and what to do; shown in SARIF help and reports. */
   help: string;
+  /**
+   * Severity when the rule says more than its pattern's default: hiding what the agent does from the user is
+   * behaviour manipulation (P4, medium) whose harm is that of a hidden instruction (high). It applies to
+   * findings at or above RULE_SEVERITY_FROM; a weaker reading keeps the pattern's severity.
+   */
+  severity?: Severity;
 }
+
+/** Confidence from which a rule's own severity replaces its pattern's (below it the reading is doubtful). */
+export const RULE_SEVERITY_FROM = 0.5;
 
 /** One match of a rule in one file. */
 export interface Hit {

@@ -97,6 +97,7 @@ const INTENT_FEATURES: readonly FeatureDef[] = (
       'the agent is told to switch off safeguards or rewrite its own instructions',
       [
         'md.disable-safety',
+        'md.security-control-off',
         'md.unasked-persistence',
         'md.regardless-of-user',
         'md.regardless-of-request',

@@ -76,7 +76,9 @@ function confidenceOf(
       if (adj.framing) reframed = { ...reframed, ...adj.framing };
     }
   }
-  if (rule.scope?.re.test(purpose.text)) {
+  const except = rule.scopeExcept;
+  const uncovered = except?.sentence.test(sentence) && !except.purpose.test(purpose.text);
+  if (rule.scope?.re.test(purpose.text) && !uncovered) {
     c *= rule.scope.factor;
     notes.push(rule.scope.why);
   }

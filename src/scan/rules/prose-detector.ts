@@ -18,6 +18,7 @@ import {
 import { normalise } from './prose-normalise.js';
 import type { PhraseRule } from './prose-phrase.js';
 import { PREREQUISITE_LURE_RULE, prerequisiteLureHits } from './prose-prerequisite-lure.js';
+import { controlRules, securityControlOff } from './prose-rules-controls.js';
 import { dataRules } from './prose-rules-data.js';
 import { injectionRules } from './prose-rules-injection.js';
 import { paraphraseRules } from './prose-rules-paraphrase.js';
@@ -28,6 +29,7 @@ import { supplyRules } from './prose-rules-supply.js';
 
 export const PHRASE_RULES: readonly PhraseRule[] = [
   ...injectionRules,
+  ...controlRules,
   ...dataRules,
   ...supplyRules,
   ...paraphraseRules,
@@ -72,9 +74,12 @@ export function skillPurpose(skill: Skill): SkillPurpose {
 // Install lures live in fenced shell blocks as often as in prose; these rules read shell blocks too (the
 // engine keeps the stronger of these and the code detectors' hits).
 const SHELL_FENCES = new Set(['bash', 'powershell']);
-const SHELL_BLOCK_RULES: readonly PhraseRule[] = supplyRules.filter((r) =>
-  ['md.remote-script-lure', 'md.encoded-command', 'md.unverifiable-install-source'].includes(r.id),
-);
+const SHELL_BLOCK_RULES: readonly PhraseRule[] = [
+  ...supplyRules.filter((r) =>
+    ['md.remote-script-lure', 'md.encoded-command', 'md.unverifiable-install-source'].includes(r.id),
+  ),
+  securityControlOff,
+];
 
 function shellSegments(doc: MarkdownDoc, text: string, starts: readonly number[]): Segment[] {
   const segments: Segment[] = [];
@@ -182,7 +187,13 @@ export function detectProse(ctx: FileContext): Hit[] {
 export const proseDetector: Detector = {
   name: 'prose',
   rules: [
-    ...PHRASE_RULES.map(({ id, pattern, message, help }) => ({ id, pattern, message, help })),
+    ...PHRASE_RULES.map(({ id, pattern, message, help, severity }) => ({
+      id,
+      pattern,
+      message,
+      help,
+      ...(severity ? { severity } : {}),
+    })),
     ...Object.values(HIDDEN_RULES),
     UNPINNED_COMMAND_RULE,
     PREREQUISITE_LURE_RULE,

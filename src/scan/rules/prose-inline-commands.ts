@@ -1,3 +1,4 @@
+import { blankCode, commandStance } from '../markdown/command-stance.js';
 import type { Framing, MarkdownDoc } from '../markdown.js';
 import type { FileContext, Hit, Rule } from '../rule.js';
 import { lineAt, quote } from '../text.js';
@@ -117,11 +118,6 @@ const POWERSHELL_PROGRAMS = [
   'powershell',
   'pwsh',
 ];
-// The sentence around a span says not to run it ("`bash -c …` and `tee /etc/…` do not match", "never run
-// `curl … | sh`", "blocked"): the span is named, not prescribed, as text about a risk is. A negation
-// elsewhere in the sentence ("if the build is not responding, run `…`") does not count.
-const NOT_PRESCRIBED =
-  /\b(?:never|not|n't|avoid|without)\s+(?:\w+\s+){0,3}?(?:run|runs|running|use|using|execute|type|paste|call|invoke|match|matches|allowed|permitted|recommended|needed)\b|\b(?:forbidden|prohibited|blocked|blocks|denied|denies|disallow\w*|instead\s+of|rather\s+than)\b/i;
 
 export interface ShellSpan {
   text: string;
@@ -131,25 +127,11 @@ export interface ShellSpan {
   language: 'bash' | 'powershell';
 }
 
-/** The sentence of `source` around offset `at` (from the previous sentence end to the next). */
-function sentenceAround(source: string, at: number): string {
-  const before = source.slice(0, at);
-  const from =
-    Math.max(
-      before.lastIndexOf('. '),
-      before.lastIndexOf('! '),
-      before.lastIndexOf('? '),
-      before.lastIndexOf('\n\n'),
-      -1,
-    ) + 1;
-  const rest = source.slice(at);
-  const stop = rest.search(/[.!?](?:\s|$)|\n\n/);
-  return source.slice(from, stop < 0 ? source.length : at + stop);
-}
-
 /** Inline code spans that are a whole command line, for the code detectors: `bash -i >& /dev/tcp/… 0>&1`. */
 export function inlineShellCommands(doc: MarkdownDoc, text: string): ShellSpan[] {
   const out: ShellSpan[] = [];
+  // Code spans sit outside the prose: sentences are read with them blanked (once, and only when needed).
+  let prose: string | undefined;
   for (const code of doc.inlineCode) {
     const line = code.text.trim().replace(/^\$\s+/, '');
     const words = line.split(/\s+/);
@@ -164,12 +146,9 @@ export function inlineShellCommands(doc: MarkdownDoc, text: string): ShellSpan[]
     if (!language) continue;
     const start = text.indexOf(code.text, code.start);
     if (start < 0) continue;
-    const span = doc.spans.find((s) => s.start <= start && start < s.end);
-    // Code spans sit outside the prose text: read the sentence with them blanked out.
-    const source = span
-      ? text.slice(span.start, span.end).replace(/`[^`\n]*`/g, (m) => ' '.repeat(m.length))
-      : '';
-    const named = span ? NOT_PRESCRIBED.test(sentenceAround(source, start - span.start)) : false;
+    // A span its sentence rules out ("never run `…`", "`…` and `…` do not match") is named, not prescribed.
+    prose ??= blankCode(text, doc.codeRanges);
+    const named = commandStance(prose, start, start + code.text.length).ruledOut;
     out.push({
       text: line,
       start: start + Math.max(0, code.text.indexOf(line)),

@@ -116,6 +116,30 @@ function isEmphasisMark(source: string, i: number): boolean {
 const SPACE = 32;
 const BACKTICK = 96;
 
+// Defanged addresses, as threat reports and lures write them so they are not clickable or scanned:
+// `hxxps://evil[.]example(.)com`. Rules read them as the address they stand for; the evidence keeps the
+// original text. A bracketed dot counts only between word characters (`[.]` alone is not an address).
+const DEFANGED_SCHEME = /^h(?:xx|XX|\*\*)p(?=s?(?::|\[:\])\/\/)/;
+const DEFANGED_DOT = /^(?:\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\))/i;
+
+/** The refanged text at `at` and how many characters of `source` it stands for, or null. */
+function refang(source: string, at: number): { text: string; length: number } | null {
+  // Cheap checks first: this runs on every `h` and bracket of every document.
+  const c = source.charCodeAt(at);
+  const next = source.charCodeAt(at + 1);
+  if (c === 104 || c === 72) {
+    if (next !== 120 && next !== 88 && next !== 42) return null;
+    const m = DEFANGED_SCHEME.exec(source.slice(at, at + 12));
+    return m ? { text: 'http', length: m[0].length } : null;
+  }
+  if (c !== 91 && c !== 40 && c !== 123) return null;
+  if (c === 91 && next === 58 && source.startsWith('[:]', at)) return { text: ':', length: 3 };
+  if (next !== 46 && next !== 100 && next !== 68) return null;
+  const m = DEFANGED_DOT.exec(source.slice(at, at + 5));
+  if (!m || !isWordChar(charBefore(source, at)) || !isWordChar(charAt(source, at + m[0].length))) return null;
+  return { text: '.', length: m[0].length };
+}
+
 /**
  * Normalises `source` (found at file offset `base`) for matching. Walks code points by UTF-16 index rather
  * than splitting the text into an array of strings: this runs on every segment of every document.
@@ -197,6 +221,14 @@ export function normalise(source: string, base: number): NormalText {
     if (atLineStart && c === 62) return at + 1;
     atLineStart = false;
     if (!inCode && (c === 42 || c === 95) && isEmphasisMark(source, at)) return at + 1;
+    const refanged = refang(source, at);
+    if (refanged) {
+      for (const [i, unit] of [...refanged.text].entries())
+        pushUnit(unit, at + Math.min(i, refanged.length - 1));
+      last = refanged.text.charCodeAt(refanged.text.length - 1);
+      dropped = false;
+      return at + refanged.length;
+    }
     pushUnit(source[at]!, at);
     last = c;
     dropped = false;

@@ -1,4 +1,4 @@
-import { negated, type PhraseRule } from './prose-phrase.js';
+import { type Adjustment, negated, type PhraseRule, REFUSES_QUOTED } from './prose-phrase.js';
 import {
   CONTEXT_OBJECT,
   EXTERNAL_DESTINATION,
@@ -22,6 +22,17 @@ const SENSITIVE = String.raw`(?:${SECRET_FILE}|${SECRET_WORD}|${CONTEXT_OBJECT}|
 const STRONG_RECEIVER = String.raw`(?:${PASTE_HOST}|${RAW_IP_URL}|\bwebhooks?\b|\bdiscord\b|\btelegram\b|\bngrok\b|\brequestbin\b|\bpipedream\b|webhook\.site|\binteract\.sh\b|\boast\.\w+|burpcollaborator)`;
 const READ_VERB = String.raw`\b(?:read|reads|reading|cat|open|opens|load|loads|access|accesses|grab|collect|collects|copy|copies|extract|dump|harvest|retrieve|parse|print|view|inspect|look\s+(?:at|in|inside|through)|search|scan|enumerate|steal|gather|fetch|obtain|type|head|tail|base64|Get-Content|gc|tar|zip)\b`;
 const STRONG_SECRET_FILE = String.raw`(?:\.docker/config\.json|\.kube/config\b|\bkubeconfig\b|\b(?:session\s+)?cookies\s+(?:from|in|of)\s+(?:the\s+|your\s+|their\s+)?(?:user'?s?\s+)?(?:chrome|chromium|firefox|safari|edge|brave|browser)|\b(?:chrome|chromium|firefox|safari|edge|brave)(?:'s)?\s+(?:profile|cookies|passwords|login\s+data|password\s+store)\b|\.ssh/(?:id_[a-z0-9]+(?!\.pub)\b|[\w.-]*key\b(?!\.pub)|\*)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws/credentials|\.netrc\b|\.git-credentials|application_default_credentials|\.azure/(?:accessTokens|msal_token_cache)|/etc/shadow|wallet\.dat|\bkeychains?\b|login\.keychain|\bLogin Data\b|cookies\.sqlite|\bbrowser\s+(?:cookies|passwords|(?:saved\s+)?(?:credentials|logins))|\bsaved\s+passwords|\bseed\s+phrases?|\b(?:metamask|phantom|exodus)\s+(?:vault|wallet)|\bkeystore\b)`;
+
+// API documentation: an LLM API takes the conversation and the system prompt as request fields, and caches
+// them. "Send the conversation history in the `messages` array", "mark the system prompt with cache_control"
+// describe how the skill's own API is called, not a leak. Not when a secret is in the sentence.
+const API_REQUEST_SHAPE: Adjustment = {
+  re: rx(
+    String.raw`^(?![^]*(?:${SECRET_FILE}|${SECRET_WORD}))(?=[^]*(?:${CONTEXT_OBJECT}|\bmessages\b|\bprompts?\b))[^]*(?:\b(?:in|into|as|via|inside|under|through|to)\s+(?:the\s+|a\s+|an\s+|each\s+|every\s+)?(?:[\w.'"-]+\s+){0,2}?(?:array|field|parameter|param|property|attribute|key|list|object|argument|arg)s?\b|\bcache_control\b|\bprompt[\s_-]+cach\w*|\bcach(?:e|es|ed|ing)\s+(?:the\s+|a\s+|your\s+)?(?:[\w-]+\s+)?(?:system\s+prompts?|prefix(?:es)?|conversation|context|prompts?|messages?)\b|\b(?:is|are|gets?|get)\s+cached\b|\bstateless\b|\b(?:api|model|server)\s+(?:does\s+not|doesn'?t)\s+(?:store|remember|keep)\b)`,
+  ),
+  factor: 0.3,
+  why: 'describes the fields of an API request (conversation, system prompt, caching), not a leak',
+};
 
 export const exfiltrationInstruction: PhraseRule = {
   id: 'md.exfiltration-instruction',
@@ -99,6 +110,8 @@ export const exfiltrationInstruction: PhraseRule = {
     },
   ],
   adjust: [
+    API_REQUEST_SHAPE,
+    REFUSES_QUOTED,
     {
       re: rx(String.raw`\b(?:to|into|onto|in)\s+`, USER_OWNED_DESTINATION),
       factor: 0.25,
@@ -208,6 +221,8 @@ export const contextLeakage: PhraseRule = {
     negated(
       'reveal|repeat|print|dump|output|disclose|leak|share|send|save|write|log|store|include|expose|copy|echo',
     ),
+    API_REQUEST_SHAPE,
+    REFUSES_QUOTED,
     {
       re: rx(String.raw`\b(?:summar(?:y|ies|i[sz]e)|notes|handoff|handover|recap|changelog)\b`),
       factor: 0.5,
@@ -269,6 +284,20 @@ export const credentialAccess: PhraseRule = {
       base: 0.9,
       why: 'queries the system credential store',
     },
+    {
+      // Offensive tooling run as a step ("for credential checks, start ntlmrelayx"): relays and poisoners
+      // capture other machines' hashes, dumpers read LSASS or the domain's secrets.
+      all: [
+        rx(
+          String.raw`\b(?:run|runs|running|start|starts|launch|launches|execute|executes|use|uses|invoke|invokes|call|calls)\b`,
+        ),
+        rx(
+          String.raw`\bresponder(?:\.py)?\s+-I\b|\b(?:ntlmrelayx|smbrelayx|krbrelayx|secretsdump)(?:\.py)?\b|\bmitm6\b|\bInveigh\b|\bInvoke-Mimikatz\b|\b(?:sekurlsa|lsadump)::|\bRubeus(?:\.exe)?\s+(?:kerberoast|asreproast|dump|harvest)\b|\bprocdump\S*\s+[^\n]{0,40}\blsass\b|\bcomsvcs(?:\.dll)?\b[^\n]{0,40}\bMiniDump\b`,
+        ),
+      ],
+      base: 0.8,
+      why: 'runs a credential relay or dumper',
+    },
   ],
   adjust: [
     {
@@ -286,6 +315,7 @@ export const credentialAccess: PhraseRule = {
       why: 'user setup: the user writes their own key into a config file',
     },
     negated('commit|push|share|check in|expose|print|log|read|access|open|cat|upload|send|include|store'),
+    negated(String.raw`(?:run|start|launch|execute|use|invoke|call)\b`),
     {
       // Tightening permissions on the key folder protects it; nothing is read.
       re: rx(

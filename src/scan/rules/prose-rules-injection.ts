@@ -1,4 +1,4 @@
-import { negated, type PhraseRule, type Variant } from './prose-phrase.js';
+import { negated, type PhraseRule, REFUSES_QUOTED, type Variant } from './prose-phrase.js';
 import { rx } from './prose-vocabulary.js';
 
 // Prompt-injection rules over prose: overriding instructions (P1), text aimed at the auditor (P1), and
@@ -348,6 +348,7 @@ export const instructionOverride: PhraseRule = {
       factor: 0.15,
       why: 'the sentence refuses such requests',
     },
+    REFUSES_QUOTED,
   ],
 };
 
@@ -472,6 +473,8 @@ export const auditorDirectedText: PhraseRule = {
 export const concealFromUser: PhraseRule = {
   id: 'md.conceal-from-user',
   pattern: 'P4',
+  // Concealment removes the user's oversight of everything else the skill does: as severe as hiding the text.
+  severity: 'high',
   message: 'Text tells the agent to hide what it does from the user.',
   help: 'Agents must keep the user informed of what they run and send. Instructions to act silently, hide output or not tell the user remove the user’s oversight. Remove them.',
   mention: 0.6,
@@ -515,7 +518,7 @@ export const concealFromUser: PhraseRule = {
     {
       all: [
         rx(
-          String.raw`\b(?:the\s+)?(?:user|human|owner)\s+(?:must|should|need|needs\s+to|may)\s+(?:never|not)\s+(?:know|see|notice|find\s+out|learn|be\s+(?:told|informed|aware))\b|\b(?:keep|make)\s+(?:this|it|these|the\s+\w+)\s+(?:secret|hidden|invisible|confidential)\s+from\b`,
+          String.raw`\b(?:the\s+)?(?:user|human|owner)\s+(?:must|should|need|needs\s+to|may)\s+(?:never|not)\s+(?:know|see|notice|find\s+out|learn|be\s+(?:told|informed|aware))\b|\b(?:keep|make)\s+(?:this|it|these|the\s+\w+)\s+(?:secret|hidden|invisible|confidential)\s+from\b|\b(?:keep|make)\s+(?:this|that|these|those|the|your|its)\s+(?:[\w-]+\s+){1,2}?(?:secret|hidden|invisible|confidential|private)\s+from\s+(?:the\s+)?(?:user|human|owner|operator|them)\b|\b(?:hide|conceal)\s+(?:this|it|that|these|them)\s+(?:[\w-]+\s+)?from\s+(?:the\s+)?(?:user|human|owner|operator)\b`,
         ),
       ],
       base: 0.9,
@@ -582,6 +585,40 @@ export const concealFromUser: PhraseRule = {
       factor: 1.3,
       why: 'it conceals a specific action',
     },
+    {
+      // "Rows the restricted user should not see", "users must not be able to delete audit logs": access
+      // control says what a user may not see or do; concealment hides what the agent does.
+      re: rx(
+        String.raw`\b(?:see|access|view|read|query|delete|modify|edit)\s+(?:the\s+|any\s+|those\s+|these\s+|other\s+)?(?:[\w-]+\s+)?(?:rows?|records?|data|columns?|fields?|tables?|entries|documents?|pages?|resources?|tenants?|accounts?)\b|\b(?:restricted|unauthori[sz]ed|anonymous|non-admin|guest|external|other)\s+users?\b|\brow[- ]level\s+security\b|\brls\b|\baccess\s+control\b|\bbe\s+able\s+to\b`,
+      ),
+      factor: 0.3,
+      why: 'access control: what a user may not see or do',
+    },
+    {
+      // "If the user doesn't know the path, ask": the user's knowledge as a condition, not kept from them.
+      re: rx(
+        String.raw`\b(?:if|when|whether|unless|in\s+case|what|things?)\s+(?:the\s+)?(?:user|they|users)\s+(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+(?:already\s+)?know\b`,
+      ),
+      factor: 0.3,
+      why: 'about what the user knows, not keeping it from them',
+    },
+    {
+      // "Do NOT include the fence in the output file": formatting left out of an output, not an action hidden.
+      re: rx(
+        String.raw`\b(?:(?:code\s+)?fences?|backticks?|markdown|formatting|front\s?matter|preamble|headings?|headers?|placeholders?|template\s+text|wrapper)\b`,
+      ),
+      factor: 0.35,
+      why: 'formatting kept out of an output, not an action hidden',
+    },
+    {
+      // "| `Alt+F7` | Clear command history |": a reference of what a key or menu item does.
+      re: rx(
+        String.raw`\b(?:ctrl|alt|cmd|shift|option|meta)\s*\+\s*\w+|(?:^|[\s|(])F\d{1,2}\b|\b(?:shortcuts?|hotkeys?|key\s+bindings?|keystrokes?|menu\s+items?)\b`,
+      ),
+      factor: 0.3,
+      why: 'describes what a key or menu item does',
+    },
+    negated('clear|delete|erase|wipe|remove|scrub|hide|conceal|mask|suppress|lie|mislead|deceive|misreport'),
     {
       // "Never silently overwrite", "so they cannot silently replace each other": the opposite of concealment.
       re: rx(
@@ -837,6 +874,7 @@ export const disableSafety: PhraseRule = {
   ],
   adjust: [
     negated('disable|turn off|bypass|circumvent|evade|skip|ignore|remove'),
+    REFUSES_QUOTED,
     {
       re: rx(
         String.raw`\b(?:set\s+(?:it\s+)?to\s+(?:false|true|0|off)|option|setting|parameter|config(?:uration)?\s+(?:key|value|file))\b`,
@@ -989,6 +1027,17 @@ export const persistenceEdit: PhraseRule = {
     ),
     factor: 0.45,
     why: 'the skill’s stated purpose covers this file',
+  },
+  // Persistence proper: shell start-up files, schedulers, SSH keys and other skills. A memory or persona skill's
+  // purpose covers its own memory and agent instructions, not these, unless it names them or is about setting
+  // up the machine.
+  scopeExcept: {
+    sentence: rx(
+      String.raw`\.bashrc\b|\.zshrc\b|\.bash_profile\b|\.zprofile\b|(?<![\w.])\.profile\b|config\.fish|\bcrontab\b|\bcron\s+jobs?\b|\blaunch\s?agents?\b|\blaunchd\b|\bsystemd\b|\bautostart\b|\bstartup\s+(?:items?|folder|scripts?)\b|\bauthorized_keys\b|\bregistry\s+run\b|\bother\s+skills?\b|\b(?:all|every|each)\s+(?:other\s+|installed\s+)?skills?\b|\.git/hooks\b|\bglobal\s+git\s+hooks\b`,
+    ),
+    purpose: rx(
+      String.raw`dotfiles?|shell|\bzsh|\bbash|\bfish\b|\bcron|schedul|launchd|systemd|autostart|start-?up|\bssh\b|skill[- ]?(?:creator|installer|manager|builder|author|writer)|\bhooks?\b|watchdog|\b(?:daily|nightly|hourly|weekly|periodic|recurring)\b|\bset\s?up\b|configur|\binstall|\binit\b|bootstrap|onboard|automat|environment|\bprofiles?\b|settings|instructions?\s+files?`,
+    ),
   },
 };
 

@@ -131,6 +131,42 @@ export const encodedCommand: PhraseRule = {
       base: 0.7,
       why: 'decodes a long base64 blob in a command',
     },
+    {
+      // Steps in words around an opaque blob: "decode it from base64 and follow the decoded instructions",
+      // "XOR each byte with 0x5A, then execute the result". What the blob says cannot be reviewed; that the
+      // agent is told to obey it can.
+      all: [
+        rx(
+          String.raw`(?:\b(?:decode|decrypt|deobfuscate|unscramble|xor|rot-?13|base64\s+-d)\w*\b|\b(?:reverse|join|concatenate|reassemble|combine|unpack)\w*\s+(?:the\s+|these\s+|those\s+)?(?:\w+\s+)?(?:strings?|fragments?|parts|pieces|chunks|bytes|characters|segments|blobs?)\b)[^.;]{0,160}?\b(?:follow|execute|run|obey|apply|carry\s+out|perform|act\s+on|eval(?:uate)?|pipe|paste)\s+(?:(?:exactly|all|every|each)\s+)?(?:it|them|this|that|these|the\s+(?:decoded|resulting|result(?:ing)?|output|plain(?:text)?|hidden|embedded|recovered)\b|the\s+(?:result|output|payload|command|commands|script|instructions?|steps?)\b|whatever\b)(?!\s+through\b)`,
+        ),
+      ],
+      base: 0.85,
+      why: 'tells the agent to decode an opaque blob and obey or run what it says',
+    },
+    {
+      // In-memory loaders run code that never touches the disk, out of reach of review and antivirus.
+      all: [
+        rx(
+          String.raw`\b(?:run|runs|running|start|launch|execute|use|uses|invoke|load|loads|inject|injects|call|fetch\w*)\b`,
+        ),
+        rx(
+          String.raw`\bInvoke-(?:ReflectivePEInjection|Shellcode|ReflectiveDLLInjection)\b|\bReflection\.Assembly\]::Load(?:File)?\s*\(|\bexecute-assembly\b|\bsRDI\b|\bmemfd_create\b|\bVirtualAlloc(?:Ex)?\b[^\n]{0,200}?\b(?:CreateThread|CreateRemoteThread)\b|\bshellcode\s+(?:runner|loader|injector)\b|\breflective(?:ly)?\s+(?:dll\s+|pe\s+)?(?:load|inject)\w*`,
+        ),
+      ],
+      base: 0.8,
+      why: 'loads code straight into memory, where it is never reviewed or scanned',
+    },
+  ],
+  adjust: [
+    negated(String.raw`(?:run|execute|use|load|inject|invoke|decode|pipe|follow|obey)\b`),
+    {
+      // A detection guide names the loaders attackers use.
+      re: rx(
+        String.raw`\b(?:detects?|detection|alerts?\s+(?:on|when)|attackers?|adversar(?:y|ies)|threat\s+actors?|mitre|indicators?|iocs?|hunt(?:ing)?|monitor(?:s|ing)?\s+for|looks?\s+for)\b`,
+      ),
+      factor: 0.3,
+      why: 'describes what attackers do or a tool detects',
+    },
   ],
 };
 
