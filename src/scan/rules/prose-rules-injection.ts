@@ -349,6 +349,17 @@ export const instructionOverride: PhraseRule = {
       why: 'the sentence refuses such requests',
     },
     REFUSES_QUOTED,
+    {
+      // A rule list that forbids the override: "Must not ignore previous instructions", "Never disregard the
+      // system prompt". The negation must sit right before the verb: "do not hesitate to ignore …" and
+      // "don't forget: ignore …" are the attack itself, so a word between them (or `forget` as the verb) does
+      // not count.
+      re: rx(
+        String.raw`(?:\b(?:must|should|shall|will|do|does|may|can|to)\s+not|\bnever|\b(?:don|doesn|won|can|mustn|shouldn)'?t)\s+(?:ever\s+)?(?:ignore|disregard|override|overrule|bypass|discard|abandon|set\s+aside)\s+(?:(?:all|any|the|your|its|these|those|previous|prior|earlier|original|system|safety|user|developer|operator)(?:'s)?\s+)*(?:instructions?|prompts?|rules|guidelines|guardrails|policies|restrictions|constraints|directives)\b`,
+      ),
+      factor: 0.15,
+      why: 'the sentence forbids overriding the instructions',
+    },
   ],
 };
 
