@@ -5,6 +5,7 @@ import type { Call, CodeModel } from '../code/model.js';
 import { T } from '../code/model.js';
 import { networkUses } from '../code/network.js';
 import { CMDLET_ALIASES } from '../code/powershell.js';
+import { BIDI_RE } from '../decode.js';
 import type { FileContext, Hit, Rule } from '../rule.js';
 import { lineAt, lineStarts, quote } from '../text.js';
 import { codeDetector } from './code-detector.js';
@@ -28,6 +29,13 @@ export const OBFUSCATION_RULES = [
     pattern: 'SC3',
     message: 'Packed, character-code encoded or machine-obfuscated code.',
     help: 'Packers (eval(function(p,a,c,k,e,d)), obfuscator.io _0x names) and long chr()/fromCharCode sequences hide behaviour; ask for the readable source.',
+  },
+  {
+    id: 'code.trojan-source',
+    pattern: 'SC3',
+    message:
+      'Bidirectional control characters make the code read differently from how it runs (Trojan Source).',
+    help: 'Bidi overrides and isolates (U+202A-U+202E, U+2066-U+2069) reorder how a line is displayed, so a comment can hide code or a condition can look closed while it is not. Code written in left-to-right scripts never needs them: remove them.',
   },
 ] as const satisfies readonly Rule[];
 
@@ -184,6 +192,31 @@ function packedHits(ctx: FileContext, model: CodeModel): Hit[] {
   return hits;
 }
 
+// Right-to-left scripts (Hebrew, Arabic) in a string or comment may carry bidi marks for display; elsewhere a
+// bidi control has no purpose but to show a reviewer other code than the interpreter runs.
+const BIDI_CONTROL = new RegExp(BIDI_RE.source);
+const RTL_SCRIPT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
+const MAX_TROJAN_HITS = 3;
+
+function trojanSourceHits(ctx: FileContext): Hit[] {
+  const hits: Hit[] = [];
+  if (!BIDI_CONTROL.test(ctx.text)) return hits;
+  for (const [i, line] of ctx.text.split('\n').entries()) {
+    if (!BIDI_CONTROL.test(line) || RTL_SCRIPT.test(line)) continue;
+    const { confidence, notes } = contextConfidence(ctx, 0.85);
+    hits.push({
+      rule: 'code.trojan-source',
+      line: i + 1,
+      endLine: i + 1,
+      evidence: quote(line, 200),
+      confidence,
+      rationale: ['bidirectional control characters in a line of left-to-right code', ...notes].join('; '),
+    });
+    if (hits.length >= MAX_TROJAN_HITS) break;
+  }
+  return hits;
+}
+
 /** A network destination decoded from base64/hex at run time: the host is hidden from review. */
 function hiddenDestinationHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = [];
@@ -210,6 +243,7 @@ export function obfuscationHits(ctx: FileContext, model: CodeModel): Hit[] {
     ...blobHits(ctx, model),
     ...hiddenNameHits(ctx, model),
     ...packedHits(ctx, model),
+    ...trojanSourceHits(ctx),
   ];
 }
 
