@@ -16,9 +16,9 @@ import {
   notRunReason,
   orderFindings,
   percent,
-  RECOMMENDATION_LABEL,
-  RECOMMENDATION_MEANING,
   reveal,
+  STATUS_ADVICE,
+  STATUS_ICON,
   STATUS_LABEL,
   signedPercent,
   timeSaving,
@@ -40,9 +40,6 @@ const LIST_ITEMS = 8;
 // whatever still overflows at a line boundary.
 const DETAIL_BUDGET = 24_000;
 const MAX_CHARS = 60_000;
-
-const RECOMMENDATION_ICON = { adopt: '🟢', 'test first': '🟡', 'do not install': '🔴' } as const;
-export const STATUS_ICON = { pass: '🟢', caution: '🟡', risky: '🔴' } as const;
 
 /** Untrusted text as inline Markdown prose: nothing in it can become markup, a link or a mention. */
 export function prose(text: string, max = 400): string {
@@ -275,9 +272,9 @@ export function renderReportMarkdown(report: Report): string {
   const { skill, verdict } = report;
   const p = skill.provenance;
   const out = [
-    `## ${RECOMMENDATION_ICON[verdict.recommendation]} ${RECOMMENDATION_LABEL[verdict.recommendation]}: ${codeSpan(skill.name, 80)}`,
+    `## ${STATUS_ICON[verdict.status]} ${STATUS_LABEL[verdict.status]}: ${codeSpan(skill.name, 80)}`,
     '',
-    `**${prose(verdict.headline)}** ${RECOMMENDATION_MEANING[verdict.recommendation]}`,
+    `**${STATUS_ADVICE[verdict.status]}**`,
     '',
     ...bulletList(verdict.reasons, (r) => prose(r)),
     '',

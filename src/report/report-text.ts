@@ -17,16 +17,15 @@ import {
   notRunReason,
   orderFindings,
   percent,
-  RECOMMENDATION_LABEL,
-  RECOMMENDATION_MEANING,
   reveal,
+  STATUS_ADVICE,
   STATUS_LABEL,
   signedPercent,
   timeSaving,
   tokenSaving,
   VERDICT_LABEL,
 } from './html/app/format.js';
-import type { Recommendation, Report, ReportFinding, RuntimeSummary, TrialSummary } from './model.js';
+import type { Report, ReportFinding, RuntimeSummary, TrialSummary } from './model.js';
 
 // Terminal summary of an audit: the decision first, then the evidence behind it. Every string from the report
 // may carry skill text, so each one passes through `reveal` (no terminal escapes, bidi or invisible characters
@@ -42,10 +41,11 @@ function line(text: string, max = LINE_CHARS): string {
   return clip(reveal(text).replace(/\n/g, ' ⏎ '), max);
 }
 
-function recommendationBanner(r: Recommendation, c: Colors): string {
-  const label = ` ${RECOMMENDATION_LABEL[r].toUpperCase()} `;
-  if (r === 'do not install') return c.bold(c.bgRed(c.white(label)));
-  if (r === 'test first') return c.bold(c.bgYellow(c.black(label)));
+/** The status as a coloured banner: the one word a reader looks for first. */
+function statusBanner(status: Report['safety']['status'], c: Colors): string {
+  const label = ` ${STATUS_LABEL[status].toUpperCase()} `;
+  if (status === 'risky') return c.bold(c.bgRed(c.white(label)));
+  if (status === 'caution') return c.bold(c.bgYellow(c.black(label)));
   return c.bold(c.bgGreen(c.black(label)));
 }
 
@@ -81,6 +81,7 @@ function renderFinding(f: ReportFinding, c: Colors): string[] {
   for (const e of evidence.slice(0, EVIDENCE_LINES)) out.push(`         ${c.dim('│')} ${line(e)}`);
   if (evidence.length > EVIDENCE_LINES)
     out.push(`         ${c.dim(`│ … ${evidence.length - EVIDENCE_LINES} more lines`)}`);
+  if (f.rationale) out.push(`         ${c.dim(`why: ${line(f.rationale, 300)}`)}`);
   for (const ev of f.runtimeEvidence) out.push(`         ${c.magenta('runtime:')} ${line(ev.summary)}`);
   return out;
 }
@@ -233,9 +234,8 @@ export function renderReportText(report: Report, c: Colors): string {
   const { skill, verdict } = report;
   const agents = agentRows(report.configuration);
   const out: string[] = [
-    `${recommendationBanner(verdict.recommendation, c)}  ${c.bold(line(skill.name, 80))}  ${c.dim(line(skill.path, 120))}`,
-    `${c.bold(line(verdict.headline, 300))}`,
-    c.dim(RECOMMENDATION_MEANING[verdict.recommendation]),
+    `${statusBanner(verdict.status, c)}  ${c.bold(line(skill.name, 80))}  ${c.dim(line(skill.path, 120))}`,
+    c.bold(STATUS_ADVICE[verdict.status]),
     ...verdict.reasons.map((r) => `  • ${line(r, 300)}`),
     '',
     ...renderFindings(report, c),

@@ -3,13 +3,15 @@ import { patternById, SEVERITY_RANK } from '../scan/taxonomy.js';
 import { statusReason } from '../score/verdict.js';
 import type { Finding, SafetyStatus } from '../types.js';
 import type { Colors } from './colors.js';
+import { STATUS_LABEL } from './verdict-words.js';
 
 // Human-readable scan output: one block per skill, findings by severity with quoted evidence.
 
 function statusLabel(status: SafetyStatus, c: Colors): string {
-  if (status === 'risky') return c.bold(c.red('RISKY'));
-  if (status === 'caution') return c.bold(c.yellow('CAUTION'));
-  return c.bold(c.green('PASS'));
+  const word = STATUS_LABEL[status].toUpperCase();
+  if (status === 'risky') return c.bold(c.red(word));
+  if (status === 'caution') return c.bold(c.yellow(word));
+  return c.bold(c.green(word));
 }
 
 function severityLabel(f: Finding, c: Colors): string {

@@ -41,8 +41,6 @@ export interface AuditResult {
   runDir: string;
   safetyStatus: string;
   safetyScore: number;
-  recommendation: string;
-  headline: string;
 }
 
 export interface AuditRow extends NewAudit, Partial<AuditResult> {
@@ -97,6 +95,8 @@ CREATE TABLE IF NOT EXISTS audits (
   run_dir TEXT,
   safety_status TEXT,
   safety_score REAL,
+  -- Unused: the verdict's words now follow from safety_status (src/report/verdict-words.ts). Kept so that
+  -- databases written before stay the same shape.
   recommendation TEXT,
   headline TEXT
 );
@@ -133,8 +133,6 @@ const COLUMNS = {
   runDir: 'run_dir',
   safetyStatus: 'safety_status',
   safetyScore: 'safety_score',
-  recommendation: 'recommendation',
-  headline: 'headline',
 } as const;
 
 const SELECT = `SELECT ${Object.entries(COLUMNS)
@@ -161,8 +159,6 @@ const RESULT_FIELDS: Record<keyof AuditResult, true> = {
   runDir: true,
   safetyStatus: true,
   safetyScore: true,
-  recommendation: true,
-  headline: true,
 };
 
 /** A new audit id: 16 url-safe characters (96 random bits), unguessable so report URLs can be shared. */
@@ -270,8 +266,7 @@ export class AuditStore {
       this.db
         .prepare(
           `UPDATE audits SET status = 'done', stage = NULL, finished_at = ?, content_hash = ?, skill_name = ?,
-             skill_subdir = ?, commit_sha = ?, run_dir = ?, safety_status = ?, safety_score = ?,
-             recommendation = ?, headline = ?
+             skill_subdir = ?, commit_sha = ?, run_dir = ?, safety_status = ?, safety_score = ?
            WHERE id = ? AND status = 'running' AND attempts = ?`,
         )
         .run(
@@ -283,8 +278,6 @@ export class AuditStore {
           result.runDir,
           result.safetyStatus,
           result.safetyScore,
-          result.recommendation,
-          result.headline,
           id,
           attempt,
         ).changes === 1

@@ -1,23 +1,9 @@
 import type { VerdictKind } from '../../../types.js';
-import type { Recommendation, ReportFinding } from '../../model.js';
+import type { ReportFinding } from '../../model.js';
 
 // Words and number formats shared by every report renderer (terminal, Markdown, HTML app), plus the one
 // defence they all need against skill text: characters a reader cannot see are shown as visible markers.
 // Pure functions only: this module runs in Node and, bundled, in the browser.
-
-export const RECOMMENDATION_LABEL: Record<Recommendation, string> = {
-  adopt: 'Adopt',
-  'test first': 'Test first',
-  'do not install': 'Do not install',
-};
-
-export const RECOMMENDATION_MEANING: Record<Recommendation, string> = {
-  adopt:
-    'Nothing any check found makes installing it dangerous; see utility for whether it helps your agent.',
-  'test first':
-    'Something here deserves a reviewer’s look: check the findings and try it in a sandbox before relying on it.',
-  'do not install': 'It can harm you or your data; do not install it as it is.',
-};
 
 export const VERDICT_LABEL: Record<VerdictKind, string> = {
   confirmed: 'confirmed at runtime',
@@ -28,7 +14,7 @@ export const VERDICT_LABEL: Record<VerdictKind, string> = {
   no_probe: 'not probed',
 };
 
-export const STATUS_LABEL = { pass: 'Pass', caution: 'Caution', risky: 'Risky' } as const;
+export { STATUS_ADVICE, STATUS_ICON, STATUS_LABEL, STATUS_TONE } from '../../verdict-words.js';
 
 // Which `notRun` stages explain an empty report section (stage names are free text, matched by word).
 export const SECTION_STAGES = {
