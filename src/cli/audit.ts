@@ -5,7 +5,7 @@ import { UserError } from '../util/errors.js';
 import { type FailOn, gateExitCode } from './gate.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
-import { emit, oneOf, positiveInt, unitInterval } from './output.js';
+import { emit, oneOf, positiveInt, unitInterval, wholeNumber } from './output.js';
 
 const AGENTS = ['builtin', 'claude-code', 'codex', 'opencode'] as const;
 type AgentFlag = (typeof AGENTS)[number];
@@ -65,15 +65,20 @@ export function registerAudit(program: Command): void {
     )
     .option('-q, --quiet', 'no progress output')
     .option('--agent <name>', `agent for the paired trials (${AGENTS.join(', ')})`, oneOf(AGENTS), 'builtin')
-    .option('--agents <a,b>', 'several agents, one utility row each (the first is the headline)')
+    .option('--agents <a,b>', 'several agents, one utility row each (the first one leads the report)')
     .option('--scenarios <n>', 'utility scenarios to generate', positiveInt, 3)
     .option('--concurrency <n>', 'agent trials running at once', positiveInt, 2)
-    .option('--alpha <a>', 'weight of time against tokens in ECG (0-1)', unitInterval, 0.5)
+    .option(
+      '--alpha <a>',
+      'in the combined gain, the weight of time saved against tokens saved (0-1)',
+      unitInterval,
+      0.5,
+    )
     .option('--agent-timeout <seconds>', 'wall-clock limit of each agent run (default 600)', positiveInt)
     .option(
       '--quality-runs <n>',
       'quality profile: also run n paraphrases of each scenario and n unrelated + n adversarial requests with the skill (extra agent runs; off by default)',
-      positiveInt,
+      wholeNumber,
     )
     .option(
       '--judge-model <provider/name>',

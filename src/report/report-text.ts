@@ -8,11 +8,13 @@ import {
   agentScoreCells,
 } from './html/app/agent-rows.js';
 import {
+  bytes,
   clip,
   count,
   duration,
   effectiveTokens,
   findingLocation,
+  limitLabel,
   mergedAttempts,
   notRunReason,
   orderFindings,
@@ -24,6 +26,7 @@ import {
   timeSaving,
   tokenSaving,
   VERDICT_LABEL,
+  when,
 } from './html/app/format.js';
 import type { Report, ReportFinding, RuntimeSummary, TrialSummary } from './model.js';
 
@@ -122,6 +125,9 @@ function listed<T>(items: readonly T[], show: (item: T) => string, c: Colors): s
 function renderRuntime(runtime: RuntimeSummary, c: Colors): string[] {
   const out = [
     `${heading('Runtime evidence', c)}  ${c.dim(`${line(runtime.sandbox.backend)} sandbox; ${runtime.scriptsRun.length} script run(s)`)}`,
+    ...(runtime.sandbox.limitsApplied.length
+      ? [c.dim(`  limits: ${line(runtime.sandbox.limitsApplied.map(limitLabel).join(', '), 400)}`)]
+      : []),
   ];
   for (const s of runtime.scriptsRun) {
     const end = s.timedOut ? c.yellow('timed out') : `exit ${s.exitCode ?? 'signal'}`;
@@ -135,7 +141,7 @@ function renderRuntime(runtime: RuntimeSummary, c: Colors): string[] {
       mergedAttempts(runtime.network),
       ({ item: n, count: times }) =>
         `${line(n.protocol)} ${c.bold(line(n.destination))}${times > 1 ? c.dim(` ×${times}`) : ''} ${n.blocked ? c.dim('(blocked)') : c.red('(connected)')}` +
-        (n.bytes !== undefined ? c.dim(` ${count(n.bytes)} bytes`) : '') +
+        (n.bytes !== undefined ? c.dim(` ${bytes(n.bytes)}`) : '') +
         (n.canaries?.length ? ` ${c.red(`carried ${line(n.canaries.join(', '))}`)}` : ''),
       c,
     ),
@@ -174,7 +180,7 @@ function renderUtility(report: Report, c: Colors): string[] {
     );
   for (const s of u.scenarios) {
     out.push(
-      `  ${c.bold(line(s.id, 60))}  ${s.valid ? `PRG ${signedPercent(s.prg)}` : c.yellow(`invalid: ${line(s.invalidReason ?? 'unknown')}`)}`,
+      `  ${c.bold(line(s.id, 60))}  ${s.valid ? `pass-rate gain ${signedPercent(s.prg)}` : c.yellow(`invalid: ${line(s.invalidReason ?? 'unknown')}`)}`,
     );
     out.push(`    ${c.dim(line(s.instruction, 160))}`);
     out.push(
@@ -265,7 +271,7 @@ export function renderReportText(report: Report, c: Colors): string {
     c.dim(
       `skill ${skill.id.slice(0, 12)} from ${p.source} ${line(p.uri, 160)}` +
         (p.commit ? `@${line(p.commit, 40).slice(0, 12)}` : p.ref ? `@${line(p.ref, 60)}` : '') +
-        `  ·  ${report.tool.name} ${line(report.tool.version, 40)}  ·  ${line(report.generatedAt, 40)}`,
+        `  ·  ${report.tool.name} ${line(report.tool.version, 40)}  ·  ${line(when(report.generatedAt), 40)}`,
     ),
   );
   return `${out.join('\n')}\n`;

@@ -201,6 +201,53 @@ export function count(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
+const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
+
+/** A byte count a person reads: `1 GiB`, `1.5 MiB`, `812 B` (JSON keeps the exact number). */
+export function bytes(n: number): string {
+  if (!Number.isFinite(n)) return 'n/a';
+  let value = Math.abs(n);
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const shown = unit === 0 || value >= 10 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1);
+  return `${n < 0 ? '−' : ''}${shown} ${BYTE_UNITS[unit]}`;
+}
+
+// Sandbox limit names whose value is a byte count or a time, for `limitLabel`.
+const BYTE_LIMITS = /bytes$|^disk$|^memory$/i;
+const MS_LIMITS = /ms$/i;
+const SECOND_LIMITS = /seconds$/i;
+
+/** A sandbox limit record "disk=1073741824 (tmpfs)" as a person reads it: "disk 1 GiB (tmpfs)". */
+export function limitLabel(record: string): string {
+  const m = /^([A-Za-z]+)=(\d+)(.*)$/.exec(record);
+  if (!m) return record;
+  const [, name, raw, rest] = m as unknown as [string, string, string, string];
+  const value = Number(raw);
+  const shown = BYTE_LIMITS.test(name)
+    ? bytes(value)
+    : MS_LIMITS.test(name)
+      ? duration(value)
+      : SECOND_LIMITS.test(name)
+        ? `${count(value)} s`
+        : count(value);
+  const label = name
+    .replace(/(Bytes|Ms|Seconds)$/, '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
+  return `${label} ${shown}${rest}`;
+}
+
+/** A timestamp a person reads, in UTC so that every reader sees the same text: `2026-12-01 23:52 UTC`. */
+export function when(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
 /** Effective input tokens (input − cached), the cost measure of seed 000 eq. 3. */
 export function effectiveTokens(t: { input: number; cached: number }): number {
   return Math.max(0, t.input - t.cached);

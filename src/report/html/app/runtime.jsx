@@ -1,5 +1,5 @@
 /** @import { RuntimeSummary } from '../../model.js' */
-import { count, duration, mergedAttempts } from './format.js';
+import { bytes, duration, limitLabel, mergedAttempts } from './format.js';
 import { Code, Section, Txt } from './text.jsx';
 
 /** @param {{ title: string, n: number, alarming?: boolean, wide?: boolean, children: import('preact').ComponentChildren }} props */
@@ -37,7 +37,7 @@ function NetworkRows({ rows }) {
           </td>
           <td>
             {a.blocked ? 'blocked' : <strong class="t-bad">connected</strong>}
-            {a.bytes !== undefined ? ` · ${count(a.bytes)} B` : ''}
+            {a.bytes !== undefined ? ` · ${bytes(a.bytes)}` : ''}
           </td>
           <td class="t-bad">
             {a.canaries?.length ? (
@@ -96,7 +96,7 @@ export function Runtime({ runtime }) {
           {runtime.sandbox.limitsApplied.length ? (
             <>
               {' · '}
-              <Txt value={runtime.sandbox.limitsApplied.join(', ')} max={300} />
+              <Txt value={runtime.sandbox.limitsApplied.map(limitLabel).join(', ')} max={300} />
             </>
           ) : null}
         </>

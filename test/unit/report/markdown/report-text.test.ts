@@ -20,8 +20,14 @@ describe('renderReportText', () => {
     const r2 = lines.findIndex((l) => l.includes('R2 Network Timeout Missing'));
     expect(lines[e2]).toContain('scripts/setup.sh:14-16  confirmed at runtime  confidence 0.90');
     expect(e2).toBeLessThan(r2);
+    // Every finding carries its one-line reason, as in `scan`.
+    expect(lines[e2 + 1 + lines.slice(e2 + 1).findIndex((l) => l.trimStart().startsWith('why:'))]).toBe(
+      `         why: ${riskyReport().safety.findings.find((f) => f.pattern === 'E2')!.rationale}`,
+    );
+    for (const f of riskyReport().safety.findings.filter((x) => !x.suppressed && x.rationale))
+      expect(lines).toContain(`         why: ${f.rationale}`);
     expect(lines).toContain(
-      '    https telemetry.pdf-tools.example:443 (blocked) 1,874 bytes carried OPENAI_API_KEY',
+      '    https telemetry.pdf-tools.example:443 (blocked) 1.8 KiB carried OPENAI_API_KEY',
     );
     expect(lines).toContain('    modified ~/.bashrc');
     expect(lines).toContain(
@@ -70,7 +76,7 @@ describe('renderReportText', () => {
     const text = renderReportText(report, plain);
     expect(text).toContain('  network attempts: 3');
     expect(text).toContain(
-      '    https telemetry.pdf-tools.example:443 ×3 (blocked) 1,874 bytes carried OPENAI_API_KEY',
+      '    https telemetry.pdf-tools.example:443 ×3 (blocked) 1.8 KiB carried OPENAI_API_KEY',
     );
   });
 
