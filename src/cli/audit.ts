@@ -6,6 +6,7 @@ import { type FailOn, gateExitCode } from './gate.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
 import { emit, oneOf, positiveInt, unitInterval, wholeNumber } from './output.js';
+import { createProgress } from './progress.js';
 
 const AGENTS = ['builtin', 'claude-code', 'codex', 'opencode'] as const;
 type AgentFlag = (typeof AGENTS)[number];
@@ -93,7 +94,7 @@ export function registerAudit(program: Command): void {
       import('../report/colors.js'),
       import('../report/report-text.js'),
     ]);
-    const showProgress = !flags.quiet && process.stderr.isTTY;
+    const progress = createProgress(process.stderr, flags.quiet === true);
     const { resolveJudgeSettings, resolveModelSettings } = await import('../model/index.js');
     const settings = resolveModelSettings(modelFlags(flags));
     if (!settings && typeof flags.judgeModel === 'string')
@@ -123,11 +124,9 @@ export function registerAudit(program: Command): void {
         ...(flags.maxRuns !== undefined ? { maxRuns: flags.maxRuns } : {}),
         ...(flags.runTimeout !== undefined ? { limits: { wallMs: flags.runTimeout * 1000 } } : {}),
       },
-      ...(showProgress
-        ? { onStage: (skill: string, stage: string) => process.stderr.write(`\r\x1b[K${skill}: ${stage}…`) }
-        : {}),
+      onStage: (skill: string, stage: string) => progress.stage(skill, stage),
     });
-    if (showProgress) process.stderr.write('\r\x1b[K');
+    progress.end();
     const colors = colorsFor(process.stdout);
     let text = '';
     for (const o of outcomes) {

@@ -42,15 +42,3 @@ export function unitInterval(value: string): number {
   if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('expected a number from 0 to 1');
   return n;
 }
-
-/** A progress line on stderr, only on a terminal and never under --quiet. */
-export function progressReporter(
-  label: string,
-  quiet: boolean,
-): ((done: number, total: number) => void) | undefined {
-  if (quiet || !process.stderr.isTTY) return undefined;
-  return (done, total) => {
-    process.stderr.write(`\r${label} ${done}/${total}`);
-    if (done === total) process.stderr.write('\r\x1b[K');
-  };
-}
