@@ -55,6 +55,14 @@ export interface AuditRow extends NewAudit, Partial<AuditResult> {
   errorMessage: string | null;
 }
 
+export interface AuditListQuery {
+  status?: AuditStatus;
+  /** Part of the source to match (a repository name, an upload's file name). */
+  source?: string;
+  limit: number;
+  offset: number;
+}
+
 export type SubmitOutcome =
   | { kind: 'created'; audit: AuditRow }
   | { kind: 'existing'; audit: AuditRow }
@@ -374,6 +382,39 @@ export class AuditStore {
       `${SELECT} WHERE ${where.join(' AND ')} ORDER BY ${refFirst}finished_at DESC, rowid DESC LIMIT 1`,
       ...params,
     );
+  }
+
+  /** The latest finished audit submitted under this source key (a byte-identical upload, same settings). */
+  latestDoneBySourceKey(sourceKey: string): AuditRow | null {
+    return this.one(
+      `${SELECT} WHERE source_key = ? AND status = 'done' ORDER BY finished_at DESC, rowid DESC LIMIT 1`,
+      sourceKey,
+    );
+  }
+
+  /**
+   * One page of audits, newest first, optionally of one status and with `source` contained in the source
+   * (case-insensitive; LIKE wildcards in it are matched literally), with the total that matches.
+   */
+  list(query: AuditListQuery): { audits: AuditRow[]; total: number } {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.status) {
+      where.push('status = ?');
+      params.push(query.status);
+    }
+    if (query.source) {
+      where.push("source LIKE ? ESCAPE '\\'");
+      params.push(`%${query.source.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    }
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const total = (
+      this.db.prepare(`SELECT COUNT(*) AS n FROM audits ${clause}`).get(...params) as { n: number }
+    ).n;
+    const rows = this.db
+      .prepare(`${SELECT} ${clause} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
+      .all(...params, query.limit, query.offset) as Record<string, unknown>[];
+    return { audits: rows.map(withoutNulls), total };
   }
 
   countByStatus(): Record<AuditStatus, number> {
