@@ -23,6 +23,7 @@ import {
   STATUS_ADVICE,
   STATUS_LABEL,
   signedPercent,
+  tally,
   timeSaving,
   tokenSaving,
   VERDICT_LABEL,
@@ -158,8 +159,15 @@ function renderRuntime(runtime: RuntimeSummary, c: Colors): string[] {
     `  files changed: ${runtime.filesChanged.length === 0 ? c.green('none') : String(runtime.filesChanged.length)}`,
   );
   out.push(...listed(runtime.filesChanged, (f) => `${f.change.padEnd(8)} ${line(f.path)}`, c));
-  out.push(`  processes: ${runtime.processes.length}`);
-  out.push(...listed(runtime.processes, (p) => c.dim(line(p.argv.join(' '))), c));
+  const processes = tally(runtime.processes, (p) => p.argv.join('\u0000'));
+  out.push(`  processes: ${processes.length} distinct, ${runtime.processes.length} started`);
+  out.push(
+    ...listed(
+      processes,
+      ({ item, count: times }) => c.dim(`${line(item.argv.join(' '))}${times > 1 ? ` ×${times}` : ''}`),
+      c,
+    ),
+  );
   return out;
 }
 

@@ -27,6 +27,13 @@ export interface AuditView {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** An error message as the submitter may see it: an upload is named by its file name, not its path here. */
+function shownMessage(row: AuditRow): string {
+  const message = row.errorMessage ?? '';
+  if (!row.uploadPath && !row.source.startsWith('upload:')) return message;
+  return message.split(row.intakeSource).join(row.source.replace(/^upload:/, ''));
+}
+
 export function auditView(row: AuditRow, store: AuditStore): AuditView {
   const skill = row.skillName ?? row.skill;
   const status = row.safetyStatus;
@@ -42,7 +49,7 @@ export function auditView(row: AuditRow, store: AuditStore): AuditView {
     ...(row.startedAt !== null ? { startedAt: iso(row.startedAt) } : {}),
     ...(row.finishedAt !== null ? { finishedAt: iso(row.finishedAt) } : {}),
     attempts: row.attempts,
-    ...(row.errorCode ? { error: { code: row.errorCode, message: row.errorMessage ?? '' } } : {}),
+    ...(row.errorCode ? { error: { code: row.errorCode, message: shownMessage(row) } } : {}),
     ...(done
       ? {
           verdict: {

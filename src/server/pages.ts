@@ -19,7 +19,7 @@ export function escapeHtml(text: string): string {
 
 const STYLE = `
 :root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--bg:#f6f8fa;--good:#1a7f37;--warn:#9a6700;--bad:#cf222e;--busy:#0969da}
-*{box-sizing:border-box}body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
+*{box-sizing:border-box}body{overflow-wrap:anywhere;margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
 header.top{background:#fff;border-bottom:1px solid var(--line)}header.top .wrap{display:flex;gap:16px;align-items:baseline;flex-wrap:wrap}
 .brand{font-weight:700}.brand a,nav a{color:inherit;text-decoration:none}nav a{color:var(--busy);margin-right:12px}
 .wrap{max-width:64rem;margin:0 auto;padding:12px 16px}main.wrap{padding-top:24px}

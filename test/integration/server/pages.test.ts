@@ -106,6 +106,9 @@ describe('service pages', () => {
     expect(html).toContain('data-state="failed"');
     expect(html).toContain('Failed');
     expect(html).toContain('NO_SKILL');
+    // Named by the uploaded file, never by where the server keeps it.
+    expect(html).toContain('broken.zip');
+    expect(html).not.toContain(join(root, 'data'));
     expect(html).not.toContain('Audit in progress');
     expect(html).not.toContain('http-equiv="refresh"');
   });
