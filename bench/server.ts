@@ -62,8 +62,6 @@ try {
       runDir: 'runs/none',
       safetyStatus: 'pass',
       safetyScore: 100,
-      recommendation: 'adopt',
-      headline: 'Pass',
     });
   }
   const lastId = seed.all().at(-1)!.id;

@@ -2,13 +2,15 @@
 // server is configured by the user but still a remote party, so nothing it sends is trusted as code or markup,
 // and a link it sends must stay on its own origin.
 
+import { isVerdictStatus, type VerdictStatus } from '../../src/report/verdict-words.js';
+
+export type { VerdictStatus };
+
 export type AuditStatus = 'queued' | 'running' | 'done' | 'failed';
-export type VerdictStatus = 'pass' | 'caution' | 'risky';
 
 export interface Verdict {
   status: VerdictStatus;
   safetyScore: number;
-  recommendation: string;
 }
 
 export interface Audit {
@@ -33,7 +35,6 @@ export type Lookup = { found: false } | { found: true; audit: Audit };
 export class BadResponse extends Error {}
 
 const AUDIT_STATUSES: readonly string[] = ['queued', 'running', 'done', 'failed'] satisfies AuditStatus[];
-const VERDICT_STATUSES: readonly string[] = ['pass', 'caution', 'risky'] satisfies VerdictStatus[];
 // Longest text kept from any field: the badge is a few words wide and a hostile server could send megabytes.
 const MAX_TEXT = 300;
 // A source is a URL and is compared, not only shown, so it is kept whole up to the length a URL may have.
@@ -80,13 +81,13 @@ function optionalUrl(value: unknown): string | undefined {
 
 function parseVerdict(value: unknown): Verdict | undefined {
   if (!isObject(value)) return undefined;
-  const { status, safetyScore, recommendation } = value;
-  if (typeof status !== 'string' || !VERDICT_STATUSES.includes(status)) return undefined;
+  // The advice the server sends is not shown: the badge takes its words from the shared vocabulary by status.
+  const { status, safetyScore } = value;
+  if (!isVerdictStatus(status)) return undefined;
   if (typeof safetyScore !== 'number' || !Number.isFinite(safetyScore)) return undefined;
   return {
-    status: status as VerdictStatus,
+    status,
     safetyScore: Math.round(safetyScore),
-    recommendation: optionalText(recommendation) ?? '',
   };
 }
 

@@ -1,4 +1,5 @@
-import { RECOMMENDATION_LABEL, reveal, STATUS_LABEL } from '../../src/report/html/app/format.js';
+import { reveal } from '../../src/report/html/app/format.js';
+import { STATUS_ADVICE, STATUS_LABEL } from '../../src/report/verdict-words.js';
 import type { Audit } from './audit.js';
 import type { Failure } from './protocol.js';
 import type { Provenance } from './provenance.js';
@@ -168,14 +169,14 @@ function auditView(audit: Audit, provenance: Provenance, actions: BadgeActions):
       controls: [button('submit', 'Audit again', actions.submit), ...link],
     };
   }
-  const { status, safetyScore, recommendation } = audit.verdict;
-  const advice = RECOMMENDATION_LABEL[recommendation as keyof typeof RECOMMENDATION_LABEL] ?? recommendation;
+  const { status, safetyScore } = audit.verdict;
   const origin = provenanceView(provenance, actions);
   return {
     tone: status,
     lines: [
       element('div', 'verdict', STATUS_LABEL[status]),
-      element('div', 'detail score', `Safety score ${safetyScore}/100${advice ? ` · ${advice}` : ''}`),
+      element('div', 'detail advice', STATUS_ADVICE[status]),
+      element('div', 'detail score', `Safety score ${safetyScore}/100`),
       ...origin.lines,
     ],
     controls: [...origin.controls, ...link],

@@ -5,7 +5,8 @@ import { UserError } from '../util/errors.js';
 import { type FailOn, gateExitCode } from './gate.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
-import { emit, oneOf, positiveInt, unitInterval } from './output.js';
+import { emit, oneOf, positiveInt, unitInterval, wholeNumber } from './output.js';
+import { createProgress } from './progress.js';
 
 const AGENTS = ['builtin', 'claude-code', 'codex', 'opencode'] as const;
 type AgentFlag = (typeof AGENTS)[number];
@@ -65,15 +66,20 @@ export function registerAudit(program: Command): void {
     )
     .option('-q, --quiet', 'no progress output')
     .option('--agent <name>', `agent for the paired trials (${AGENTS.join(', ')})`, oneOf(AGENTS), 'builtin')
-    .option('--agents <a,b>', 'several agents, one utility row each (the first is the headline)')
+    .option('--agents <a,b>', 'several agents, one utility row each (the first one leads the report)')
     .option('--scenarios <n>', 'utility scenarios to generate', positiveInt, 3)
     .option('--concurrency <n>', 'agent trials running at once', positiveInt, 2)
-    .option('--alpha <a>', 'weight of time against tokens in ECG (0-1)', unitInterval, 0.5)
+    .option(
+      '--alpha <a>',
+      'in the combined gain, the weight of time saved against tokens saved (0-1)',
+      unitInterval,
+      0.5,
+    )
     .option('--agent-timeout <seconds>', 'wall-clock limit of each agent run (default 600)', positiveInt)
     .option(
       '--quality-runs <n>',
       'quality profile: also run n paraphrases of each scenario and n unrelated + n adversarial requests with the skill (extra agent runs; off by default)',
-      positiveInt,
+      wholeNumber,
     )
     .option(
       '--judge-model <provider/name>',
@@ -88,7 +94,7 @@ export function registerAudit(program: Command): void {
       import('../report/colors.js'),
       import('../report/report-text.js'),
     ]);
-    const showProgress = !flags.quiet && process.stderr.isTTY;
+    const progress = createProgress(process.stderr, flags.quiet === true);
     const { resolveJudgeSettings, resolveModelSettings } = await import('../model/index.js');
     const settings = resolveModelSettings(modelFlags(flags));
     if (!settings && typeof flags.judgeModel === 'string')
@@ -118,11 +124,9 @@ export function registerAudit(program: Command): void {
         ...(flags.maxRuns !== undefined ? { maxRuns: flags.maxRuns } : {}),
         ...(flags.runTimeout !== undefined ? { limits: { wallMs: flags.runTimeout * 1000 } } : {}),
       },
-      ...(showProgress
-        ? { onStage: (skill: string, stage: string) => process.stderr.write(`\r\x1b[K${skill}: ${stage}…`) }
-        : {}),
+      onStage: (skill: string, stage: string) => progress.stage(skill, stage),
     });
-    if (showProgress) process.stderr.write('\r\x1b[K');
+    progress.end();
     const colors = colorsFor(process.stdout);
     let text = '';
     for (const o of outcomes) {

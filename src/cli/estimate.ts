@@ -22,7 +22,7 @@ export function registerEstimate(program: Command): void {
   program
     .command('estimate <source>')
     .description('Execution-free quality estimate from the most similar skills of a reference set')
-    .requiredOption('-r, --reference <db>', 'reference set built by `skillaudit reference build`')
+    .requiredOption('-r, --reference <db>', '(required) reference set built by `skillaudit reference build`')
     .option('-k, --k <n>', 'neighbours per estimate', neighbourCount, 5)
     .option('-f, --format <format>', 'text or json', oneOf(['text', 'json'] as const), 'text')
     .option('-o, --out <file>', 'write the estimate to a file instead of stdout')

@@ -60,7 +60,7 @@ export function registerEvalScanner(program: Command): void {
   program
     .command('eval-scanner <set>')
     .description(
-      'Validate the static scanner on a labeled set (a folder of skills plus labels.json): seed 000 Tables 4 and A4',
+      'Measure the static scanner on a labelled set (a folder of skills plus labels.json): how many labelled risks it finds and how many false alarms it raises, per risk pattern',
     )
     .option('--format <format>', 'text or json', 'text')
     .option('--verbose', 'list every missed label (FN) and false alarm (FP) per skill', false)

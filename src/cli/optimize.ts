@@ -7,7 +7,7 @@ import type { Skill } from '../types.js';
 import { UserError } from '../util/errors.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
-import { oneOf, positiveInt } from './output.js';
+import { oneOf, wholeNumber } from './output.js';
 
 // `skillaudit optimize <source> --out DIR --model …` (SkillOpt): rewrites one skill's SKILL.md where its quality
 // profile is weakest, keeps the best candidate that passes the guards, and writes a new folder, a diff and a
@@ -52,9 +52,12 @@ function pickSkill(results: readonly SkillResult[], wanted: string | undefined):
 export function registerOptimize(program: Command): void {
   const command = program
     .command('optimize <source>')
-    .description('Rewrite a skill guided by its weakest quality dimensions into a new folder (SkillOpt)')
-    .requiredOption('-o, --out <dir>', 'folder for the optimised skill, optimize.diff and optimize.json')
-    .option('--rounds <n>', 'rewrite rounds at most, one model call each (default 3)', positiveInt)
+    .description('Rewrite a skill guided by its weakest quality dimensions into a new folder')
+    .requiredOption(
+      '-o, --out <dir>',
+      '(required) folder for the optimised skill, optimize.diff and optimize.json',
+    )
+    .option('--rounds <n>', 'rewrite rounds at most, one model call each (default 3)', wholeNumber)
     .option('--skill <name>', 'which skill, when the source holds several')
     .option('--force', 'write into a non-empty --out (replacing what a previous run wrote there)')
     .option(

@@ -22,9 +22,18 @@ export function oneOf<T extends string>(values: readonly T[]): (value: string) =
   };
 }
 
+/** A count that must be at least 1 (threads, runs, seconds): 0 would mean "do nothing" or hang, so it is refused. */
 export function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new InvalidArgumentError('expected a whole number of 1 or more');
+  return n;
+}
+
+/** A count where 0 is meaningful (0 extra runs, 0 rewrite rounds, seed 0). */
+export function wholeNumber(value: string): number {
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a whole number of 0 or more');
   return n;
 }
 
@@ -32,16 +41,4 @@ export function unitInterval(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('expected a number from 0 to 1');
   return n;
-}
-
-/** A progress line on stderr, only on a terminal and never under --quiet. */
-export function progressReporter(
-  label: string,
-  quiet: boolean,
-): ((done: number, total: number) => void) | undefined {
-  if (quiet || !process.stderr.isTTY) return undefined;
-  return (done, total) => {
-    process.stderr.write(`\r${label} ${done}/${total}`);
-    if (done === total) process.stderr.write('\r\x1b[K');
-  };
 }

@@ -12,7 +12,7 @@ export function registerQuality(program: Command): void {
   program
     .command('quality <source>')
     .description(
-      'Quality profile (SkillCT dimensions) of one skill or every skill under a folder, archive or git repository',
+      'Quality profile of one skill or every skill under a folder, archive or git repository: how complete, concise, consistent and robust it is, as percentages',
     )
     .option('-f, --format <format>', 'text or json', oneOf(['text', 'json'] as const), 'text')
     .option('-o, --out <file>', 'write the profile to a file instead of stdout')

@@ -2,7 +2,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { UserError } from '../util/errors.js';
 import { VERSION } from '../version.js';
 import { neighbourCount } from './estimate.js';
-import { emit, oneOf, positiveInt } from './output.js';
+import { emit, oneOf, wholeNumber } from './output.js';
 
 interface BuildFlags {
   out: string;
@@ -34,7 +34,7 @@ export function registerReference(program: Command): void {
   reference
     .command('build <corpus>')
     .description('Store the quality profile of every skill under a folder, archive or git repository')
-    .requiredOption('-o, --out <db>', 'reference set file to write (SQLite)')
+    .requiredOption('-o, --out <db>', '(required) reference set file to write (SQLite)')
     .option(
       '--profiles <dir>',
       'import dynamic and rubric scores from audit report.json / quality JSON files',
@@ -80,10 +80,12 @@ export function registerReference(program: Command): void {
 
   reference
     .command('eval')
-    .description('Holdout validation of the estimate (seed 001 Tables 5 and 6)')
-    .requiredOption('-r, --reference <db>', 'reference set built by `skillaudit reference build`')
+    .description(
+      'Check the estimate against measured scores: hold out part of the reference set, estimate it from the rest, compare',
+    )
+    .requiredOption('-r, --reference <db>', '(required) reference set built by `skillaudit reference build`')
     .option('--holdout <fraction>', 'share of the skills held out', holdoutFraction, 0.2)
-    .option('--seed <n>', 'seed of the holdout split', positiveInt, 1)
+    .option('--seed <n>', 'seed of the holdout split', wholeNumber, 1)
     .option('-k, --k <n>', 'neighbours per estimate', neighbourCount, 5)
     .option('-f, --format <format>', 'text or json', oneOf(['text', 'json'] as const), 'text')
     .option('-o, --out <file>', 'write the tables to a file instead of stdout')

@@ -7,7 +7,8 @@ import { UserError } from '../util/errors.js';
 import { type FailOn, gateExitCode } from './gate.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
-import { emit, oneOf, positiveInt, progressReporter, unitInterval } from './output.js';
+import { emit, oneOf, positiveInt, unitInterval } from './output.js';
+import { createProgress } from './progress.js';
 
 interface ScanFlags {
   format: 'text' | 'json' | 'sarif' | 'md';
@@ -81,6 +82,7 @@ export function registerScan(program: Command): void {
     const selection = await selectSources(sources, flags);
     const baseline: Baseline | undefined = flags.baseline ? loadBaseline(flags.baseline) : undefined;
     const results: SkillScanResult[] = [];
+    const progress = createProgress(process.stderr, flags.quiet === true);
     for (const source of selection.sources) {
       results.push(
         ...(await scanSource(source, {
@@ -88,10 +90,11 @@ export function registerScan(program: Command): void {
           ...(baseline ? { baseline } : {}),
           honourInline: flags.inlineIgnore,
           ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
-          onProgress: progressReporter('scanning', flags.quiet === true),
+          onProgress: (done, total) => progress.count('scanned', done, total),
         })),
       );
     }
+    progress.end();
     // The optional model review runs after the rules, on the main thread, so one client holds one cost cap.
     if (typeof flags.model === 'string') await reviewResults(results, flags);
     if (flags.writeBaseline) {

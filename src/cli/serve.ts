@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { GitMirror } from '../intake/index.js';
 import { isLoopbackListen } from '../server/request-guard.js';
 import { UserError } from '../util/errors.js';
@@ -109,11 +109,10 @@ export function registerServe(program: Command): void {
       collect(parseMirror),
       [],
     )
-    .option(
-      '--max-upload-bytes <size>',
-      'largest request body (archive upload)',
-      parseByteSize,
-      50 * 1024 ** 2,
+    .addOption(
+      new Option('--max-upload-bytes <size>', 'largest request body (archive upload)')
+        .argParser(parseByteSize)
+        .default(50 * 1024 ** 2, '50M'),
     )
     .option(
       '--rate-limit <n/min>',

@@ -23,7 +23,7 @@ export function registerTasks(program: Command): void {
     .description(
       'Generate utility scenarios with a model and write each as two Harbor tasks, with and without the skill',
     )
-    .requiredOption('-o, --out <dir>', 'folder for the tasks (one sub-folder per skill)')
+    .requiredOption('-o, --out <dir>', '(required) folder for the tasks (one sub-folder per skill)')
     .option('--scenarios <n>', 'scenarios per skill', positiveInt, 3)
     .option('--base-image <image>', 'Docker base image of the task environment (default python:3.12-slim)')
     .option('-q, --quiet', 'no progress output');

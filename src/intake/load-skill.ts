@@ -18,6 +18,12 @@ import { walkSkill } from './walk.js';
 export interface SkillExtras {
   links: SkillLink[];
   diagnostics: Diagnostic[];
+  /**
+   * The skill sits at the root of an archive, so its folder is named after the archive file, which says how
+   * it was packed (pdf.zip, pdf-flat.zip), not what the author called it: the frontmatter name stands in, so
+   * identity and findings do not depend on the file name.
+   */
+  unnamedFolder?: boolean;
 }
 
 const SKILL_MD = 'SKILL.md';
@@ -180,7 +186,13 @@ export async function loadSkill(
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
   const parsed = parseSkillMd(skillMd.text);
-  const folderName = basename(root);
+  const declared = parsed.frontmatter.name;
+  const folderName =
+    extras.unnamedFolder === true
+      ? typeof declared === 'string' && declared.trim() !== ''
+        ? declared
+        : 'skill'
+      : basename(root);
   const spec = specDiagnostics({
     frontmatter: parsed.frontmatter,
     frontmatterLines: parsed.frontmatterLines,

@@ -35,7 +35,23 @@ export type SkillResult =
 export interface IntakeHandle {
   source: string;
   skills: SkillResult[];
+  /**
+   * How a skill at `inSource` (its provenance subdir) is shown to a person: the source without its own
+   * `#subdir` or credentials, plus the skill's path once (`repo@main#skills/xlsx`, `skills/xlsx`).
+   */
+  where(inSource: string): string;
   dispose(): Promise<void>;
+}
+
+/** The source as a person typed it, minus the `#subdir` (the skill's path says it) and any credentials. */
+function sourceBase(spec: SourceSpec): string {
+  return spec.kind === 'git' ? `${spec.display}${spec.ref ? `@${spec.ref}` : ''}` : spec.path;
+}
+
+function skillWhere(spec: SourceSpec, kind: SourceKind, inSource: string): string {
+  const base = sourceBase(spec);
+  if (inSource === '.' || inSource === '') return base;
+  return kind === 'folder' ? join(base, inSource) : `${base}#${inSource}`;
 }
 
 interface Materialised {
@@ -258,7 +274,10 @@ export async function openSource(source: string, options: IntakeOptions = {}): P
       try {
         return {
           ok: true,
-          skill: await loadSkill(dir, provenance, limits, extrasFor(inSource, found.skipped)),
+          skill: await loadSkill(dir, provenance, limits, {
+            ...extrasFor(inSource, found.skipped),
+            unnamedFolder: inSource === '.' && (found.kind === 'zip' || found.kind === 'tar'),
+          }),
         };
       } catch (cause) {
         const code: UserErrorCode = cause instanceof UserError ? cause.code : 'UNREADABLE';
@@ -282,7 +301,7 @@ export async function openSource(source: string, options: IntakeOptions = {}): P
       const pb = b.ok ? b.skill.provenance.subdir : b.path;
       return pa < pb ? -1 : pa > pb ? 1 : 0;
     });
-    return { source: shown, skills, dispose };
+    return { source: shown, skills, where: (inSource) => skillWhere(spec, found.kind, inSource), dispose };
   } catch (cause) {
     await dispose();
     throw cause;

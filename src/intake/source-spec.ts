@@ -80,8 +80,11 @@ export function parseSource(source: string, exists: (path: string) => boolean): 
   if (scheme || SCP_URL.test(source)) return parseGitUrl(source, scheme ? scheme[0].length : -1);
   if (exists(source)) return { kind: 'path', path: source, ref: null, subdir: null };
   const [withoutSubdir, subdirRaw] = splitLast(source, '#', 1);
-  const [base, ref] = splitLast(withoutSubdir, '@', withoutSubdir.lastIndexOf('/') + 1);
-  if (ref !== null && exists(base)) {
+  // A local repository `path@ref`: the ref may hold slashes (feature/x) and the path may hold `@`, so every
+  // `@` is tried from the right and the first one whose left side exists is the split.
+  for (let at = withoutSubdir.lastIndexOf('@'); at >= 1; at = withoutSubdir.lastIndexOf('@', at - 1)) {
+    const base = withoutSubdir.slice(0, at);
+    if (!exists(base)) continue;
     return {
       kind: 'git',
       url: base,
@@ -89,7 +92,7 @@ export function parseSource(source: string, exists: (path: string) => boolean): 
       local: true,
       host: null,
       owner: null,
-      ref: validateRef(ref),
+      ref: validateRef(withoutSubdir.slice(at + 1)),
       subdir: subdirRaw === null ? null : normaliseSubdir(subdirRaw),
     };
   }

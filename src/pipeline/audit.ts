@@ -288,8 +288,7 @@ function auditSource(
         outcomes.push({ path: entry.path, error: entry.error });
         continue;
       }
-      const sub = entry.skill.provenance.subdir;
-      const skillPath = sub === '.' ? source : join(source, sub);
+      const skillPath = handle.where(entry.skill.provenance.subdir);
       try {
         outcomes.push(await auditSkill(entry.skill, skillPath, options, clients));
       } catch (error) {

@@ -17,7 +17,8 @@ export const DIMENSIONS: readonly DimensionSpec[] = [
     id: 'structural-completeness',
     name: 'Structural completeness',
     group: 'static',
-    summary: 'Frontmatter, name, description and sectioned body present (Table 10 weights).',
+    summary:
+      'Frontmatter, name, description and sectioned body present (each weighed by how much it helps an agent find and follow the skill).',
   },
   {
     id: 'conciseness',
@@ -49,29 +50,31 @@ export const DIMENSIONS: readonly DimensionSpec[] = [
     id: 'capability-boundary-handling',
     name: 'Capability-boundary handling',
     group: 'dynamic',
-    summary: 'Unrelated and adversarial requests declined with an explanation (Table 11).',
-    needs: 'needs --model (agent runs on unrelated and adversarial requests, judged by Table 11)',
+    summary: 'Unrelated and adversarial requests declined with an explanation rather than attempted.',
+    needs: 'needs --model (agent runs on unrelated and adversarial requests, judged for a reasoned refusal)',
   },
   {
     id: 'efficiency',
     name: 'Efficiency',
     group: 'dynamic',
-    summary: 'Prompt tokens, plan steps, latency and tool calls against Table 12 intervals.',
+    summary: 'Prompt tokens, plan steps, latency and tool calls against typical ranges for a task.',
     needs: 'needs --model (agent runs that record tokens, steps, latency and tool calls)',
   },
   {
     id: 'behavior-chain-semantic-consistency',
     name: 'Behavior-chain semantic consistency',
     group: 'rubric',
-    summary: 'Whether the agent’s actions support the declared objective (Table 13 rubric).',
-    needs: 'needs --model (a judge grades agent trajectories with the Table 13 rubric)',
+    summary:
+      'Whether the agent’s actions support the declared objective, graded by a model against a fixed rubric.',
+    needs: 'needs --model (a judge grades agent trajectories against a fixed rubric)',
   },
   {
     id: 'task-abstraction-granularity',
     name: 'Task abstraction granularity',
     group: 'rubric',
-    summary: 'Whether the skill is a complete, self-contained unit of work (Table 14 rubric).',
-    needs: 'needs --model (a judge grades the skill with the Table 14 rubric)',
+    summary:
+      'Whether the skill is a complete, self-contained unit of work , graded by a model against a fixed rubric.',
+    needs: 'needs --model (a judge grades the skill against a fixed rubric)',
   },
 ];
 

@@ -1,4 +1,5 @@
 import type { Colors } from '../report/colors.js';
+import { percent } from '../report/html/app/format.js';
 import type { DimensionResult, QualityProfile } from './types.js';
 
 // Human-readable quality profile: one aligned row per dimension with a bar, the score, and a short "why" drawn
@@ -16,10 +17,6 @@ export function bar(score: number): string {
   return `${'█'.repeat(filled)}${'░'.repeat(BAR_CELLS - filled)}`;
 }
 
-function fixed(x: number | null): string {
-  return x === null ? '—' : x.toFixed(2);
-}
-
 function list(items: unknown, max = 5): string {
   if (!Array.isArray(items) || items.length === 0) return 'none';
   const shown = items.slice(0, max).join(', ');
@@ -33,7 +30,7 @@ export function explain(d: DimensionResult): string {
     case 'structural-completeness': {
       const criteria = (e.criteria ?? []) as { id: string; met: boolean }[];
       const unmet = criteria.filter((c) => !c.met).map((c) => c.id);
-      return unmet.length === 0 ? 'all Table 10 criteria met' : `missing: ${unmet.join(', ')}`;
+      return unmet.length === 0 ? 'every structure criterion met' : `missing: ${unmet.join(', ')}`;
     }
     case 'conciseness': {
       const rep = e.repetition as { share: number } | undefined;
@@ -42,7 +39,7 @@ export function explain(d: DimensionResult): string {
     }
     case 'description-content-consistency':
       if (typeof e.reason === 'string') return e.reason;
-      return `coverage ${fixed(e.coverage as number)}, focus ${fixed(e.focus as number)}; description terms not in body: ${list(e.notInBody)}`;
+      return `coverage ${percent(e.coverage as number)}, focus ${percent(e.focus as number)}; description terms not in body: ${list(e.notInBody)}`;
     default:
       return '';
   }
@@ -62,7 +59,7 @@ function renderDimension(d: DimensionResult, c: Colors, shared: boolean): string
   }
   const colour = d.score >= 0.8 ? c.green : d.score >= 0.5 ? c.yellow : c.red;
   const why = explain(d);
-  return `  ${name} ${colour(bar(d.score))}  ${c.bold(d.score.toFixed(2))}${why ? `  ${c.dim(why)}` : ''}`;
+  return `  ${name} ${colour(bar(d.score))}  ${c.bold(percent(d.score))}${why ? `  ${c.dim(why)}` : ''}`;
 }
 
 /**
@@ -87,11 +84,11 @@ export function renderQualityText(results: readonly QualitySkillResult[], c: Col
       continue;
     }
     const q = r.quality;
-    out.push(`${c.bold(r.name)}${c.dim(` (${r.path})`)}  overall ${c.bold(fixed(q.overall))}`);
+    out.push(`${c.bold(r.name)}${c.dim(` (${r.path})`)}  overall ${c.bold(percent(q.overall))}`);
     for (const d of q.dimensions)
       out.push(renderDimension(d, c, sharedReasons.has(`${d.name}: ${d.reason ?? ''}`)));
     out.push(
-      `  ${c.dim(`groups: static ${fixed(q.groups.static)} · dynamic ${fixed(q.groups.dynamic)} · rubric ${fixed(q.groups.rubric)}`)}`,
+      `  ${c.dim(`groups: static ${percent(q.groups.static)} · dynamic ${percent(q.groups.dynamic)} · rubric ${percent(q.groups.rubric)}`)}`,
     );
     for (const note of q.notes.filter((n) => !sharedNotes.has(n))) out.push(`  ${c.dim(`note: ${note}`)}`);
     out.push('');

@@ -5,7 +5,8 @@ import { assessSafety } from '../score/safety.js';
 import { type Decision, explain, statusReason } from '../score/verdict.js';
 import type { Finding, Skill, Verdict } from '../types.js';
 import { VERSION } from '../version.js';
-import type { Recommendation, Report, ReportFinding, RuntimeSummary, UtilitySummary } from './model.js';
+import type { Report, ReportFinding, RuntimeSummary, UtilitySummary } from './model.js';
+import { STATUS_ADVICE } from './verdict-words.js';
 
 // Builds the one report model from the stages' artifacts. Pure: no I/O, so every number is traceable to
 // the inputs passed here (which the pipeline also writes to the run folder).
@@ -98,31 +99,19 @@ function utilityReason(u: UtilitySummary | null | undefined): string | null {
   if (u.ceiling)
     return `utility: the agent already passed every check without the skill (${valid} scenario(s))`;
   const cost = u.cg === null ? '' : `; tokens ${pct(-u.cg)} with the skill`;
-  return `utility: ${pct(u.prg)} checklist items passed with the skill (PRG over ${valid} scenario(s))${cost}`;
+  return `utility: ${pct(u.prg)} checklist items passed with the skill (over ${valid} scenario(s))${cost}`;
 }
 
-function recommend(decision: Decision, findings: ReportFinding[]): Report['verdict'] {
+function decide(decision: Decision, findings: ReportFinding[]): Report['verdict'] {
   const status = decision.status;
   const active = findings.filter((f) => !f.suppressed);
   const reasons: string[] = [];
   if (status !== 'pass') reasons.push(statusReason(decision));
   else if (decision.because.length)
     reasons.push(`weighed and not a reason for concern: ${explain(decision)}`);
-  let recommendation: Recommendation;
-  let headline: string;
-  if (status === 'risky') {
-    recommendation = 'do not install';
-    headline = 'Risky: do not install this skill unless you have reviewed every finding below.';
-  } else if (status === 'caution') {
-    recommendation = 'test first';
-    headline = 'Caution: review the findings and try the skill in a sandbox before you rely on it.';
-    if (!reasons.length) reasons.push(`${active.length} lower-severity finding(s) to review`);
-  } else {
-    recommendation = 'adopt';
-    headline =
-      'Pass: nothing found that makes installing it dangerous. Check the utility section to see whether it helps your agent.';
-  }
-  return { recommendation, headline, reasons };
+  if (status === 'caution' && !reasons.length)
+    reasons.push(`${active.length} lower-severity finding(s) to review`);
+  return { status, advice: STATUS_ADVICE[status], reasons };
 }
 
 function withUtility(verdict: Report['verdict'], reason: string | null): Report['verdict'] {
@@ -136,7 +125,7 @@ export function buildReport(inputs: ReportInputs): Report {
   const findings = withVerdicts([...scan.findings, ...(detonation?.runtimeFindings ?? [])], verdicts);
   const { score, status, decision } = assessSafety(findings.filter((f) => !f.suppressed));
   return {
-    version: 1,
+    version: 2,
     generatedAt: new Date().toISOString(),
     tool: { name: 'skillaudit', version: VERSION },
     skill: {
@@ -154,7 +143,7 @@ export function buildReport(inputs: ReportInputs): Report {
       })),
       diagnostics: skill.diagnostics,
     },
-    verdict: withUtility(recommend(decision, findings), utilityReason(inputs.utility)),
+    verdict: withUtility(decide(decision, findings), utilityReason(inputs.utility)),
     safety: { score, status, decision, findings, notes: scan.notes },
     runtime: detonation ? runtimeSummary(detonation, inputs.sandboxBackend) : null,
     utility: inputs.utility ?? null,

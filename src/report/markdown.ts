@@ -7,23 +7,26 @@ import {
   agentScoreCells,
 } from './html/app/agent-rows.js';
 import {
+  bytes,
   clip,
   count,
   duration,
   effectiveTokens,
   findingLocation,
+  limitLabel,
   mergedAttempts,
   notRunReason,
   orderFindings,
   percent,
-  RECOMMENDATION_LABEL,
-  RECOMMENDATION_MEANING,
   reveal,
+  STATUS_ADVICE,
+  STATUS_ICON,
   STATUS_LABEL,
   signedPercent,
   timeSaving,
   tokenSaving,
   VERDICT_LABEL,
+  when,
 } from './html/app/format.js';
 import type { Report, ReportFinding, RuntimeSummary, UtilitySummary } from './model.js';
 
@@ -40,9 +43,6 @@ const LIST_ITEMS = 8;
 // whatever still overflows at a line boundary.
 const DETAIL_BUDGET = 24_000;
 const MAX_CHARS = 60_000;
-
-const RECOMMENDATION_ICON = { adopt: '🟢', 'test first': '🟡', 'do not install': '🔴' } as const;
-export const STATUS_ICON = { pass: '🟢', caution: '🟡', risky: '🔴' } as const;
 
 /** Untrusted text as inline Markdown prose: nothing in it can become markup, a link or a mention. */
 export function prose(text: string, max = 400): string {
@@ -169,7 +169,7 @@ function renderRuntime(runtime: RuntimeSummary): string[] {
     '',
     `Sandbox: ${codeSpan(runtime.sandbox.backend, 40)}` +
       (runtime.sandbox.limitsApplied.length
-        ? `, limits ${runtime.sandbox.limitsApplied.map((l) => codeSpan(l, 60)).join(', ')}`
+        ? `, limits ${runtime.sandbox.limitsApplied.map((l) => codeSpan(limitLabel(l), 60)).join(', ')}`
         : ''),
     '',
     `- **Scripts run:** ${runtime.scriptsRun.length}`,
@@ -184,7 +184,7 @@ function renderRuntime(runtime: RuntimeSummary): string[] {
       mergedAttempts(runtime.network),
       ({ item: n, count: times }) =>
         `${codeSpan(n.protocol, 20)} ${codeSpan(n.destination)}${times > 1 ? ` ×${times}` : ''} ${n.blocked ? '(blocked)' : '**(connected)**'}` +
-        (n.bytes !== undefined ? `, ${count(n.bytes)} bytes` : '') +
+        (n.bytes !== undefined ? `, ${bytes(n.bytes)}` : '') +
         (n.canaries?.length ? `, carried ${n.canaries.map((x) => codeSpan(x, 60)).join(', ')}` : ''),
       '  ',
     ),
@@ -208,14 +208,14 @@ function renderUtility(u: UtilitySummary): string[] {
   const out = [
     '### Utility, efficiency and cost',
     '',
-    '| pass-rate gain | efficiency gain | cost gain | combined (ECG) |',
+    '| pass-rate gain | efficiency gain | cost gain | combined gain |',
     '|---|---|---|---|',
     `| ${signedPercent(u.prg)} | ${signedPercent(u.eg)} (${timeSaving(u.deltaT)}) | ${signedPercent(u.cg)} (${tokenSaving(u.deltaQ)}) | ${signedPercent(u.ecg)} |`,
     '',
   ];
   if (u.ceiling)
     out.push('The agent already passes these scenarios without the skill, so no gain can show.', '');
-  out.push('| scenario | with skill | without skill | PRG |', '|---|---|---|---|');
+  out.push('| scenario | with skill | without skill | pass-rate gain |', '|---|---|---|---|');
   for (const s of u.scenarios.slice(0, MAX_FINDINGS)) {
     const cell = (t: typeof s.withSkill) =>
       `${t.passed}/${t.total} · ${duration(t.timeMs)} · ${count(effectiveTokens(t.tokens))} tok`;
@@ -275,9 +275,9 @@ export function renderReportMarkdown(report: Report): string {
   const { skill, verdict } = report;
   const p = skill.provenance;
   const out = [
-    `## ${RECOMMENDATION_ICON[verdict.recommendation]} ${RECOMMENDATION_LABEL[verdict.recommendation]}: ${codeSpan(skill.name, 80)}`,
+    `## ${STATUS_ICON[verdict.status]} ${STATUS_LABEL[verdict.status]}: ${codeSpan(skill.name, 80)}`,
     '',
-    `**${prose(verdict.headline)}** ${RECOMMENDATION_MEANING[verdict.recommendation]}`,
+    `**${STATUS_ADVICE[verdict.status]}**`,
     '',
     ...bulletList(verdict.reasons, (r) => prose(r)),
     '',
@@ -308,7 +308,7 @@ export function renderReportMarkdown(report: Report): string {
   out.push(
     `<sub>Skill ${codeSpan(skill.id.slice(0, 12), 12)} from ${p.source} ${codeSpan(p.uri)}` +
       (p.commit ? ` at ${codeSpan(p.commit, 40)}` : p.ref ? ` at ${codeSpan(p.ref, 80)}` : '') +
-      ` · ${report.tool.name} ${codeSpan(report.tool.version, 40)} · ${codeSpan(report.generatedAt, 40)}</sub>`,
+      ` · ${report.tool.name} ${codeSpan(report.tool.version, 40)} · ${codeSpan(when(report.generatedAt), 40)}</sub>`,
     '',
   );
   return withinLimit(out.join('\n'));

@@ -87,14 +87,13 @@ export interface QualitySummary {
   }[];
 }
 
-export type Recommendation = 'adopt' | 'test first' | 'do not install';
-
 export interface Report {
-  version: 1;
+  version: 2;
   generatedAt: string;
   tool: { name: 'skillaudit'; version: string };
   skill: ReportSkill;
-  verdict: { recommendation: Recommendation; headline: string; reasons: string[] };
+  /** The verdict in the words of verdict-words.ts: status, advice and the reasons behind the status. */
+  verdict: { status: SafetyStatus; advice: string; reasons: string[] };
   safety: {
     score: number;
     status: SafetyStatus;

@@ -8,25 +8,28 @@ import {
   agentScoreCells,
 } from './html/app/agent-rows.js';
 import {
+  bytes,
   clip,
   count,
   duration,
   effectiveTokens,
   findingLocation,
+  limitLabel,
   mergedAttempts,
   notRunReason,
   orderFindings,
   percent,
-  RECOMMENDATION_LABEL,
-  RECOMMENDATION_MEANING,
   reveal,
+  STATUS_ADVICE,
   STATUS_LABEL,
   signedPercent,
+  tally,
   timeSaving,
   tokenSaving,
   VERDICT_LABEL,
+  when,
 } from './html/app/format.js';
-import type { Recommendation, Report, ReportFinding, RuntimeSummary, TrialSummary } from './model.js';
+import type { Report, ReportFinding, RuntimeSummary, TrialSummary } from './model.js';
 
 // Terminal summary of an audit: the decision first, then the evidence behind it. Every string from the report
 // may carry skill text, so each one passes through `reveal` (no terminal escapes, bidi or invisible characters
@@ -42,10 +45,11 @@ function line(text: string, max = LINE_CHARS): string {
   return clip(reveal(text).replace(/\n/g, ' ⏎ '), max);
 }
 
-function recommendationBanner(r: Recommendation, c: Colors): string {
-  const label = ` ${RECOMMENDATION_LABEL[r].toUpperCase()} `;
-  if (r === 'do not install') return c.bold(c.bgRed(c.white(label)));
-  if (r === 'test first') return c.bold(c.bgYellow(c.black(label)));
+/** The status as a coloured banner: the one word a reader looks for first. */
+function statusBanner(status: Report['safety']['status'], c: Colors): string {
+  const label = ` ${STATUS_LABEL[status].toUpperCase()} `;
+  if (status === 'risky') return c.bold(c.bgRed(c.white(label)));
+  if (status === 'caution') return c.bold(c.bgYellow(c.black(label)));
   return c.bold(c.bgGreen(c.black(label)));
 }
 
@@ -81,6 +85,7 @@ function renderFinding(f: ReportFinding, c: Colors): string[] {
   for (const e of evidence.slice(0, EVIDENCE_LINES)) out.push(`         ${c.dim('│')} ${line(e)}`);
   if (evidence.length > EVIDENCE_LINES)
     out.push(`         ${c.dim(`│ … ${evidence.length - EVIDENCE_LINES} more lines`)}`);
+  if (f.rationale) out.push(`         ${c.dim(`why: ${line(f.rationale, 300)}`)}`);
   for (const ev of f.runtimeEvidence) out.push(`         ${c.magenta('runtime:')} ${line(ev.summary)}`);
   return out;
 }
@@ -121,6 +126,9 @@ function listed<T>(items: readonly T[], show: (item: T) => string, c: Colors): s
 function renderRuntime(runtime: RuntimeSummary, c: Colors): string[] {
   const out = [
     `${heading('Runtime evidence', c)}  ${c.dim(`${line(runtime.sandbox.backend)} sandbox; ${runtime.scriptsRun.length} script run(s)`)}`,
+    ...(runtime.sandbox.limitsApplied.length
+      ? [c.dim(`  limits: ${line(runtime.sandbox.limitsApplied.map(limitLabel).join(', '), 400)}`)]
+      : []),
   ];
   for (const s of runtime.scriptsRun) {
     const end = s.timedOut ? c.yellow('timed out') : `exit ${s.exitCode ?? 'signal'}`;
@@ -134,7 +142,7 @@ function renderRuntime(runtime: RuntimeSummary, c: Colors): string[] {
       mergedAttempts(runtime.network),
       ({ item: n, count: times }) =>
         `${line(n.protocol)} ${c.bold(line(n.destination))}${times > 1 ? c.dim(` ×${times}`) : ''} ${n.blocked ? c.dim('(blocked)') : c.red('(connected)')}` +
-        (n.bytes !== undefined ? c.dim(` ${count(n.bytes)} bytes`) : '') +
+        (n.bytes !== undefined ? c.dim(` ${bytes(n.bytes)}`) : '') +
         (n.canaries?.length ? ` ${c.red(`carried ${line(n.canaries.join(', '))}`)}` : ''),
       c,
     ),
@@ -151,8 +159,15 @@ function renderRuntime(runtime: RuntimeSummary, c: Colors): string[] {
     `  files changed: ${runtime.filesChanged.length === 0 ? c.green('none') : String(runtime.filesChanged.length)}`,
   );
   out.push(...listed(runtime.filesChanged, (f) => `${f.change.padEnd(8)} ${line(f.path)}`, c));
-  out.push(`  processes: ${runtime.processes.length}`);
-  out.push(...listed(runtime.processes, (p) => c.dim(line(p.argv.join(' '))), c));
+  const processes = tally(runtime.processes, (p) => p.argv.join('\u0000'));
+  out.push(`  processes: ${processes.length} distinct, ${runtime.processes.length} started`);
+  out.push(
+    ...listed(
+      processes,
+      ({ item, count: times }) => c.dim(`${line(item.argv.join(' '))}${times > 1 ? ` ×${times}` : ''}`),
+      c,
+    ),
+  );
   return out;
 }
 
@@ -173,7 +188,7 @@ function renderUtility(report: Report, c: Colors): string[] {
     );
   for (const s of u.scenarios) {
     out.push(
-      `  ${c.bold(line(s.id, 60))}  ${s.valid ? `PRG ${signedPercent(s.prg)}` : c.yellow(`invalid: ${line(s.invalidReason ?? 'unknown')}`)}`,
+      `  ${c.bold(line(s.id, 60))}  ${s.valid ? `pass-rate gain ${signedPercent(s.prg)}` : c.yellow(`invalid: ${line(s.invalidReason ?? 'unknown')}`)}`,
     );
     out.push(`    ${c.dim(line(s.instruction, 160))}`);
     out.push(
@@ -233,9 +248,8 @@ export function renderReportText(report: Report, c: Colors): string {
   const { skill, verdict } = report;
   const agents = agentRows(report.configuration);
   const out: string[] = [
-    `${recommendationBanner(verdict.recommendation, c)}  ${c.bold(line(skill.name, 80))}  ${c.dim(line(skill.path, 120))}`,
-    `${c.bold(line(verdict.headline, 300))}`,
-    c.dim(RECOMMENDATION_MEANING[verdict.recommendation]),
+    `${statusBanner(verdict.status, c)}  ${c.bold(line(skill.name, 80))}  ${c.dim(line(skill.path, 120))}`,
+    c.bold(STATUS_ADVICE[verdict.status]),
     ...verdict.reasons.map((r) => `  • ${line(r, 300)}`),
     '',
     ...renderFindings(report, c),
@@ -265,7 +279,7 @@ export function renderReportText(report: Report, c: Colors): string {
     c.dim(
       `skill ${skill.id.slice(0, 12)} from ${p.source} ${line(p.uri, 160)}` +
         (p.commit ? `@${line(p.commit, 40).slice(0, 12)}` : p.ref ? `@${line(p.ref, 60)}` : '') +
-        `  ·  ${report.tool.name} ${line(report.tool.version, 40)}  ·  ${line(report.generatedAt, 40)}`,
+        `  ·  ${report.tool.name} ${line(report.tool.version, 40)}  ·  ${line(when(report.generatedAt), 40)}`,
     ),
   );
   return `${out.join('\n')}\n`;

@@ -4,15 +4,17 @@ import { statusReason } from '../score/verdict.js';
 import type { Finding, SafetyStatus } from '../types.js';
 import type { Colors } from './colors.js';
 import { reveal } from './html/app/format.js';
+import { STATUS_LABEL } from './verdict-words.js';
 
 // Human-readable scan output: one block per skill, findings by severity with quoted evidence. Names, paths,
 // evidence and notes come from the skill: each passes through `reveal` (terminal escapes, bidi and invisible
 // characters shown as text) before colour, with or without NO_COLOR.
 
 function statusLabel(status: SafetyStatus, c: Colors): string {
-  if (status === 'risky') return c.bold(c.red('RISKY'));
-  if (status === 'caution') return c.bold(c.yellow('CAUTION'));
-  return c.bold(c.green('PASS'));
+  const word = STATUS_LABEL[status].toUpperCase();
+  if (status === 'risky') return c.bold(c.red(word));
+  if (status === 'caution') return c.bold(c.yellow(word));
+  return c.bold(c.green(word));
 }
 
 function severityLabel(f: Finding, c: Colors): string {

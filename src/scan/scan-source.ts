@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { type IntakeOptions, withSource } from '../intake/index.js';
-import type { Skill, SourceKind } from '../types.js';
+import type { Skill } from '../types.js';
 import type { UserErrorCode } from '../util/errors.js';
 import type { ScanOptions, SkillScan } from './engine.js';
 import { type ScanOutcome, ScanPool } from './scan-pool.js';
@@ -29,11 +28,6 @@ export interface ScanSourceOptions {
    */
   workers?: number;
   onProgress?: (done: number, total: number) => void;
-}
-
-function displayPath(source: string, kind: SourceKind, subdir: string): string {
-  if (subdir === '.' || subdir === '') return source;
-  return kind === 'folder' ? join(source, subdir) : `${source}#${subdir}`;
 }
 
 /** Loads every skill under `source` and scans each; a skill that fails intake is reported with its error. */
@@ -69,13 +63,12 @@ export async function scanSource(
       pool.close();
       await scanning;
       return handle.skills.map((entry): SkillScanResult => {
-        if (!entry.ok)
-          return { path: displayPath(source, 'folder', entry.path), name: null, error: entry.error };
+        if (!entry.ok) return { path: handle.where(entry.path), name: null, error: entry.error };
         const { skill } = entry;
         // The pool has finished: every queued skill has an outcome.
         const outcome = outcomes.get(ids.get(skill)!)!;
         return {
-          path: displayPath(source, skill.provenance.source, skill.provenance.subdir),
+          path: handle.where(skill.provenance.subdir),
           name: skill.name || skill.folderName,
           skill,
           ...('error' in outcome

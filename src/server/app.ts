@@ -6,13 +6,20 @@ import { cors } from 'hono/cors';
 import { z } from 'zod';
 import { renderReportHtml, reportHtmlCsp } from '../report/html/render.js';
 import type { Report } from '../report/model.js';
-import { AUDIT_ID, type AuditRow, type AuditStore, type NewAudit } from '../store/audits.js';
+import {
+  AUDIT_ID,
+  type AuditRow,
+  type AuditStatus,
+  type AuditStore,
+  type NewAudit,
+} from '../store/audits.js';
 import { VERSION } from '../version.js';
 import { ApiError } from './api-error.js';
 import { auditView } from './audit-view.js';
 import { bearerToken, tokenMatches } from './auth.js';
 import { addressKey, clientAddress } from './client-address.js';
 import { checkHost, type HostPolicy } from './host-guard.js';
+import { auditsPage, homePage, statusPage } from './pages.js';
 import { RateLimiter } from './rate-limit.js';
 import { DEFAULT_ALLOWED_ORIGINS, isLoopbackListen, requestGuard } from './request-guard.js';
 import {
@@ -23,7 +30,6 @@ import {
   repoKey,
   sourceKey,
 } from './skill-url.js';
-import { statusPage } from './status-page.js';
 import {
   ARCHIVE_TYPES,
   checkDeclaredLength,
@@ -50,6 +56,11 @@ export interface AppSettings {
   maxUploadBytes: number;
   rateLimitPerMinute: number;
   maxQueued: number;
+  /**
+   * What decides an audit's outcome besides the skill (sandbox settings, limits, version): a finished audit of
+   * the same upload is reused only under the same key.
+   */
+  configKey?: string;
 }
 
 export interface AppDeps {
@@ -68,6 +79,51 @@ const Submission = z.object({
 });
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+const PAGE_SIZE = 25;
+const MAX_PAGE_SIZE = 100;
+const STATUSES: readonly AuditStatus[] = ['queued', 'running', 'done', 'failed'];
+
+/** ?status=&source=&page=&limit= of the audits list (API and page), checked. */
+function listQuery(c: Context): { status?: AuditStatus; source?: string; page: number; pageSize: number } {
+  const status = c.req.query('status') || undefined;
+  if (status !== undefined && !STATUSES.includes(status as AuditStatus)) {
+    throw new ApiError(400, 'BAD_REQUEST', `status: expected one of ${STATUSES.join(', ')}`);
+  }
+  const source = (c.req.query('source') ?? '').trim().slice(0, 200) || undefined;
+  const whole = (name: string, fallback: number, max: number) => {
+    const raw = c.req.query(name);
+    if (raw === undefined || raw === '') return fallback;
+    if (!/^\d{1,6}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+      throw new ApiError(400, 'BAD_REQUEST', `${name}: expected a whole number from 1 to ${max}`);
+    }
+    return Number(raw);
+  };
+  return {
+    ...(status ? { status: status as AuditStatus } : {}),
+    ...(source ? { source } : {}),
+    page: whole('page', 1, 1_000_000),
+    pageSize: whole('limit', PAGE_SIZE, MAX_PAGE_SIZE),
+  };
+}
+
+/**
+ * An uploaded archive is audited from the server's upload folder: in what a reader sees, that internal path
+ * becomes the file's name and content hash.
+ */
+function presentUpload(report: Report, audit: AuditRow): Report {
+  const hash = /^upload:sha256:([0-9a-f]{64})/.exec(audit.sourceKey)?.[1];
+  if (!hash || !audit.intakeSource) return report;
+  const shown = `${audit.source.replace(/^upload:/, '')} (sha256 ${hash.slice(0, 12)}…)`;
+  const swap = (text: string) => text.split(audit.intakeSource).join(shown);
+  return {
+    ...report,
+    skill: {
+      ...report.skill,
+      path: swap(report.skill.path),
+      provenance: { ...report.skill.provenance, uri: swap(report.skill.provenance.uri) },
+    },
+  };
+}
 const STATUS_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
 
 function peerAddress(c: Context): string {
@@ -145,6 +201,33 @@ export function createApp(deps: AppDeps): Hono {
     c.json({ error: { code: 'NOT_FOUND', message: `no route ${c.req.method} ${c.req.path}` } }, 404),
   );
 
+  app.get('/', (c) => {
+    c.header('Content-Security-Policy', STATUS_PAGE_CSP);
+    return c.html(homePage(store.countByStatus(), settings.token !== null));
+  });
+
+  const listed = (c: Context) => {
+    const q = listQuery(c);
+    const { audits, total } = store.list({
+      ...(q.status ? { status: q.status } : {}),
+      ...(q.source ? { source: q.source } : {}),
+      limit: q.pageSize,
+      offset: (q.page - 1) * q.pageSize,
+    });
+    return { ...q, total, audits: audits.map((a) => auditView(a, store)) };
+  };
+
+  app.get('/api/audits', (c) => {
+    const { audits, total, page, pageSize } = listed(c);
+    return c.json({ audits, total, page, pageSize });
+  });
+
+  app.get('/audits', (c) => {
+    c.header('Content-Security-Policy', STATUS_PAGE_CSP);
+    c.header('Cache-Control', 'no-store');
+    return c.html(auditsPage(listed(c)));
+  });
+
   app.get('/api/health', (c) => c.json({ ok: true, version: VERSION, audits: store.countByStatus() }));
 
   app.post('/api/audits', async (c) => {
@@ -175,6 +258,15 @@ export function createApp(deps: AppDeps): Hono {
     const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
     const submission =
       type === 'application/json' ? await jsonSubmission(c) : await archiveSubmission(c, type);
+    // A byte-identical upload audited before under the same settings is answered from that audit, unless
+    // the submitter asks for a fresh run (?fresh=1).
+    if (submission.uploadPath && c.req.query('fresh') !== '1') {
+      const done = store.latestDoneBySourceKey(submission.sourceKey);
+      if (done) {
+        await removeUpload(submission.uploadPath);
+        return c.json({ ...auditView(done, store), reused: true }, 200);
+      }
+    }
     const outcome = store.submit(submission, settings.maxQueued);
     if (outcome.kind === 'full') {
       if (submission.uploadPath) await removeUpload(submission.uploadPath);
@@ -241,7 +333,7 @@ export function createApp(deps: AppDeps): Hono {
     );
     return {
       source: `upload:${name}`,
-      sourceKey: `upload:sha256:${upload.sha256}${skill ? `?skill=${skill}` : ''}`,
+      sourceKey: `upload:sha256:${upload.sha256}${skill ? `?skill=${skill}` : ''}${settings.configKey ? `#${settings.configKey}` : ''}`,
       repoKey: null,
       ref: null,
       subdir: null,
@@ -253,9 +345,10 @@ export function createApp(deps: AppDeps): Hono {
 
   app.get('/api/audits/:id', (c) => c.json(auditView(findAudit(store, c.req.param('id')), store)));
 
-  app.get('/api/audits/:id/report', async (c) =>
-    c.json(await readReport(settings, findAudit(store, c.req.param('id')))),
-  );
+  app.get('/api/audits/:id/report', async (c) => {
+    const audit = findAudit(store, c.req.param('id'));
+    return c.json(presentUpload(await readReport(settings, audit), audit));
+  });
 
   app.get('/api/lookup', (c) => {
     const hash = c.req.query('hash');
@@ -288,7 +381,7 @@ export function createApp(deps: AppDeps): Hono {
     }
     // Rendered from report.json with the current template, so the page and the header's policy (script
     // hashes of that template) always agree. The report is hostile content: the template escapes it.
-    const html = renderReportHtml(await readReport(settings, audit));
+    const html = renderReportHtml(presentUpload(await readReport(settings, audit), audit));
     c.header('Content-Security-Policy', `${reportHtmlCsp()}; frame-ancestors 'none'`);
     return c.html(html);
   });

@@ -121,7 +121,5 @@ export async function runAuditJob(
     runDir: relative(settings.dataDir, runDir),
     safetyStatus: report.safety.status,
     safetyScore: report.safety.score,
-    recommendation: report.verdict.recommendation,
-    headline: report.verdict.headline,
   };
 }

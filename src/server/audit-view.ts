@@ -1,3 +1,4 @@
+import { isVerdictStatus, STATUS_ADVICE, type VerdictStatus } from '../report/verdict-words.js';
 import type { AuditRow, AuditStore } from '../store/audits.js';
 
 // The public shape of an audit (GET /api/audits/:id, lookups, submissions). docs/server.md documents it;
@@ -15,7 +16,7 @@ export interface AuditView {
   finishedAt?: string;
   attempts: number;
   error?: { code: string; message: string };
-  verdict?: { status: string; safetyScore: number; recommendation: string; headline: string };
+  verdict?: { status: VerdictStatus; safetyScore: number; advice: string };
   contentHash?: string;
   commit?: string;
   skillPath?: string;
@@ -26,9 +27,17 @@ export interface AuditView {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** An error message as the submitter may see it: an upload is named by its file name, not its path here. */
+function shownMessage(row: AuditRow): string {
+  const message = row.errorMessage ?? '';
+  if (!row.uploadPath && !row.source.startsWith('upload:')) return message;
+  return message.split(row.intakeSource).join(row.source.replace(/^upload:/, ''));
+}
+
 export function auditView(row: AuditRow, store: AuditStore): AuditView {
   const skill = row.skillName ?? row.skill;
-  const done = row.status === 'done' && row.safetyStatus !== undefined && row.safetyScore !== undefined;
+  const status = row.safetyStatus;
+  const done = row.status === 'done' && isVerdictStatus(status) && row.safetyScore !== undefined;
   return {
     id: row.id,
     status: row.status,
@@ -40,14 +49,13 @@ export function auditView(row: AuditRow, store: AuditStore): AuditView {
     ...(row.startedAt !== null ? { startedAt: iso(row.startedAt) } : {}),
     ...(row.finishedAt !== null ? { finishedAt: iso(row.finishedAt) } : {}),
     attempts: row.attempts,
-    ...(row.errorCode ? { error: { code: row.errorCode, message: row.errorMessage ?? '' } } : {}),
+    ...(row.errorCode ? { error: { code: row.errorCode, message: shownMessage(row) } } : {}),
     ...(done
       ? {
           verdict: {
-            status: row.safetyStatus!,
+            status,
             safetyScore: row.safetyScore!,
-            recommendation: row.recommendation ?? '',
-            headline: row.headline ?? '',
+            advice: STATUS_ADVICE[status],
           },
         }
       : {}),

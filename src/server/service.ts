@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { AuditStore } from '../store/audits.js';
 import { errorMessage, UserError } from '../util/errors.js';
+import { VERSION } from '../version.js';
 import { type AppSettings, createApp } from './app.js';
 import { type JobSettings, runAuditJob } from './audit-job.js';
 import { lockDataDir } from './data-lock.js';
@@ -80,7 +82,17 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     (audit, onStage) => runAuditJob(audit, job, onStage),
     config.log,
   );
-  const app = createApp({ store, settings: config, wake: () => workers.wake(), log: config.log });
+  // Everything besides the skill that decides an audit's outcome: a finished audit is reused only under the same.
+  const configKey = createHash('sha256')
+    .update(JSON.stringify({ version: VERSION, ...job, dataDir: null, policy: null }))
+    .digest('hex')
+    .slice(0, 16);
+  const app = createApp({
+    store,
+    settings: { ...config, configKey },
+    wake: () => workers.wake(),
+    log: config.log,
+  });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s));
     s.once('error', (error: NodeJS.ErrnoException) => {

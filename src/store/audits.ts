@@ -41,8 +41,6 @@ export interface AuditResult {
   runDir: string;
   safetyStatus: string;
   safetyScore: number;
-  recommendation: string;
-  headline: string;
 }
 
 export interface AuditRow extends NewAudit, Partial<AuditResult> {
@@ -55,6 +53,14 @@ export interface AuditRow extends NewAudit, Partial<AuditResult> {
   finishedAt: number | null;
   errorCode: string | null;
   errorMessage: string | null;
+}
+
+export interface AuditListQuery {
+  status?: AuditStatus;
+  /** Part of the source to match (a repository name, an upload's file name). */
+  source?: string;
+  limit: number;
+  offset: number;
 }
 
 export type SubmitOutcome =
@@ -97,6 +103,8 @@ CREATE TABLE IF NOT EXISTS audits (
   run_dir TEXT,
   safety_status TEXT,
   safety_score REAL,
+  -- Unused: the verdict's words now follow from safety_status (src/report/verdict-words.ts). Kept so that
+  -- databases written before stay the same shape.
   recommendation TEXT,
   headline TEXT
 );
@@ -133,8 +141,6 @@ const COLUMNS = {
   runDir: 'run_dir',
   safetyStatus: 'safety_status',
   safetyScore: 'safety_score',
-  recommendation: 'recommendation',
-  headline: 'headline',
 } as const;
 
 const SELECT = `SELECT ${Object.entries(COLUMNS)
@@ -161,8 +167,6 @@ const RESULT_FIELDS: Record<keyof AuditResult, true> = {
   runDir: true,
   safetyStatus: true,
   safetyScore: true,
-  recommendation: true,
-  headline: true,
 };
 
 /** A new audit id: 16 url-safe characters (96 random bits), unguessable so report URLs can be shared. */
@@ -270,8 +274,7 @@ export class AuditStore {
       this.db
         .prepare(
           `UPDATE audits SET status = 'done', stage = NULL, finished_at = ?, content_hash = ?, skill_name = ?,
-             skill_subdir = ?, commit_sha = ?, run_dir = ?, safety_status = ?, safety_score = ?,
-             recommendation = ?, headline = ?
+             skill_subdir = ?, commit_sha = ?, run_dir = ?, safety_status = ?, safety_score = ?
            WHERE id = ? AND status = 'running' AND attempts = ?`,
         )
         .run(
@@ -283,8 +286,6 @@ export class AuditStore {
           result.runDir,
           result.safetyStatus,
           result.safetyScore,
-          result.recommendation,
-          result.headline,
           id,
           attempt,
         ).changes === 1
@@ -381,6 +382,39 @@ export class AuditStore {
       `${SELECT} WHERE ${where.join(' AND ')} ORDER BY ${refFirst}finished_at DESC, rowid DESC LIMIT 1`,
       ...params,
     );
+  }
+
+  /** The latest finished audit submitted under this source key (a byte-identical upload, same settings). */
+  latestDoneBySourceKey(sourceKey: string): AuditRow | null {
+    return this.one(
+      `${SELECT} WHERE source_key = ? AND status = 'done' ORDER BY finished_at DESC, rowid DESC LIMIT 1`,
+      sourceKey,
+    );
+  }
+
+  /**
+   * One page of audits, newest first, optionally of one status and with `source` contained in the source
+   * (case-insensitive; LIKE wildcards in it are matched literally), with the total that matches.
+   */
+  list(query: AuditListQuery): { audits: AuditRow[]; total: number } {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.status) {
+      where.push('status = ?');
+      params.push(query.status);
+    }
+    if (query.source) {
+      where.push("source LIKE ? ESCAPE '\\'");
+      params.push(`%${query.source.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    }
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const total = (
+      this.db.prepare(`SELECT COUNT(*) AS n FROM audits ${clause}`).get(...params) as { n: number }
+    ).n;
+    const rows = this.db
+      .prepare(`${SELECT} ${clause} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
+      .all(...params, query.limit, query.offset) as Record<string, unknown>[];
+    return { audits: rows.map(withoutNulls), total };
   }
 
   countByStatus(): Record<AuditStatus, number> {

@@ -34,3 +34,12 @@ export function runBuilt(args: string[], cwd: string, env: Record<string, string
     child.on('close', (status) => done({ status, stdout, stderr }));
   });
 }
+
+/** stderr without the progress lines a non-terminal run prints (`skillaudit: <what> (<n> s)`): what is left are
+ * warnings and errors. */
+export function withoutProgress(stderr: string): string {
+  return stderr
+    .split('\n')
+    .filter((l) => !/^skillaudit: .* \(\d+ s\)$/.test(l))
+    .join('\n');
+}

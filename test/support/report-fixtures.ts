@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Report, ReportFinding, ScenarioResult } from '../../src/report/model.js';
+import { STATUS_ADVICE } from '../../src/report/verdict-words.js';
 import { assessSafety } from '../../src/score/safety.js';
 
 // Realistic audit reports for renderer and schema tests: a risky skill with runtime evidence, a clean skill
@@ -126,7 +127,7 @@ const riskyFindings: ReportFinding[] = [
 
 export function riskyReport(): Report {
   return {
-    version: 1,
+    version: 2,
     generatedAt: '2026-11-30T03:12:45.000Z',
     tool: { name: 'skillaudit', version: '0.1.0' },
     skill: {
@@ -161,8 +162,8 @@ export function riskyReport(): Report {
       ],
     },
     verdict: {
-      recommendation: 'do not install',
-      headline: 'Sends your API keys to an external server when its setup script runs.',
+      status: 'risky',
+      advice: STATUS_ADVICE.risky,
       reasons: [
         'Confirmed at runtime: scripts/setup.sh posted the OPENAI_API_KEY canary to telemetry.pdf-tools.example.',
         'SKILL.md pipes a remote install script into bash.',
@@ -357,7 +358,7 @@ export function cleanReport(): Report {
     },
   ];
   return {
-    version: 1,
+    version: 2,
     generatedAt: '2026-11-30T03:40:02.000Z',
     tool: { name: 'skillaudit', version: '0.1.0' },
     skill: {
@@ -389,9 +390,8 @@ export function cleanReport(): Report {
       diagnostics: [],
     },
     verdict: {
-      recommendation: 'adopt',
-      headline:
-        'Passes the safety scan and helps the agent finish spreadsheet tasks faster and more correctly.',
+      status: 'pass',
+      advice: STATUS_ADVICE.pass,
       reasons: [
         'No safety findings; its script ran in the sandbox without network access or changes outside the workspace.',
         'With the skill the agent passed 42% more checklist items across 2 valid scenarios.',
@@ -508,7 +508,7 @@ export function scanOnlyReport(): Report {
     },
   ];
   return {
-    version: 1,
+    version: 2,
     generatedAt: '2026-11-30T04:01:10.000Z',
     tool: { name: 'skillaudit', version: '0.1.0' },
     skill: {
@@ -529,8 +529,8 @@ export function scanOnlyReport(): Report {
       diagnostics: [],
     },
     verdict: {
-      recommendation: 'test first',
-      headline: 'Only the static scan ran: one low-severity finding, utility unknown.',
+      status: 'caution',
+      advice: STATUS_ADVICE.caution,
       reasons: [
         'An unpinned global npm install in the setup section.',
         'No model was configured, so utility is unknown.',

@@ -15,7 +15,7 @@ export type EvalMethodId = 'tfidf-knn' | 'category-mean' | 'char-ngram-knn';
 export const EVAL_METHODS: readonly { id: EvalMethodId; name: string }[] = [
   { id: 'category-mean', name: 'Category mean' },
   { id: 'char-ngram-knn', name: RETRIEVAL_METHODS['char-ngram-knn'].name },
-  { id: 'tfidf-knn', name: `${RETRIEVAL_METHODS['tfidf-knn'].name} (ours)` },
+  { id: 'tfidf-knn', name: RETRIEVAL_METHODS['tfidf-knn'].name },
 ];
 
 const METRIC_KEYS = ['mae', 'rmse', 'bias', 'pearson', 'spearman'] as const;

@@ -51,6 +51,6 @@ function charGramFeatures(text: RetrievalText): TermCounts {
 }
 
 export const RETRIEVAL_METHODS: Readonly<Record<RetrievalMethodId, RetrievalMethod>> = {
-  'tfidf-knn': { id: 'tfidf-knn', name: 'TF-IDF retrieval', features: wordFeatures },
+  'tfidf-knn': { id: 'tfidf-knn', name: 'word-overlap retrieval (default)', features: wordFeatures },
   'char-ngram-knn': { id: 'char-ngram-knn', name: 'Character n-gram retrieval', features: charGramFeatures },
 };

@@ -1,3 +1,4 @@
+import { percent } from '../../report/html/app/format.js';
 import { printable } from '../../scan/evaluate.js';
 import { DIMENSIONS } from '../dimensions.js';
 import type { DimensionId } from '../types.js';
@@ -6,7 +7,8 @@ import type { HoldoutEvaluation, MethodSummary } from './evaluate.js';
 import type { AgreementMetrics } from './metrics.js';
 
 // Plain aligned tables for `estimate` and `reference eval`. Skill names and paths are the skills' own text:
-// escaped so that nothing in them can move the cursor or recolour the terminal.
+// escaped so that nothing in them can move the cursor or recolour the terminal. Scores print as percentages,
+// as in every report; similarities and agreement statistics stay fractions (they are not scores).
 
 /** Seed 001's abbreviations, used where a row lists several scores. */
 export const DIMENSION_ABBREVIATIONS: Readonly<Record<DimensionId, string>> = {
@@ -54,8 +56,8 @@ function renderSkill(r: EstimateResult): string[] {
   ];
   const rows = s.dimensions.map((d) => [
     `  ${d.name}`,
-    num(d.measured, 2),
-    num(d.estimate.score, 2),
+    percent(d.measured),
+    percent(d.estimate.score),
     sourceText(d),
   ]);
   out.push(...table(['  dimension', 'measured', 'estimate', 'from'], rows, [0, 3]));
@@ -63,7 +65,7 @@ function renderSkill(r: EstimateResult): string[] {
     out.push('  neighbours (evidence):');
     for (const n of s.neighbours) {
       const scores = DIMENSIONS.filter((d) => n.scores[d.id] !== undefined)
-        .map((d) => `${DIMENSION_ABBREVIATIONS[d.id]} ${n.scores[d.id]!.toFixed(2)}`)
+        .map((d) => `${DIMENSION_ABBREVIATIONS[d.id]} ${percent(n.scores[d.id]!)}`)
         .join(' ');
       const same = n.sameCategory ? ', same category' : '';
       out.push(
@@ -96,15 +98,15 @@ function metricCells(m: Omit<AgreementMetrics, 'n'>): string[] {
 
 export function renderEvaluationText(e: HoldoutEvaluation): string {
   const out = [
-    `Holdout ${e.test} of ${e.train + e.test} skills (fraction ${e.holdout}, seed ${e.seed}), k = ${e.k}`,
+    `Held out ${e.test} of ${e.train + e.test} skills (${Math.round(e.holdout * 100)} %, shuffle seed ${e.seed}); each estimate from the ${e.k} most similar skills`,
     '',
-    'Table 5. Holdout validation of the execution-free estimate (TF-IDF retrieval)',
+    'How close the estimate comes to the measured scores of held-out skills, per dimension (word-overlap retrieval)',
     ...table(
       ['Dimension', 'n', ...METRIC_HEADER, 'fallbacks'],
       e.perDimension.map((d) => [d.name, String(d.n), ...metricCells(d), String(d.fallbacks)]),
     ),
     '',
-    'Table 6. Estimation methods on the holdout set, metrics averaged over dimensions',
+    'Estimation methods compared on the held-out skills, averaged over dimensions',
     ...table(
       ['Method', 'dims', ...METRIC_HEADER],
       e.methods.map((m: MethodSummary) => [m.name, String(m.dimensions), ...metricCells(m)]),

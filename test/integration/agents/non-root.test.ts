@@ -17,6 +17,7 @@ import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installAgent } from '../../../src/agents/index.js';
 import type { EvidenceBundle } from '../../../src/sandbox/index.js';
+import { withoutProgress } from '../../support/built-cli.js';
 import { spawnCli } from '../../support/cli-run.js';
 import { SKILL, scripts, WRITE_TOTAL, writeSkill } from '../../support/fake-model/audit-script.js';
 import { harnessTurns } from '../../support/fake-model/harness-turns.js';
@@ -95,7 +96,7 @@ describe('agents cache as a non-root user', () => {
       },
       ['setpriv', '--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', '--'],
     ).done;
-    expect(stderr).toBe('');
+    expect(withoutProgress(stderr)).toBe('');
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
     expect(report.configuration.utilityByAgent).toEqual([

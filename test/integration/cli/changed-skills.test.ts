@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScanJson } from '../../../src/report/scan-json.js';
-import { type BuiltRun, REPO_ROOT, requireBuild, runBuilt } from '../../support/built-cli.js';
+import {
+  type BuiltRun,
+  REPO_ROOT,
+  requireBuild,
+  runBuilt,
+  withoutProgress,
+} from '../../support/built-cli.js';
 import { sarifErrors } from '../../support/sarif-schema.js';
 
 // `skillaudit scan --changed-since` on a real git repository: the built CLI in a child process.
@@ -62,7 +68,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('skillaudit scan --changed-since', () => {
   it('scans exactly the added and edited skills; the deleted one and other files are skipped', async () => {
     const r = await run(['scan', '--changed-since', base, '--format', 'json', '--fail-on', 'none']);
-    expect(r.stderr).toBe('');
+    expect(withoutProgress(r.stderr)).toBe('');
     expect(r.status).toBe(0);
     expect(skillPaths(r)).toEqual(
       [

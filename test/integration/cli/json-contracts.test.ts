@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateReport } from '../../../src/report/schema.js';
-import { REPO_ROOT, requireBuild, runBuilt } from '../../support/built-cli.js';
+import { REPO_ROOT, requireBuild, runBuilt, withoutProgress } from '../../support/built-cli.js';
 import {
   INJECTED_REWRITE,
   isOptimize,
@@ -255,7 +255,7 @@ describe('JSON the CLI prints validates against its published schema', () => {
       const args = ['optimize', dir, '--out', 'optimized', '--format', 'json', '--quiet', '--no-cache'];
       const model = ['--model', 'anthropic/claude-sonnet-4-6', '--base-url', server.baseUrl];
       const r = await runBuilt([...args, ...model], work, { ANTHROPIC_API_KEY: 'test-key' });
-      expect(r.stderr).toBe('');
+      expect(withoutProgress(r.stderr)).toBe('');
       expect(r.status).toBe(0);
       const json = JSON.parse(r.stdout);
       expect(errorsAgainst(OPTIMIZE, json)).toEqual([]);

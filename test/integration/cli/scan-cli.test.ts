@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScanJson } from '../../../src/report/scan-json.js';
-import { REPO_ROOT, requireBuild, runBuilt } from '../../support/built-cli.js';
+import { REPO_ROOT, requireBuild, runBuilt, withoutProgress } from '../../support/built-cli.js';
 import { type FakeModelServer, mentions, startFakeModelServer } from '../../support/fake-model-server.js';
 import { sarifErrors } from '../../support/sarif-schema.js';
 
@@ -166,7 +166,7 @@ describe('skillaudit scan --model', () => {
       ],
       { ANTHROPIC_API_KEY: 'test-key' },
     );
-    expect(r.stderr).toBe('');
+    expect(withoutProgress(r.stderr)).toBe('');
     expect(r.status).toBe(0);
     const json = JSON.parse(r.stdout) as ScanJson;
     const added = json.skills[0]!.findings.filter((f) => f.rule === 'model.review');

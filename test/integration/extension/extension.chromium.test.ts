@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATUS_LABEL } from '../../../src/report/html/app/format.js';
+import { STATUS_ADVICE, STATUS_LABEL } from '../../../src/report/verdict-words.js';
 import { buildExtension, type ExtensionBrowser, launchWithExtension } from './extension-browser.js';
 import { type FixtureSites, startFixtureSites } from './fixture-sites.js';
 import { createSkillsMirror, type SkillAuditServer, startSkillAuditServer } from './skillaudit-server.js';
@@ -46,7 +46,7 @@ const SETTLED_MS = 1500;
 interface AuditJson {
   id: string;
   status: string;
-  verdict?: { status: 'pass' | 'caution' | 'risky'; safetyScore: number; recommendation: string };
+  verdict?: { status: 'pass' | 'caution' | 'risky'; safetyScore: number; advice: string };
   reportUrl: string;
   source: string;
   commit?: string;
@@ -153,6 +153,8 @@ describe('an audited skill', () => {
       `${verdict.safetyScore}/100`,
     );
     await expect(badge(page).getAttribute('data-tone')).resolves.toBe(verdict.status);
+    // The badge speaks the one verdict vocabulary: the status's own advice, no second recommendation word.
+    await expect(badge(page).locator('.advice').textContent()).resolves.toBe(STATUS_ADVICE[verdict.status]);
     // The audit is of this page: no other source named, the audited commit shown.
     await expect(badge(page).locator('.source').count()).resolves.toBe(0);
     await expect(badge(page).locator('.version').textContent()).resolves.toMatch(

@@ -238,6 +238,28 @@ describe('archives', () => {
     expect(existsSync(skill.root)).toBe(false);
   });
 
+  it('gives a root-level skill the same identity and findings whatever the archive is called', async () => {
+    const zip = buildZip(Object.entries(files).map(([name, data]) => ({ name, data })));
+    const seen = [];
+    for (const name of ['pdf.zip', 'pdf-flat.zip', 'Form Filler (1).zip']) {
+      const path = join(area.fixtures, name);
+      writeFileSync(path, zip);
+      const handle = await open(path);
+      const skill = loaded(handle.skills[0]);
+      seen.push({
+        id: skill.id,
+        name: skill.name,
+        folderName: skill.folderName,
+        diagnostics: skill.diagnostics,
+      });
+      expect(handle.where(skill.provenance.subdir)).toBe(path);
+      await handle.dispose();
+    }
+    expect(seen[0]).toMatchObject({ name: 'pdf', folderName: 'pdf', diagnostics: [] });
+    expect(seen[1]).toEqual(seen[0]);
+    expect(seen[2]).toEqual(seen[0]);
+  });
+
   it('loads a zip made by the zip CLI, with the skill in a top folder', async () => {
     const work = writeTree(join(area.fixtures, 'zip-cli', 'pdf'), files);
     const path = join(area.fixtures, 'zip-cli', 'pdf-skill.zip');
@@ -341,6 +363,18 @@ describe('git sources', () => {
     ]);
     expect(loaded(handle.skills[0]).provenance).toMatchObject({ ref: 'v1', commit: firstCommit });
     await handle.dispose();
+  });
+
+  it('checks out a local branch whose name holds a slash, and shows the skill path once', async () => {
+    git(repo, 'branch', 'feature/x', firstCommit);
+    const handle = await open(`${repo}@feature/x#skills/pdf`);
+    const pdf = loaded(handle.skills[0]);
+    expect(pdf.provenance).toMatchObject({ ref: 'feature/x', commit: firstCommit, subdir: 'skills/pdf' });
+    expect(handle.where(pdf.provenance.subdir)).toBe(`${repo}@feature/x#skills/pdf`);
+    await handle.dispose();
+    const url = await open(`file://${repo}@feature/x#skills`);
+    expect(url.where(loaded(url.skills[0]).provenance.subdir)).toBe(`file://${repo}@feature/x#skills/pdf`);
+    await url.dispose();
   });
 
   it('checks out a commit sha, full or abbreviated', async () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../../src/report/model.js';
 import { validateReport } from '../../../src/report/schema.js';
+import { withoutProgress } from '../../support/built-cli.js';
 import { runCli } from '../../support/cli-run.js';
 import { type FakeModelServer, mentions, startFakeModelServer } from '../../support/fake-model-server.js';
 
@@ -113,7 +114,9 @@ describe('skillaudit audit --model', () => {
       '--out',
       out,
     ]);
-    expect(stderr).toBe(''); // not a TTY: no progress lines
+    // Not a TTY: a plain progress line per stage, nothing else.
+    expect(stderr).toMatch(/^skillaudit: .*: scan \(\d+ s\)$/m);
+    expect(withoutProgress(stderr)).toBe('');
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as Report;
     expect(validateReport(report)).toEqual([]);

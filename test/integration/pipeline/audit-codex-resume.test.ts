@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { withoutProgress } from '../../support/built-cli.js';
 import { spawnCli } from '../../support/cli-run.js';
 import { SKILL, WRITE_TOTAL } from '../../support/fake-model/audit-script.js';
 import { harnessTurns } from '../../support/fake-model/harness-turns.js';
@@ -84,7 +85,7 @@ describe('audit --agent codex, interrupted and run again', () => {
 
     h.server.reset();
     const second = await spawnCli(args, env).done;
-    expect(second.stderr).toBe('');
+    expect(withoutProgress(second.stderr)).toBe('');
     expect(second.code).toBe(0);
     const report = JSON.parse(second.stdout);
     expect(report.utility.prg).toBe(1);

@@ -72,7 +72,7 @@ describe('audit --model (builtin agent, fake model over HTTP, real sandbox)', ()
     expect(u?.prg).toBe(1);
     expect(u?.ceiling).toBe(false);
     expect(report.verdict.reasons).toContain(
-      'utility: +100% checklist items passed with the skill (PRG over 2 scenario(s))',
+      'utility: +100% checklist items passed with the skill (over 2 scenario(s))',
     );
     expect(u?.scenarios.map((s) => [s.id, s.valid, s.withSkill.passed, s.noSkill.passed])).toEqual([
       ['s1', true, 2, 0],

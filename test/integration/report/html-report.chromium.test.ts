@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAudit } from '../../../src/pipeline/audit.js';
-import { orderFindings, RECOMMENDATION_LABEL } from '../../../src/report/html/app/format.js';
+import { orderFindings, STATUS_ADVICE, STATUS_LABEL } from '../../../src/report/html/app/format.js';
 import { renderReportHtml } from '../../../src/report/html/render.js';
 import type { Report } from '../../../src/report/model.js';
 import { validateReport } from '../../../src/report/schema.js';
@@ -76,7 +76,7 @@ async function open(report: Report, name: string, width = 1280): Promise<Opened>
   });
   await armTrap(page);
   await page.goto(pathToFileURL(file).href);
-  await page.getByTestId('recommendation').waitFor({ timeout: 10_000 });
+  await page.getByTestId('status').waitFor({ timeout: 10_000 });
   return { page, problems };
 }
 
@@ -131,9 +131,7 @@ describe('HTML report in Chromium', () => {
     expect(validateReport(JSON.parse(JSON.stringify(report)))).toEqual([]);
 
     const { page, problems } = await open(report, 'real-audit');
-    expect(await page.getByTestId('recommendation').textContent()).toBe(
-      RECOMMENDATION_LABEL[report.verdict.recommendation],
-    );
+    expect(await page.getByTestId('status').textContent()).toBe(STATUS_LABEL[report.verdict.status]);
     const cards = page.getByTestId('finding');
     expect(await cards.count()).toBe(report.safety.findings.length);
     const top = orderFindings(report.safety.findings)[0]!;
@@ -156,11 +154,9 @@ describe('HTML report in Chromium', () => {
 
   it('shows the verdict, the findings with file:line and verdicts, and the runtime evidence', async () => {
     const { page, problems } = await open(riskyReport(), 'risky');
-    expect(await page.getByTestId('recommendation').textContent()).toBe('Do not install');
-    expect(await page.getByTestId('headline').textContent()).toBe(
-      'Sends your API keys to an external server when its setup script runs.',
-    );
-    expect(await page.title()).toBe('Do not install: pdf-toolkit · SkillAudit');
+    expect(await page.getByTestId('status').textContent()).toBe('Risky');
+    expect(await page.getByTestId('advice').textContent()).toBe(STATUS_ADVICE.risky);
+    expect(await page.title()).toBe('Risky: pdf-toolkit · SkillAudit');
     const findings = page.getByTestId('finding');
     expect(await findings.count()).toBe(5);
     const first = findings.first();
@@ -182,7 +178,7 @@ describe('HTML report in Chromium', () => {
 
   it('shows scenarios side by side and the quality chart', async () => {
     const { page, problems } = await open(cleanReport(), 'clean');
-    expect(await page.getByTestId('recommendation').textContent()).toBe('Adopt');
+    expect(await page.getByTestId('status').textContent()).toBe('Pass');
     expect(await page.locator('.tile').allTextContents()).toContain(
       'Utility gain+42%checklist items passed vs no skill',
     );

@@ -73,7 +73,7 @@ describe('GET /audits/:id in Chromium', () => {
       /^default-src 'none'; script-src 'sha256-/,
     );
     // The app ran (its script is allowed by hash) and drew the verdict.
-    await page.getByTestId('recommendation').waitFor({ timeout: 15_000 });
+    await page.getByTestId('status').waitFor({ timeout: 15_000 });
     expect(await page.getByText('hostile-page').count()).toBeGreaterThan(0);
     expect(await trapState(page)).toEqual({ sprung: [], violations: [] });
     expect(problems).toEqual([]);

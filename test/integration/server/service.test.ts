@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateReport } from '../../../src/report/schema.js';
+import { STATUS_ADVICE, type VerdictStatus } from '../../../src/report/verdict-words.js';
 import { DEFAULT_ALLOWED_HOSTS } from '../../../src/server/host-guard.js';
 import { type RunningService, type ServiceConfig, startService } from '../../../src/server/service.js';
 import { VERSION } from '../../../src/version.js';
@@ -107,7 +108,7 @@ describe('skillaudit serve: audits', () => {
       skillPath: 'skills/csv-summary',
     });
     expect(csv.verdict).toMatchObject({ status: expect.stringMatching(/^(pass|caution|risky)$/) });
-    expect(csv.verdict!.recommendation).toMatch(/adopt|test first|do not install/);
+    expect(csv.verdict!.advice).toBe(STATUS_ADVICE[csv.verdict!.status as VerdictStatus]);
     expect(csv.contentHash).toMatch(/^[0-9a-f]{64}$/);
 
     const report = await (await fetch(`${url}/api/audits/${csv.id}/report`)).json();

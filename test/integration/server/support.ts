@@ -96,7 +96,7 @@ export interface AuditJson {
   attempts: number;
   finishedAt?: string;
   error?: { code: string; message: string };
-  verdict?: { status: string; safetyScore: number; recommendation: string };
+  verdict?: { status: string; safetyScore: number; advice: string };
   contentHash?: string;
   [key: string]: unknown;
 }

@@ -22,7 +22,7 @@ describe('parseAudit', () => {
         createdAt: '2026-01-01T00:00:00Z',
         finishedAt: '2026-01-01T00:02:00Z',
         commit: 'FCCB81A0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6',
-        verdict: { status: 'caution', safetyScore: 71.6, recommendation: 'test first' },
+        verdict: { status: 'caution', safetyScore: 71.6, advice: '<b>not shown</b>' },
         reportUrl: '/audits/a1',
       },
       ORIGIN,
@@ -33,7 +33,7 @@ describe('parseAudit', () => {
       source: 'https://github.com/acme/skills/tree/main/x',
       commit: 'fccb81a0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6',
       finishedAt: '2026-01-01T00:02:00.000Z',
-      verdict: { status: 'caution', safetyScore: 72, recommendation: 'test first' },
+      verdict: { status: 'caution', safetyScore: 72 },
       reportHref: 'http://127.0.0.1:8787/audits/a1',
     });
   });

@@ -88,6 +88,19 @@ describe('parseSource', () => {
       ref: 'v2',
       subdir: 'skills/x',
     });
+    // A ref with slashes, and a repository path holding `@` itself.
+    expect(parseSource('./repo@feature/x#skills/pdf', (p) => p === './repo')).toMatchObject({
+      kind: 'git',
+      url: './repo',
+      ref: 'feature/x',
+      subdir: 'skills/pdf',
+    });
+    expect(parseSource('/home/a@b/repo@release/2.0', (p) => p === '/home/a@b/repo')).toMatchObject({
+      kind: 'git',
+      url: '/home/a@b/repo',
+      ref: 'release/2.0',
+      subdir: null,
+    });
     expect(parseSource('./corpus#team/a', (p) => p === './corpus')).toEqual({
       kind: 'path',
       path: './corpus',

@@ -50,7 +50,7 @@ describe('verdict reasons', () => {
     expect(weighedPass).toBeDefined();
     expect(flagged).toBeDefined();
     const pass = reportFor([finding(weighedPass!)]);
-    expect(pass.verdict.recommendation).toBe('adopt');
+    expect(pass.verdict.status).toBe('pass');
     expect(pass.verdict.reasons[0]).toMatch(
       /^weighed and not a reason for concern: excessive permissions \(SKILL\.md:4\)/,
     );

@@ -27,8 +27,6 @@ const result = (hash: string, extra: Partial<AuditResult> = {}): AuditResult => 
   runDir: 'runs/x/pdf-12345678',
   safetyStatus: 'pass',
   safetyScore: 100,
-  recommendation: 'adopt',
-  headline: 'Pass',
   ...extra,
 });
 

@@ -76,13 +76,13 @@ export function agentRows(configuration: unknown): AgentRow[] {
 export const AGENT_COLUMNS = [
   'agent',
   'model',
-  'PRG',
-  'EG',
-  'CG',
-  'ECG',
-  'Δt',
-  'Δq̃',
-  'ceiling',
+  'pass-rate gain',
+  'efficiency gain',
+  'cost gain',
+  'combined',
+  'time saved',
+  'tokens saved',
+  'already passing',
   'valid/invalid pairs',
 ] as const;
 

@@ -25,7 +25,8 @@ function RuntimeRef({ r, count }) {
       </span>{' '}
       <Txt value={r.summary} max={600} />
       {count > 1 ? <span class="muted"> ×{count}</span> : null}
-      {r.artifact ? (
+      {/* The artifact is named once: many summaries already end with its path. */}
+      {r.artifact && !r.summary.includes(r.artifact) ? (
         <>
           {' '}
           <Code value={r.artifact} max={300} />
@@ -35,11 +36,15 @@ function RuntimeRef({ r, count }) {
   );
 }
 
-/** Runtime evidence behind a finding: repeats merged, the rest folded away. @param {{ refs: ReportFinding['runtimeEvidence'] }} props */
-function RuntimeRefs({ refs }) {
+/**
+ * Runtime evidence behind a finding: repeats merged, the rest folded away, coloured by what the runtime
+ * showed (red only when it confirmed the finding; a run that did not trigger it is neutral).
+ * @param {{ refs: ReportFinding['runtimeEvidence'], verdict: ReportFinding['verdict'] }} props
+ */
+function RuntimeRefs({ refs, verdict }) {
   const merged = tally(refs, (r) => `${r.kind}\u0000${r.summary}\u0000${r.artifact ?? ''}`);
   return (
-    <div class="runtime-refs">
+    <div class={`runtime-refs tone-${VERDICT_TONE[verdict]}`} data-testid="runtime-refs">
       <ul>
         {merged.slice(0, SHOWN_REFS).map((m, i) => (
           <RuntimeRef r={m.item} count={m.count} key={i} />
@@ -85,7 +90,7 @@ function FindingCard({ f }) {
           <span class="label">Why</span> <Txt value={f.rationale} max={1200} />
         </p>
       ) : null}
-      {f.runtimeEvidence.length ? <RuntimeRefs refs={f.runtimeEvidence} /> : null}
+      {f.runtimeEvidence.length ? <RuntimeRefs refs={f.runtimeEvidence} verdict={f.verdict} /> : null}
       <footer class="finding-foot">
         rule <Code value={f.rule} max={120} />
         {f.suppressed ? (

@@ -1,23 +1,9 @@
 import type { VerdictKind } from '../../../types.js';
-import type { Recommendation, ReportFinding } from '../../model.js';
+import type { ReportFinding } from '../../model.js';
 
 // Words and number formats shared by every report renderer (terminal, Markdown, HTML app), plus the one
 // defence they all need against skill text: characters a reader cannot see are shown as visible markers.
 // Pure functions only: this module runs in Node and, bundled, in the browser.
-
-export const RECOMMENDATION_LABEL: Record<Recommendation, string> = {
-  adopt: 'Adopt',
-  'test first': 'Test first',
-  'do not install': 'Do not install',
-};
-
-export const RECOMMENDATION_MEANING: Record<Recommendation, string> = {
-  adopt:
-    'Nothing any check found makes installing it dangerous; see utility for whether it helps your agent.',
-  'test first':
-    'Something here deserves a reviewer’s look: check the findings and try it in a sandbox before relying on it.',
-  'do not install': 'It can harm you or your data; do not install it as it is.',
-};
 
 export const VERDICT_LABEL: Record<VerdictKind, string> = {
   confirmed: 'confirmed at runtime',
@@ -28,7 +14,7 @@ export const VERDICT_LABEL: Record<VerdictKind, string> = {
   no_probe: 'not probed',
 };
 
-export const STATUS_LABEL = { pass: 'Pass', caution: 'Caution', risky: 'Risky' } as const;
+export { STATUS_ADVICE, STATUS_ICON, STATUS_LABEL, STATUS_TONE } from '../../verdict-words.js';
 
 // Which `notRun` stages explain an empty report section (stage names are free text, matched by word).
 export const SECTION_STAGES = {
@@ -213,6 +199,53 @@ export function duration(ms: number): string {
 
 export function count(n: number): string {
   return Math.round(n).toLocaleString('en-US');
+}
+
+const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
+
+/** A byte count a person reads: `1 GiB`, `1.5 MiB`, `812 B` (JSON keeps the exact number). */
+export function bytes(n: number): string {
+  if (!Number.isFinite(n)) return 'n/a';
+  let value = Math.abs(n);
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const shown = unit === 0 || value >= 10 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1);
+  return `${n < 0 ? '−' : ''}${shown} ${BYTE_UNITS[unit]}`;
+}
+
+// Sandbox limit names whose value is a byte count or a time, for `limitLabel`.
+const BYTE_LIMITS = /bytes$|^disk$|^memory$/i;
+const MS_LIMITS = /ms$/i;
+const SECOND_LIMITS = /seconds$/i;
+
+/** A sandbox limit record "disk=1073741824 (tmpfs)" as a person reads it: "disk 1 GiB (tmpfs)". */
+export function limitLabel(record: string): string {
+  const m = /^([A-Za-z]+)=(\d+)(.*)$/.exec(record);
+  if (!m) return record;
+  const [, name, raw, rest] = m as unknown as [string, string, string, string];
+  const value = Number(raw);
+  const shown = BYTE_LIMITS.test(name)
+    ? bytes(value)
+    : MS_LIMITS.test(name)
+      ? duration(value)
+      : SECOND_LIMITS.test(name)
+        ? `${count(value)} s`
+        : count(value);
+  const label = name
+    .replace(/(Bytes|Ms|Seconds)$/, '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
+  return `${label} ${shown}${rest}`;
+}
+
+/** A timestamp a person reads, in UTC so that every reader sees the same text: `2026-12-01 23:52 UTC`. */
+export function when(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /** Effective input tokens (input − cached), the cost measure of seed 000 eq. 3. */

@@ -1,7 +1,7 @@
 /** @import { Report } from '../../model.js' */
 import { render } from 'preact';
 import { App } from './app.jsx';
-import { clip, RECOMMENDATION_LABEL, reveal } from './format.js';
+import { clip, reveal, STATUS_LABEL } from './format.js';
 import './styles.css';
 
 // The report arrives as JSON in a non-executable script element (escaped by render.ts so that nothing in it can
@@ -13,8 +13,8 @@ function readReport() {
   try {
     const data = JSON.parse(raw);
     if (data === null || typeof data !== 'object') throw new Error('no report data');
-    if (data.version !== 1) {
-      return 'This report was written by a different version of SkillAudit (expected version 1).';
+    if (data.version !== 2) {
+      return 'This report was written by a different version of SkillAudit (expected version 2).';
     }
     return /** @type {Report} */ (data);
   } catch {
@@ -28,7 +28,7 @@ if (root) {
   if (typeof report === 'string') {
     render(<p class="wrap load-error">{report}</p>, root);
   } else {
-    document.title = `${RECOMMENDATION_LABEL[report.verdict.recommendation] ?? 'Report'}: ${clip(reveal(String(report.skill?.name)), 80)} · SkillAudit`;
+    document.title = `${STATUS_LABEL[report.verdict.status] ?? 'Report'}: ${clip(reveal(String(report.skill?.name)), 80)} · SkillAudit`;
     render(<App report={report} />, root);
   }
 }

@@ -1,5 +1,5 @@
 /** @import { Report } from '../../model.js' */
-import { count } from './format.js';
+import { bytes, when } from './format.js';
 import { Code, MaybeLink, Section, Txt } from './text.jsx';
 
 /** @param {{ report: Report }} props */
@@ -62,7 +62,8 @@ export function Provenance({ report }) {
           <Code value={skill.id} max={64} />
         </Row>
         <Row label="generated">
-          <Txt value={report.generatedAt} max={40} /> by {tool.name} <Txt value={tool.version} max={40} />
+          <time dateTime={report.generatedAt}>{when(report.generatedAt)}</time> by {tool.name}{' '}
+          <Txt value={tool.version} max={40} />
         </Row>
       </dl>
       {skill.diagnostics.length ? (
@@ -93,7 +94,7 @@ export function Provenance({ report }) {
                 <th>path</th>
                 <th>kind</th>
                 <th>language</th>
-                <th class="num">bytes</th>
+                <th class="num">size</th>
                 <th>sha256</th>
               </tr>
             </thead>
@@ -109,7 +110,9 @@ export function Provenance({ report }) {
                   <td>
                     <Txt value={f.language ?? '—'} max={30} />
                   </td>
-                  <td class="num">{count(f.size)}</td>
+                  <td class="num" title={`${f.size} bytes`}>
+                    {bytes(f.size)}
+                  </td>
                   <td>
                     {f.sha256 ? <Code value={f.sha256.slice(0, 16)} /> : <span class="muted">not read</span>}
                   </td>

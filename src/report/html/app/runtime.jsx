@@ -1,5 +1,5 @@
 /** @import { RuntimeSummary } from '../../model.js' */
-import { count, duration, mergedAttempts } from './format.js';
+import { bytes, duration, limitLabel, mergedAttempts, tally } from './format.js';
 import { Code, Section, Txt } from './text.jsx';
 
 /** @param {{ title: string, n: number, alarming?: boolean, wide?: boolean, children: import('preact').ComponentChildren }} props */
@@ -37,7 +37,7 @@ function NetworkRows({ rows }) {
           </td>
           <td>
             {a.blocked ? 'blocked' : <strong class="t-bad">connected</strong>}
-            {a.bytes !== undefined ? ` · ${count(a.bytes)} B` : ''}
+            {a.bytes !== undefined ? ` · ${bytes(a.bytes)}` : ''}
           </td>
           <td class="t-bad">
             {a.canaries?.length ? (
@@ -84,6 +84,31 @@ function NetworkTable({ attempts }) {
   );
 }
 
+/**
+ * The processes the runs started, each command line once with how often it ran (every run of a script
+ * starts the same interpreter again).
+ * @param {{ processes: { argv: string[] }[] }} props
+ */
+function Processes({ processes }) {
+  const merged = tally(processes, (p) => p.argv.join('\u0000'));
+  return (
+    <details class="processes" open={merged.length <= 8} data-testid="runtime-processes">
+      <summary>
+        Processes ({merged.length} distinct
+        {merged.length < processes.length ? `, ${processes.length} started` : ''})
+      </summary>
+      <ol>
+        {merged.map((m, i) => (
+          <li key={i}>
+            <Code value={m.item.argv.join(' ')} max={1000} />
+            {m.count > 1 ? <span class="muted"> ×{m.count}</span> : null}
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
+
 /** What the skill's own scripts did in the sandbox. @param {{ runtime: RuntimeSummary }} props */
 export function Runtime({ runtime }) {
   return (
@@ -96,7 +121,7 @@ export function Runtime({ runtime }) {
           {runtime.sandbox.limitsApplied.length ? (
             <>
               {' · '}
-              <Txt value={runtime.sandbox.limitsApplied.join(', ')} max={300} />
+              <Txt value={runtime.sandbox.limitsApplied.map(limitLabel).join(', ')} max={300} />
             </>
           ) : null}
         </>
@@ -148,16 +173,7 @@ export function Runtime({ runtime }) {
           </ul>
         </Block>
       </div>
-      <details class="processes" open={runtime.processes.length <= 8}>
-        <summary>Processes ({runtime.processes.length})</summary>
-        <ol>
-          {runtime.processes.map((p, i) => (
-            <li key={i}>
-              <Code value={p.argv.join(' ')} max={1000} />
-            </li>
-          ))}
-        </ol>
-      </details>
+      <Processes processes={runtime.processes} />
     </Section>
   );
 }

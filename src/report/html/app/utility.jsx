@@ -66,7 +66,7 @@ function Scenario({ s }) {
       <header class="scenario-head">
         <Code value={s.id} max={120} />
         {s.valid ? (
-          <span class="chip tone-neutral">PRG {signedPercent(s.prg)}</span>
+          <span class="chip tone-neutral">pass-rate gain {signedPercent(s.prg)}</span>
         ) : (
           <span class="chip tone-warn">
             invalid: <Txt value={s.invalidReason ?? 'unknown'} max={200} />
@@ -126,14 +126,7 @@ function ByAgent({ rows }) {
           <thead>
             <tr>
               {AGENT_COLUMNS.map((h, i) => (
-                <th
-                  key={h}
-                  style={{
-                    ...(i >= 2 ? NUM_CELL : {}),
-                    // Headings are upper-cased by the stylesheet; Δt and Δq̃ are symbols whose case matters.
-                    ...(h.startsWith('Δ') ? { textTransform: 'none' } : {}),
-                  }}
-                >
+                <th key={h} style={i >= 2 ? NUM_CELL : {}}>
                   {h}
                 </th>
               ))}
@@ -175,7 +168,7 @@ export function Utility({ utility, configuration }) {
     <Section
       id="scenarios"
       title="Scenarios: with skill vs without"
-      aside={`${utility.scenarios.length} scenario(s), ${valid} valid · ECG ${signedPercent(utility.ecg)}`}
+      aside={`${utility.scenarios.length} scenario(s), ${valid} valid · combined gain ${signedPercent(utility.ecg)}`}
     >
       {utility.ceiling ? (
         <p class="note">The agent already passes these scenarios without the skill, so no gain can show.</p>

@@ -2,17 +2,14 @@
 import {
   notRunReason,
   percent,
-  RECOMMENDATION_LABEL,
-  RECOMMENDATION_MEANING,
+  STATUS_ADVICE,
   STATUS_LABEL,
+  STATUS_TONE,
   signedPercent,
   timeSaving,
   tokenSaving,
 } from './format.js';
 import { Txt } from './text.jsx';
-
-const RECOMMENDATION_CLASS = { adopt: 'good', 'test first': 'warn', 'do not install': 'bad' };
-const STATUS_CLASS = { pass: 'good', caution: 'warn', risky: 'bad' };
 
 /** @param {number | null} value */
 function gainClass(value) {
@@ -36,17 +33,16 @@ export function Verdict({ report }) {
   const { verdict, safety, utility: u, quality: q } = report;
   const active = safety.findings.filter((f) => !f.suppressed);
   const n = (/** @type {string} */ s) => active.filter((f) => f.severity === s).length;
-  const tone = RECOMMENDATION_CLASS[verdict.recommendation];
+  const tone = STATUS_TONE[verdict.status];
   return (
     <section class={`verdict tone-${tone}`} id="verdict" aria-label="Verdict">
       <div class="verdict-main">
-        <div class={`recommendation tone-${tone}`} data-testid="recommendation">
-          {RECOMMENDATION_LABEL[verdict.recommendation]}
+        <div class={`status-banner tone-${tone}`} data-testid="status">
+          {STATUS_LABEL[verdict.status]}
         </div>
-        <p class="headline" data-testid="headline">
-          <Txt value={verdict.headline} max={600} />
+        <p class="headline" data-testid="advice">
+          {STATUS_ADVICE[verdict.status]}
         </p>
-        <p class="meaning">{RECOMMENDATION_MEANING[verdict.recommendation]}</p>
         {verdict.reasons.length ? (
           <ul class="reasons">
             {verdict.reasons.map((r, i) => (
@@ -59,10 +55,10 @@ export function Verdict({ report }) {
       </div>
       <div class="tiles">
         <Tile
-          label="Safety"
-          value={STATUS_LABEL[safety.status]}
-          tone={STATUS_CLASS[safety.status]}
-          detail={`score ${safety.score} / 100 · ${n('high')} high · ${n('medium')} medium · ${n('low')} low`}
+          label="Safety score"
+          value={`${safety.score} / 100`}
+          tone={STATUS_TONE[safety.status]}
+          detail={`${n('high')} high · ${n('medium')} medium · ${n('low')} low`}
         />
         {u ? (
           <>

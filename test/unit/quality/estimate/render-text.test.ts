@@ -24,10 +24,10 @@ describe('renderEstimateText', () => {
 
   it('lists measured and estimated scores, where each estimate came from, and the neighbours', () => {
     const text = renderEstimateText([result], ['a shared note']);
-    expect(text).toMatch(/\n {2}Structural completeness +\d\.\d\d +0\.50 +1 neighbour\n/);
-    expect(text).toMatch(/\n {2}Efficiency +n\/a +0\.25 +1 neighbour\n/);
+    expect(text).toMatch(/\n {2}Structural completeness +\d{1,3}% +50% +1 neighbour\n/);
+    expect(text).toMatch(/\n {2}Efficiency +n\/a +25% +1 neighbour\n/);
     expect(text).toMatch(/\n {2}Cross-model robustness +n\/a +n\/a +not estimated \(no reference scores\)\n/);
-    expect(text).toContain('documents, same category)  SC 0.50 EFF 0.25');
+    expect(text).toContain('documents, same category)  SC 50% EFF 25%');
     expect(text).toContain('key: SC structural completeness, EFF efficiency');
     expect(text).toContain('note: a shared note');
   });

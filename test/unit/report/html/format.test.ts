@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
+  bytes,
   clip,
   duration,
+  limitLabel,
   orderFindings,
   reveal,
   revealSegments,
   safeHttpUrl,
   signedPercent,
   tally,
+  when,
 } from '../../../../src/report/html/app/format.js';
 import { riskyReport } from '../../../support/report-fixtures.js';
 
@@ -93,5 +96,28 @@ describe('tally', () => {
       { item: 'a', count: 1 },
       { item: 'c', count: 1 },
     ]);
+  });
+});
+
+describe('numbers a person reads', () => {
+  it('prints byte counts in binary units', () => {
+    expect(bytes(812)).toBe('812 B');
+    expect(bytes(1874)).toBe('1.8 KiB');
+    expect(bytes(1073741824)).toBe('1 GiB');
+    expect(bytes(50 * 1024 ** 2)).toBe('50 MiB');
+  });
+
+  it('prints sandbox limits with units and keeps records it does not know as they are', () => {
+    expect(limitLabel('disk=1073741824 (tmpfs)')).toBe('disk 1 GiB (tmpfs)');
+    expect(limitLabel('memoryBytes=536870912 (prlimit-data)')).toBe('memory 512 MiB (prlimit-data)');
+    expect(limitLabel('wallMs=15000 (timer)')).toBe('wall 15.0 s (timer)');
+    expect(limitLabel('cpuSeconds=30 (prlimit)')).toBe('cpu 30 s (prlimit)');
+    expect(limitLabel('maxProcesses=64 (prlimit)')).toBe('max processes 64 (prlimit)');
+    expect(limitLabel('no network')).toBe('no network');
+  });
+
+  it('prints timestamps to the minute in UTC', () => {
+    expect(when('2026-11-30T03:12:45.000Z')).toBe('2026-11-30 03:12 UTC');
+    expect(when('not a date')).toBe('not a date');
   });
 });

@@ -62,10 +62,10 @@ describe('renderReportHtmlWith', () => {
   it('keeps replacement patterns in skill text literal', () => {
     const report: Report = {
       ...riskyReport(),
-      verdict: { ...riskyReport().verdict, headline: "$& $` $' $$ $1" },
+      verdict: { ...riskyReport().verdict, reasons: ["$& $` $' $$ $1"] },
     };
     const html = renderReportHtmlWith(template, report);
-    expect((JSON.parse(dataBlock(html)) as Report).verdict.headline).toBe("$& $` $' $$ $1");
+    expect((JSON.parse(dataBlock(html)) as Report).verdict.reasons).toEqual(["$& $` $' $$ $1"]);
   });
 
   it('sets a CSP that allows exactly the bundled script by hash and no network', () => {

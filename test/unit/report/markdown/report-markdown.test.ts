@@ -24,9 +24,9 @@ function nodesOf(markdown: string): Nodes[] {
 }
 
 describe('renderReportMarkdown', () => {
-  it('leads with the recommendation, the safety status and the top finding', () => {
+  it('leads with the status, its advice and the top finding', () => {
     const md = renderReportMarkdown(riskyReport());
-    expect(md.split('\n')[0]).toBe('## 🔴 Do not install: `pdf-toolkit`');
+    expect(md.split('\n')[0]).toBe('## 🔴 Risky: `pdf-toolkit`');
     expect(md).toContain('### Safety: 🔴 Risky (71.95/100)');
     expect(md).toContain(
       '| high | E2 Env Var Harvesting | `scripts/setup.sh:14-16` | confirmed at runtime |',
@@ -39,7 +39,7 @@ describe('renderReportMarkdown', () => {
 
   it('shows utility, the per-scenario comparison and the quality profile when present', () => {
     const md = renderReportMarkdown(cleanReport());
-    expect(md).toContain('## 🟢 Adopt: `xlsx-analyst`');
+    expect(md).toContain('## 🟢 Pass: `xlsx-analyst`');
     expect(md).toContain('| +42% | +18% (12.6 s saved) | +33% (6,450 tokens saved) | +26% |');
     expect(md).toContain(
       '| `s1-quarterly-summary` | 4/4 · 48.2 s · 11,600 tok | 2/4 · 1 min 12 s · 22,100 tok | +50% |',

@@ -11,12 +11,12 @@ describe('report JSON schema', () => {
 
   it('rejects a report with a wrong version, a bad enum and a missing section', () => {
     const report = JSON.parse(JSON.stringify(riskyReport())) as Record<string, unknown>;
-    report.version = 2;
-    (report.verdict as Record<string, unknown>).recommendation = 'probably fine';
+    report.version = 1;
+    (report.verdict as Record<string, unknown>).status = 'probably fine';
     delete report.notRun;
     const errors = validateReport(report);
     expect(errors).toContain('/version must be equal to constant');
-    expect(errors.some((e) => e.startsWith('/verdict/recommendation must be equal to one of'))).toBe(true);
+    expect(errors.some((e) => e.startsWith('/verdict/status must be equal to one of'))).toBe(true);
     expect(errors).toContain("/ must have required property 'notRun'");
   });
 

@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import { describe, expect, it } from 'vitest';
 import { renderReportText } from '../../../../src/report/report-text.js';
+import { STATUS_ADVICE } from '../../../../src/report/verdict-words.js';
 import { cleanReport, hostileReport, riskyReport, scanOnlyReport } from '../../../support/report-fixtures.js';
 
 const plain = pc.createColors(false);
@@ -9,8 +10,8 @@ const coloured = pc.createColors(true);
 describe('renderReportText', () => {
   it('puts the decision and its reasons first, then the findings with file:line and verdict', () => {
     const lines = renderReportText(riskyReport(), plain).split('\n');
-    expect(lines[0]).toBe(' DO NOT INSTALL   pdf-toolkit  skills/pdf-toolkit');
-    expect(lines[1]).toBe('Sends your API keys to an external server when its setup script runs.');
+    expect(lines[0]).toBe(' RISKY   pdf-toolkit  skills/pdf-toolkit');
+    expect(lines[1]).toBe(STATUS_ADVICE.risky);
     expect(lines).toContain(
       '  • Confirmed at runtime: scripts/setup.sh posted the OPENAI_API_KEY canary to telemetry.pdf-tools.example.',
     );
@@ -19,8 +20,14 @@ describe('renderReportText', () => {
     const r2 = lines.findIndex((l) => l.includes('R2 Network Timeout Missing'));
     expect(lines[e2]).toContain('scripts/setup.sh:14-16  confirmed at runtime  confidence 0.90');
     expect(e2).toBeLessThan(r2);
+    // Every finding carries its one-line reason, as in `scan`.
+    expect(lines[e2 + 1 + lines.slice(e2 + 1).findIndex((l) => l.trimStart().startsWith('why:'))]).toBe(
+      `         why: ${riskyReport().safety.findings.find((f) => f.pattern === 'E2')!.rationale}`,
+    );
+    for (const f of riskyReport().safety.findings.filter((x) => !x.suppressed && x.rationale))
+      expect(lines).toContain(`         why: ${f.rationale}`);
     expect(lines).toContain(
-      '    https telemetry.pdf-tools.example:443 (blocked) 1,874 bytes carried OPENAI_API_KEY',
+      '    https telemetry.pdf-tools.example:443 (blocked) 1.8 KiB carried OPENAI_API_KEY',
     );
     expect(lines).toContain('    modified ~/.bashrc');
     expect(lines).toContain(
@@ -30,7 +37,7 @@ describe('renderReportText', () => {
 
   it('reports utility, efficiency, cost and quality when they ran', () => {
     const text = renderReportText(cleanReport(), plain);
-    expect(text).toContain(' ADOPT ');
+    expect(text).toContain(' PASS ');
     expect(text).toContain(
       'pass-rate gain +42%   efficiency gain +18% (12.6 s saved)   cost gain +33% (6,450 tokens saved)   combined +26%',
     );
@@ -42,7 +49,7 @@ describe('renderReportText', () => {
 
   it('explains every stage that did not run', () => {
     const text = renderReportText(scanOnlyReport(), plain);
-    expect(text).toContain(' TEST FIRST ');
+    expect(text).toContain(' CAUTION ');
     expect(text).toContain(
       'Runtime evidence  not run: bubblewrap is not installed (apt-get install bubblewrap)',
     );
@@ -69,7 +76,7 @@ describe('renderReportText', () => {
     const text = renderReportText(report, plain);
     expect(text).toContain('  network attempts: 3');
     expect(text).toContain(
-      '    https telemetry.pdf-tools.example:443 ×3 (blocked) 1,874 bytes carried OPENAI_API_KEY',
+      '    https telemetry.pdf-tools.example:443 ×3 (blocked) 1.8 KiB carried OPENAI_API_KEY',
     );
   });
 

@@ -51,9 +51,9 @@ describe('per-agent utility rows in the terminal report', () => {
     const head = lines.findIndex((l) => l.startsWith('  By agent'));
     expect(lines[head]).toBe('  By agent  2 agent configurations');
     expect(lines.slice(head + 1, head + 4)).toEqual([
-      '  agent                                            model                        PRG   EG    CG    ECG   Δt            Δq̃                  ceiling  valid/invalid pairs',
-      '  builtin                                          anthropic/claude-sonnet-4-5  +42%  +18%  +33%  +26%  12.6 s saved  6,450 tokens saved  no       3/0',
-      '  claude-code (@anthropic-ai/claude-code@2.1.332)  anthropic/claude-sonnet-4-5  +25%  n/a   −12%  n/a   4.2 s slower  1,800 more tokens   no       2/1',
+      '  agent                                            model                        pass-rate gain  efficiency gain  cost gain  combined  time saved    tokens saved        already passing  valid/invalid pairs',
+      '  builtin                                          anthropic/claude-sonnet-4-5  +42%            +18%             +33%       +26%      12.6 s saved  6,450 tokens saved  no               3/0',
+      '  claude-code (@anthropic-ai/claude-code@2.1.332)  anthropic/claude-sonnet-4-5  +25%            n/a              −12%       n/a       4.2 s slower  1,800 more tokens   no               2/1',
     ]);
     // Inside the utility section, before quality.
     expect(head).toBeGreaterThan(lines.findIndex((l) => l.startsWith('Utility')));
@@ -94,7 +94,7 @@ describe('per-agent utility rows in the Markdown report', () => {
       [
         '#### By agent',
         '',
-        '| agent | model | PRG | EG | CG | ECG | Δt | Δq̃ | ceiling | valid/invalid pairs |',
+        '| agent | model | pass-rate gain | efficiency gain | cost gain | combined | time saved | tokens saved | already passing | valid/invalid pairs |',
         '|---|---|---|---|---|---|---|---|---|---|',
         '| `builtin` | `anthropic/claude-sonnet-4-5` | +42% | +18% | +33% | +26% | 12.6 s saved | 6,450 tokens saved | no | 3/0 |',
         '| `claude-code (@anthropic-ai/claude-code@2.1.332)` | `anthropic/claude-sonnet-4-5` | +25% | n/a | −12% | n/a | 4.2 s slower | 1,800 more tokens | no | 2/1 |',
