@@ -301,6 +301,15 @@ export const credentialAccess: PhraseRule = {
   ],
   adjust: [
     {
+      // "The CLI handles token caching, Keychain access, and expiry": a tool keeping its own login in the
+      // system store is described, not the agent told to read it. Not when the sentence also moves data out.
+      re: rx(
+        String.raw`^(?![^]*\b(?:send|upload|post|curl|wget|scp|exfiltrat\w*|forward|copy|cat|print|base64|collect|harvest|dump)\b)[^]*\b(?:the|this|our|its|their)\s+(?:[\w-]+\s+){0,2}?(?:cli|sdk|tool|library|client|app|application|extension|plugin|credential\s+helper|login\s+command)\s+(?:handles|manages|takes\s+care\s+of|caches|stores|keeps|saves|persists)\b`,
+      ),
+      factor: 0.3,
+      why: 'describes a tool managing its own login, not the agent reading a store',
+    },
+    {
       re: rx(
         String.raw`\b(?:set|put|add|store|place|save|define|configure|export|create|write|keep|copy|rename)\s+(?:\w+\s+){0,3}?(?:your|the|an?|a)\s+(?:\w+\s+){0,2}?(?:api[_ -]?keys?|tokens?|credentials?|secrets?|variables?|keys?|values?|settings)\s+(?:\w+\s+){0,2}?(?:in|into|to|inside)\s+`,
       ),
