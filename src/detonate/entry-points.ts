@@ -4,6 +4,7 @@ import { delimiter, join } from 'node:path';
 import { type Framing, parseMarkdown } from '../scan/markdown.js';
 import type { Skill, SkillFile } from '../types.js';
 import type { SampleInput } from './samples.js';
+import { SHIM_HOME_DIR } from './shims.js';
 
 // Entry points of a skill: its scripts (run with no arguments, with --help, and with a sample input) and the
 // commands SKILL.md tells the agent to run (fenced shell blocks and inline commands framed as instructions).
@@ -13,6 +14,8 @@ export interface SandboxLayout {
   skillDir: string;
   /** The folder holding the sample inputs, as the sandboxed process sees it. */
   inputsDir: string;
+  /** The sandbox HOME, where the platform shims live (shims.ts). */
+  home: string;
 }
 
 export interface EntryPoint {
@@ -79,7 +82,20 @@ function interpreterFor(file: SkillFile): string[] | string {
 }
 
 const COMMAND_START =
-  /^(?:\$\s+)?(?:sudo\s+)?(?:python3?|bash|sh|zsh|node|npx|tsx|deno|bun|uv|uvx|pip3?|npm|pnpm|yarn|curl|wget|git|make|\.\/|scripts\/|~\/|\{baseDir\}|\$\{?[A-Z_]*SKILL)/;
+  /^(?:\$\s+)?(?:sudo\s+)?(?:(?:python3?|bash|sh|zsh|node|npx|tsx|deno|bun|uv|uvx|pip3?|npm|pnpm|yarn|curl|wget|git|make|open|osascript|powershell|pwsh)(?=\s|$)|\.\/|scripts\/|~\/|\{baseDir\}|\$\{?[A-Z_]*SKILL)/;
+// A one-liner that feeds a shell or decodes into one is a command whatever word it starts with
+// (`echo <base64> | base64 -D | bash`, `cat x | sh`).
+const PIPES_INTO_SHELL = /\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\|\s*python3?\b|\bbase64\s+(?:-[dD]\b|--decode)/;
+// PowerShell spelled as a command of its own (`irm https://… | iex`): run under pwsh (a shim says when it is absent).
+const POWERSHELL_ONE_LINER = /\|\s*iex\b|^\s*(?:irm|iwr|iex|Invoke-(?:WebRequest|RestMethod|Expression))\b/i;
+const SHELL_LANGS = new Set(['bash', 'sh', 'shell', 'zsh', 'console', 'terminal']);
+const POWERSHELL_LANGS = new Set(['powershell', 'pwsh', 'ps1', 'ps']);
+
+/** Whether text in a code span or block reads as a command to run. */
+function looksLikeCommand(text: string): boolean {
+  const t = text.trim();
+  return COMMAND_START.test(t) || PIPES_INTO_SHELL.test(t) || POWERSHELL_ONE_LINER.test(t);
+}
 
 /** Rewrites the placeholders skills use for their own folder and for input files into sandbox paths. */
 export function substitutePlaceholders(
@@ -205,6 +221,13 @@ function sentenceOf(
   return { sentence: text.slice(from, to).trim(), forbids };
 }
 
+/** How a SKILL.md command runs: a shell, or PowerShell through its shim (which says when pwsh is absent). */
+function commandArgv(code: string, powershell: boolean, layout: SandboxLayout, bash: string): string[] {
+  return powershell
+    ? [`${layout.home}/${SHIM_HOME_DIR}/pwsh`, '-NoProfile', '-NonInteractive', '-Command', code]
+    : [bash, '-c', code];
+}
+
 function commandEntries(
   skill: Skill,
   layout: SandboxLayout,
@@ -225,8 +248,11 @@ function commandEntries(
       : `a command SKILL.md tells the agent to run${section ? ` (section "${section}")` : ''}`;
   for (const block of doc.codeBlocks) {
     if (block.framing !== 'instruction' && block.framing !== 'user-action') continue;
-    const shellLike = block.lang === 'bash' || (block.lang === '' && COMMAND_START.test(block.code.trim()));
-    if (!shellLike || !block.code.trim()) continue;
+    const lang = block.lang.toLowerCase();
+    const powershell =
+      POWERSHELL_LANGS.has(lang) || (lang === '' && POWERSHELL_ONE_LINER.test(block.code.trim()));
+    const shellLike = SHELL_LANGS.has(lang) || (lang === '' && looksLikeCommand(block.code));
+    if ((!shellLike && !powershell) || !block.code.trim()) continue;
     if (FORBIDDING_COMMENT.test(block.code)) {
       skipped.push({
         file: `SKILL.md:${block.line}`,
@@ -241,17 +267,17 @@ function commandEntries(
       .join('\n');
     entries.push({
       id: `SKILL.md:${block.line}`,
-      argv: [bash, '-c', substitutePlaceholders(code, skill, layout, samples)],
+      argv: commandArgv(substitutePlaceholders(code, skill, layout, samples), powershell, layout, bash),
       cwd: layout.skillDir,
       origin: { file: 'SKILL.md', line: block.line, endLine: block.endLine },
       runAs: runAs(block.framing),
       framing: block.framing,
-      why: `fenced shell block framed as ${block.framing}: ${framedAs(block.framing, block.section)}`,
+      why: `fenced ${powershell ? 'PowerShell' : 'shell'} block framed as ${block.framing}: ${framedAs(block.framing, block.section)}`,
     });
   }
   for (const inline of doc.inlineCode) {
     if (inline.framing !== 'instruction' && inline.framing !== 'user-action') continue;
-    if (!COMMAND_START.test(inline.text.trim())) continue;
+    if (!looksLikeCommand(inline.text)) continue;
     const id = `SKILL.md:${inline.line} \`${inline.text.slice(0, 40)}\``;
     const end = doc.codeRanges.find(([a]) => a === inline.start)?.[1] ?? inline.start + 1;
     const { sentence, forbids } = sentenceOf(skillMd.text, prose, inline.start, end);
@@ -262,9 +288,10 @@ function commandEntries(
       });
       continue;
     }
+    const command = substitutePlaceholders(inline.text.replace(/^\$\s+/, ''), skill, layout, samples);
     entries.push({
       id,
-      argv: [bash, '-c', substitutePlaceholders(inline.text.replace(/^\$\s+/, ''), skill, layout, samples)],
+      argv: commandArgv(command, POWERSHELL_ONE_LINER.test(inline.text), layout, bash),
       cwd: layout.skillDir,
       origin: { file: 'SKILL.md', line: inline.line, endLine: inline.line },
       runAs: runAs(inline.framing),

@@ -9,6 +9,7 @@ import type { Finding, Skill, Verdict } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
 import { sampleInputs } from './samples.js';
+import { SHIM_HOME_DIR, shimOf, shimSeedFiles } from './shims.js';
 import { fetchedNothing, readSignals, stoppedEarly } from './signals.js';
 import { declaredTools, toolCredentialUse } from './tool-credentials.js';
 import { type DetonationRun, runtimeFindings, verdictFor } from './verdicts.js';
@@ -41,6 +42,8 @@ export interface RunOutcome {
   expectedCredentialUse: string[];
   /** Why the run stopped before a clean end (a missing module, a failed download, a guard, the clock), or null. */
   stopped: string | null;
+  /** Platform shims the run called (`base64 -D`, `osascript`): what of it ran on a stand-in (shims.ts). */
+  shimsUsed: string[];
 }
 
 export interface DetonationResult {
@@ -68,6 +71,7 @@ async function seedFiles(skill: Skill, samples: ReturnType<typeof sampleInputs>)
     files.push({ path: `${rel}/${f.path}`, content, mode: f.kind === 'script' ? 0o755 : 0o644 });
   }
   for (const s of samples) files.push({ path: `inputs/${s.name}`, content: s.content });
+  files.push(...shimSeedFiles());
   return files;
 }
 
@@ -81,7 +85,8 @@ async function runEntry(
     const result = await sandbox.run({
       argv: entry.argv,
       env: {
-        PATH: SANDBOX_PATH,
+        // The platform shims first, so a macOS spelling reaches the payload instead of failing (shims.ts).
+        PATH: `${sandbox.inner.home}/${SHIM_HOME_DIR}:${SANDBOX_PATH}`,
         HOME: sandbox.inner.home,
         LANG: 'C.UTF-8',
         TERM: 'dumb',
@@ -101,6 +106,16 @@ async function runEntry(
   } finally {
     await sandbox.dispose();
   }
+}
+
+/** Each platform shim call of a run, once, as `name args`. */
+function shimsUsed(evidence: EvidenceBundle): string[] {
+  const calls = new Set<string>();
+  for (const p of evidence.processes) {
+    const shim = shimOf(p.executable, SANDBOX_INNER_PATHS.home);
+    if (shim) calls.add([shim, ...p.argv.slice(1)].join(' ').slice(0, 160));
+  }
+  return [...calls];
 }
 
 /** Bounded parallel map that keeps order. */
@@ -129,7 +144,11 @@ export async function detonateSkill(
   const samples = sampleInputs(skill);
   const rel = skillRelDir(skill);
   const inner = SANDBOX_INNER_PATHS;
-  const layout = { skillDir: `${inner.workspace}/${rel}`, inputsDir: `${inner.workspace}/inputs` };
+  const layout = {
+    skillDir: `${inner.workspace}/${rel}`,
+    inputsDir: `${inner.workspace}/inputs`,
+    home: inner.home,
+  };
   const found = findEntryPoints(skill, layout, samples);
   const maxRuns = options.maxRuns ?? 24;
   const entries = found.entries.slice(0, maxRuns);
@@ -157,6 +176,7 @@ export async function detonateSkill(
         canaryHits: [],
         expectedCredentialUse: [],
         stopped: stoppedEarly(run.evidence, run.exitCode, run.timedOut, entry.runAs),
+        shimsUsed: shimsUsed(run.evidence),
       };
       return outcome;
     } catch (error) {
