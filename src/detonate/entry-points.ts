@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
 import { type Framing, parseMarkdown } from '../scan/markdown.js';
 import type { Skill, SkillFile } from '../types.js';
+import { inferInvocations } from './arguments.js';
 import type { SampleInput } from './samples.js';
 import { SHIM_HOME_DIR } from './shims.js';
 
@@ -119,26 +120,70 @@ export function substitutePlaceholders(
     .replace(/\bpath\/to\/[\w.-]+/g, (m) => sampleFor(m));
 }
 
+/** Run order of a script's entry points: every script's plain run first, --help last, so a tight budget keeps the runs that reach code. */
+type ScriptRank = 0 | 1 | 2 | 3;
+
 function scriptEntries(
   file: SkillFile,
   layout: SandboxLayout,
   samples: SampleInput[],
-): EntryPoint[] | Skipped {
+): { entry: EntryPoint; rank: ScriptRank }[] | Skipped {
   const interpreter = interpreterFor(file);
   if (typeof interpreter === 'string') return { file: file.path, reason: interpreter };
   const script = `${layout.skillDir}/${file.path}`;
   const origin = { file: file.path, line: 1, endLine: Math.max(1, (file.text ?? '').split('\n').length) };
   const base = [...interpreter, script];
   const shared = { cwd: layout.skillDir, origin, framing: null };
-  const entries: EntryPoint[] = [
+  const text = file.text ?? '';
+  // With an input file of a type the script mentions (or plain text), so argument-driven paths run too.
+  const sampleFor = (hint: string) =>
+    samples.find((s) => s.extension !== 'txt' && hint.toLowerCase().includes(s.extension)) ??
+    samples.find((s) => s.extension !== 'txt' && text.includes(`.${s.extension}`)) ??
+    samples.find((s) => s.extension === 'txt');
+  const out: { entry: EntryPoint; rank: ScriptRank }[] = [
     {
-      id: file.path,
-      argv: base,
-      ...shared,
-      runAs: 'script',
-      why: 'a script of the skill, run with no arguments',
+      rank: 0,
+      entry: {
+        id: file.path,
+        argv: base,
+        ...shared,
+        runAs: 'script',
+        why: 'a script of the skill, run with no arguments',
+      },
     },
-    {
+  ];
+  const values = {
+    file: (hint: string) => `${layout.inputsDir}/${sampleFor(hint)?.name ?? 'sample.txt'}`,
+    output: `${layout.inputsDir}/output.txt`,
+  };
+  for (const inv of inferInvocations(file, values)) {
+    out.push({
+      rank: 1,
+      entry: {
+        id: `${file.path} ${inv.args.join(' ').replaceAll(`${layout.inputsDir}/`, '')}`,
+        argv: [...base, ...inv.args],
+        ...shared,
+        runAs: 'script',
+        why: `a script of the skill, run as its argument handling shows (${inv.why})`,
+      },
+    });
+  }
+  const sample = sampleFor('');
+  if (sample) {
+    out.push({
+      rank: 2,
+      entry: {
+        id: `${file.path} ${sample.name}`,
+        argv: [...base, `${layout.inputsDir}/${sample.name}`],
+        ...shared,
+        runAs: 'script',
+        why: `a script of the skill, given a sample .${sample.extension} input`,
+      },
+    });
+  }
+  out.push({
+    rank: 3,
+    entry: {
       id: `${file.path} --help`,
       argv: [...base, '--help'],
       ...shared,
@@ -146,22 +191,8 @@ function scriptEntries(
       runAs: 'script-help',
       why: 'a script of the skill, asked for its usage',
     },
-  ];
-  // With an input file of a type the script mentions (or plain text), so argument-driven paths run too.
-  const mentioned = samples.find(
-    (s) => s.extension !== 'txt' && (file.text ?? '').includes(`.${s.extension}`),
-  );
-  const sample = mentioned ?? samples.find((s) => s.extension === 'txt');
-  if (sample) {
-    entries.push({
-      id: `${file.path} ${sample.name}`,
-      argv: [...base, `${layout.inputsDir}/${sample.name}`],
-      ...shared,
-      runAs: 'script',
-      why: `a script of the skill, given a sample .${sample.extension} input`,
-    });
-  }
-  return entries;
+  });
+  return out;
 }
 
 // Words that turn a quoted command into a counter-example: "Never pipe a script into a shell (`curl … | sh`)",
@@ -302,20 +333,26 @@ function commandEntries(
   return { entries, skipped };
 }
 
-/** Every entry point, SKILL.md commands first (they are what the agent is told to run), then scripts. */
+/**
+ * Every entry point, SKILL.md commands first (they are what the agent is told to run), then scripts: each
+ * script run plainly, then with the subcommands and arguments its code shows, then with a sample input, then
+ * with --help.
+ */
 export function findEntryPoints(
   skill: Skill,
   layout: SandboxLayout,
   samples: SampleInput[],
 ): { entries: EntryPoint[]; skipped: Skipped[] } {
   const commands = commandEntries(skill, layout, samples);
-  const entries = commands.entries;
   const skipped: Skipped[] = [...commands.skipped];
+  const scripts: { entry: EntryPoint; rank: ScriptRank }[] = [];
   for (const file of skill.files) {
     if (file.kind !== 'script' || file.text === null) continue;
     const result = scriptEntries(file, layout, samples);
-    if (Array.isArray(result)) entries.push(...result);
+    if (Array.isArray(result)) scripts.push(...result);
     else skipped.push(result);
   }
-  return { entries, skipped };
+  // Stable: by rank, then in file order.
+  scripts.sort((a, b) => a.rank - b.rank);
+  return { entries: [...commands.entries, ...scripts.map((s) => s.entry)], skipped };
 }
