@@ -7,6 +7,7 @@ import type { SandboxLimits, SeedFile } from '../sandbox/types.js';
 import { declaredHosts } from '../scan/skill-context.js';
 import type { Finding, Skill, Verdict } from '../types.js';
 import { errorMessage } from '../util/errors.js';
+import { type DetonationCoverage, detonationCoverage } from './coverage.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
 import { sampleInputs } from './samples.js';
 import { SHIM_HOME_DIR, shimOf, shimSeedFiles } from './shims.js';
@@ -51,6 +52,8 @@ export interface DetonationResult {
   verdicts: Verdict[];
   runtimeFindings: Finding[];
   skipped: { entry: string; reason: string }[];
+  /** How much of the skill the runs reached, and what they died on (coverage.ts). */
+  coverage: DetonationCoverage;
 }
 
 const DEFAULT_LIMITS: Partial<SandboxLimits> = { wallMs: 15_000, cpuSeconds: 10, maxOutputBytes: 256 * 1024 };
@@ -218,15 +221,13 @@ export async function detonateSkill(
     fetched: fetchedNothing(r.evidence),
   }));
   const verdicts = findings.map((f) => verdictFor(f, detonations, skipped));
-  const extra = runtimeFindings(
-    findings,
-    detonations,
-    skill.files.filter((f) => f.kind === 'script').map((f) => f.path),
-  );
+  const scripts = skill.files.filter((f) => f.kind === 'script').map((f) => f.path);
+  const extra = runtimeFindings(findings, detonations, scripts);
   return {
     runs,
     verdicts: [...verdicts, ...extra.map((e) => e.verdict)],
     runtimeFindings: extra.map((e) => e.finding),
     skipped,
+    coverage: detonationCoverage(runs, skipped, scripts),
   };
 }

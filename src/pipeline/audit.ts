@@ -20,7 +20,7 @@ import type { ModelAuditOptions, ModelStagesResult } from './model-stages.js';
 // each number in the report points to the file it came from.
 
 export interface AuditOptions {
-  /** Run folder root; each skill gets `<out>/<name>-<id8>/`. */
+  /** Run folder root; each skill gets `<out>/<name>-<id8>/` (`-2`, `-3`, … when an earlier audit is there). */
   out: string;
   intake?: IntakeOptions;
   /** Skip detonation (the report says so). */
@@ -100,6 +100,24 @@ async function modelStages(
   }
 }
 
+/**
+ * A run folder of its own: re-auditing the same content makes `<name>-<id8>-2`, `-3`, … and keeps the earlier
+ * audit's evidence instead of overwriting it. mkdir without `recursive` fails when the folder exists, so two
+ * audits at once never share one.
+ */
+async function freshRunDir(out: string, base: string): Promise<string> {
+  await mkdir(out, { recursive: true });
+  for (let n = 1; ; n++) {
+    const dir = join(out, n === 1 ? base : `${base}-${n}`);
+    try {
+      await mkdir(dir);
+      return dir;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 1000) throw error;
+    }
+  }
+}
+
 async function auditSkill(
   skill: Skill,
   skillPath: string,
@@ -107,7 +125,10 @@ async function auditSkill(
   clients: ModelClients | null,
 ): Promise<AuditOutcome> {
   const name = skill.name || skill.folderName;
-  const runDir = join(options.out, `${name.replace(/[^\w.-]/g, '_').slice(0, 64)}-${skill.id.slice(0, 8)}`);
+  const runDir = await freshRunDir(
+    options.out,
+    `${name.replace(/[^\w.-]/g, '_').slice(0, 64)}-${skill.id.slice(0, 8)}`,
+  );
   await mkdir(join(runDir, 'evidence'), { recursive: true });
   await writeJson(join(runDir, 'skill.json'), skillSnapshot(skill));
 
@@ -149,7 +170,9 @@ async function auditSkill(
             artifact: r.artifact,
             expectedCredentialUse: r.expectedCredentialUse,
             stopped: r.stopped,
+            shimsUsed: r.shimsUsed,
           })),
+          coverage: detonation.coverage,
           verdicts: detonation.verdicts,
           runtimeFindings: detonation.runtimeFindings,
           skipped: detonation.skipped,
