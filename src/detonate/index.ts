@@ -9,6 +9,7 @@ import type { Finding, Skill, Verdict } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { type DetonationCoverage, detonationCoverage } from './coverage.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
+import { referencedHosts } from './referenced-hosts.js';
 import { sampleInputs } from './samples.js';
 import { SHIM_HOME_DIR, shimOf, shimSeedFiles } from './shims.js';
 import { fetchedNothing, readSignals, stoppedEarly } from './signals.js';
@@ -82,8 +83,9 @@ async function runEntry(
   entry: EntryPoint,
   files: SeedFile[],
   limits: Partial<SandboxLimits>,
+  knownHosts: string[],
 ): Promise<{ exitCode: number | null; timedOut: boolean; wallMs: number; evidence: EvidenceBundle }> {
-  const sandbox = await createSandbox({ seedCanaries: true, files });
+  const sandbox = await createSandbox({ seedCanaries: true, files, knownHosts });
   try {
     const result = await sandbox.run({
       argv: entry.argv,
@@ -164,11 +166,12 @@ export async function detonateSkill(
   const files = await seedFiles(skill, samples);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const hosts = declaredHosts(skill);
+  const knownHosts = referencedHosts(skill);
   const tools = declaredTools(`${skill.description}\n${JSON.stringify(skill.frontmatter)}`);
 
   const outcomes = await mapLimit(entries, options.concurrency ?? 2, async (entry, i) => {
     try {
-      const run = await runEntry(entry, files, limits);
+      const run = await runEntry(entry, files, limits, knownHosts);
       const artifact = options.writeEvidence
         ? await options.writeEvidence(`run-${String(i + 1).padStart(2, '0')}`, { ...run.evidence, entry })
         : `run-${i + 1}`;

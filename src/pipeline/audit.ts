@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { type DetonateOptions, type DetonationResult, detonateSkill } from '../detonate/index.js';
 import type { IntakeOptions, SkillResult } from '../intake/index.js';
 import { withSource } from '../intake/index.js';
@@ -153,6 +154,7 @@ async function auditSkill(
       backend = usable.backend;
       options.onStage?.(name, 'detonate');
       try {
+        const started = performance.now();
         detonation = await detonateSkill(skill, scan.findings, {
           ...options.detonation,
           writeEvidence: async (runName, evidence) => {
@@ -162,6 +164,8 @@ async function auditSkill(
           },
         });
         await writeJson(join(runDir, 'detonation.json'), {
+          // The detonation stage's own wall time (all runs, at the configured concurrency).
+          wallMs: Math.round(performance.now() - started),
           runs: detonation.runs.map((r) => ({
             entry: r.entry,
             exitCode: r.exitCode,
