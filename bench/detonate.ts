@@ -31,8 +31,16 @@ interface Case {
 }
 
 interface Detonation {
+  wallMs?: number;
   runs: { stopped: string | null; entry: { id: string } }[];
-  coverage?: { runs: number; reachedCode: number; completed: number; overBudget: string[]; headline: string };
+  coverage?: {
+    runs: number;
+    reachedCode: number;
+    completed: number;
+    overBudget: string[];
+    missing: { kind: string; name: string }[];
+    headline: string;
+  };
   verdicts: { kind: string; evidence: string[] }[];
   skipped: { entry: string; reason: string }[];
 }
@@ -114,7 +122,7 @@ function reasonClass(d: Detonation | null, report: Report): string {
     return `nothing ran: ${[...new Set(d.skipped.map((s) => s.reason))].slice(0, 2).join('; ') || 'no scripts or commands'}`;
   const cov = d.coverage;
   if (cov && cov.reachedCode === 0)
-    return `missing dependency (${cov.headline.match(/\(([^)]*)\)/)?.[1] ?? ''})`;
+    return `missing dependency (${cov.missing.map((m) => `${m.kind} ${m.name}`).join(', ')})`;
   if (d.verdicts.some((v) => v.evidence.some((e) => e.includes("did not run the sandbox's stand-in"))))
     return 'second stage fetched but not run';
   const stops = d.runs.map((r) => r.stopped).filter((s): s is string => s !== null && !/--help/.test(s));
@@ -143,6 +151,7 @@ function reasonClass(d: Detonation | null, report: Report): string {
 
 const out = mkdtempSync(join(tmpdir(), 'skillaudit-bench-detonate-'));
 const rows: string[] = [];
+const detonationWall: number[] = [];
 const tally = new Map<string, { total: number; ok: number; wall: number[] }>();
 try {
   const all = cases();
@@ -167,8 +176,9 @@ try {
       const matching = confirmed.filter((f) => c.confirm.includes(f.pattern));
       const lowered = report.safety.findings.filter((f) => f.verdict === 'path_exists_not_triggered');
       const cov = d?.coverage
-        ? ` [runs ${d.coverage.runs}, reached ${d.coverage.reachedCode}, clean ${d.coverage.completed}]`
+        ? ` [runs ${d.coverage.runs}, reached ${d.coverage.reachedCode}, clean ${d.coverage.completed}${d.wallMs !== undefined ? `, detonation ${(d.wallMs / 1000).toFixed(1)} s` : ''}]`
         : '';
+      if (d?.wallMs !== undefined) detonationWall.push(d.wallMs / 1000);
       if (c.label === 'malicious') {
         ok = matching.length > 0;
         line = ok
@@ -199,6 +209,12 @@ try {
   }
 } finally {
   rmSync(out, { recursive: true, force: true });
+}
+if (detonationWall.length) {
+  const sorted = [...detonationWall].sort((a, b) => a - b);
+  console.log(
+    `\ndetonation stage alone: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} s, max ${sorted.at(-1)!.toFixed(1)} s, ${sorted.filter((w) => w > 30).length} of ${sorted.length} over 30 s`,
+  );
 }
 console.log('\nsummary (ok = confirmed for malicious, held for blocked, no confirmation for clean):');
 for (const [key, t] of tally) {

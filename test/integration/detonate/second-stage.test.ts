@@ -39,4 +39,14 @@ describe('second stage', () => {
       /fetched GET cdn\.example-tools\.dev\/yamllint\/.* did not run the sandbox's stand-in/,
     );
   });
+
+  it('a clean script that downloads data and runs its own helper on it is not confirmed', async () => {
+    const d = await detonateFixture('clean-fetch-helper');
+    const fetched = d.runs.some((r) => r.evidence.network.sink.some((s) => s.path?.includes('latest.json')));
+    expect(fetched, 'the data download happened').toBe(true);
+    expect(
+      d.runs.some((r) => r.evidence.processes.some((p) => p.argv.some((a) => a.endsWith('rate.py')))),
+    ).toBe(true);
+    expect(d.confirmed).toEqual([]);
+  });
 });
