@@ -86,10 +86,11 @@ function headline(c: Omit<DetonationCoverage, 'headline'>): string {
     c.scriptsNotRun.length ? `${plural(c.scriptsNotRun.length, 'script')} not run` : '',
   ].filter(Boolean);
   const tail = left.length ? `; ${left.join(', ')}` : '';
+  const every = c.runs === 1 ? 'the only run' : `all ${c.runs} runs`;
   if (c.runs === 0) return `Nothing ran${tail}: there is no runtime evidence either way.`;
   if (c.reachedCode === 0)
-    return `No run reached the skill's code: all ${plural(c.runs, 'run')} died on a missing dependency (${died})${tail}. The evidence below is no sign of safety.`;
+    return `No run reached the skill's code: ${every} died on a missing dependency (${died})${tail}. The evidence below is no sign of safety.`;
   if (c.completed === 0)
-    return `All ${plural(c.runs, 'run')} stopped before a clean end (${c.reachedCode} reached the skill's code${died ? `; missing: ${died}` : ''})${tail}. What is absent below may simply not have been reached.`;
+    return `${every[0]!.toUpperCase()}${every.slice(1)} stopped before a clean end (${c.reachedCode} reached the skill's code${died ? `; missing: ${died}` : ''})${tail}. What is absent below may simply not have been reached.`;
   return `${plural(c.runs, 'run')}: ${c.reachedCode} reached the skill's code, ${c.completed} ran to a clean end${died ? `; missing: ${died}` : ''}${tail}.`;
 }

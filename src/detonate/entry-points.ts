@@ -4,6 +4,7 @@ import { delimiter, join } from 'node:path';
 import { type Framing, parseMarkdown } from '../scan/markdown.js';
 import type { Skill, SkillFile } from '../types.js';
 import { inferInvocations } from './arguments.js';
+import { harnessArgv, uncalledFunctions } from './harness.js';
 import type { SampleInput } from './samples.js';
 import { SHIM_HOME_DIR } from './shims.js';
 
@@ -165,6 +166,20 @@ function scriptEntries(
         ...shared,
         runAs: 'script',
         why: `a script of the skill, run as its argument handling shows (${inv.why})`,
+      },
+    });
+  }
+  const uncalled = uncalledFunctions(file);
+  const harness = uncalled.length ? harnessArgv(file, interpreter, script) : null;
+  if (harness) {
+    out.push({
+      rank: 1,
+      entry: {
+        id: `${file.path} (calls ${uncalled.slice(0, 4).join(', ')}${uncalled.length > 4 ? ', …' : ''})`,
+        argv: harness,
+        ...shared,
+        runAs: 'script',
+        why: `a script of the skill that defines functions it never calls itself (called from elsewhere): loaded and each called with no arguments`,
       },
     });
   }

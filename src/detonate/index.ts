@@ -9,6 +9,7 @@ import type { Finding, Skill, Verdict } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { type DetonationCoverage, detonationCoverage } from './coverage.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
+import { PY_SITE_DIR, pythonFallbackSeedFiles } from './python-fallbacks.js';
 import { referencedHosts } from './referenced-hosts.js';
 import { sampleInputs } from './samples.js';
 import { SHIM_HOME_DIR, shimOf, shimSeedFiles } from './shims.js';
@@ -75,7 +76,7 @@ async function seedFiles(skill: Skill, samples: ReturnType<typeof sampleInputs>)
     files.push({ path: `${rel}/${f.path}`, content, mode: f.kind === 'script' ? 0o755 : 0o644 });
   }
   for (const s of samples) files.push({ path: `inputs/${s.name}`, content: s.content });
-  files.push(...shimSeedFiles());
+  files.push(...shimSeedFiles(), ...pythonFallbackSeedFiles());
   return files;
 }
 
@@ -93,6 +94,8 @@ async function runEntry(
         // The platform shims first, so a macOS spelling reaches the payload instead of failing (shims.ts).
         PATH: `${sandbox.inner.home}/${SHIM_HOME_DIR}:${SANDBOX_PATH}`,
         HOME: sandbox.inner.home,
+        // Only sitecustomize lives there: it appends the fallback modules after everything installed.
+        PYTHONPATH: `${sandbox.inner.home}/${PY_SITE_DIR}`,
         LANG: 'C.UTF-8',
         TERM: 'dumb',
         USER: 'user',
