@@ -170,7 +170,7 @@ function scriptEntries(
     });
   }
   const uncalled = uncalledFunctions(file);
-  const harness = uncalled.length ? harnessArgv(file, interpreter, script) : null;
+  const harness = uncalled.length ? harnessArgv(file, interpreter, script, values.file('')) : null;
   if (harness) {
     out.push({
       rank: 1,
@@ -179,7 +179,7 @@ function scriptEntries(
         argv: harness,
         ...shared,
         runAs: 'script',
-        why: `a script of the skill that defines functions it never calls itself (called from elsewhere): loaded and each called with no arguments`,
+        why: 'a script of the skill that defines functions it never calls itself (called from elsewhere): loaded and each called with plausible arguments',
       },
     });
   }
