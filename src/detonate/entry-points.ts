@@ -4,7 +4,10 @@ import { delimiter, join } from 'node:path';
 import { blankCode, commandStance } from '../scan/markdown/command-stance.js';
 import { type Framing, parseMarkdown } from '../scan/markdown.js';
 import type { Skill, SkillFile } from '../types.js';
+import { inferInvocations } from './arguments.js';
+import { harnessArgv, uncalledFunctions } from './harness.js';
 import type { SampleInput } from './samples.js';
+import { SHIM_HOME_DIR } from './shims.js';
 
 // Entry points of a skill: its scripts (run with no arguments, with --help, and with a sample input) and the
 // commands SKILL.md tells the agent to run (fenced shell blocks and inline commands framed as instructions).
@@ -14,6 +17,8 @@ export interface SandboxLayout {
   skillDir: string;
   /** The folder holding the sample inputs, as the sandboxed process sees it. */
   inputsDir: string;
+  /** The sandbox HOME, where the platform shims live (shims.ts). */
+  home: string;
 }
 
 export interface EntryPoint {
@@ -80,7 +85,20 @@ function interpreterFor(file: SkillFile): string[] | string {
 }
 
 const COMMAND_START =
-  /^(?:\$\s+)?(?:sudo\s+)?(?:python3?|bash|sh|zsh|node|npx|tsx|deno|bun|uv|uvx|pip3?|npm|pnpm|yarn|curl|wget|git|make|\.\/|scripts\/|~\/|\{baseDir\}|\$\{?[A-Z_]*SKILL)/;
+  /^(?:\$\s+)?(?:sudo\s+)?(?:(?:python3?|bash|sh|zsh|node|npx|tsx|deno|bun|uv|uvx|pip3?|npm|pnpm|yarn|curl|wget|git|make|open|osascript|powershell|pwsh)(?=\s|$)|\.\/|scripts\/|~\/|\{baseDir\}|\$\{?[A-Z_]*SKILL)/;
+// A one-liner that feeds a shell or decodes into one is a command whatever word it starts with
+// (`echo <base64> | base64 -D | bash`, `cat x | sh`).
+const PIPES_INTO_SHELL = /\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\|\s*python3?\b|\bbase64\s+(?:-[dD]\b|--decode)/;
+// PowerShell spelled as a command of its own (`irm https://… | iex`): run under pwsh (a shim says when it is absent).
+const POWERSHELL_ONE_LINER = /\|\s*iex\b|^\s*(?:irm|iwr|iex|Invoke-(?:WebRequest|RestMethod|Expression))\b/i;
+const SHELL_LANGS = new Set(['bash', 'sh', 'shell', 'zsh', 'console', 'terminal']);
+const POWERSHELL_LANGS = new Set(['powershell', 'pwsh', 'ps1', 'ps']);
+
+/** Whether text in a code span or block reads as a command to run. */
+function looksLikeCommand(text: string): boolean {
+  const t = text.trim();
+  return COMMAND_START.test(t) || PIPES_INTO_SHELL.test(t) || POWERSHELL_ONE_LINER.test(t);
+}
 
 /** Rewrites the placeholders skills use for their own folder and for input files into sandbox paths. */
 export function substitutePlaceholders(
@@ -104,26 +122,84 @@ export function substitutePlaceholders(
     .replace(/\bpath\/to\/[\w.-]+/g, (m) => sampleFor(m));
 }
 
+/** Run order of a script's entry points: every script's plain run first, --help last, so a tight budget keeps the runs that reach code. */
+type ScriptRank = 0 | 1 | 2 | 3;
+
 function scriptEntries(
   file: SkillFile,
   layout: SandboxLayout,
   samples: SampleInput[],
-): EntryPoint[] | Skipped {
+): { entry: EntryPoint; rank: ScriptRank }[] | Skipped {
   const interpreter = interpreterFor(file);
   if (typeof interpreter === 'string') return { file: file.path, reason: interpreter };
   const script = `${layout.skillDir}/${file.path}`;
   const origin = { file: file.path, line: 1, endLine: Math.max(1, (file.text ?? '').split('\n').length) };
   const base = [...interpreter, script];
   const shared = { cwd: layout.skillDir, origin, framing: null };
-  const entries: EntryPoint[] = [
+  const text = file.text ?? '';
+  // With an input file of a type the script mentions (or plain text), so argument-driven paths run too.
+  const sampleFor = (hint: string) =>
+    samples.find((s) => s.extension !== 'txt' && hint.toLowerCase().includes(s.extension)) ??
+    samples.find((s) => s.extension !== 'txt' && text.includes(`.${s.extension}`)) ??
+    samples.find((s) => s.extension === 'txt');
+  const out: { entry: EntryPoint; rank: ScriptRank }[] = [
     {
-      id: file.path,
-      argv: base,
-      ...shared,
-      runAs: 'script',
-      why: 'a script of the skill, run with no arguments',
+      rank: 0,
+      entry: {
+        id: file.path,
+        argv: base,
+        ...shared,
+        runAs: 'script',
+        why: 'a script of the skill, run with no arguments',
+      },
     },
-    {
+  ];
+  const values = {
+    file: (hint: string) => `${layout.inputsDir}/${sampleFor(hint)?.name ?? 'sample.txt'}`,
+    output: `${layout.inputsDir}/output.txt`,
+  };
+  for (const inv of inferInvocations(file, values)) {
+    out.push({
+      rank: 1,
+      entry: {
+        id: `${file.path} ${inv.args.join(' ').replaceAll(`${layout.inputsDir}/`, '')}`,
+        argv: [...base, ...inv.args],
+        ...shared,
+        runAs: 'script',
+        why: `a script of the skill, run as its argument handling shows (${inv.why})`,
+      },
+    });
+  }
+  const uncalled = uncalledFunctions(file);
+  const harness = uncalled.length ? harnessArgv(file, interpreter, script, values.file('')) : null;
+  if (harness) {
+    out.push({
+      rank: 1,
+      entry: {
+        id: `${file.path} (calls ${uncalled.slice(0, 4).join(', ')}${uncalled.length > 4 ? ', …' : ''})`,
+        argv: harness,
+        ...shared,
+        runAs: 'script',
+        why: 'a script of the skill that defines functions it never calls itself (called from elsewhere): loaded and each called with plausible arguments',
+      },
+    });
+  }
+  const sample = sampleFor('');
+  if (sample) {
+    out.push({
+      rank: 2,
+      entry: {
+        id: `${file.path} ${sample.name}`,
+        argv: [...base, `${layout.inputsDir}/${sample.name}`],
+        ...shared,
+        runAs: 'script',
+        why: `a script of the skill, given a sample .${sample.extension} input`,
+      },
+    });
+  }
+  out.push({
+    rank: 3,
+    entry: {
       id: `${file.path} --help`,
       argv: [...base, '--help'],
       ...shared,
@@ -131,22 +207,8 @@ function scriptEntries(
       runAs: 'script-help',
       why: 'a script of the skill, asked for its usage',
     },
-  ];
-  // With an input file of a type the script mentions (or plain text), so argument-driven paths run too.
-  const mentioned = samples.find(
-    (s) => s.extension !== 'txt' && (file.text ?? '').includes(`.${s.extension}`),
-  );
-  const sample = mentioned ?? samples.find((s) => s.extension === 'txt');
-  if (sample) {
-    entries.push({
-      id: `${file.path} ${sample.name}`,
-      argv: [...base, `${layout.inputsDir}/${sample.name}`],
-      ...shared,
-      runAs: 'script',
-      why: `a script of the skill, given a sample .${sample.extension} input`,
-    });
-  }
-  return entries;
+  });
+  return out;
 }
 
 // A quoted command the sentence rules out or warns against is a counter-example, never run: the section and
@@ -156,6 +218,13 @@ function scriptEntries(
 // A comment line that opens with a warning ("# Never run this:"), not one that merely contains "don't forget".
 const FORBIDDING_COMMENT =
   /^\s*(#|\/\/|rem\b)\s*(❌|🚫|⛔|(bad|wrong|unsafe|insecure|dangerous|never|avoid|(don'?t|do not)(?!\s+forget))\b)/im;
+
+/** How a SKILL.md command runs: a shell, or PowerShell through its shim (which says when pwsh is absent). */
+function commandArgv(code: string, powershell: boolean, layout: SandboxLayout, bash: string): string[] {
+  return powershell
+    ? [`${layout.home}/${SHIM_HOME_DIR}/pwsh`, '-NoProfile', '-NonInteractive', '-Command', code]
+    : [bash, '-c', code];
+}
 
 function commandEntries(
   skill: Skill,
@@ -177,8 +246,11 @@ function commandEntries(
       : `a command SKILL.md tells the agent to run${section ? ` (section "${section}")` : ''}`;
   for (const block of doc.codeBlocks) {
     if (block.framing !== 'instruction' && block.framing !== 'user-action') continue;
-    const shellLike = block.lang === 'bash' || (block.lang === '' && COMMAND_START.test(block.code.trim()));
-    if (!shellLike || !block.code.trim()) continue;
+    const lang = block.lang.toLowerCase();
+    const powershell =
+      POWERSHELL_LANGS.has(lang) || (lang === '' && POWERSHELL_ONE_LINER.test(block.code.trim()));
+    const shellLike = SHELL_LANGS.has(lang) || (lang === '' && looksLikeCommand(block.code));
+    if ((!shellLike && !powershell) || !block.code.trim()) continue;
     if (FORBIDDING_COMMENT.test(block.code)) {
       skipped.push({
         file: `SKILL.md:${block.line}`,
@@ -193,17 +265,17 @@ function commandEntries(
       .join('\n');
     entries.push({
       id: `SKILL.md:${block.line}`,
-      argv: [bash, '-c', substitutePlaceholders(code, skill, layout, samples)],
+      argv: commandArgv(substitutePlaceholders(code, skill, layout, samples), powershell, layout, bash),
       cwd: layout.skillDir,
       origin: { file: 'SKILL.md', line: block.line, endLine: block.endLine },
       runAs: runAs(block.framing),
       framing: block.framing,
-      why: `fenced shell block framed as ${block.framing}: ${framedAs(block.framing, block.section)}`,
+      why: `fenced ${powershell ? 'PowerShell' : 'shell'} block framed as ${block.framing}: ${framedAs(block.framing, block.section)}`,
     });
   }
   for (const inline of doc.inlineCode) {
     if (inline.framing !== 'instruction' && inline.framing !== 'user-action') continue;
-    if (!COMMAND_START.test(inline.text.trim())) continue;
+    if (!looksLikeCommand(inline.text)) continue;
     const id = `SKILL.md:${inline.line} \`${inline.text.slice(0, 40)}\``;
     const end = doc.codeRanges.find(([a]) => a === inline.start)?.[1] ?? inline.start + 1;
     const stance = commandStance(prose, inline.start, end);
@@ -215,9 +287,10 @@ function commandEntries(
       });
       continue;
     }
+    const command = substitutePlaceholders(inline.text.replace(/^\$\s+/, ''), skill, layout, samples);
     entries.push({
       id,
-      argv: [bash, '-c', substitutePlaceholders(inline.text.replace(/^\$\s+/, ''), skill, layout, samples)],
+      argv: commandArgv(command, POWERSHELL_ONE_LINER.test(inline.text), layout, bash),
       cwd: layout.skillDir,
       origin: { file: 'SKILL.md', line: inline.line, endLine: inline.line },
       runAs: runAs(inline.framing),
@@ -228,20 +301,26 @@ function commandEntries(
   return { entries, skipped };
 }
 
-/** Every entry point, SKILL.md commands first (they are what the agent is told to run), then scripts. */
+/**
+ * Every entry point, SKILL.md commands first (they are what the agent is told to run), then scripts: each
+ * script run plainly, then with the subcommands and arguments its code shows, then with a sample input, then
+ * with --help.
+ */
 export function findEntryPoints(
   skill: Skill,
   layout: SandboxLayout,
   samples: SampleInput[],
 ): { entries: EntryPoint[]; skipped: Skipped[] } {
   const commands = commandEntries(skill, layout, samples);
-  const entries = commands.entries;
   const skipped: Skipped[] = [...commands.skipped];
+  const scripts: { entry: EntryPoint; rank: ScriptRank }[] = [];
   for (const file of skill.files) {
     if (file.kind !== 'script' || file.text === null) continue;
     const result = scriptEntries(file, layout, samples);
-    if (Array.isArray(result)) entries.push(...result);
+    if (Array.isArray(result)) scripts.push(...result);
     else skipped.push(result);
   }
-  return { entries, skipped };
+  // Stable: by rank, then in file order.
+  scripts.sort((a, b) => a.rank - b.rank);
+  return { entries: [...commands.entries, ...scripts.map((s) => s.entry)], skipped };
 }

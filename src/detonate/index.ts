@@ -7,8 +7,12 @@ import type { SandboxLimits, SeedFile } from '../sandbox/types.js';
 import { declaredHosts } from '../scan/skill-context.js';
 import type { Finding, Skill, Verdict } from '../types.js';
 import { errorMessage } from '../util/errors.js';
+import { type DetonationCoverage, detonationCoverage } from './coverage.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
+import { PY_SITE_DIR, pythonFallbackSeedFiles } from './python-fallbacks.js';
+import { referencedHosts } from './referenced-hosts.js';
 import { sampleInputs } from './samples.js';
+import { SHIM_HOME_DIR, shimOf, shimSeedFiles } from './shims.js';
 import { fetchedNothing, readSignals, stoppedEarly } from './signals.js';
 import { declaredTools, toolCredentialUse } from './tool-credentials.js';
 import { type DetonationRun, runtimeFindings, verdictFor } from './verdicts.js';
@@ -41,6 +45,8 @@ export interface RunOutcome {
   expectedCredentialUse: string[];
   /** Why the run stopped before a clean end (a missing module, a failed download, a guard, the clock), or null. */
   stopped: string | null;
+  /** Platform shims the run called (`base64 -D`, `osascript`): what of it ran on a stand-in (shims.ts). */
+  shimsUsed: string[];
 }
 
 export interface DetonationResult {
@@ -48,6 +54,8 @@ export interface DetonationResult {
   verdicts: Verdict[];
   runtimeFindings: Finding[];
   skipped: { entry: string; reason: string }[];
+  /** How much of the skill the runs reached, and what they died on (coverage.ts). */
+  coverage: DetonationCoverage;
 }
 
 const DEFAULT_LIMITS: Partial<SandboxLimits> = { wallMs: 15_000, cpuSeconds: 10, maxOutputBytes: 256 * 1024 };
@@ -68,6 +76,7 @@ async function seedFiles(skill: Skill, samples: ReturnType<typeof sampleInputs>)
     files.push({ path: `${rel}/${f.path}`, content, mode: f.kind === 'script' ? 0o755 : 0o644 });
   }
   for (const s of samples) files.push({ path: `inputs/${s.name}`, content: s.content });
+  files.push(...shimSeedFiles(), ...pythonFallbackSeedFiles());
   return files;
 }
 
@@ -75,14 +84,18 @@ async function runEntry(
   entry: EntryPoint,
   files: SeedFile[],
   limits: Partial<SandboxLimits>,
+  knownHosts: string[],
 ): Promise<{ exitCode: number | null; timedOut: boolean; wallMs: number; evidence: EvidenceBundle }> {
-  const sandbox = await createSandbox({ seedCanaries: true, files });
+  const sandbox = await createSandbox({ seedCanaries: true, files, knownHosts });
   try {
     const result = await sandbox.run({
       argv: entry.argv,
       env: {
-        PATH: SANDBOX_PATH,
+        // The platform shims first, so a macOS spelling reaches the payload instead of failing (shims.ts).
+        PATH: `${sandbox.inner.home}/${SHIM_HOME_DIR}:${SANDBOX_PATH}`,
         HOME: sandbox.inner.home,
+        // Only sitecustomize lives there: it appends the fallback modules after everything installed.
+        PYTHONPATH: `${sandbox.inner.home}/${PY_SITE_DIR}`,
         LANG: 'C.UTF-8',
         TERM: 'dumb',
         USER: 'user',
@@ -101,6 +114,16 @@ async function runEntry(
   } finally {
     await sandbox.dispose();
   }
+}
+
+/** Each platform shim call of a run, once, as `name args`. */
+function shimsUsed(evidence: EvidenceBundle): string[] {
+  const calls = new Set<string>();
+  for (const p of evidence.processes) {
+    const shim = shimOf(p.executable, SANDBOX_INNER_PATHS.home);
+    if (shim) calls.add([shim, ...p.argv.slice(1)].join(' ').slice(0, 160));
+  }
+  return [...calls];
 }
 
 /** Bounded parallel map that keeps order. */
@@ -129,7 +152,11 @@ export async function detonateSkill(
   const samples = sampleInputs(skill);
   const rel = skillRelDir(skill);
   const inner = SANDBOX_INNER_PATHS;
-  const layout = { skillDir: `${inner.workspace}/${rel}`, inputsDir: `${inner.workspace}/inputs` };
+  const layout = {
+    skillDir: `${inner.workspace}/${rel}`,
+    inputsDir: `${inner.workspace}/inputs`,
+    home: inner.home,
+  };
   const found = findEntryPoints(skill, layout, samples);
   const maxRuns = options.maxRuns ?? 24;
   const entries = found.entries.slice(0, maxRuns);
@@ -142,11 +169,12 @@ export async function detonateSkill(
   const files = await seedFiles(skill, samples);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const hosts = declaredHosts(skill);
+  const knownHosts = referencedHosts(skill);
   const tools = declaredTools(`${skill.description}\n${JSON.stringify(skill.frontmatter)}`);
 
   const outcomes = await mapLimit(entries, options.concurrency ?? 2, async (entry, i) => {
     try {
-      const run = await runEntry(entry, files, limits);
+      const run = await runEntry(entry, files, limits, knownHosts);
       const artifact = options.writeEvidence
         ? await options.writeEvidence(`run-${String(i + 1).padStart(2, '0')}`, { ...run.evidence, entry })
         : `run-${i + 1}`;
@@ -157,6 +185,7 @@ export async function detonateSkill(
         canaryHits: [],
         expectedCredentialUse: [],
         stopped: stoppedEarly(run.evidence, run.exitCode, run.timedOut, entry.runAs),
+        shimsUsed: shimsUsed(run.evidence),
       };
       return outcome;
     } catch (error) {
@@ -198,15 +227,13 @@ export async function detonateSkill(
     fetched: fetchedNothing(r.evidence),
   }));
   const verdicts = findings.map((f) => verdictFor(f, detonations, skipped));
-  const extra = runtimeFindings(
-    findings,
-    detonations,
-    skill.files.filter((f) => f.kind === 'script').map((f) => f.path),
-  );
+  const scripts = skill.files.filter((f) => f.kind === 'script').map((f) => f.path);
+  const extra = runtimeFindings(findings, detonations, scripts);
   return {
     runs,
     verdicts: [...verdicts, ...extra.map((e) => e.verdict)],
     runtimeFindings: extra.map((e) => e.finding),
     skipped,
+    coverage: detonationCoverage(runs, skipped, scripts),
   };
 }

@@ -1,4 +1,5 @@
 import type { EvidenceBundle, FsChange } from '../sandbox/evidence.js';
+import { SECOND_STAGE_MARKER } from '../sandbox/sink-payloads.js';
 import type { ToolCredentialUse } from './tool-credentials.js';
 
 // What a detonation run did, read off its evidence bundle as the few behaviours that settle static findings.
@@ -24,8 +25,11 @@ const PERSISTENCE_RE =
 /** Sandbox folders for scratch files: what a run leaves there is staging, not persistence. */
 const SCRATCH_ROOTS: ReadonlySet<FsChange['root']> = new Set(['tmp', 'var-tmp', 'dev-shm']);
 const PRIVILEGE_PROGRAMS = new Set(['sudo', 'su', 'doas', 'pkexec', 'runuser', 'setpriv']);
-const FETCHERS = new Set(['curl', 'wget', 'fetch', 'aria2c']);
-const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'python', 'python3', 'node', 'perl', 'ruby', 'pwsh']);
+
+/** A file the sink's second-stage marker created (its name is the marker's, wherever $TMPDIR pointed). */
+export function isSecondStageMarker(path: string): boolean {
+  return (path.split('/').pop() ?? '').startsWith(`${SECOND_STAGE_MARKER}-`);
+}
 
 export interface Destination {
   host: string;
@@ -50,7 +54,7 @@ export interface RunSignals {
   expectedCredentialUse: string[];
   privilege: string[];
   persistence: FsChange[];
-  /** A fetcher (curl, wget) ran and a shell or interpreter ran after it, or a downloaded file was executed. */
+  /** Code fetched from the network ran: the sink's second-stage marker left its file. */
   fetchThenExec: string[];
   tmpLeftovers: string[];
   timedOut: boolean;
@@ -121,20 +125,15 @@ export function readSignals(
   const expected = dests.filter((d) => !undeclared.includes(d));
 
   const argvs = evidence.processes.map((p) => p.argv);
-  const names = evidence.processes.map((p) => base(p.executable ?? p.argv[0]));
-  const fetchThenExec: string[] = [];
-  const firstFetch = names.findIndex((n) => FETCHERS.has(n));
-  if (firstFetch >= 0 && names.slice(firstFetch + 1).some((n) => SHELLS.has(n))) {
-    fetchThenExec.push(
-      `${argvs[firstFetch]!.join(' ')} → ${names.slice(firstFetch + 1).find((n) => SHELLS.has(n))}`,
-    );
-  }
-  const created = new Set(evidence.fsChanges.filter((c) => c.change === 'created').map((c) => c.path));
-  for (const p of evidence.processes) {
-    const exe = p.executable ?? '';
-    if ([...created].some((c) => c && exe.endsWith(`/${c}`)))
-      fetchThenExec.push(`executed a file the run created: ${exe}`);
-  }
+  // Proof that downloaded code ran: the sink serves every download as a marker that only creates an empty
+  // file (sink-payloads.ts). A fetcher followed by an interpreter proves nothing by itself (a clean script may
+  // download data and then run its own helper), so nothing short of the marker counts.
+  const markers = evidence.fsChanges.filter((c) => c.change === 'created' && isSecondStageMarker(c.path));
+  const fetchThenExec = markers.length
+    ? [
+        `executed code fetched from the network (${fetchedNothing(evidence).slice(0, 3).join(', ') || 'a download'}): the sandbox's second-stage marker ran (${markers.map((m) => `${m.root}:${m.path}`).join(', ')})`,
+      ]
+    : [];
 
   return {
     canaryExfil: canaryHits,
@@ -160,7 +159,7 @@ export function readSignals(
     ),
     fetchThenExec,
     tmpLeftovers: evidence.fsChanges
-      .filter((c) => SCRATCH_ROOTS.has(c.root) && c.change === 'created')
+      .filter((c) => SCRATCH_ROOTS.has(c.root) && c.change === 'created' && !isSecondStageMarker(c.path))
       .map((c) => c.path),
     timedOut,
     processes: argvs.map((a) => a.join(' ')),
@@ -214,8 +213,8 @@ export function stoppedEarly(
 }
 
 /**
- * What the run fetched from the network. The sink answers every request with a placeholder, so whatever the
- * code meant to download and act on never arrived: behaviour that depends on it was not exercised.
+ * What the run fetched from the network. The sink answers a download with a stand-in second stage (a marker
+ * that only writes a file) and anything else with plausible JSON: the real content never arrived.
  */
 export function fetchedNothing(evidence: EvidenceBundle): string[] {
   if (evidence.network.mode === 'sink') {

@@ -145,7 +145,8 @@ function merge(signals: RunSignals[]): RunSignals {
 }
 
 // Patterns whose behaviour needs what a download returns (a second stage, an installer): offline, the sink's
-// placeholder is all that arrives, so a run that fetched cannot have shown whether the risky step follows.
+// stand-in is all that arrives. A run that ran it is confirmed by the judge; one that fetched and did not run it
+// (the code checked a digest, expected another format) cannot show whether the real download would have run.
 const NEEDS_DOWNLOAD = new Set<PatternId>(['SC2', 'SC3', 'SC5']);
 /** Patterns whose code hides what it does: only what it is seen doing counts, never what it did not do. */
 const HIDES_INTENT = new Set<PatternId>(['SC3']);
@@ -154,7 +155,7 @@ const HIDES_INTENT = new Set<PatternId>(['SC3']);
 function incomplete(f: Finding, r: DetonationRun): string | null {
   if (r.stopped) return r.stopped;
   if (NEEDS_DOWNLOAD.has(f.pattern) && r.fetched.length > 0)
-    return `the run fetched ${r.fetched.slice(0, 3).join(', ')} and got only the sandbox's placeholder: the second stage could not arrive offline`;
+    return `the run fetched ${r.fetched.slice(0, 3).join(', ')} and did not run the sandbox's stand-in second stage: what the real download would do cannot be observed offline`;
   return null;
 }
 

@@ -1,5 +1,6 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { type DetonateOptions, type DetonationResult, detonateSkill } from '../detonate/index.js';
 import type { IntakeOptions, SkillResult } from '../intake/index.js';
 import { withSource } from '../intake/index.js';
@@ -20,7 +21,7 @@ import type { ModelAuditOptions, ModelStagesResult } from './model-stages.js';
 // each number in the report points to the file it came from.
 
 export interface AuditOptions {
-  /** Run folder root; each skill gets `<out>/<name>-<id8>/`. */
+  /** Run folder root; each skill gets `<out>/<name>-<id8>/` (`-2`, `-3`, … when an earlier audit is there). */
   out: string;
   intake?: IntakeOptions;
   /** Skip detonation (the report says so). */
@@ -100,6 +101,24 @@ async function modelStages(
   }
 }
 
+/**
+ * A run folder of its own: re-auditing the same content makes `<name>-<id8>-2`, `-3`, … and keeps the earlier
+ * audit's evidence instead of overwriting it. mkdir without `recursive` fails when the folder exists, so two
+ * audits at once never share one.
+ */
+async function freshRunDir(out: string, base: string): Promise<string> {
+  await mkdir(out, { recursive: true });
+  for (let n = 1; ; n++) {
+    const dir = join(out, n === 1 ? base : `${base}-${n}`);
+    try {
+      await mkdir(dir, { mode: 0o700 });
+      return dir;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 1000) throw error;
+    }
+  }
+}
+
 async function auditSkill(
   skill: Skill,
   skillPath: string,
@@ -107,10 +126,13 @@ async function auditSkill(
   clients: ModelClients | null,
 ): Promise<AuditOutcome> {
   const name = skill.name || skill.folderName;
-  const runDir = join(options.out, `${name.replace(/[^\w.-]/g, '_').slice(0, 64)}-${skill.id.slice(0, 8)}`);
+  const runDir = await freshRunDir(
+    options.out,
+    `${name.replace(/[^\w.-]/g, '_').slice(0, 64)}-${skill.id.slice(0, 8)}`,
+  );
   // Private to this user: a run folder holds the skill's files, its evidence and its report.
-  await mkdir(join(runDir, 'evidence'), { recursive: true, mode: 0o700 });
   await chmod(runDir, 0o700);
+  await mkdir(join(runDir, 'evidence'), { recursive: true, mode: 0o700 });
   await writeJson(join(runDir, 'skill.json'), skillSnapshot(skill));
 
   options.onStage?.(name, 'scan');
@@ -134,6 +156,7 @@ async function auditSkill(
       backend = usable.backend;
       options.onStage?.(name, 'detonate');
       try {
+        const started = performance.now();
         detonation = await detonateSkill(skill, scan.findings, {
           ...options.detonation,
           writeEvidence: async (runName, evidence) => {
@@ -143,6 +166,8 @@ async function auditSkill(
           },
         });
         await writeJson(join(runDir, 'detonation.json'), {
+          // The detonation stage's own wall time (all runs, at the configured concurrency).
+          wallMs: Math.round(performance.now() - started),
           runs: detonation.runs.map((r) => ({
             entry: r.entry,
             exitCode: r.exitCode,
@@ -151,7 +176,9 @@ async function auditSkill(
             artifact: r.artifact,
             expectedCredentialUse: r.expectedCredentialUse,
             stopped: r.stopped,
+            shimsUsed: r.shimsUsed,
           })),
+          coverage: detonation.coverage,
           verdicts: detonation.verdicts,
           runtimeFindings: detonation.runtimeFindings,
           skipped: detonation.skipped,

@@ -82,6 +82,7 @@ function runtimeSummary(d: DetonationResult, backend: string | undefined): Runti
       e.fsChanges.map((c) => ({ path: `${c.root}:${c.path}`, change: c.change })),
     ),
     processes: all.flatMap((e) => e.processes.map((p) => ({ argv: p.argv }))).slice(0, 500),
+    coverage: d.coverage,
     sandbox: {
       backend: backend ?? all[0]?.backend ?? 'unknown',
       limitsApplied: [

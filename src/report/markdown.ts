@@ -163,10 +163,28 @@ function bulletList<T>(
   return out;
 }
 
+/** The coverage headline and what the runs did not reach: read before the evidence, never implied by it. */
+function renderCoverage(c: NonNullable<RuntimeSummary['coverage']>): string[] {
+  return [
+    `**Coverage:** ${prose(c.headline, 600)}`,
+    '',
+    ...bulletList(
+      c.missing,
+      (m) =>
+        `died on a missing ${m.kind} ${codeSpan(m.name, 80)} (${m.runs.map((r) => codeSpan(r, 80)).join(', ')})`,
+    ),
+    ...bulletList(c.scriptsNotRun, (s) => `not run: ${codeSpan(s.file)}: ${prose(s.reason, 200)}`),
+    ...bulletList(c.overBudget, (e) => `left out by the run budget: ${codeSpan(e)}`),
+    ...(c.shims.length ? [`- platform shims used: ${c.shims.map((x) => codeSpan(x, 20)).join(', ')}`] : []),
+    ...(c.missing.length || c.scriptsNotRun.length || c.overBudget.length || c.shims.length ? [''] : []),
+  ];
+}
+
 function renderRuntime(runtime: RuntimeSummary): string[] {
   return [
     '### Runtime evidence',
     '',
+    ...(runtime.coverage ? renderCoverage(runtime.coverage) : []),
     `Sandbox: ${codeSpan(runtime.sandbox.backend, 40)}` +
       (runtime.sandbox.limitsApplied.length
         ? `, limits ${runtime.sandbox.limitsApplied.map((l) => codeSpan(limitLabel(l), 60)).join(', ')}`

@@ -1,3 +1,4 @@
+import type { DetonationCoverage } from '../detonate/coverage-types.js';
 import type { Decision } from '../score/verdict.js';
 import type { Diagnostic, Finding, Provenance, SafetyStatus, VerdictKind } from '../types.js';
 
@@ -38,6 +39,8 @@ export interface RuntimeSummary {
   filesChanged: { path: string; change: 'created' | 'modified' | 'deleted' | 'mode' }[];
   processes: { argv: string[] }[];
   sandbox: { backend: string; limitsApplied: string[] };
+  /** What the runs reached, said outright (src/detonate/coverage.ts); its headline leads the section. */
+  coverage?: DetonationCoverage;
 }
 
 export interface ScenarioResult {

@@ -130,6 +130,21 @@ function renderRuntime(runtime: RuntimeSummary, c: Colors): string[] {
       ? [c.dim(`  limits: ${line(runtime.sandbox.limitsApplied.map(limitLabel).join(', '), 400)}`)]
       : []),
   ];
+  const cov = runtime.coverage;
+  if (cov) {
+    // The headline first: a section built from runs that all crashed must not read as a clean bill.
+    out.push(`  ${cov.completed === 0 ? c.yellow(line(cov.headline)) : line(cov.headline)}`);
+    out.push(
+      ...listed(
+        cov.missing,
+        (m) => `died on a missing ${m.kind} ${c.bold(line(m.name))} ${c.dim(`(${m.runs.length} run(s))`)}`,
+        c,
+      ),
+      ...listed(cov.scriptsNotRun, (s) => `not run: ${line(s.file)}: ${c.dim(line(s.reason))}`, c),
+      ...listed(cov.overBudget, (e) => `left out by the run budget: ${line(e)}`, c),
+    );
+    if (cov.shims.length) out.push(`  platform shims used: ${line(cov.shims.join(', '))}`);
+  }
   for (const s of runtime.scriptsRun) {
     const end = s.timedOut ? c.yellow('timed out') : `exit ${s.exitCode ?? 'signal'}`;
     out.push(`  ran ${c.cyan(line(s.command))}  ${end}  ${c.dim(duration(s.wallMs))}`);

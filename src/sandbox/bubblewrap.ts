@@ -279,7 +279,7 @@ export async function createBubblewrapSandbox(
       return { mode: 'loopback-only', note: 'network sink needs iproute2 and nsenter; loopback only' };
     if (!sink && !sinkFailure) {
       try {
-        sink = await startNetworkSink();
+        sink = await startNetworkSink(options.knownHosts);
       } catch (error) {
         sinkFailure = errorMessage(error);
       }

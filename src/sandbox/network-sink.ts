@@ -138,6 +138,8 @@ interface SharedSink {
   caBundle: string | null;
   tlsNote: string | null;
   sync(): Promise<void>;
+  /** Names the sink resolves even when they look made up: hosts the skill's own files name. */
+  know(hosts: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -269,6 +271,12 @@ async function attach(
         child.stdin?.write(`sync ${n}\n`);
       });
     },
+    know(hosts) {
+      // One name per line on the control channel: only plain DNS names, so no line can carry a command.
+      const names = hosts.filter((h) => h.length <= 253 && /^[A-Za-z0-9_.-]+$/.test(h));
+      if (!closed && names.length)
+        child.stdin?.write(names.map((h) => `known ${h.toLowerCase()}\n`).join(''));
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -316,8 +324,9 @@ function linkAddresses(index: number): { sink: string; box: string } {
 }
 
 /** A network namespace for one sandbox, linked to this process's sink (started on first use). */
-export async function startNetworkSink(): Promise<NetworkSink> {
+export async function startNetworkSink(knownHosts: readonly string[] = []): Promise<NetworkSink> {
   const sink = await acquireShared();
+  sink.know(knownHosts);
   const tag = randomBytes(3).toString('hex');
   const box = `${PREFIX}${process.pid}-${tag}-box`;
   // Interface names are limited to 15 characters.

@@ -1,9 +1,11 @@
 // The network sink: runs inside the sink network namespace (started by network-sink.ts through
 // `ip netns exec`), where every IPv4 address is local, so whatever a sandboxed process dials lands here.
-// DNS answers every A query with the sink's address, but made-up names NXDOMAIN (dns-junk.ts). TCP connections are read and answered harmlessly:
-// HTTP (head and first body bytes, answered 200 `{}`), TLS (decrypted with a certificate issued on the fly
-// by the sink's own CA, which only the sandbox trusts, then read as HTTP; logged by SNI and closed when the
-// client refuses it), or raw bytes. One JSON line per record on stdout. It drops root after binding and
+// DNS answers every A query with the sink's address, but made-up names NXDOMAIN (dns-junk.ts) unless the skill's
+// own files name them (knownHosts). TCP connections are read and answered harmlessly: HTTP (head and first body
+// bytes, answered 200 with a second-stage marker or JSON: sink-payloads.ts), TLS (decrypted with a certificate
+// issued on the fly by the sink's own CA, which only the sandbox trusts, then read as HTTP; logged by SNI and
+// closed when the client refuses it), or raw bytes. One JSON line per record on stdout. It drops root after
+// binding and
 // exits when its stdin closes (its parent is gone).
 import { execFile } from 'node:child_process';
 import { createSocket } from 'node:dgram';
@@ -15,13 +17,12 @@ import { createSecureContext, type SecureContext, TLSSocket } from 'node:tls';
 import { looksMadeUp } from './dns-junk.js';
 import { buildDnsAnswer, parseDnsQuestion } from './dns-wire.js';
 import type { SinkRecord } from './evidence.js';
+import { httpResponse } from './sink-payloads.js';
 import { type HttpHead, looksLikeHttp, parseHttpHead, parseTlsClientHello } from './sink-protocols.js';
 
 const BODY_BYTES = 4096;
 const MAX_BUFFER = 32 * 1024;
 const IDLE_MS = 400;
-const HTTP_OK =
-  'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}';
 
 const [sinkAddress = '192.0.2.1', dropToUid = '65534', portList = '', caDir = ''] = process.argv.slice(2);
 const ports = portList.split(',').filter(Boolean).map(Number);
@@ -46,8 +47,22 @@ function answerDns(message: Buffer, address: string, port: number, client: strin
     queryType: question.type,
     bytes: message.length,
   });
-  // A made-up name does not exist, as on a real resolver: resolving everything gives the sandbox away.
-  return buildDnsAnswer(message, question, sinkAddress, looksMadeUp(question.name));
+  // A made-up name does not exist, as on a real resolver: resolving everything gives the sandbox away. Names
+  // the skill's own files mention resolve whatever they look like, so its code reaches the sink (issue 13).
+  return buildDnsAnswer(
+    message,
+    question,
+    sinkAddress,
+    looksMadeUp(question.name) && !isKnown(question.name),
+  );
+}
+
+const knownHosts = new Set<string>();
+
+function isKnown(name: string): boolean {
+  const labels = name.toLowerCase().replace(/\.$/, '').split('.');
+  for (let i = 0; i < labels.length - 1; i++) if (knownHosts.has(labels.slice(i).join('.'))) return true;
+  return false;
 }
 
 // Certificates for intercepted TLS, one per name, signed by the CA network-sink.ts made for this sink.
@@ -106,7 +121,7 @@ function readPlain(stream: Duplex, meta: StreamMeta, first: Buffer): void {
   let total = 0;
   let logged = false;
   const secure = meta.sni !== undefined;
-  const finish = (extra: Partial<SinkRecord>, reply: string | null) => {
+  const finish = (extra: Partial<SinkRecord>, reply: Buffer | null) => {
     if (logged) return;
     logged = true;
     record({
@@ -136,7 +151,7 @@ function readPlain(stream: Duplex, meta: StreamMeta, first: Buffer): void {
         headers: head.headers.slice(0, 8192),
         bodyBase64: data.subarray(head.bodyStart, head.bodyStart + BODY_BYTES).toString('base64'),
       },
-      HTTP_OK,
+      httpResponse(head),
     );
   // Idle or half-closed: log what arrived, as HTTP when the head is complete.
   const flushAny = () => {
@@ -305,6 +320,8 @@ async function main(): Promise<void> {
   input.on('line', (line) => {
     const sync = /^sync (\d+)$/.exec(line);
     if (sync) emit({ type: 'sync', n: Number(sync[1]) });
+    const known = /^known ([a-z0-9_.-]{1,253})$/.exec(line);
+    if (known) knownHosts.add(known[1]!.replace(/\.$/, ''));
   });
   input.on('close', () => process.exit(0));
 }

@@ -98,6 +98,12 @@ export interface CreateSandboxOptions {
    * (/home, /tmp, ...): e.g. an agent harness installed in the user's cache. Nothing inside can write to them.
    */
   readOnlyPaths?: string[];
+  /**
+   * Host names the skill's own text and code reference (detonate/referenced-hosts.ts). With the sink, these must
+   * resolve and be served even where unreferenced junk names get NXDOMAIN. Not read by the backends yet: the
+   * sink's DNS policy (issue 17) is to use it.
+   */
+  knownHosts?: string[];
 }
 
 export interface BackendStatus {

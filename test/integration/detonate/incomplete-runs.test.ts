@@ -27,12 +27,12 @@ describe('a run that could not complete never lowers a finding', () => {
     expect(d.runs.every((r) => r.stopped !== null)).toBe(true);
   });
 
-  it('a second stage that could not arrive offline keeps its SC2 finding at no_probe', async () => {
-    const d = await detonateFixture('offline-stage');
+  it('a second stage fetched but not run (a pinned digest) keeps its SC2 finding at no_probe', async () => {
+    const d = await detonateFixture('stage-checked');
     const v = verdictOf(d, 'SC2');
     expect(v.kind).toBe('no_probe');
     expect(v.evidence.join('\n')).toMatch(
-      /fetched GET cdn\.example-tools\.dev\/formatter\/latest\.py .* could not arrive offline/,
+      /fetched GET cdn\.example-tools\.dev\/yamllint\/1\.4\.2\/lint\.py and did not run .* cannot be observed offline/,
     );
   });
 

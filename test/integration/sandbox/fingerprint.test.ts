@@ -54,3 +54,28 @@ describe('the sandbox does not give itself away', () => {
     expect(names).toContain(real);
   });
 });
+
+describe('names the skill itself uses', () => {
+  it('resolve even when they look made up (knownHosts), while other made-up names stay NXDOMAIN', async () => {
+    const named = `${randomBytes(12).toString('hex')}.net`;
+    const other = `${randomBytes(12).toString('hex')}.net`;
+    const box = await createSandbox({
+      backend: 'bubblewrap',
+      seedCanaries: true,
+      files: [fixture('sandbox-check.py', 0o644)],
+      knownHosts: [named],
+    });
+    try {
+      const run = await box.run({
+        argv: ['python3', 'sandbox-check.py', `api.${named}`, other],
+        env: {},
+        network: 'sink',
+        limits: { wallMs: 15_000 },
+      });
+      expect(run.stdout).toMatch(new RegExp(`^RESOLVED api\\.${named.replaceAll('.', '\\.')} `, 'm'));
+      expect(run.stdout).toMatch(new RegExp(`^NXDOMAIN ${other.replaceAll('.', '\\.')} `, 'm'));
+    } finally {
+      await box.dispose();
+    }
+  });
+});

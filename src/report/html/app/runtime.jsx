@@ -127,6 +127,11 @@ export function Runtime({ runtime }) {
         </>
       }
     >
+      {runtime.coverage ? (
+        <p class={runtime.coverage.completed === 0 ? 't-warn' : 'muted'} data-testid="runtime-coverage">
+          <Txt value={runtime.coverage.headline} max={600} />
+        </p>
+      ) : null}
       <div class="evidence-grid">
         <Block title="Network attempts" n={runtime.network.length} alarming wide>
           <NetworkTable attempts={runtime.network} />

@@ -1,0 +1,25 @@
+// The coverage record's shape, apart from coverage.ts so the report model (and the HTML app that type-checks
+// against it without Node's types) can import it alone.
+
+export interface MissingDependency {
+  kind: 'module' | 'program' | 'interpreter';
+  name: string;
+  /** Entry ids of the runs that died on it. */
+  runs: string[];
+}
+
+export interface DetonationCoverage {
+  runs: number;
+  /** Runs that got past start-up into the skill's code (did not die on a missing dependency first). */
+  reachedCode: number;
+  /** Runs that ran to a clean end (signals.ts stoppedEarly returned null). */
+  completed: number;
+  missing: MissingDependency[];
+  /** Entry points the run budget left out. */
+  overBudget: string[];
+  /** Scripts of the skill no run executed, with why (no interpreter here, the budget). */
+  scriptsNotRun: { file: string; reason: string }[];
+  /** Platform shims runs relied on (shims.ts). */
+  shims: string[];
+  headline: string;
+}

@@ -1,0 +1,83 @@
+import type { SeedFile } from '../sandbox/types.js';
+
+// Platform shims: campaigns write their commands for macOS (and Windows) users. On Linux those commands die on
+// a spelling (`base64 -D`, `open`, `osascript`, `| zsh`) before the payload runs, so the sandbox would record
+// the typo instead of the behaviour. Each shim is a small POSIX sh script that translates the macOS spelling
+// to the Linux tool, or records the call (strace sees its execve) and does nothing. Shims never touch the
+// network or any credential: whatever a run does beyond them is the skill's own code.
+// They sit in ~/.local/bin, first on PATH, as on many developer machines. They run the real tool as a child
+// rather than exec it, so strace keeps the shim's own process and the run records which shim it needed.
+
+/** The shim folder as the sandboxed process sees it, relative to HOME. */
+export const SHIM_HOME_DIR = '.local/bin';
+
+/** Exit status and message of a shim for an interpreter the sandbox lacks (signals.ts reads the message). */
+const MISSING = (tool: string, what: string) =>
+  `echo "${tool}: ${what} is not installed in the sandbox; the command was recorded, not run" >&2\nexit 127`;
+
+const SHIMS: Record<string, string> = {
+  // macOS: -D decodes, -i/-o name the input and output files, -b wraps; GNU: -d, positional file, -w.
+  base64: `decode=; garbage=; wrap=; in=; out=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -D|-d|--decode) decode=-d ;;
+    -i|--input) if [ $# -gt 1 ] && [ -e "$2" ]; then shift; in=$1; else garbage=-i; fi ;;
+    --input=*) in=\${1#*=} ;;
+    -o|--output) shift; out=$1 ;;
+    --output=*) out=\${1#*=} ;;
+    -b|--break|-w) shift; wrap="-w $1" ;;
+    -Di|-di) decode=-d; garbage=-i ;;
+    --) ;;
+    -) in= ;;
+    *) in=$1 ;;
+  esac
+  shift
+done
+if [ -n "$out" ] && [ "$out" != "-" ]; then /usr/bin/base64 $decode $garbage $wrap \${in:+"$in"} > "$out"; exit $?; fi
+/usr/bin/base64 $decode $garbage $wrap \${in:+"$in"}`,
+  // Opening a URL, file or app: recorded by its execve, nothing opened.
+  open: 'exit 0',
+  // AppleScript: recorded, not run. A dialog that asks for text gets an empty answer, as if the user typed none.
+  osascript: `case "$*" in *"default answer"*) echo "button returned:OK, text returned:" ;; esac
+exit 0`,
+  // The macOS keychain: recorded, nothing found.
+  security: 'exit 0',
+  pbcopy: 'cat > /dev/null',
+  pbpaste: 'exit 0',
+  sw_vers: `case "$1" in
+  -productName) echo macOS ;;
+  -productVersion) echo 14.5 ;;
+  -buildVersion) echo 23F79 ;;
+  *) printf 'ProductName:\\tmacOS\\nProductVersion:\\t14.5\\nBuildVersion:\\t23F79\\n' ;;
+esac`,
+  // macOS's default shell: the real zsh when installed, else bash reads the same one-liners.
+  zsh: `for z in /usr/bin/zsh /bin/zsh /usr/local/bin/zsh; do [ -x "$z" ] && { "$z" "$@"; exit $?; }; done
+/bin/bash "$@"`,
+  // \`python\` on a machine with only python3.
+  python: `for p in /usr/local/bin/python /usr/bin/python /usr/local/bin/python3 /usr/bin/python3; do [ -x "$p" ] && { "$p" "$@"; exit $?; }; done
+${MISSING('python', 'Python')}`,
+  // PowerShell runs when pwsh is installed; otherwise the command is recorded as needing it, never skipped silently.
+  pwsh: `for p in /usr/bin/pwsh /usr/local/bin/pwsh /opt/microsoft/powershell/7/pwsh; do [ -x "$p" ] && { "$p" "$@"; exit $?; }; done
+${MISSING('pwsh', 'PowerShell (pwsh)')}`,
+  powershell: `for p in /usr/bin/pwsh /usr/local/bin/pwsh /opt/microsoft/powershell/7/pwsh; do [ -x "$p" ] && { "$p" "$@"; exit $?; }; done
+${MISSING('powershell', 'PowerShell (pwsh)')}`,
+};
+
+const SHIM_HEADER = '#!/bin/sh\n# Platform shim of the SkillAudit sandbox (src/detonate/shims.ts).\n';
+
+/** The shims as seed files for the sandbox HOME. */
+export function shimSeedFiles(): SeedFile[] {
+  return Object.entries(SHIMS).map(([name, body]) => ({
+    path: `~/${SHIM_HOME_DIR}/${name}`,
+    content: `${SHIM_HEADER}${body}\n`,
+    mode: 0o755,
+  }));
+}
+
+/** Which shim an executable path is, or null: the run used a platform shim (recorded as coverage). */
+export function shimOf(executable: string | null | undefined, innerHome: string): string | null {
+  const prefix = `${innerHome}/${SHIM_HOME_DIR}/`;
+  if (!executable?.startsWith(prefix)) return null;
+  const name = executable.slice(prefix.length);
+  return name in SHIMS ? name : null;
+}
