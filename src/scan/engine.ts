@@ -14,8 +14,10 @@ import { declaredHosts, reachableScripts } from './skill-context.js';
 import { applySuppressions, type Baseline } from './suppress.js';
 import { patternById } from './taxonomy.js';
 import { lineAt, lineStarts } from './text.js';
+import { enter, leave, timed } from './timing.js';
 
 export const ALL_DETECTORS: readonly Detector[] = [...proseDetectors, ...codeDetectors];
+const PROSE_DETECTORS: ReadonlySet<Detector> = new Set(proseDetectors);
 
 // How much a fenced block's framing in the prose around it says about whether the agent will run it.
 const FRAMING_FACTOR: Record<Framing, number> = {
@@ -59,11 +61,14 @@ function ruleIndex(detectors: readonly Detector[]): Map<string, Rule> {
 }
 
 async function runDetector(d: Detector, ctx: FileContext, notes: string[]): Promise<Hit[]> {
+  const outer = enter(PROSE_DETECTORS.has(d) ? 'prose' : 'code');
   try {
     return await d.detect(ctx);
   } catch (error) {
     notes.push(`detector ${d.name} failed on ${ctx.file.path}: ${errorMessage(error)}`);
     return [];
+  } finally {
+    leave(outer);
   }
 }
 
@@ -272,13 +277,15 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
     if (d.code.startsWith('limit-')) notes.push(`incomplete analysis: ${d.message}`);
   }
 
-  const raw = located.map((l) => toFinding(l, rules)).filter((f): f is Finding => f !== null);
-  discountOwnVendor(skill, raw);
-  const findings = dedupe(raw);
-  applySuppressions(skill, findings, {
-    ...(options.baseline ? { baseline: options.baseline } : {}),
-    honourInline: options.honourInline ?? false,
+  return timed('scoring', () => {
+    const raw = located.map((l) => toFinding(l, rules)).filter((f): f is Finding => f !== null);
+    discountOwnVendor(skill, raw);
+    const findings = dedupe(raw);
+    applySuppressions(skill, findings, {
+      ...(options.baseline ? { baseline: options.baseline } : {}),
+      honourInline: options.honourInline ?? false,
+    });
+    const { score, status, decision } = assessSafety(findings.filter((f) => !f.suppressed));
+    return { findings, safetyScore: score, status, decision, notes };
   });
-  const { score, status, decision } = assessSafety(findings.filter((f) => !f.suppressed));
-  return { findings, safetyScore: score, status, decision, notes };
 }
