@@ -155,12 +155,12 @@ async function benchCorpus(dir: string, title: string): Promise<void> {
     console.log('|---|---|---|---|---|---|---|');
     cli.push(first);
     for (let i = 1; i < args.runs; i++) cli.push(cliRun(dir, out));
-    cli.forEach((r, i) =>
+    for (const [i, r] of cli.entries()) {
       console.log(
         `| ${i + 1} | ${fmt(r.seconds, 2)} | ${fmt(skills / r.seconds)} | ${fmt(mb / r.seconds, 2)} | ` +
           `${fmt(r.cpuSeconds)} | ${fmt(r.rssMb, 0)} | ${r.load} |`,
-      ),
-    );
+      );
+    }
     const wall = median(cli.map((r) => r.seconds));
     const cpu = median(cli.map((r) => r.cpuSeconds));
     const floors = [readFloor(dir), readFloor(dir), readFloor(dir)];
