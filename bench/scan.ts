@@ -9,7 +9,7 @@
 //     code rules, scoring; src/scan/timing.ts).
 // The machine may be shared: every figure is printed with the 1-minute load average when it was taken, and
 // CPU seconds are the figure to compare across runs under load.
-// Run: npm run build && npx tsx bench/scan.ts [--corpus DIR]... [--sizes 200,1000] [--runs 3] [--build DIR]
+// Run: npm run build && npx tsx bench/scan.ts [--corpus DIR]... [--sizes 200,1000 | 200,1000] [--runs 3] [--build DIR]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -30,6 +30,12 @@ function parseArgs(argv: string[]): Args {
   let sizesGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
+    // A bare list of sizes, as the earlier form of this benchmark took it (`bench/scan.ts 1000`).
+    if (/^\d[\d,]*$/.test(flag)) {
+      sizesGiven = true;
+      args.sizes = flag.split(',').map(Number);
+      continue;
+    }
     const value = argv[i + 1];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     if (flag === '--corpus') args.corpora.push(resolve(value));
