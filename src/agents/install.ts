@@ -7,6 +7,7 @@ import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync, statS
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { isVisibleInSandbox } from '../sandbox/index.js';
 import { errorMessage, UserError } from '../util/errors.js';
 
 const execFileAsync = promisify(execFile);
@@ -20,12 +21,9 @@ export interface HarnessPackage {
   bin: string;
 }
 
-/** Host folders the bubblewrap sandbox replaces with empty private ones (src/sandbox/bubblewrap.ts). */
-const HIDDEN_IN_SANDBOX = ['/root', '/home', '/run', '/var/tmp', '/tmp'];
-
+/** The bubblewrap sandbox shows only allowlisted system folders (src/sandbox/system-view.ts); others are bound in. */
 export function isHiddenInSandbox(path: string): boolean {
-  const abs = resolve(path);
-  return HIDDEN_IN_SANDBOX.some((dir) => abs === dir || abs.startsWith(`${dir}/`));
+  return !isVisibleInSandbox(path);
 }
 
 /** The machine-wide cache: shared by every user who can write to it (root, or a group an admin chose). */

@@ -21,6 +21,8 @@ const VENDOR_HOSTS = [
 const PERSISTENCE_RE =
   /(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.config\/fish\/|\.config\/autostart\/|\.config\/systemd\/user\/|Library\/LaunchAgents\/|\.ssh\/authorized_keys|\.gitconfig|CLAUDE\.md|AGENTS\.md|\.claude\/|\.codex\/|\.config\/opencode\/|\.cursor\/|\.agents\/skills\/|\.local\/bin\/)/;
 
+/** Sandbox folders for scratch files: what a run leaves there is staging, not persistence. */
+const SCRATCH_ROOTS: ReadonlySet<FsChange['root']> = new Set(['tmp', 'var-tmp', 'dev-shm']);
 const PRIVILEGE_PROGRAMS = new Set(['sudo', 'su', 'doas', 'pkexec', 'runuser', 'setpriv']);
 const FETCHERS = new Set(['curl', 'wget', 'fetch', 'aria2c']);
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'python', 'python3', 'node', 'perl', 'ruby', 'pwsh']);
@@ -151,12 +153,14 @@ export function readSignals(
     persistence: evidence.fsChanges.filter(
       (c) =>
         c.change !== 'deleted' &&
-        (c.root === 'home' || (c.root === 'workspace' && !c.path.startsWith(`${skillDir}/`))) &&
+        (c.root === 'home' ||
+          c.root === 'root' ||
+          (c.root === 'workspace' && !c.path.startsWith(`${skillDir}/`))) &&
         PERSISTENCE_RE.test(c.path),
     ),
     fetchThenExec,
     tmpLeftovers: evidence.fsChanges
-      .filter((c) => c.root === 'tmp' && c.change === 'created')
+      .filter((c) => SCRATCH_ROOTS.has(c.root) && c.change === 'created')
       .map((c) => c.path),
     timedOut,
     processes: argvs.map((a) => a.join(' ')),

@@ -147,6 +147,8 @@ function merge(signals: RunSignals[]): RunSignals {
 // Patterns whose behaviour needs what a download returns (a second stage, an installer): offline, the sink's
 // placeholder is all that arrives, so a run that fetched cannot have shown whether the risky step follows.
 const NEEDS_DOWNLOAD = new Set<PatternId>(['SC2', 'SC3', 'SC5']);
+/** Patterns whose code hides what it does: only what it is seen doing counts, never what it did not do. */
+const HIDES_INTENT = new Set<PatternId>(['SC3']);
 
 /** Why a run does not show that the finding's behaviour is absent, or null when it ran it to the end. */
 function incomplete(f: Finding, r: DetonationRun): string | null {
@@ -192,6 +194,19 @@ export function verdictFor(
   // what the finding predicts. A run that died on a missing module, a failed download, a guard or the clock
   // says nothing about the code it never reached, so the finding keeps the no_probe prior, with the reason.
   const completed = relevant.filter((r) => incomplete(f, r) === null);
+  // Hidden code that did nothing in the sandbox may have recognised it: its quiet run is no evidence.
+  if (completed.length > 0 && HIDES_INTENT.has(f.pattern)) {
+    return {
+      finding: f.id,
+      kind: 'no_probe',
+      exploitConfidence: 0.6,
+      evidence: [
+        'the hidden code ran and did nothing observable; evasive code stays quiet where it suspects analysis, so a quiet run does not lower this finding',
+        ...expected,
+        ...artifacts,
+      ],
+    };
+  }
   if (completed.length === 0) {
     return {
       finding: f.id,

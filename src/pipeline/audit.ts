@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type DetonateOptions, type DetonationResult, detonateSkill } from '../detonate/index.js';
 import type { IntakeOptions, SkillResult } from '../intake/index.js';
@@ -108,7 +108,9 @@ async function auditSkill(
 ): Promise<AuditOutcome> {
   const name = skill.name || skill.folderName;
   const runDir = join(options.out, `${name.replace(/[^\w.-]/g, '_').slice(0, 64)}-${skill.id.slice(0, 8)}`);
-  await mkdir(join(runDir, 'evidence'), { recursive: true });
+  // Private to this user: a run folder holds the skill's files, its evidence and its report.
+  await mkdir(join(runDir, 'evidence'), { recursive: true, mode: 0o700 });
+  await chmod(runDir, 0o700);
   await writeJson(join(runDir, 'skill.json'), skillSnapshot(skill));
 
   options.onStage?.(name, 'scan');

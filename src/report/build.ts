@@ -66,13 +66,12 @@ function runtimeSummary(d: DetonationResult, backend: string | undefined): Runti
         blocked: false,
         bytes: s.bytes,
       })),
-      ...e.network.attempts
-        .filter((a) => a.protocol !== 'unix')
-        .map((a) => ({
-          destination: `${a.address}:${a.port ?? ''}`,
-          protocol: a.protocol,
-          blocked: a.blocked,
-        })),
+      // Unix-socket connects too: a skill probing for a host's docker or agent socket is news.
+      ...e.network.attempts.map((a) => ({
+        destination: a.protocol === 'unix' ? `unix:${a.address}` : `${a.address}:${a.port ?? ''}`,
+        protocol: a.protocol,
+        blocked: a.blocked,
+      })),
     ]),
     canaryHits: d.runs.flatMap((r) =>
       r.canaryHits.map((h) => ({ canary: h.canary, where: `${h.where} (${r.entry.id})` })),

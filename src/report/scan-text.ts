@@ -3,8 +3,11 @@ import { patternById, SEVERITY_RANK } from '../scan/taxonomy.js';
 import { statusReason } from '../score/verdict.js';
 import type { Finding, SafetyStatus } from '../types.js';
 import type { Colors } from './colors.js';
+import { reveal } from './html/app/format.js';
 
-// Human-readable scan output: one block per skill, findings by severity with quoted evidence.
+// Human-readable scan output: one block per skill, findings by severity with quoted evidence. Names, paths,
+// evidence and notes come from the skill: each passes through `reveal` (terminal escapes, bidi and invisible
+// characters shown as text) before colour, with or without NO_COLOR.
 
 function statusLabel(status: SafetyStatus, c: Colors): string {
   if (status === 'risky') return c.bold(c.red('RISKY'));
@@ -18,13 +21,14 @@ function severityLabel(f: Finding, c: Colors): string {
 }
 
 function renderFinding(f: Finding, c: Colors): string[] {
-  const where = f.line === f.endLine ? `${f.file}:${f.line}` : `${f.file}:${f.line}-${f.endLine}`;
+  const file = reveal(f.file);
+  const where = f.line === f.endLine ? `${file}:${f.line}` : `${file}:${f.line}-${f.endLine}`;
   const lines = [
     `  ${severityLabel(f, c)} ${c.bold(`${f.pattern} ${patternById(f.pattern).name}`)}  ${c.cyan(where)}  ${c.dim(`confidence ${f.confidence.toFixed(2)}  [${f.rule}]`)}`,
-    `         ${f.message}`,
+    `         ${reveal(f.message)}`,
   ];
-  for (const e of f.evidence.split('\n').slice(0, 4)) lines.push(`         ${c.dim('│')} ${e}`);
-  if (f.rationale) lines.push(`         ${c.dim(`why: ${f.rationale}`)}`);
+  for (const e of f.evidence.split('\n').slice(0, 4)) lines.push(`         ${c.dim('│')} ${reveal(e)}`);
+  if (f.rationale) lines.push(`         ${c.dim(`why: ${reveal(f.rationale)}`)}`);
   return lines;
 }
 
@@ -34,7 +38,10 @@ export function renderScanText(results: readonly SkillScanResult[], c: Colors): 
   for (const r of results) {
     if (r.error || !r.scan) {
       counts.error++;
-      out.push(`${c.bold(r.path)}  ${c.red('ERROR')}  ${r.error?.message ?? 'not scanned'}`, '');
+      out.push(
+        `${c.bold(reveal(r.path))}  ${c.red('ERROR')}  ${reveal(r.error?.message ?? 'not scanned')}`,
+        '',
+      );
       continue;
     }
     const { scan } = r;
@@ -42,7 +49,7 @@ export function renderScanText(results: readonly SkillScanResult[], c: Colors): 
     const active = scan.findings.filter((f) => !f.suppressed);
     const bySeverity = (s: Finding['severity']) => active.filter((f) => f.severity === s).length;
     out.push(
-      `${c.bold(r.path)}${r.name ? c.dim(` (${r.name})`) : ''}  ${statusLabel(scan.status, c)}  score ${scan.safetyScore}  ` +
+      `${c.bold(reveal(r.path))}${r.name ? c.dim(` (${reveal(r.name)})`) : ''}  ${statusLabel(scan.status, c)}  score ${scan.safetyScore}  ` +
         c.dim(`${bySeverity('high')} high, ${bySeverity('medium')} medium, ${bySeverity('low')} low`),
     );
     if (scan.status !== 'pass') out.push(`  ${c.dim(statusReason(scan.decision))}`);
@@ -52,10 +59,10 @@ export function renderScanText(results: readonly SkillScanResult[], c: Colors): 
     for (const f of sorted) out.push(...renderFinding(f, c));
     for (const f of scan.findings.filter((x) => x.suppressed)) {
       out.push(
-        `  ${c.dim(`suppressed (${f.suppressed!.by}): ${f.pattern} ${f.file}:${f.line} — ${f.suppressed!.reason}`)}`,
+        `  ${c.dim(`suppressed (${f.suppressed!.by}): ${f.pattern} ${reveal(f.file)}:${f.line} — ${reveal(f.suppressed!.reason)}`)}`,
       );
     }
-    for (const note of scan.notes) out.push(`  ${c.dim(`note: ${note}`)}`);
+    for (const note of scan.notes) out.push(`  ${c.dim(`note: ${reveal(note)}`)}`);
     out.push('');
   }
   const total = results.length;

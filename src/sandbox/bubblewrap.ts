@@ -1,19 +1,12 @@
 // The bubblewrap backend (DESIGN section 5): bwrap started as an unprivileged host uid, every namespace
-// unshared, a read-only view of the host with private /tmp, /root, /home, /run and /var/tmp, the sandbox
-// HOME (with the workspace inside it) bound read-write, rlimits via prlimit, memory and pids via cgroups,
-// a wall-clock timer that kills the whole tree, and strace outside the sandbox recording what happened.
+// unshared, an allowlisted read-only view of the host's system folders (system-view.ts) with private /tmp,
+// /root, /var/tmp and /dev/shm, the sandbox HOME (with the workspace inside it) bound read-write, rlimits via
+// prlimit, memory and pids via a cgroup per run, a wall-clock limit held twice (a timer here, `timeout` in the
+// process chain, so a blocked or killed SkillAudit still ends it), a parent-death signal on every link of
+// the chain, and strace outside the sandbox recording what happened.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  realpathSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,17 +14,25 @@ import { errorMessage } from '../util/errors.js';
 import { atExit } from '../util/interrupt.js';
 import { makeTempDir, removeTempDir } from '../util/tempdir.js';
 import { type CanarySet, seedCanaries } from './canaries.js';
+import { DEFAULT_CANARY_SCAN_LIMITS } from './canary-scan.js';
 import { createRunCgroup, type RunCgroup, removeStaleCgroups } from './cgroup.js';
 import type { EvidenceBundle, LimitRecord } from './evidence.js';
 import { findTool, isRoot } from './host-tools.js';
 import { type LiveRun, registerRun, SandboxStoppedError, unregisterRun } from './live-runs.js';
-import { type NetworkSink, startNetworkSink } from './network-sink.js';
+import { type NetworkSink, settleSinkConnects, startNetworkSink } from './network-sink.js';
 import { BoundedOutput } from './output-capture.js';
 import { isAlive, killAll, killTree } from './process-tree.js';
 import { checkRunRequest } from './request-check.js';
 import { mountScratch, removeStaleScratch, unmountScratch, unmountScratchSync } from './scratch-disk.js';
 import { SYSTEM_CA_BUNDLE } from './sink-ca.js';
 import { type StraceEvidence, StraceParser } from './strace-parse.js';
+import {
+  interpreterPrefixes,
+  plausibleHostname,
+  type SyntheticEtc,
+  systemViewArgs,
+  writeSyntheticEtc,
+} from './system-view.js';
 import {
   type CreateSandboxOptions,
   DEFAULT_SANDBOX_LIMITS,
@@ -46,10 +47,25 @@ import { diffTrees, snapshotTrees, type WritableTree } from './writable-trees.js
 
 const SANDBOX_UID = 65534;
 const INNER = SANDBOX_INNER_PATHS;
-/** Directories the sandbox sees as empty and private instead of the host's. */
-const PRIVATE_DIRS = ['/root', '/home', '/run', '/var/tmp'];
+/** Empty folders the sandbox gets where a system has them; nothing written there survives or matters. */
+const EMPTY_DIRS = ['/home', '/run', '/var/lib', '/var/cache', '/mnt', '/opt', '/srv'];
+/**
+ * Writable folders besides HOME and /tmp where scripts drop files (persistence, staging): each is a
+ * private host folder, snapshotted like the others so what lands there is in the evidence.
+ */
+const EXTRA_WRITABLE: { name: 'root' | 'var-tmp' | 'dev-shm'; inner: string; mode: number }[] = [
+  { name: 'root', inner: '/root', mode: 0o700 },
+  { name: 'var-tmp', inner: '/var/tmp', mode: 0o1777 },
+  { name: 'dev-shm', inner: '/dev/shm', mode: 0o1777 },
+];
+/** The wall clock is also enforced by `timeout` in the chain, this long after the timer here should fire. */
+const WALL_BACKSTOP_MS = 2_000;
+/** bwrap reads its arguments from this descriptor, so no canary value is on any command line. */
+const ARGS_FD = 3;
+/** The canary search gets what is left of the run's wall clock, and never less than this. */
+const CANARY_SCAN_FLOOR_MS = 2_000;
 const STRACE_SYSCALLS =
-  'execve,execveat,clone,clone3,fork,vfork,socket,connect,sendto,sendmsg,sendmmsg,openat,open';
+  'execve,execveat,clone,clone3,fork,vfork,socket,connect,sendto,sendmsg,sendmmsg,openat,openat2,open';
 /** A trace larger than this means a run is flooding syscalls on purpose; it is stopped. */
 const MAX_TRACE_BYTES = 256 * 1024 * 1024;
 /** Output far beyond the kept bytes only costs time: the run is stopped. */
@@ -69,14 +85,31 @@ export interface BubblewrapTools {
   setpriv: string | null;
   prlimit: string | null;
   nsenter: string | null;
+  /** coreutils `timeout`: the wall-clock limit outside this process. */
+  timeout: string | null;
+  /** setpriv supports --pdeathsig (util-linux 2.33+): each link of the chain dies with its parent. */
+  pdeathsig: boolean;
   sh: string;
   /** bwrap 0.8+ can forbid nested user namespaces (a kernel attack surface the skill has no need for). */
   disableUserns: boolean;
 }
 
-function supportsDisableUserns(bwrap: string): boolean {
+/** What a tool's --help said, per tool and option: asked once per process (each answer is a blocking exec). */
+const helpAnswers = new Map<string, boolean>();
+
+function helpMentions(tool: string | null, option: string): boolean {
+  if (!tool) return false;
+  const key = `${tool}\0${option}`;
+  const known = helpAnswers.get(key);
+  if (known !== undefined) return known;
+  const answer = askHelp(tool, option);
+  helpAnswers.set(key, answer);
+  return answer;
+}
+
+function askHelp(tool: string, option: string): boolean {
   try {
-    return execFileSync(bwrap, ['--help'], { encoding: 'utf8', timeout: 5_000 }).includes('--disable-userns');
+    return execFileSync(tool, ['--help'], { encoding: 'utf8', timeout: 5_000 }).includes(option);
   } catch {
     return false;
   }
@@ -94,8 +127,10 @@ export function bubblewrapTools(): BubblewrapTools | { missing: string } {
     setpriv,
     prlimit: findTool('prlimit'),
     nsenter: findTool('nsenter'),
+    timeout: findTool('timeout'),
+    pdeathsig: helpMentions(setpriv, '--pdeathsig'),
     sh: findTool('sh') ?? '/bin/sh',
-    disableUserns: supportsDisableUserns(bwrap),
+    disableUserns: helpMentions(bwrap, '--disable-userns'),
   };
 }
 
@@ -106,19 +141,6 @@ function chownTree(path: string, uid: number): void {
     const child = join(path, name);
     if (lstatSync(child).isSymbolicLink()) continue;
     chownTree(child, uid);
-  }
-}
-
-/** Host file to put over /etc/resolv.conf, and where, so DNS goes where the network mode wants it. */
-function resolvBind(hostFile: string): string[] {
-  try {
-    const target = lstatSync('/etc/resolv.conf').isSymbolicLink()
-      ? realpathSync('/etc/resolv.conf')
-      : '/etc/resolv.conf';
-    // A symlink into a private dir (systemd-resolved's /run) is rebuilt there; elsewhere bind over the file.
-    return ['--ro-bind', hostFile, target];
-  } catch {
-    return [];
   }
 }
 
@@ -197,9 +219,13 @@ export async function createBubblewrapSandbox(
   const workspace = join(home, 'work');
   const tmp = join(base, 'tmp');
   const etc = join(base, 'etc');
-  for (const dir of [home, workspace, tmp, etc]) mkdirSync(dir, { recursive: true });
+  const extra = EXTRA_WRITABLE.map((w) => ({ ...w, hostPath: join(base, w.name) }));
+  for (const dir of [home, workspace, tmp, etc, ...extra.map((w) => w.hostPath)])
+    mkdirSync(dir, { recursive: true });
   chmodSync(tmp, 0o1777);
+  for (const w of extra) chmodSync(w.hostPath, w.mode);
   writeFileSync(join(etc, 'resolv-none.conf'), 'nameserver 127.0.0.1\n');
+  const identity = writeSyntheticEtc(etc, uid, plausibleHostname());
   chmodSync(etc, 0o755);
 
   let canarySet: CanarySet | null = null;
@@ -219,7 +245,7 @@ export async function createBubblewrapSandbox(
     }
     for (const file of options.files ?? []) writeSeedFile(home, workspace, file);
     if (root) chownTree(home, uid);
-    if (root) chownSync(tmp, uid, uid);
+    if (root) for (const dir of [tmp, ...extra.map((w) => w.hostPath)]) chownSync(dir, uid, uid);
   } catch (error) {
     if (scratch) await unmountScratch(base);
     removeTempDir(base);
@@ -231,6 +257,7 @@ export async function createBubblewrapSandbox(
     { name: 'workspace', hostPath: workspace },
     { name: 'home', hostPath: home, exclude: new Set(['work']) },
     { name: 'tmp', hostPath: tmp },
+    ...extra.map((w) => ({ name: w.name, hostPath: w.hostPath })),
   ];
   // Interrupted or exiting without dispose(): the sandbox's namespace goes, and the scratch disk before the
   // temp-dir cleanup (registered earlier, so it runs later) removes its mount point.
@@ -308,6 +335,8 @@ export async function createBubblewrapSandbox(
         home,
         tmp,
         etc,
+        extra,
+        identity,
         canarySet,
         sink: activeSink,
         readOnlyPaths: options.readOnlyPaths ?? [],
@@ -316,17 +345,24 @@ export async function createBubblewrapSandbox(
       });
       applied.push(
         { limit: 'wallMs', value: limits.wallMs, via: 'timer' },
+        ...(tools.timeout
+          ? [{ limit: 'wallMs' as const, value: limits.wallMs + WALL_BACKSTOP_MS, via: 'timeout' }]
+          : []),
         { limit: 'maxOutputBytes', value: limits.maxOutputBytes, via: 'reader' },
       );
 
       liveRun = registerRun(cgroup?.procsFiles ?? []);
       const started = performance.now();
-      const child = spawn(command[0]!, command.slice(1), {
-        stdio: ['pipe', 'pipe', 'pipe'],
+      const child = spawn(command.argv[0]!, command.argv.slice(1), {
+        stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
         detached: true,
         env: { PATH: '/usr/bin:/bin' },
       });
       liveRun.pid = child.pid ?? null;
+      // bwrap's own arguments (environment with canaries included) go through a pipe, never argv.
+      const argsPipe = child.stdio[ARGS_FD] as NodeJS.WritableStream | null;
+      argsPipe?.on('error', () => undefined);
+      argsPipe?.end(command.bwrapArgs);
       let killedFor: EvidenceBundle['killedFor'] = null;
       const stopAll = (reason: NonNullable<EvidenceBundle['killedFor']>) => {
         killedFor ??= reason;
@@ -353,6 +389,8 @@ export async function createBubblewrapSandbox(
       clearTimeout(wallTimer);
       clearInterval(traceWatch);
       const wallMs = Math.round(performance.now() - started);
+      // The backstop outside this process ended it (the event loop was too busy for the timer).
+      if (killedFor === null && wallMs >= limits.wallMs) killedFor = 'timeout';
       // Nothing may outlive the run: sweep the tree and the cgroup until both are empty.
       if (child.pid) killTree(child.pid);
       if (cgroup) {
@@ -373,12 +411,17 @@ export async function createBubblewrapSandbox(
         canaryPaths: canarySet?.paths ?? new Map(),
       });
       const trace = tools.strace ? await parseTraceFile(tracePath, parser) : null;
+      if (trace && activeSink) settleSinkConnects(trace.attempts);
       await rm(tracePath, { force: true });
       await activeSink?.settle();
       const sinkRecords = activeSink ? activeSink.records.slice(sinkStart) : [];
       const after = await snapshotTrees(trees);
       const canaries = canarySet?.canaries ?? [];
-      const fs = await diffTrees(trees, before, after, canaries);
+      // The search of written files shares the run's wall-clock budget (at least a couple of seconds).
+      const fs = await diffTrees(trees, before, after, canaries, {
+        ...DEFAULT_CANARY_SCAN_LIMITS,
+        budgetMs: Math.max(CANARY_SCAN_FLOOR_MS, limits.wallMs - wallMs),
+      });
 
       const main = trace?.processes.find((p) => p.executable !== null);
       const exitCode = main?.exit
@@ -434,6 +477,7 @@ export async function createBubblewrapSandbox(
           fsChanges: fs.dropped,
           sink: Math.max(0, sinkRecords.length - 1000),
         },
+        canaryScan: fs.canaryScan,
       };
       return {
         exitCode: timedOut ? null : exitCode,
@@ -501,6 +545,8 @@ interface CommandParts {
   home: string;
   tmp: string;
   etc: string;
+  extra: { inner: string; hostPath: string }[];
+  identity: SyntheticEtc;
   canarySet: CanarySet | null;
   sink: NetworkSink | null;
   readOnlyPaths: string[];
@@ -508,11 +554,24 @@ interface CommandParts {
   notApplied: { limit: string; reason: string }[];
 }
 
-/** strace → cgroup join → netns → drop to the sandbox uid → rlimits → bwrap → the command. */
-function buildCommand(p: CommandParts): string[] {
+interface BuiltCommand {
+  /** The process chain up to `bwrap --args 3`. */
+  argv: string[];
+  /** bwrap's arguments, NUL-separated, written to descriptor 3. */
+  bwrapArgs: Buffer;
+}
+
+/**
+ * strace → cgroup join → netns → `timeout` → drop to the sandbox uid → rlimits → bwrap → the command.
+ * Each link dies with its parent (setpriv --pdeathsig, bwrap --die-with-parent), so a SkillAudit killed
+ * with SIGKILL takes the whole tree with it.
+ */
+function buildCommand(p: CommandParts): BuiltCommand {
   const out: string[] = [];
+  const dieWithParent = p.tools.pdeathsig ? [p.tools.setpriv!, '--pdeathsig', 'KILL', '--'] : [];
   if (p.tools.strace) {
     out.push(
+      ...dieWithParent,
       p.tools.strace,
       '-f',
       '-q',
@@ -538,20 +597,27 @@ function buildCommand(p: CommandParts): string[] {
     );
   }
   if (p.sink) out.push(p.tools.nsenter!, `--net=${p.sink.netnsPath}`, '--');
+  if (p.tools.timeout) {
+    const seconds = (p.limits.wallMs + WALL_BACKSTOP_MS) / 1000;
+    out.push(...dieWithParent, p.tools.timeout, '--signal=KILL', `${seconds}s`);
+  }
   if (p.root)
     out.push(p.tools.setpriv!, '--reuid', String(p.uid), '--regid', String(p.uid), '--clear-groups', '--');
   if (p.tools.prlimit) {
     const { cpuSeconds, maxProcesses, maxFileBytes, maxOpenFiles } = p.limits;
+    // With a pids cgroup per run, that is the process limit: RLIMIT_NPROC counts every process of the
+    // sandbox uid on the host, so one run's fork bomb would starve every other run.
+    const pidsCgroup = p.cgroup?.applied.some((a) => a.limit === 'pids') ?? false;
     out.push(
       p.tools.prlimit,
       `--cpu=${cpuSeconds}`,
-      `--nproc=${maxProcesses}`,
+      ...(pidsCgroup ? [] : [`--nproc=${maxProcesses}`]),
       `--fsize=${maxFileBytes}`,
       `--nofile=${maxOpenFiles}`,
     );
     p.applied.push(
       { limit: 'cpuSeconds', value: cpuSeconds, via: 'prlimit' },
-      { limit: 'maxProcesses', value: maxProcesses, via: 'prlimit' },
+      ...(pidsCgroup ? [] : [{ limit: 'maxProcesses' as const, value: maxProcesses, via: 'prlimit' }]),
       { limit: 'maxFileBytes', value: maxFileBytes, via: 'prlimit' },
       { limit: 'maxOpenFiles', value: maxOpenFiles, via: 'prlimit' },
     );
@@ -566,30 +632,41 @@ function buildCommand(p: CommandParts): string[] {
       limit: 'cpuSeconds',
       reason: 'prlimit not found: no CPU, process, file-size or open-file limits',
     });
+  out.push(p.tools.bwrap, '--args', String(ARGS_FD));
 
-  out.push(p.tools.bwrap, '--unshare-all', '--unshare-user');
-  if (p.tools.disableUserns) out.push('--disable-userns');
-  if (p.network === 'sink') out.push('--share-net');
-  out.push('--die-with-parent', '--new-session', '--hostname', 'sandbox', '--clearenv');
+  const args: string[] = ['--unshare-all', '--unshare-user'];
+  if (p.tools.disableUserns) args.push('--disable-userns');
+  if (p.network === 'sink') args.push('--share-net');
+  args.push('--die-with-parent', '--new-session', '--hostname', p.identity.hostname, '--clearenv');
   const env: Record<string, string> = {
     PATH: '/usr/local/bin:/usr/bin:/bin',
     HOME: INNER.home,
-    USER: 'skill',
+    USER: 'user',
+    HOSTNAME: p.identity.hostname,
     LANG: 'C.UTF-8',
     TMPDIR: INNER.tmp,
     ...p.canarySet?.env,
     ...(p.sink?.caBundle ? TRUST_SINK_CA_ENV : {}),
     ...p.req.env,
   };
-  for (const [key, value] of Object.entries(env)) out.push('--setenv', key, value);
-  out.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
-  for (const dir of PRIVATE_DIRS) out.push('--tmpfs', dir);
-  out.push('--bind', p.tmp, INNER.tmp, '--bind', p.home, INNER.home);
+  for (const [key, value] of Object.entries(env)) args.push('--setenv', key, value);
+  // The root is bwrap's own empty tmpfs: only what is listed here exists inside.
+  args.push(...systemViewArgs(), ...p.identity.args, '--dev', '/dev', '--proc', '/proc');
+  for (const dir of EMPTY_DIRS) args.push('--dir', dir);
+  for (const w of p.extra) args.push('--bind', w.hostPath, w.inner);
+  args.push('--bind', p.tmp, INNER.tmp, '--bind', p.home, INNER.home);
   // After the private folders, so a path under one of them is mounted on top (its mount point is made there).
-  for (const path of p.readOnlyPaths) out.push('--ro-bind', path, path);
-  out.push(...resolvBind(join(p.etc, p.network === 'sink' ? 'resolv-sink.conf' : 'resolv-none.conf')));
+  for (const path of [...interpreterPrefixes(), ...p.readOnlyPaths]) args.push('--ro-bind', path, path);
+  args.push(
+    '--ro-bind',
+    join(p.etc, p.network === 'sink' ? 'resolv-sink.conf' : 'resolv-none.conf'),
+    '/etc/resolv.conf',
+  );
   if (p.sink?.caBundle && existsSync(SYSTEM_CA_BUNDLE))
-    out.push('--ro-bind', p.sink.caBundle, SYSTEM_CA_BUNDLE);
-  out.push('--chdir', p.cwd, '--', ...p.req.argv);
-  return out;
+    args.push('--ro-bind', p.sink.caBundle, SYSTEM_CA_BUNDLE);
+  // Nothing may be written outside the bound writable folders, where the fs evidence would not see it.
+  args.push('--remount-ro', '/', '--chdir', p.cwd);
+  // bwrap takes the command itself only from its real command line.
+  out.push('--', ...p.req.argv);
+  return { argv: out, bwrapArgs: Buffer.from(args.map((a) => `${a}\0`).join('')) };
 }

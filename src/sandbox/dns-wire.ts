@@ -71,15 +71,18 @@ export function parseDnsQuestion(msg: Buffer): DnsQuestion | null {
   };
 }
 
-/** An answer to `query`: every A question gets `ipv4`; other types get an empty NOERROR answer. */
-export function buildDnsAnswer(query: Buffer, question: DnsQuestion, ipv4: string): Buffer {
+/**
+ * An answer to `query`: every A question gets `ipv4`; other types get an empty NOERROR answer. With
+ * `nxdomain`, the name does not exist (RCODE 3, no answer).
+ */
+export function buildDnsAnswer(query: Buffer, question: DnsQuestion, ipv4: string, nxdomain = false): Buffer {
   const header = Buffer.alloc(12);
   header.writeUInt16BE(question.id, 0);
-  // QR=1, opcode copied, AA=1, RD copied, RA=1, RCODE=0.
+  // QR=1, opcode copied, AA=1, RD copied, RA=1, RCODE=0 or 3.
   const requestFlags = query.readUInt16BE(2);
-  header.writeUInt16BE(0x8000 | (requestFlags & 0x7900) | 0x0400 | 0x0080, 2);
+  header.writeUInt16BE(0x8000 | (requestFlags & 0x7900) | 0x0400 | 0x0080 | (nxdomain ? 3 : 0), 2);
   header.writeUInt16BE(1, 4);
-  const answers = question.typeCode === 1 ? 1 : 0;
+  const answers = question.typeCode === 1 && !nxdomain ? 1 : 0;
   header.writeUInt16BE(answers, 6);
   const questionBytes = query.subarray(12, question.end);
   if (answers === 0) return Buffer.concat([header, questionBytes]);

@@ -153,7 +153,7 @@ export async function createDockerSandbox(options: CreateSandboxOptions): Promis
     });
     clearTimeout(timer);
     const wallMs = Math.round(performance.now() - started);
-    const after = await snapshotTrees(trees);
+    const after = await snapshotTrees(trees, before);
     const canaries = canarySet?.canaries ?? [];
     const fs = await diffTrees(trees, before, after, canaries);
     const timedOut = killedFor === 'timeout';
@@ -192,6 +192,7 @@ export async function createDockerSandbox(options: CreateSandboxOptions): Promis
       stderrTruncated: stderr.truncated,
       canaries,
       dropped: { processes: 0, attempts: 0, sensitiveReads: 0, fsChanges: fs.dropped, sink: 0 },
+      canaryScan: fs.canaryScan,
     };
     const signal = exit !== null && exit > 128 ? `SIG${exit - 128}` : null;
     return {

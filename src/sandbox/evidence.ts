@@ -77,7 +77,7 @@ export interface FileState {
   sha256: string | null;
 }
 
-export type FsRoot = 'workspace' | 'home' | 'tmp';
+export type FsRoot = 'workspace' | 'home' | 'tmp' | 'root' | 'var-tmp' | 'dev-shm';
 
 export interface FsChange {
   root: FsRoot;
@@ -138,6 +138,17 @@ export interface EvidenceBundle {
   stderrTruncated: boolean;
   canaries: CanaryRef[];
   dropped: { processes: number; attempts: number; sensitiveReads: number; fsChanges: number; sink: number };
+  /**
+   * The bounded search of written files for canary tokens (canary-scan.ts): what it examined, what it had
+   * to skip and why; a file it skipped may hold a secret nobody looked for.
+   */
+  canaryScan?: {
+    filesScanned: number;
+    bytesScanned: number;
+    filesSkipped: number;
+    stoppedFor: 'files' | 'bytes' | 'time' | null;
+    ms: number;
+  };
 }
 
 export const EVIDENCE_CAPS = {

@@ -19,7 +19,17 @@ export interface SnapshotOptions {
   maxHashBytes: number;
   /** Relative paths not to descend into (another root mounted inside this one). */
   exclude?: ReadonlySet<string>;
+  /**
+   * The snapshot before the run: files not in it are new, and only the first `newHashFiles` of them, up to
+   * `newHashBytes` in all, are hashed (a run may write a flood of files to slow the audit down).
+   */
+  known?: Snapshot;
+  /** Shared by the snapshots of one run's trees; used up as new files are hashed. */
+  hashBudget?: { files: number; bytes: number };
 }
+
+/** Hashing of files a run created, per snapshot. */
+export const NEW_FILE_HASH_BUDGET = { files: 2_000, bytes: 64 * 1024 * 1024 };
 
 export const DEFAULT_SNAPSHOT_OPTIONS: SnapshotOptions = {
   maxEntries: 20_000,
@@ -50,7 +60,11 @@ function kindOf(stat: Awaited<ReturnType<typeof lstat>>): FileState['type'] {
   return 'other';
 }
 
-async function fileState(abs: string, maxHashBytes: number): Promise<FileState | null> {
+async function fileState(
+  abs: string,
+  maxHashBytes: number,
+  mayHash: (size: number) => boolean = () => true,
+): Promise<FileState | null> {
   let stat: Awaited<ReturnType<typeof lstat>>;
   try {
     stat = await lstat(abs);
@@ -59,7 +73,8 @@ async function fileState(abs: string, maxHashBytes: number): Promise<FileState |
   }
   const type = kindOf(stat);
   let sha256: string | null = null;
-  if (type === 'file') sha256 = await hashFile(abs, stat.size, maxHashBytes).catch(() => null);
+  if (type === 'file' && mayHash(stat.size))
+    sha256 = await hashFile(abs, stat.size, maxHashBytes).catch(() => null);
   else if (type === 'symlink')
     sha256 = createHash('sha256')
       .update(await readlink(abs).catch(() => ''))
@@ -74,6 +89,7 @@ export async function takeSnapshot(
   const entries = new Map<string, FileState>();
   let truncated = false;
   const queue: string[] = [''];
+  const budget = options.hashBudget ?? { ...NEW_FILE_HASH_BUDGET };
   while (queue.length > 0) {
     const rel = queue.shift()!;
     let names: string[];
@@ -94,7 +110,20 @@ export async function takeSnapshot(
     for (let i = 0; i < children.length; i += 64) {
       const batch = children.slice(i, i + 64);
       states.push(
-        ...(await Promise.all(batch.map((name) => fileState(join(root, rel, name), options.maxHashBytes)))),
+        ...(await Promise.all(
+          batch.map((name) => {
+            const childRel = rel === '' ? name : `${rel}/${name}`;
+            const isNew = options.known !== undefined && !options.known.entries.has(childRel);
+            const mayHash = (size: number) => {
+              if (!isNew) return true;
+              if (budget.files <= 0 || budget.bytes < size) return false;
+              budget.files--;
+              budget.bytes -= size;
+              return true;
+            };
+            return fileState(join(root, rel, name), options.maxHashBytes, mayHash);
+          }),
+        )),
       );
     }
     children.forEach((name, i) => {
@@ -143,7 +172,8 @@ export async function diffSnapshots(
       change = was.mode !== now.mode ? 'mode' : null;
     if (!change) continue;
     const entry: FsChange = { root: rootName, path, change, before: was, after: now };
-    if (now.type === 'file' && change !== 'mode')
+    // Only changes the evidence keeps get their first bytes read.
+    if (now.type === 'file' && change !== 'mode' && changes.length < EVIDENCE_CAPS.fsChanges)
       entry.head = await readHead(join(root, path), EVIDENCE_CAPS.headBytes);
     changes.push(entry);
   }

@@ -11,6 +11,7 @@ export type { CanaryHit, CanaryHitKind, CanaryHitOptions } from './canaries.js';
 export { findCanaryHits } from './canaries.js';
 export type * from './evidence.js';
 export { SandboxStoppedError, STOP_GRACE_MS, stopSandboxRuns } from './live-runs.js';
+export { isVisibleInSandbox } from './system-view.js';
 export type * from './types.js';
 export { DEFAULT_SANDBOX_LIMITS, SANDBOX_INNER_PATHS } from './types.js';
 

@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { errorMessage } from '../util/errors.js';
 import { makeTempDir, removeTempDir } from '../util/tempdir.js';
-import type { SinkRecord } from './evidence.js';
+import type { NetworkAttempt, SinkRecord } from './evidence.js';
 import { findTool } from './host-tools.js';
 import { createSinkCa } from './sink-ca.js';
 
@@ -33,6 +33,21 @@ const EXTRA_PORTS = [
 ];
 /** Ports the sink listens on (no REDIRECT without iptables): all privileged ports and common high ones. */
 export const SINK_PORTS = [...Array.from({ length: 1024 }, (_, i) => i + 1), ...EXTRA_PORTS];
+
+/**
+ * A non-blocking TCP connect (strace sees only EINPROGRESS) to a port the sink does not listen on was refused:
+ * in sink mode every IPv4 destination but the sandbox's own loopback is the sink. Marks those attempts so.
+ */
+export function settleSinkConnects(attempts: NetworkAttempt[]): void {
+  const listening = new Set(SINK_PORTS);
+  for (const a of attempts) {
+    const ownLoopback = a.address.startsWith('127.') || a.address === '0.0.0.0';
+    if (a.error !== 'EINPROGRESS' || a.family !== 'AF_INET' || a.port === null || ownLoopback) continue;
+    if (listening.has(a.port)) continue;
+    a.blocked = true;
+    a.error = 'ECONNREFUSED';
+  }
+}
 
 export interface NetworkSink {
   /** Path of the sandbox-side namespace, for `nsenter --net=`. */

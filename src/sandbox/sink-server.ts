@@ -1,6 +1,6 @@
 // The network sink: runs inside the sink network namespace (started by network-sink.ts through
 // `ip netns exec`), where every IPv4 address is local, so whatever a sandboxed process dials lands here.
-// DNS answers every A query with the sink's address. TCP connections are read and answered harmlessly:
+// DNS answers every A query with the sink's address, but made-up names NXDOMAIN (dns-junk.ts). TCP connections are read and answered harmlessly:
 // HTTP (head and first body bytes, answered 200 `{}`), TLS (decrypted with a certificate issued on the fly
 // by the sink's own CA, which only the sandbox trusts, then read as HTTP; logged by SNI and closed when the
 // client refuses it), or raw bytes. One JSON line per record on stdout. It drops root after binding and
@@ -12,6 +12,7 @@ import { createServer, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { Duplex } from 'node:stream';
 import { createSecureContext, type SecureContext, TLSSocket } from 'node:tls';
+import { looksMadeUp } from './dns-junk.js';
 import { buildDnsAnswer, parseDnsQuestion } from './dns-wire.js';
 import type { SinkRecord } from './evidence.js';
 import { type HttpHead, looksLikeHttp, parseHttpHead, parseTlsClientHello } from './sink-protocols.js';
@@ -45,7 +46,8 @@ function answerDns(message: Buffer, address: string, port: number, client: strin
     queryType: question.type,
     bytes: message.length,
   });
-  return buildDnsAnswer(message, question, sinkAddress);
+  // A made-up name does not exist, as on a real resolver: resolving everything gives the sandbox away.
+  return buildDnsAnswer(message, question, sinkAddress, looksMadeUp(question.name));
 }
 
 // Certificates for intercepted TLS, one per name, signed by the CA network-sink.ts made for this sink.

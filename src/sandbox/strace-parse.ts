@@ -216,6 +216,7 @@ export class StraceParser {
         return;
       case 'open':
       case 'openat':
+      case 'openat2':
         this.open(proc, call);
         return;
     }
@@ -324,11 +325,13 @@ export class StraceParser {
   }
 
   private open(proc: Proc, call: Syscall): void {
-    const pathArg = call.name === 'openat' ? call.args[1] : call.args[0];
-    const flags = (call.name === 'openat' ? call.args[2] : call.args[1]) ?? '';
+    // openat and openat2 take a directory fd first; openat2's flags are inside its `open_how` struct.
+    const at = call.name !== 'open';
+    const pathArg = at ? call.args[1] : call.args[0];
+    const flags = (at ? call.args[2] : call.args[1]) ?? '';
     const raw = stringLiterals(pathArg ?? '')[0];
     if (raw === undefined) return;
-    const dirfd = call.name === 'openat' ? call.args[0] : 'AT_FDCWD';
+    const dirfd = at ? call.args[0] : 'AT_FDCWD';
     if (!raw.startsWith('/') && dirfd !== 'AT_FDCWD') return; // relative to an fd we do not track
     const path = raw.startsWith('/') ? posix.normalize(raw) : posix.join(this.ctx.cwd, raw);
     const canary = this.ctx.canaryPaths.get(path) ?? null;

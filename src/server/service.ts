@@ -1,4 +1,4 @@
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { serve } from '@hono/node-server';
@@ -40,8 +40,11 @@ async function sweepUploads(uploadsDir: string, store: AuditStore): Promise<void
 export async function startService(config: ServiceConfig): Promise<RunningService> {
   const uploadsDir = join(config.dataDir, 'uploads');
   try {
-    await mkdir(uploadsDir, { recursive: true });
-    await mkdir(join(config.dataDir, 'runs'), { recursive: true });
+    // Private to the service's user: it holds every submitter's uploads and reports.
+    await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+    await chmod(config.dataDir, 0o700);
+    await mkdir(uploadsDir, { recursive: true, mode: 0o700 });
+    await mkdir(join(config.dataDir, 'runs'), { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new UserError(
       'UNREADABLE',

@@ -6,6 +6,11 @@ import type { Call } from './model.js';
 const TEST_PATH =
   /(^|\/)(tests?|__tests__|spec|fixtures?|examples?)\/|(^|\/)test_[^/]*$|[._-](test|spec)\.[a-z]+$/i;
 
+/** Tests, fixtures and examples: code that ships with the skill but is not what it runs. */
+export function isTestPath(path: string): boolean {
+  return TEST_PATH.test(path);
+}
+
 export function clamp(x: number): number {
   return Math.max(0.05, Math.min(0.99, Math.round(x * 100) / 100));
 }

@@ -10,7 +10,7 @@ export const CREDENTIAL_PATH_RE = new RegExp(
   [
     // `id_*` globs name every private key at once (`ls ~/.ssh/id_*`).
     String.raw`\.ssh(/(id_[\w*-]+(?<!\.pub)$|identity$|[\w.-]*key$|\*$)|/?$)`,
-    String.raw`\.aws/(credentials|config)`,
+    String.raw`\.aws(/(credentials|config)|/?$)`,
     String.raw`\.netrc`,
     String.raw`\.git-credentials`,
     String.raw`\.kube/config`,
@@ -88,6 +88,38 @@ export const NETWORK_COMMANDS = new Set([
   'invoke-restmethod',
   'send-mailmessage',
 ]);
+
+/** Cloud CLIs whose copy commands upload local files to storage (`aws s3 cp`, `gsutil cp`, `az storage blob upload`). */
+export const STORAGE_COMMANDS = new Set(['aws', 'gsutil', 'gcloud', 'az', 'rclone', 'azcopy']);
+
+/** A cloud storage location: a bucket URL or an Azure blob endpoint. */
+export const STORAGE_URL_RE =
+  /^(s3|s3a|gs|az|abfss?|wasbs?|r2|b2):\/\/|^https:\/\/[\w-]+\.blob\.core\.windows\.net/i;
+
+/** SDK calls that put data into cloud storage (canonical names, after aliasing of clients). */
+export const STORAGE_CALL_RE = new RegExp(
+  [
+    String.raw`^(aio)?boto3\.[\w$.()]*\.(put_object|upload_file|upload_fileobj)$`,
+    String.raw`^(aio)?boto3\.[\w$.()]*Object\(\)\.put$`,
+    String.raw`^google\.cloud\.storage\.[\w$.()]*\.(upload_from_filename|upload_from_string|upload_from_file)$`,
+    String.raw`^azure\.storage\.blob\.[\w$.()]*\.upload_blob$`,
+    String.raw`^@aws-sdk/client-s3\.PutObjectCommand$`,
+    String.raw`^@aws-sdk/lib-storage\.Upload$`,
+    String.raw`^aws-sdk\.[\w$.()]*S3\(\)\.(upload|putObject)$`,
+    String.raw`^@google-cloud/storage\.[\w$.()]*\.(upload|save)$`,
+    String.raw`^@azure/storage-blob\.[\w$.()]*\.(upload|uploadData|uploadFile|uploadStream)$`,
+  ].join('|'),
+);
+
+/** A message or file handed to a client opened earlier; group 1 is the call that opened the client. */
+export const CLIENT_SEND_RE =
+  /^(smtplib\.SMTP(?:_SSL)?|smtplib\.LMTP|nodemailer\.createTransport|ftplib\.FTP(?:_TLS)?)\(\)\.(send_message|sendmail|sendMail|storbinary|storlines)$/;
+
+/** Shell mailers: what they read on stdin (or attach) goes to the recipient. */
+export const MAIL_COMMANDS = new Set(['mail', 'mailx', 'sendmail', 'mutt', 'msmtp', 's-nail']);
+
+/** Openers of mail clients (the rest of CLIENT_SEND_RE are file transfer). */
+export const MAIL_OPENER_RE = /smtp|mail/i;
 
 /** DNS lookups: a name built from data is an exfiltration channel. */
 export const DNS_COMMANDS = new Set(['nslookup', 'dig', 'host', 'resolve-dnsname']);

@@ -1,14 +1,17 @@
 // Network sinks in a CodeModel: for each call that talks to the network, where it goes (host), what data it
 // carries in which channel (payload, auth, URL, stdin), and whether it has a timeout.
+
+import { BARE_HOST_RE, hostOf, URL_RE } from './hosts.js';
 import type { Call, Value } from './model.js';
 import { T, Taint, UNKNOWN } from './model.js';
 import { DNS_CALL_RE, DNS_COMMANDS, IP_HOST_RE, LOCAL_HOST_RE, NETWORK_COMMANDS } from './names.js';
+import { clientSendUse, mailCommandUse, storageCallUse, storageCommandUse } from './network-channels.js';
 import { isNetworkCallee } from './script.js';
 import { readTaint, unionTaint } from './values.js';
 
 export interface NetworkUse {
   call: Call;
-  kind: 'http' | 'socket' | 'dns' | 'mail' | 'copy';
+  kind: 'http' | 'socket' | 'dns' | 'mail' | 'copy' | 'storage';
   /** Destination host, lower-case; null when unknown. */
   host: string | null;
   /** The destination (host or DNS name) is built from runtime data. */
@@ -25,29 +28,6 @@ export interface NetworkUse {
   downloadTo: string | null;
   /** Body written after the request was opened (`req.write(x)`, `req.end(x)`). */
   written?: readonly Value[];
-}
-
-const URL_RE = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]+\]|[^/:?#]+)/i;
-const BARE_HOST_RE = /^((?:[a-z0-9-]+\.)+[a-z]{2,})(?::\d+)?(?:[/?#]|$)/i;
-
-/** Host of a URL or bare `host/path`; UNKNOWN labels are dropped and reported as dynamic. */
-export function hostOf(target: string | null): { host: string | null; dynamic: boolean } {
-  if (!target) return { host: null, dynamic: false };
-  const m = URL_RE.exec(target) ?? BARE_HOST_RE.exec(target);
-  const raw = m?.[1]?.toLowerCase() ?? null;
-  if (!raw) return { host: null, dynamic: target.startsWith(UNKNOWN) };
-  if (!raw.includes(UNKNOWN)) return { host: raw, dynamic: false };
-  // `${API}${path}`: a complete host followed by a runtime path, not a host built from data.
-  const head = raw.slice(0, raw.indexOf(UNKNOWN));
-  if (
-    raw.endsWith(UNKNOWN) &&
-    raw.indexOf(UNKNOWN) === raw.length - 1 &&
-    /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/.test(head)
-  )
-    return { host: head, dynamic: false };
-  const labels = raw.split('.');
-  const known = labels.slice(labels.findLastIndex((l) => l.includes(UNKNOWN)) + 1);
-  return { host: known.length >= 2 ? known.join('.') : null, dynamic: true };
 }
 
 /** Registrable part of a host (last two labels, three for co.uk-style suffixes). */
@@ -74,6 +54,15 @@ export function isDeclared(host: string, declared: ReadonlySet<string>): boolean
 
 export function isIpHost(host: string | null): boolean {
   return !!host && IP_HOST_RE.test(host) && !LOCAL_HOST_RE.test(host);
+}
+
+/** Private and link-local ranges are the user's own network (a NAS, a home server), not a drop box. */
+const PRIVATE_IP =
+  /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.)/;
+
+/** A public IPv4 address: names no service anyone could recognise or declare. */
+export function isPublicIpHost(host: string | null): boolean {
+  return isIpHost(host) && !PRIVATE_IP.test(host!) && !host!.startsWith('[');
 }
 
 function flagValue(args: readonly Value[], flags: RegExp): { values: Value[]; present: boolean } {
@@ -364,7 +353,10 @@ function callUse(call: Call): NetworkUse | null {
 export function networkUses(calls: readonly Call[]): NetworkUse[] {
   const out: NetworkUse[] = [];
   for (const call of calls) {
-    const use = call.kind === 'command' ? commandUse(call) : callUse(call);
+    const use =
+      call.kind === 'command'
+        ? (storageCommandUse(call) ?? mailCommandUse(call) ?? commandUse(call))
+        : (storageCallUse(call) ?? clientSendUse(call, calls) ?? callUse(call));
     if (use) out.push(use);
     else if (call.kind === 'call') attachBody(out, call);
   }
@@ -394,4 +386,4 @@ export function carried(use: NetworkUse): Taint {
   return use.payload.union(use.auth).union(use.urlTaint);
 }
 
-export { T };
+export { hostOf, T };

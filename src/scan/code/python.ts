@@ -38,6 +38,11 @@ const MUTATORS = new Set([
   'write',
   'writelines',
   'setdefault',
+  // An email message carries what is put into it.
+  'set_content',
+  'add_attachment',
+  'attach',
+  'set_payload',
 ]);
 const PATH_PASS =
   /^(os\.path\.(expanduser|expandvars|abspath|normpath|realpath)|os\.fspath|str|pathlib\.(Pure)?Path|Path)$/;
@@ -64,6 +69,9 @@ function returnsNeutral(stmts: readonly (Node | null)[]): boolean {
   );
 }
 const SLEEPS = /^(time\.sleep|asyncio\.sleep|sleep)$/;
+/** What a web framework hands a request handler: input from whoever sent the request. */
+const WEB_REQUEST_DATA =
+  /^(flask|quart|bottle|sanic)\.request\.(args|form|json|data|values|files|cookies|headers|get_json|get_data)$/;
 
 export function extractPython(tree: Tree): Extraction {
   const x = new PythonExtractor();
@@ -112,7 +120,12 @@ class PythonExtractor extends ScriptExtractor {
         case 'as_pattern': {
           const target = node.childForFieldName('alias')?.namedChildren[0];
           const value = node.namedChildren[0];
-          if (target?.type === 'identifier' && value) this.assign(target.text, value);
+          if (target?.type === 'identifier' && value) {
+            this.assign(target.text, value);
+            // `with smtplib.SMTP(host) as s:` names the client, as `s = smtplib.SMTP(host)` would.
+            const canon = value.type === 'call' ? this.canon(value) : null;
+            if (canon && !this.aliases.has(target.text)) this.aliases.set(target.text, canon);
+          }
           if (value?.type === 'call') this.managed.add(value.id);
           break;
         }
@@ -392,6 +405,8 @@ class PythonExtractor extends ScriptExtractor {
         if (canon === 'sys.argv' || canon === 'sys.stdin')
           return { ...EMPTY_VALUE, text, taint: Taint.of(T.INPUT, line) };
         if (canon === 'sys.executable') return { ...EMPTY_VALUE, text, str: 'python3' };
+        if (canon && WEB_REQUEST_DATA.test(canon))
+          return { ...EMPTY_VALUE, text, taint: Taint.of(T.INPUT, line) };
         const obj = this.valueOf(node.childForFieldName('object'));
         return { ...EMPTY_VALUE, text, taint: obj.taint };
       }

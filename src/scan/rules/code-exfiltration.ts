@@ -4,7 +4,7 @@ import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { T, type Taint } from '../code/model.js';
 import { LOCAL_HOST_RE, READ_CALL_RE, WALK_CALL_RE, WALK_COMMANDS, WRITE_CALL_RE } from '../code/names.js';
-import { carried, isDeclared, isIpHost, type NetworkUse, networkUses } from '../code/network.js';
+import { carried, isDeclared, isPublicIpHost, type NetworkUse, networkUses } from '../code/network.js';
 import {
   candidates,
   isAgentContextPath,
@@ -268,6 +268,10 @@ function transmissionHit(ctx: FileContext, use: NetworkUse, declared: boolean): 
   // An endpoint computed at run time (a configured base URL) is the user's choice unless secrets ride on it.
   const secretData = all.union(use.call.stdin).has(T.ENV_ALL | T.ENV_SECRET | T.CRED_DATA | T.CTX_DATA);
   if (!use.host && !use.dynamicHost && !secretData) return null;
+  // Mail and cloud storage carry the user's own output (a report, a message) to where the user sends it; only
+  // what the script harvests on the way (caught by the flows) or a bare-IP destination makes them a leak.
+  if ((use.kind === 'mail' || use.kind === 'storage') && !secretData && !isPublicIpHost(use.host))
+    return null;
   const base = use.host ? 0.6 : 0.45;
   // Credential file contents on their way out: the transmission is the theft itself, not a mere upload.
   const creds = all.union(use.call.stdin);
@@ -281,7 +285,7 @@ function transmissionHit(ctx: FileContext, use: NetworkUse, declared: boolean): 
       `Credentials are sent to undeclared host ${dest(use)}.`,
     );
   // A bare public IP address names no service anyone could recognise or declare: a drop box, not an API.
-  if (publicIp(use.host))
+  if (isPublicIpHost(use.host))
     return callHit(
       ctx,
       call,
@@ -298,14 +302,6 @@ function transmissionHit(ctx: FileContext, use: NetworkUse, declared: boolean): 
     `sends data to ${dest(use)}, which the skill does not declare`,
     `Data is sent to undeclared host ${dest(use)}.`,
   );
-}
-
-/** Private and link-local ranges are the user's own network (a NAS, a home server), not a drop box. */
-const PRIVATE_IP =
-  /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.)/;
-
-function publicIp(host: string | null): boolean {
-  return isIpHost(host) && !PRIVATE_IP.test(host!) && !host!.startsWith('[');
 }
 
 /** Files written with tainted data, by constant path, so a later upload of that path carries the taint. */

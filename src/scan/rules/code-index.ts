@@ -3,13 +3,16 @@ import type { Detector } from '../rule.js';
 import { embeddedDetector } from './code-embedded.js';
 import { exfiltrationDetector } from './code-exfiltration.js';
 import { filesystemDetector } from './code-filesystem.js';
+import { injectionDetector } from './code-injection.js';
 import { obfuscationDetector } from './code-obfuscation.js';
 import { persistenceDetector } from './code-persistence.js';
 import { privilegeDetector } from './code-privilege.js';
 import { remoteShellDetector } from './code-remote-shell.js';
 import { robustnessDetector } from './code-robustness.js';
 import { scheduledPersistenceDetector } from './code-scheduled-persistence.js';
+import { secretsDetector } from './code-secrets.js';
 import { supplyChainDetector } from './code-supply-chain.js';
+import { mcpDetector } from './config-mcp.js';
 import { manifestDetector } from './manifest-dependencies.js';
 
 export const codeDetectors: Detector[] = [
@@ -24,4 +27,7 @@ export const codeDetectors: Detector[] = [
   remoteShellDetector,
   scheduledPersistenceDetector,
   embeddedDetector,
+  injectionDetector,
+  secretsDetector,
+  mcpDetector,
 ];

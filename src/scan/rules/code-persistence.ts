@@ -24,9 +24,14 @@ const RULE = 'code.persistent-config-edit';
 const GIT_GLOBAL_KEY =
   /^(core\.(hookspath|sshcommand|fsmonitor|pager|editor|askpass)|credential\.helper|include\.path|includeif\..*|url\..*\.insteadof|http\.proxy|https\.proxy|alias\..+|init\.templatedir)$/i;
 
+/** Other agents' MCP server lists: an entry added there starts a server in every later session. */
+const MCP_CONFIG = String.raw`(^|[/\\])\.claude\.json$|claude_desktop_config\.json$|\.cursor[/\\]mcp\.json$|\.codeium[/\\]windsurf[/\\]mcp_config\.json$|\.gemini[/\\]settings\.json$|cline_mcp_settings\.json$|\.continue[/\\]config\.(json|ya?ml)$|\.vscode[/\\]mcp\.json$|\.roo[/\\]mcp\.json$`;
+
 /** Shell and PowerShell start-up files, and agent instructions or settings other than the skill's own. */
-const PERSISTENT_FILE =
-  /(^|[/\\])(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|config\.fish|Microsoft\.PowerShell_profile\.ps1|CLAUDE\.md|AGENTS\.md|GEMINI\.md|\.cursorrules)$|\.claude[/\\](settings(\.local)?\.json|skills[/\\])|\.codex[/\\](config\.toml|AGENTS\.md)|\.cursor[/\\]rules|^\$profile$/i;
+const PERSISTENT_FILE = new RegExp(
+  String.raw`(^|[/\\])(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|config\.fish|Microsoft\.PowerShell_profile\.ps1|CLAUDE\.md|AGENTS\.md|GEMINI\.md|\.cursorrules)$|\.claude[/\\](settings(\.local)?\.json|skills[/\\])|\.codex[/\\](config\.toml|AGENTS\.md)|\.cursor[/\\]rules|^\$profile$|${MCP_CONFIG}`,
+  'i',
+);
 
 function gitGlobalKey(c: Call): string | null {
   if (c.kind !== 'command' || c.callee !== 'git') return null;

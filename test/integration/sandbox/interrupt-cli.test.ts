@@ -2,21 +2,12 @@
 // whose script sleeps for a minute stop with it, and nothing it made is left: no process, temp folder,
 // network namespace, cgroup or scratch mount. Needs `npm run build` first (bin/skillaudit.js runs dist/).
 import { spawn } from 'node:child_process';
-import {
-  chmodSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-} from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_BIN, REPO_ROOT, requireBuild } from '../../support/built-cli.js';
-import { processesWith, requireSandboxTools } from './support.js';
+import { leftovers, processesWith, requireSandboxTools, until } from './support.js';
 
 const FIXTURE = join(REPO_ROOT, 'test/fixtures/interrupt/sleeper');
 
@@ -35,24 +26,6 @@ afterAll(() => {
   for (const marker of markers) for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
   rmSync(work, { recursive: true, force: true });
 });
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50)))
-    if (check()) return true;
-  return check();
-}
-
-/** What SkillAudit process `pid` may have left in the system: namespaces, cgroups, scratch mounts. */
-function leftovers(pid: number): string[] {
-  const netns = existsSync('/run/netns') ? readdirSync('/run/netns') : [];
-  const cgroups = readdirSync('/sys/fs/cgroup');
-  const mounts = readFileSync('/proc/self/mounts', 'utf8').split('\n');
-  return [
-    ...netns.filter((n) => n.startsWith(`skau-${pid}-`)),
-    ...cgroups.filter((n) => n.startsWith(`skillaudit-${pid}-`)),
-    ...mounts.filter((m) => m.startsWith(`skillaudit-${pid} `)),
-  ];
-}
 
 describe.each([
   { signal: 'SIGINT' as const, code: 130 },

@@ -1,5 +1,5 @@
 // Shared helpers for the sandbox integration tests: tool checks that fail loudly, fixtures, /proc scans.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findTool, isRoot } from '../../../src/sandbox/host-tools.js';
 import type { SeedFile } from '../../../src/sandbox/types.js';
@@ -38,4 +38,23 @@ export function processesWith(marker: string): number[] {
     }
   }
   return out;
+}
+
+/** Polls `check` every 50 ms for up to `ms`. */
+export async function until(check: () => boolean, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50)))
+    if (check()) return true;
+  return check();
+}
+
+/** What SkillAudit process `pid` may have left in the system: namespaces, cgroups, scratch mounts. */
+export function leftovers(pid: number): string[] {
+  const netns = existsSync('/run/netns') ? readdirSync('/run/netns') : [];
+  const cgroups = readdirSync('/sys/fs/cgroup');
+  const mounts = readFileSync('/proc/self/mounts', 'utf8').split('\n');
+  return [
+    ...netns.filter((n) => n.startsWith(`skau-${pid}-`)),
+    ...cgroups.filter((n) => n.startsWith(`skillaudit-${pid}-`)),
+    ...mounts.filter((m) => m.startsWith(`skillaudit-${pid} `)),
+  ];
 }

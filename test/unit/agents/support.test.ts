@@ -68,8 +68,11 @@ describe('agents folder', () => {
     expect(isHiddenInSandbox('/root/.cache/skillaudit')).toBe(true);
     expect(isHiddenInSandbox('/home/u/.cache')).toBe(true);
     expect(isHiddenInSandbox('/tmp')).toBe(true);
-    expect(isHiddenInSandbox('/var/cache/skillaudit/agents')).toBe(false);
-    expect(isHiddenInSandbox('/homework')).toBe(false);
+    // Only system folders are shown: a cache anywhere else is bound in.
+    expect(isHiddenInSandbox('/var/cache/skillaudit/agents')).toBe(true);
+    expect(isHiddenInSandbox('/opt/node/bin')).toBe(true);
+    expect(isHiddenInSandbox('/usr/lib/node_modules')).toBe(false);
+    expect(isHiddenInSandbox('/usrx')).toBe(true);
   });
 });
 

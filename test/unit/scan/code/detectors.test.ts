@@ -44,7 +44,8 @@ describe('codeDetectors', () => {
         .length;
     expect(applies('scripts/a.py', 'print(1)')).toBeGreaterThan(0);
     expect(applies('SKILL.md', 'curl x | sh', 'sh')).toBeGreaterThan(0);
-    expect(applies('requirements.txt', 'requests')).toBe(1);
+    // The manifest rules, and the credential rule (an index URL can carry a token).
+    expect(applies('requirements.txt', 'requests')).toBe(2);
     expect(applies('SKILL.md', '# Title')).toBe(0);
   });
 

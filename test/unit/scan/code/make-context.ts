@@ -13,6 +13,8 @@ const LANGUAGE_BY_EXT: Record<string, string> = {
   ps1: 'powershell',
   json: 'json',
   toml: 'toml',
+  yaml: 'yaml',
+  yml: 'yaml',
   txt: 'text',
   md: 'markdown',
 };
@@ -30,7 +32,7 @@ export function makeContext(path: string, text: string, options: ContextOptions 
     path,
     size: Buffer.byteLength(text),
     sha256: createHash('sha256').update(text).digest('hex'),
-    kind: ext === 'md' ? 'doc' : ['json', 'toml', 'txt'].includes(ext) ? 'data' : 'script',
+    kind: ext === 'md' ? 'doc' : ['json', 'toml', 'txt', 'yaml', 'yml'].includes(ext) ? 'data' : 'script',
     language: options.language ?? LANGUAGE_BY_EXT[ext] ?? null,
     text,
     truncated: false,

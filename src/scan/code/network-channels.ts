@@ -1,0 +1,148 @@
+// Network channels that are not an HTTP request: mail sent through an SMTP client, files put into cloud storage
+// (SDK calls and the cloud CLIs), and FTP uploads. Each becomes a NetworkUse like a POST, so the same
+// source-to-sink flows (a credential file, the environment, a secret) are judged wherever the data leaves.
+import { hostOf } from './hosts.js';
+import type { Call, Value } from './model.js';
+import { Taint, UNKNOWN } from './model.js';
+import {
+  CLIENT_SEND_RE,
+  MAIL_COMMANDS,
+  MAIL_OPENER_RE,
+  STORAGE_CALL_RE,
+  STORAGE_COMMANDS,
+  STORAGE_URL_RE,
+} from './names.js';
+import type { NetworkUse } from './network.js';
+import { readTaint, unionTaint } from './values.js';
+
+/** A use that sends `payload` to `target` (a URL, `s3://bucket/key`, a bucket name). */
+function sendUse(call: Call, kind: NetworkUse['kind'], target: Value | null, payload: Taint): NetworkUse {
+  const text = target?.str ?? null;
+  const { host, dynamic } = hostOf(text && !/^[a-z][\w+.-]*:\/\//i.test(text) ? `x://${text}` : text);
+  return {
+    call,
+    kind,
+    host,
+    dynamicHost: dynamic,
+    url: text,
+    sends: true,
+    payload,
+    auth: Taint.NONE,
+    urlTaint: target?.taint ?? Taint.NONE,
+    // SDKs and CLIs bring their own retry and timeout policy; a missing timeout is not theirs to report.
+    timeout: true,
+    downloadTo: null,
+  };
+}
+
+/** What uploading a file yields: the path's own taint and, for a credential path, the credentials. */
+function fileTaint(path: Value | undefined, line: number): Taint {
+  return path ? path.taint.union(readTaint(path, line)) : Taint.NONE;
+}
+
+/**
+ * SDK uploads: boto3 `put_object(Bucket=, Body=)`, `upload_file(path, bucket, key)`, `upload_fileobj(f, bucket,
+ * key)`; Google Cloud `blob.upload_from_*`; Azure `upload_blob`; JS `PutObjectCommand({Bucket, Body})`, aws-sdk v2
+ * `upload`/`putObject`, `bucket.upload(path)`, `file.save(data)`.
+ */
+export function storageCallUse(call: Call): NetworkUse | null {
+  const m = STORAGE_CALL_RE.exec(call.callee);
+  if (!m) return null;
+  const method = /[\w$]+$/.exec(call.callee)?.[0] ?? '';
+  const named = (k: string) => call.named.get(k) ?? call.named.get(k.toLowerCase());
+  const bucket = named('Bucket') ?? null;
+  if (method === 'upload_file' || method === 'upload_fileobj') {
+    const target = call.args[1] ?? bucket;
+    const file = call.args[0] ?? named('Filename') ?? named('Fileobj');
+    return sendUse(call, 'storage', target ? s3(target) : null, fileTaint(file, call.line));
+  }
+  if (/^upload_from_filename$|^uploadFile$|^upload$/.test(method) && call.args[0] && !bucket) {
+    // `bucket.upload(path)`, `blob.upload_from_filename(path)`: the argument is a file to read.
+    return sendUse(call, 'storage', call.receiver, fileTaint(call.args[0], call.line));
+  }
+  const body = named('Body') ?? named('Data') ?? call.args[0];
+  const payload = body?.taint ?? unionTaint(call.args);
+  return sendUse(call, 'storage', bucket ? s3(bucket) : call.receiver, payload);
+}
+
+/** A bucket name as a storage URL, so its host is the bucket. */
+function s3(bucket: Value): Value {
+  const s = bucket.str;
+  if (s === null || /^[a-z][\w+.-]*:\/\//i.test(s)) return bucket;
+  return { ...bucket, str: `s3://${s}` };
+}
+
+/**
+ * Cloud CLIs that copy local data out: `aws s3 cp|sync|mv SRC s3://…`, `gsutil cp SRC gs://…`, `gcloud storage cp
+ * SRC gs://…`, `az storage blob upload --file F`, `rclone copy SRC remote:…`, `azcopy copy SRC https://…`.
+ * Downloads (the bucket first, a local path last) send nothing.
+ */
+export function storageCommandUse(call: Call): NetworkUse | null {
+  if (!STORAGE_COMMANDS.has(call.callee)) return null;
+  const words = call.args.map((a) => a.str ?? '');
+  if (call.callee === 'az') {
+    if (!(words.includes('storage') && words.includes('blob') && /^upload/.test(words[2] ?? ''))) return null;
+    const flag = (re: RegExp) => {
+      const i = words.findIndex((w) => re.test(w));
+      return i >= 0 ? call.args[i + 1] : undefined;
+    };
+    const file = flag(/^(--file|-f)$/);
+    const account = flag(/^--account-name$/);
+    const target =
+      account?.str != null ? { ...account, str: `https://${account.str}.blob.core.windows.net` } : null;
+    return sendUse(call, 'storage', target, fileTaint(file, call.line).union(call.stdin));
+  }
+  const verb = words.findIndex((w) => /^(cp|mv|sync|rsync|copy|move|copyto|moveto)$/.test(w));
+  if (verb < 0) return null;
+  const operands = call.args.slice(verb + 1).filter((a) => !(a.str ?? '').startsWith('-'));
+  if (operands.length < 2) return null;
+  const dest = operands[operands.length - 1]!;
+  const sources = operands.slice(0, -1);
+  const remote = (v: Value) =>
+    STORAGE_URL_RE.test(v.str ?? '') || (call.callee === 'rclone' && /^[\w-]+:/.test(v.str ?? ''));
+  if (!remote(dest) || sources.every(remote)) return null;
+  const payload = sources.reduce(
+    (t, s) => t.union(s.str === '-' ? call.stdin : fileTaint(s, call.line)),
+    Taint.NONE,
+  );
+  const target =
+    call.callee === 'rclone' && !STORAGE_URL_RE.test(dest.str ?? '')
+      ? { ...dest, str: `rclone://${(dest.str ?? UNKNOWN).split(':')[0]}` }
+      : dest;
+  return sendUse(call, 'storage', target, payload);
+}
+
+/**
+ * A message handed to a client opened earlier: `smtp.send_message(msg)`, `transport.sendMail({...})`,
+ * `ftp.storbinary(cmd, f)`. The destination is the host the client was opened with.
+ */
+export function clientSendUse(call: Call, calls: readonly Call[]): NetworkUse | null {
+  const m = CLIENT_SEND_RE.exec(call.callee);
+  if (!m) return null;
+  const opener = m[1]!;
+  const open = calls.findLast((c) => c.callee === opener && c.line <= call.line);
+  const hostArg = open ? (open.named.get('host') ?? open.args[0] ?? null) : null;
+  // Only the message is data: who it is from and to is addressing.
+  const message = [...call.named].filter(([k]) => !/^(from|to|cc|bcc|sender|recipients?)$/i.test(k));
+  const options = call.named.size > 0 && call.args[0]?.text.trim().startsWith('{');
+  const data = options ? message.map(([, v]) => v) : [...call.args, ...message.map(([, v]) => v)];
+  const kind = MAIL_OPENER_RE.test(opener) ? 'mail' : 'copy';
+  return sendUse(call, kind, hostArg?.str ? hostArg : null, unionTaint(data));
+}
+
+/**
+ * Mail sent from the shell: `mail -s subj to@host < file`, `mutt -a attachment -- to@host`, `sendmail to@host`.
+ * The message is stdin and any attachment; the destination is the recipient's mail domain.
+ */
+export function mailCommandUse(call: Call): NetworkUse | null {
+  if (!MAIL_COMMANDS.has(call.callee)) return null;
+  const args = call.args;
+  const to = args.find(
+    (a, i) =>
+      /^[^@\s-][^@\s]*@[\w.-]+\.[a-z]{2,}$/i.test(a.str ?? '') && !/^-[sfcbr]$/.test(args[i - 1]?.str ?? ''),
+  );
+  const attached = args.filter((_, i) => /^-(a|A|-attach)$/.test(args[i - 1]?.str ?? ''));
+  const payload = attached.reduce((t, a) => t.union(fileTaint(a, call.line)), call.stdin);
+  const domain = to?.str ? { ...to, str: to.str.replace(/^.*@/, '') } : null;
+  return sendUse(call, 'mail', domain, payload);
+}
