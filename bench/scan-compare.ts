@@ -1,15 +1,21 @@
 // Guard for scanner speed work: runs `skillaudit scan --format json` from two builds (each a folder with
 // bin/ and dist/, e.g. the tree before and after an optimisation, built against the same rule files) over
-// the labeled eval set, the fixtures, the examples and a generated corpus, in process and with workers, and
-// says whether the outputs are byte-identical. Run: npx tsx bench/scan-compare.ts <buildA> <buildB> [count]
+// the eval sets (labeled, holdout, verdicts), the fixtures, the examples, a generated corpus and any real corpus
+// given with --corpus (e.g. ../shared/corpus/skills), with one and two threads, and says whether the outputs
+// are byte-identical. Run: npx tsx bench/scan-compare.ts <buildA> <buildB> [count] [--corpus DIR]...
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeCorpus } from './corpus.js';
 
-const [buildA, buildB] = process.argv.slice(2, 4).map((p) => resolve(p));
-const count = Number(process.argv[4] ?? 200);
+const argv = process.argv.slice(2);
+const corpora: string[] = [];
+for (let i = argv.indexOf('--corpus'); i >= 0; i = argv.indexOf('--corpus')) {
+  corpora.push(resolve(argv.splice(i, 2)[1] ?? ''));
+}
+const [buildA, buildB] = argv.slice(0, 2).map((p) => resolve(p));
+const count = Number(argv[2] ?? 200);
 if (!buildA || !buildB) {
   console.error('usage: npx tsx bench/scan-compare.ts <buildA> <buildB> [count]');
   process.exit(2);
@@ -41,7 +47,8 @@ const dir = mkdtempSync(join(tmpdir(), 'skillaudit-compare-'));
 let differing = 0;
 try {
   writeCorpus(dir, count);
-  const inputs = ['eval/labeled', 'test/fixtures/detonate', 'examples', dir].filter((p) => existsSync(p));
+  const sets = ['eval/labeled', 'eval/holdout', 'eval/verdicts', 'test/fixtures/detonate', 'examples'];
+  const inputs = [...sets, dir, ...corpora].filter((p) => existsSync(p));
   for (const workers of [1, 2]) {
     const a = scanJson(buildA, inputs, workers);
     const b = scanJson(buildB, inputs, workers);

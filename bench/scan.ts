@@ -1,29 +1,68 @@
-// Scanner benchmark on generated corpora (bench/corpus.ts): for each size, the CLI's throughput with start-up
-// included (`skillaudit scan <folder>`, several runs, median wall time), its peak RSS, and the per-skill scan
-// latency in process (one core, after warm-up). The machine may be shared: each run prints the 1-minute load
-// average next to its figure, so a slow run on a busy machine can be told apart from a slow scanner. The floor is
-// the time to merely read the same files in process (no parsing, no scanning); the ratio says what scanning adds.
-// Run: npm run build && npx tsx bench/scan.ts [sizes=200,1000] [runs=3] [--build <folder with bin/ and dist/>]
+// Scanner benchmark, the reference for every speed claim. For each corpus (real skills with --corpus DIR,
+// and generated ones from bench/corpus.ts):
+//   - the CLI as a user runs it (`skillaudit scan <folder> --format json --out <file>`, start-up included,
+//     several runs): wall seconds, skills/s, MB/s, CPU seconds (user + system), peak RSS;
+//   - the read floor: `cat` of every file of the corpus (one process, like the CLI), and the ratio of the
+//     CLI's median wall time to it;
+//   - per skill, in process on one thread: intake + scan milliseconds (p50, p95, max) and, for the ten
+//     slowest skills, their size and where the time went (intake, markdown, prose rules, tree-sitter parse,
+//     code rules, scoring; src/scan/timing.ts).
+// The machine may be shared: every figure is printed with the 1-minute load average when it was taken, and
+// CPU seconds are the figure to compare across runs under load.
+// Run: npm run build && npx tsx bench/scan.ts [--corpus DIR]... [--sizes 200,1000 | 200,1000] [--runs 3] [--build DIR]
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { writeCorpus } from './corpus.js';
 
-const args = process.argv.slice(2);
-const buildAt = args.indexOf('--build');
-const build = resolve(buildAt >= 0 ? args.splice(buildAt, 2)[1]! : '.');
-const sizes = (args[0] ?? '200,1000').split(',').map(Number);
-const runs = Number(args[1] ?? 3);
+interface Args {
+  corpora: string[];
+  sizes: number[];
+  runs: number;
+  build: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { corpora: [], sizes: [], runs: 3, build: resolve('.') };
+  let sizesGiven = false;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    // A bare list of sizes, as the earlier form of this benchmark took it (`bench/scan.ts 1000`).
+    if (/^\d[\d,]*$/.test(flag)) {
+      sizesGiven = true;
+      args.sizes = flag.split(',').map(Number);
+      continue;
+    }
+    const value = argv[i + 1];
+    if (value === undefined) throw new Error(`${flag} needs a value`);
+    if (flag === '--corpus') args.corpora.push(resolve(value));
+    else if (flag === '--sizes') {
+      sizesGiven = true;
+      args.sizes = value === '' ? [] : value.split(',').map(Number);
+    } else if (flag === '--runs') args.runs = Number(value);
+    else if (flag === '--build') args.build = resolve(value);
+    else throw new Error(`unknown argument ${flag}`);
+    i++;
+  }
+  if (!sizesGiven) args.sizes = args.corpora.length > 0 ? [] : [200, 1000];
+  return args;
+}
+
+const args = parseArgs(process.argv.slice(2));
 
 type Intake = typeof import('../src/intake/index.js');
 type Engine = typeof import('../src/scan/engine.js');
-const { openSource } = (await import(pathToFileURL(join(build, 'dist/intake/index.js')).href)) as Intake;
-const { scanSkill } = (await import(pathToFileURL(join(build, 'dist/scan/engine.js')).href)) as Engine;
+type Timing = typeof import('../src/scan/timing.js');
+const load = async <T>(path: string): Promise<T> =>
+  (await import(pathToFileURL(join(args.build, 'dist', path)).href)) as T;
+const { openSource, loadSkillFolder } = await load<Intake>('intake/index.js');
+const { scanSkill } = await load<Engine>('scan/engine.js');
+const { PHASES, startTiming, stopTiming } = await load<Timing>('scan/timing.js');
 
-const load = (): string => loadavg()[0]!.toFixed(1);
+const loadNow = (): string => loadavg()[0]!.toFixed(1);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -35,90 +74,143 @@ interface CliRun {
   load: string;
 }
 
-/** One CLI scan under GNU time: wall seconds, peak RSS, user+system CPU. */
-function cliRun(dir: string): CliRun {
-  const before = load();
+/** One CLI scan under GNU time, as a user runs it: wall seconds, peak RSS, user + system CPU. */
+function cliRun(dir: string, out: string): CliRun {
+  const before = loadNow();
+  const cli = [join(args.build, 'bin/skillaudit.js'), 'scan', dir, '--format', 'json', '--out', out];
   const r = spawnSync(
     '/usr/bin/time',
-    [
-      '-f',
-      '%e %M %U %S',
-      process.execPath,
-      join(build, 'bin/skillaudit.js'),
-      'scan',
-      dir,
-      '--format',
-      'json',
-    ].concat(['--fail-on', 'none', '-q', '--out', '/dev/null']),
+    ['-f', '%e %M %U %S', process.execPath, ...cli, '--fail-on', 'none', '-q'],
     { encoding: 'utf8' },
   );
   if (r.status !== 0) throw new Error(`scan failed: ${r.stderr}`);
-  const [seconds, rssKb, user, system] = r.stderr
-    .trim()
-    .split('\n')
-    .pop()!
-    .split(' ')
-    .map(Number) as number[];
+  const [seconds, rssKb, user, system] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number);
   return { seconds: seconds!, rssMb: rssKb! / 1024, cpuSeconds: user! + system!, load: before };
 }
 
-/** Seconds to read every file under `dir` once (cold start of nothing: the page cache is warm after the runs). */
+/** Every regular file under `dir`, with its size. */
+function listFiles(dir: string): { paths: string[]; bytes: number } {
+  const paths: string[] = [];
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    paths.push(path);
+    bytes += statSync(path).size;
+  }
+  return { paths, bytes };
+}
+
+/** Seconds for `cat` to read every file once (one process, page cache warm): the floor of any scan. */
 function readFloor(dir: string): number {
   const t = performance.now();
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) readFileSync(join(entry.parentPath, entry.name));
-  }
+  const r = spawnSync('sh', ['-c', 'find "$1" -type f -exec cat {} + > /dev/null', 'sh', dir]);
+  if (r.status !== 0) throw new Error(`read floor failed: ${r.stderr}`);
   return (performance.now() - t) / 1000;
 }
 
-/** Per-skill scan latency on this thread, after one warm-up pass over the first skills. */
-async function perSkill(dir: string): Promise<{ p50: number; p95: number; load: string }> {
+interface SkillTime {
+  name: string;
+  files: number;
+  bytes: number;
+  ms: number;
+  phases: Record<string, number>;
+}
+
+/** Per-skill intake + scan on this thread with phase times, after one warm-up pass over the first skills. */
+async function perSkill(dir: string): Promise<{ times: SkillTime[]; load: string }> {
   const handle = await openSource(dir);
   try {
     const skills = handle.skills.flatMap((e) => (e.ok ? [e.skill] : []));
     for (const skill of skills.slice(0, 20)) await scanSkill(skill);
-    const before = load();
-    const times: number[] = [];
-    for (const skill of skills) {
-      const t = performance.now();
+    const before = loadNow();
+    const times: SkillTime[] = [];
+    for (const listed of skills) {
+      const phases = startTiming();
+      let t = performance.now();
+      // Intake again, timed (the page cache is warm, as it is for the CLI runs).
+      const skill = await loadSkillFolder(listed.root, listed.provenance);
+      phases.intake = performance.now() - t;
+      t = performance.now();
       await scanSkill(skill);
-      times.push(performance.now() - t);
+      stopTiming();
+      const ms = phases.intake + performance.now() - t;
+      const bytes = skill.files.reduce((n, f) => n + f.size, 0);
+      const name = relative(dir, skill.root) || skill.folderName;
+      times.push({ name, files: skill.files.length, bytes, ms, phases: { ...phases } });
     }
-    times.sort((a, b) => a - b);
-    return { p50: percentile(times, 50), p95: percentile(times, 95), load: before };
+    return { times, load: before };
   } finally {
     await handle.dispose();
   }
 }
 
-console.log(`build ${build}, ${runs} CLI runs per size`);
-for (const size of sizes) {
-  const dir = mkdtempSync(join(tmpdir(), 'skillaudit-bench-'));
+const fmt = (n: number, digits = 1): string => n.toFixed(digits);
+
+async function benchCorpus(dir: string, title: string): Promise<void> {
+  const { paths, bytes } = listFiles(dir);
+  const mb = bytes / 1e6;
+  const outDir = mkdtempSync(join(tmpdir(), 'skillaudit-bench-out-'));
   try {
-    const stats = writeCorpus(dir, size);
-    console.log(`\n${size} skills (${stats.files} files, ${(stats.bytes / 1e6).toFixed(1)} MB)`);
+    const out = join(outDir, 'scan.json');
     const cli: CliRun[] = [];
-    for (let i = 0; i < runs; i++) {
-      const run = cliRun(dir);
-      cli.push(run);
+    const first = cliRun(dir, out);
+    const skills = (JSON.parse(readFileSync(out, 'utf8')) as { skills: unknown[] }).skills.length;
+    console.log(`\n## ${title}: ${skills} skills, ${paths.length} files, ${fmt(mb)} MB`);
+    console.log('\n| CLI run | wall s | skills/s | MB/s | CPU s | peak RSS MB | load |');
+    console.log('|---|---|---|---|---|---|---|');
+    cli.push(first);
+    for (let i = 1; i < args.runs; i++) cli.push(cliRun(dir, out));
+    for (const [i, r] of cli.entries()) {
       console.log(
-        `  CLI run ${i + 1}: ${run.seconds.toFixed(2)} s, ${(size / run.seconds).toFixed(1)} skills/s, ` +
-          `CPU ${run.cpuSeconds.toFixed(1)} s, peak RSS ${run.rssMb.toFixed(0)} MB (load ${run.load})`,
+        `| ${i + 1} | ${fmt(r.seconds, 2)} | ${fmt(skills / r.seconds)} | ${fmt(mb / r.seconds, 2)} | ` +
+          `${fmt(r.cpuSeconds)} | ${fmt(r.rssMb, 0)} | ${r.load} |`,
       );
     }
     const wall = median(cli.map((r) => r.seconds));
+    const cpu = median(cli.map((r) => r.cpuSeconds));
+    const floors = [readFloor(dir), readFloor(dir), readFloor(dir)];
+    const floor = median(floors);
     console.log(
-      `  CLI median: ${wall.toFixed(2)} s = ${(size / wall).toFixed(1)} skills/s (start-up included); ` +
-        `peak RSS max ${Math.max(...cli.map((r) => r.rssMb)).toFixed(0)} MB`,
+      `\nmedian: ${fmt(wall, 2)} s wall = ${fmt(skills / wall)} skills/s, ${fmt(mb / wall, 2)} MB/s; ` +
+        `CPU ${fmt(cpu)} s (${fmt(skills / cpu)} skills per CPU second); peak RSS max ` +
+        `${fmt(Math.max(...cli.map((r) => r.rssMb)), 0)} MB`,
     );
-    const floor = readFloor(dir);
     console.log(
-      `  read floor (every file read once, in process): ${floor.toFixed(3)} s; the CLI scan takes ${(wall / floor).toFixed(0)}× that`,
+      `read floor (cat of every file, one process): ${fmt(floor, 3)} s; the CLI takes ${fmt(wall / floor)}× that`,
     );
-    const latency = await perSkill(dir);
+    const { times, load: perLoad } = await perSkill(dir);
+    const sorted = times.map((t) => t.ms).sort((a, b) => a - b);
+    const total = sorted.reduce((a, b) => a + b, 0);
     console.log(
-      `  per skill (in process, one core): p50 ${latency.p50.toFixed(1)} ms, p95 ${latency.p95.toFixed(1)} ms (load ${latency.load})`,
+      `\nper skill (in process, one thread, intake + scan; load ${perLoad}): p50 ${fmt(percentile(sorted, 50))} ms, ` +
+        `p95 ${fmt(percentile(sorted, 95))} ms, max ${fmt(sorted.at(-1)!)} ms; sum ${fmt(total / 1000, 2)} s`,
     );
+    const sums = Object.fromEntries(
+      PHASES.map((p) => [p, times.reduce((n, t) => n + (t.phases[p] ?? 0), 0)]),
+    );
+    console.log(
+      `time by phase, all skills: ${PHASES.map((p) => `${p} ${fmt(sums[p]! / 1000, 2)} s`).join(', ')}`,
+    );
+    console.log(`\nten slowest skills (ms per phase):\n`);
+    console.log(`| skill | files | KB | ms | ${PHASES.join(' | ')} |`);
+    console.log(`|---|---|---|---|${PHASES.map(() => '---').join('|')}|`);
+    for (const t of [...times].sort((a, b) => b.ms - a.ms).slice(0, 10)) {
+      const phases = PHASES.map((p) => fmt(t.phases[p] ?? 0, 0)).join(' | ');
+      console.log(`| ${t.name} | ${t.files} | ${fmt(t.bytes / 1024, 0)} | ${fmt(t.ms, 0)} | ${phases} |`);
+    }
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+console.log(`# scan benchmark: build ${args.build}, ${args.runs} CLI runs per corpus, load ${loadNow()}`);
+for (const corpus of args.corpora) await benchCorpus(corpus, corpus);
+for (const size of args.sizes) {
+  const dir = mkdtempSync(join(tmpdir(), 'skillaudit-bench-'));
+  try {
+    writeCorpus(dir, size);
+    await benchCorpus(dir, `generated corpus of ${size}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

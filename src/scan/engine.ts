@@ -14,8 +14,10 @@ import { declaredHosts, reachableScripts } from './skill-context.js';
 import { applySuppressions, type Baseline } from './suppress.js';
 import { patternById } from './taxonomy.js';
 import { lineAt, lineStarts } from './text.js';
+import { enter, leave, timed } from './timing.js';
 
 export const ALL_DETECTORS: readonly Detector[] = [...proseDetectors, ...codeDetectors];
+const PROSE_DETECTORS: ReadonlySet<Detector> = new Set(proseDetectors);
 
 // How much a fenced block's framing in the prose around it says about whether the agent will run it.
 const FRAMING_FACTOR: Record<Framing, number> = {
@@ -35,7 +37,17 @@ export interface ScanOptions {
   baseline?: Baseline;
   /** Honour the skill's own `skillaudit-ignore` comments (only for skills you own). */
   honourInline?: boolean;
+  /** Wall-clock milliseconds for one skill's detectors (default SKILL_BUDGET_MS). */
+  budgetMs?: number;
 }
+
+/**
+ * Time one skill's detectors may take before the rest are skipped, and the scan says which files they missed:
+ * a pathological skill must not stall a corpus. Real skills take well under a second (bench/scan.ts), and a
+ * budget that a busy machine could exhaust would make findings depend on the load, so it is generous. A
+ * detector that is running is not interrupted: the budget is checked before each one starts.
+ */
+export const SKILL_BUDGET_MS = 30_000;
 
 export interface SkillScan {
   findings: Finding[];
@@ -52,18 +64,35 @@ interface Located {
   file: string;
 }
 
+/** One skill's scan in progress: its notes, and the time budget with what it made the scan skip. */
+interface ScanRun {
+  notes: string[];
+  budgetMs: number;
+  deadline: number;
+  /** File path → names of the detectors skipped there once the budget was spent. */
+  skipped: Map<string, Set<string>>;
+}
+
 function ruleIndex(detectors: readonly Detector[]): Map<string, Rule> {
   const index = new Map<string, Rule>();
   for (const d of detectors) for (const r of d.rules) index.set(r.id, r);
   return index;
 }
 
-async function runDetector(d: Detector, ctx: FileContext, notes: string[]): Promise<Hit[]> {
+async function runDetector(d: Detector, ctx: FileContext, run: ScanRun): Promise<Hit[]> {
+  if (performance.now() > run.deadline) {
+    const path = ctx.file.path;
+    run.skipped.set(path, (run.skipped.get(path) ?? new Set()).add(d.name));
+    return [];
+  }
+  const outer = enter(PROSE_DETECTORS.has(d) ? 'prose' : 'code');
   try {
     return await d.detect(ctx);
   } catch (error) {
-    notes.push(`detector ${d.name} failed on ${ctx.file.path}: ${errorMessage(error)}`);
+    run.notes.push(`detector ${d.name} failed on ${ctx.file.path}: ${errorMessage(error)}`);
     return [];
+  } finally {
+    leave(outer);
   }
 }
 
@@ -86,7 +115,7 @@ async function scanSnippet(
     framingFactor?: Readonly<Record<Framing, number>>;
   },
   detectors: readonly Detector[],
-  notes: string[],
+  run: ScanRun,
   out: Located[],
 ): Promise<void> {
   const virtual: SkillFile = {
@@ -106,7 +135,7 @@ async function scanSnippet(
   const factor = (snippet.framingFactor ?? FRAMING_FACTOR)[snippet.framing];
   for (const d of detectors) {
     if (!d.appliesTo(virtual)) continue;
-    for (const hit of await runDetector(d, snippetCtx, notes)) {
+    for (const hit of await runDetector(d, snippetCtx, run)) {
       if (snippet.skip?.has(hit.rule)) continue;
       const framed = factor < 1 ? `; in ${snippet.what} framed as ${snippet.framing}` : '';
       out.push({
@@ -132,7 +161,7 @@ async function scanSnippet(
 async function scanCodeBlocks(
   ctx: FileContext,
   detectors: readonly Detector[],
-  notes: string[],
+  run: ScanRun,
   out: Located[],
 ): Promise<void> {
   const doc = parseMarkdown(ctx.text);
@@ -140,7 +169,7 @@ async function scanCodeBlocks(
   for (const block of doc.codeBlocks) {
     if (EMBEDDED_LANGUAGES.has(block.lang)) {
       const snippet = { ...block, language: block.lang, what: 'a fenced block' };
-      await scanSnippet(ctx, snippet, detectors, notes, out);
+      await scanSnippet(ctx, snippet, detectors, run, out);
       continue;
     }
     // A block that is a package.json or pyproject.toml is read by the manifest detector as that file.
@@ -157,7 +186,7 @@ async function scanCodeBlocks(
       skip: BLOCK_MANIFEST_SKIPPED,
       framingFactor: BLOCK_MANIFEST_FRAMING,
     };
-    await scanSnippet(ctx, snippet, detectors, notes, out);
+    await scanSnippet(ctx, snippet, detectors, run, out);
   }
   const starts = lineStarts(ctx.text);
   for (const cmd of inlineShellCommands(doc, ctx.text)) {
@@ -169,7 +198,7 @@ async function scanCodeBlocks(
       framing: cmd.framing,
       what: 'inline code',
     };
-    await scanSnippet(ctx, snippet, detectors, notes, out);
+    await scanSnippet(ctx, snippet, detectors, run, out);
   }
 }
 
@@ -242,6 +271,8 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
   const hosts = declaredHosts(skill);
   const reachable = reachableScripts(skill);
   const notes: string[] = [];
+  const budgetMs = options.budgetMs ?? SKILL_BUDGET_MS;
+  const run: ScanRun = { notes, budgetMs, deadline: performance.now() + budgetMs, skipped: new Map() };
   const located: Located[] = [];
 
   for (const file of skill.files) {
@@ -257,28 +288,35 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
     };
     for (const d of detectors) {
       if (!d.appliesTo(file)) continue;
-      for (const hit of await runDetector(d, ctx, notes)) located.push({ hit, file: file.path });
+      for (const hit of await runDetector(d, ctx, run)) located.push({ hit, file: file.path });
     }
     if (file.language === 'markdown') {
       try {
         // Detectors that apply to a block's language (the code detectors) also read fenced blocks.
-        await scanCodeBlocks(ctx, detectors, notes, located);
+        await scanCodeBlocks(ctx, detectors, run, located);
       } catch (error) {
         notes.push(`code blocks of ${file.path} not analysed: ${errorMessage(error)}`);
       }
     }
   }
+  for (const [path, names] of run.skipped) {
+    notes.push(
+      `incomplete analysis: the scan's time budget (${budgetMs / 1000} s) was spent; ${path} was not read by ${[...names].join(', ')}`,
+    );
+  }
   for (const d of skill.diagnostics) {
     if (d.code.startsWith('limit-')) notes.push(`incomplete analysis: ${d.message}`);
   }
 
-  const raw = located.map((l) => toFinding(l, rules)).filter((f): f is Finding => f !== null);
-  discountOwnVendor(skill, raw);
-  const findings = dedupe(raw);
-  applySuppressions(skill, findings, {
-    ...(options.baseline ? { baseline: options.baseline } : {}),
-    honourInline: options.honourInline ?? false,
+  return timed('scoring', () => {
+    const raw = located.map((l) => toFinding(l, rules)).filter((f): f is Finding => f !== null);
+    discountOwnVendor(skill, raw);
+    const findings = dedupe(raw);
+    applySuppressions(skill, findings, {
+      ...(options.baseline ? { baseline: options.baseline } : {}),
+      honourInline: options.honourInline ?? false,
+    });
+    const { score, status, decision } = assessSafety(findings.filter((f) => !f.suppressed));
+    return { findings, safetyScore: score, status, decision, notes };
   });
-  const { score, status, decision } = assessSafety(findings.filter((f) => !f.suppressed));
-  return { findings, safetyScore: score, status, decision, notes };
 }

@@ -5,6 +5,7 @@ import { frontmatter } from 'micromark-extension-frontmatter';
 import { type Framing, leadInFraming, sentenceFraming, trailFramingOf } from './markdown/framing.js';
 import { buildTree, MdNode, Unsupported } from './markdown/tree.js';
 import { lineAt, lineStarts } from './text.js';
+import { timed } from './timing.js';
 
 // Markdown as the scanner sees it: prose spans, fenced code and inline code, each with its file lines, the
 // heading it sits under, and how it is framed (told to the agent, an example, a documented risk, or advice
@@ -388,6 +389,13 @@ const cache = new Map<string, MarkdownDoc>();
 export function parseMarkdown(text: string): MarkdownDoc {
   const hit = cache.get(text);
   if (hit) return hit;
+  const doc = timed('markdown', () => parseUncached(text));
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(text, doc);
+  return doc;
+}
+
+function parseUncached(text: string): MarkdownDoc {
   let doc: MarkdownDoc;
   try {
     if (PATHOLOGICAL_NESTING.test(text)) throw new Error('nesting too deep to parse');
@@ -403,7 +411,5 @@ export function parseMarkdown(text: string): MarkdownDoc {
   } catch {
     doc = fallbackDoc(text);
   }
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(text, doc);
   return doc;
 }

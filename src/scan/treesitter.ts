@@ -6,6 +6,7 @@ import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Language, Parser, type Tree as WasmTree } from 'web-tree-sitter';
 import { materialise, type SyntaxTree, useBinding } from './code/syntax-tree.js';
+import { timed } from './timing.js';
 
 export type { SyntaxNode as Node, SyntaxTree as Tree } from './code/syntax-tree.js';
 
@@ -112,13 +113,18 @@ export async function parseCode(language: string, text: string): Promise<WasmTre
  * allocations, which dominated code analysis. Nothing to delete.
  */
 export async function parseSyntax(language: string, text: string): Promise<SyntaxTree | null> {
-  const parsed = await parseSource(language, text);
-  if (!parsed) return null;
-  try {
-    return materialise(parsed.tree, parsed.source);
-  } finally {
-    parsed.tree.delete();
-  }
+  const lang = codeLanguage(language);
+  if (!lang) return null;
+  const parser = await parserFor(lang);
+  return timed('parse', () => {
+    const parsed = parseWith(parser, text);
+    if (!parsed) return null;
+    try {
+      return materialise(parsed.tree, parsed.source);
+    } finally {
+      parsed.tree.delete();
+    }
+  });
 }
 
 /** The tree with the exact text it was parsed from (node indices point into it). */
@@ -128,7 +134,10 @@ async function parseSource(
 ): Promise<{ tree: WasmTree; source: string } | null> {
   const lang = codeLanguage(language);
   if (!lang) return null;
-  const parser = await parserFor(lang);
+  return parseWith(await parserFor(lang), text);
+}
+
+function parseWith(parser: Parser, text: string): { tree: WasmTree; source: string } | null {
   const source = text.length > MAX_PARSE_CHARS ? text.slice(0, MAX_PARSE_CHARS) : text;
   const tree = parseWithin(parser, source);
   if (tree) return { tree, source };

@@ -63,9 +63,12 @@ function evalHits(ctx: FileContext, model: CodeModel): Hit[] {
 /** Methods that run a SQL statement given as their first argument (DB-API, sqlite3, pg, mysql, knex.raw). */
 const SQL_RUNNER =
   /(^|\.)(execute|executemany|executescript|exec_driver_sql|query|raw|prepare|exec|run|all)$/;
-/** Constant SQL text: a statement keyword and the clause it works on. */
+/**
+ * Constant SQL text: a statement keyword and the clause it works on. The blanks after an opening parenthesis
+ * belong to it (`\s*\(?\s*` split a run of blanks every way: quadratic), which matches the same texts.
+ */
 const SQL_TEXT =
-  /^\s*\(?\s*(select|insert|update|delete|replace|merge|with|drop|alter|create|truncate)\b[\s\S]*\b(from|into|set|table|where|values|by)\b/i;
+  /^\s*(?:\(\s*)?(select|insert|update|delete|replace|merge|with|drop|alter|create|truncate)\b[\s\S]*\b(from|into|set|table|where|values|by)\b/i;
 
 /** The SQL text of an argument when it is a statement with holes for run-time values. */
 function builtSql(arg: Value): string | null {

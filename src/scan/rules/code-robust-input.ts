@@ -123,8 +123,12 @@ function balanced(text: string, open: number): string | null {
   return null;
 }
 
-/** What may precede a script-level param block: comments, #Requires, using, attributes. */
-const SCRIPT_PREAMBLE = /^(?:\s+|#[^\n]*|using\s[^\n]*|\[[^\]\n]*\])*$/i;
+/**
+ * What may precede a script-level param block: comments, #Requires, using, attributes. A comment or using line
+ * runs to the end of its line and whitespace goes one character at a time, so the text splits into items one
+ * way only (`(?:\s+|#[^\n]*)*` back-tracked exponentially on a long run of blanks or `#`s).
+ */
+const SCRIPT_PREAMBLE = /^(?:\s|#[^\n]*(?=\n|$)|using\s[^\n]*(?=\n|$)|\[[^\]\n]*\])*$/i;
 
 /** Parameters of the script's `param(...)` block, each with the attributes and type written before it. */
 function psParams(text: string): { params: PsParam[]; end: number } | null {

@@ -260,8 +260,10 @@ export const instructionOverride: PhraseRule = {
     },
     {
       // Case-sensitive on purpose: "System: Linux" in a requirements list is not a claim of authority.
+      // A run of blanks is entered at its first or last blank only: a start inside it matches nothing those two
+      // do not, and trying each one made a long run quadratic.
       all: [
-        /(?:^|\s)[[<{(]?\s*(?:SYSTEM|ADMIN|ADMINISTRATOR|ROOT|DEVELOPER|OPERATOR)(?:\s+(?:OVERRIDE|MESSAGE|NOTE|NOTICE|INSTRUCTIONS?|PROMPT|UPDATE|DIRECTIVE))?\s*[\]>})]?\s*:/,
+        /(?:^|(?<!\s)\s|\s(?=\S))[[<{(]?\s*(?:SYSTEM|ADMIN|ADMINISTRATOR|ROOT|DEVELOPER|OPERATOR)(?:\s+(?:OVERRIDE|MESSAGE|NOTE|NOTICE|INSTRUCTIONS?|PROMPT|UPDATE|DIRECTIVE))?\s*[\]>})]?\s*:/,
         rx(
           String.raw`\b(?:you\s+(?:must|will|shall|are\s+(?:required|now|authori[sz]ed))|ignore|always|never|do\s+not|override|from\s+now\s+on|immediately|new\s+instructions|grant\w*|authori[sz]\w*|full\s+(?:authority|control|access)|permission\w*)\b`,
         ),

@@ -1,0 +1,59 @@
+// Where a scan spends its time, by phase, for the benchmark (bench/scan.ts). Off unless a caller turns it on:
+// then each phase boundary costs one clock read. Phases nest (markdown parsing inside the prose detector,
+// tree-sitter inside a code detector): time is charged to the innermost phase only, so the phases add up to
+// the scan. Meant for one scan at a time on one thread (the benchmark's in-process pass).
+
+export const PHASES = ['intake', 'markdown', 'prose', 'parse', 'code', 'scoring'] as const;
+export type Phase = (typeof PHASES)[number];
+export type PhaseTimes = Record<Phase, number>;
+
+let times: PhaseTimes | null = null;
+let active: Phase | null = null;
+let since = 0;
+
+function charge(now: number): void {
+  if (times && active) times[active] += now - since;
+  since = now;
+}
+
+/** Starts accounting into a fresh record (milliseconds per phase); returns it, filled as phases run. */
+export function startTiming(): PhaseTimes {
+  times = { intake: 0, markdown: 0, prose: 0, parse: 0, code: 0, scoring: 0 };
+  active = null;
+  since = performance.now();
+  return times;
+}
+
+/** Stops accounting; the record returned by startTiming keeps its figures. */
+export function stopTiming(): void {
+  if (times) charge(performance.now());
+  times = null;
+  active = null;
+}
+
+/** Enters `phase`; returns what to pass to leave(). A no-op unless timing is on. */
+export function enter(phase: Phase): Phase | null {
+  if (!times) return null;
+  const outer = active;
+  charge(performance.now());
+  active = phase;
+  return outer;
+}
+
+/** Leaves the phase entered last, back to `outer` (what enter() returned). */
+export function leave(outer: Phase | null): void {
+  if (!times) return;
+  charge(performance.now());
+  active = outer;
+}
+
+/** Runs `fn` charged to `phase`. */
+export function timed<T>(phase: Phase, fn: () => T): T {
+  if (!times) return fn();
+  const outer = enter(phase);
+  try {
+    return fn();
+  } finally {
+    leave(outer);
+  }
+}
