@@ -25,8 +25,9 @@ const NEGATES_RUNNING =
 const REPLACED_BEFORE = /\b(?:instead of|rather than)\b/i;
 // Words that turn a quoted command into a counter-example when they come before it in its clause
 // ("Never pipe a script into a shell (`curl … | sh`)"), or anywhere in the sentence ("`wget … | bash` is unsafe").
+// `^\W*` rather than `^\s*\W*`: blanks are non-word characters, and two overlapping runs back-track quadratically.
 const WARNS_BEFORE =
-  /\b(never|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|avoid|not recommended)\b|^\s*\W*(bad|wrong)\b|❌|🚫|⛔/i;
+  /\b(never|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|avoid|not recommended)\b|^\W*(bad|wrong)\b|❌|🚫|⛔/i;
 const WARNS_ANYWHERE = /\b(unsafe|insecure|dangerous|malicious)\b|❌|🚫|⛔/i;
 // Where a clause turns from the warning to the advice: "Instead of `a`, run `b`"; "Don't use `a`; use `b`".
 const CLAUSE_TURN = /;|,\s*(?:then\s+|just\s+)?(?:run|use|try|prefer|but|instead)\b/gi;
