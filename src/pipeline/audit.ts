@@ -1,4 +1,5 @@
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type DetonateOptions, type DetonationResult, detonateSkill } from '../detonate/index.js';
@@ -102,21 +103,31 @@ async function modelStages(
 }
 
 /**
- * A run folder of its own: re-auditing the same content makes `<name>-<id8>-2`, `-3`, … and keeps the earlier
- * audit's evidence instead of overwriting it. mkdir without `recursive` fails when the folder exists, so two
- * audits at once never share one.
+ * The run folder of this skill's content. A re-audit resumes in it (every model-stage artifact is a keyed file
+ * reused when its key matches: DESIGN's resumable run directory), while the earlier audit's sandbox evidence moves
+ * to `previous/<n>/` instead of being overwritten by the new runs.
  */
-async function freshRunDir(out: string, base: string): Promise<string> {
-  await mkdir(out, { recursive: true });
-  for (let n = 1; ; n++) {
-    const dir = join(out, n === 1 ? base : `${base}-${n}`);
-    try {
-      await mkdir(dir, { mode: 0o700 });
-      return dir;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 1000) throw error;
-    }
+async function runDirFor(out: string, base: string): Promise<string> {
+  const dir = join(out, base);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  // Private to this user: a run folder holds the skill's files, its evidence and its report.
+  await chmod(dir, 0o700);
+  const earlier = ['evidence', 'detonation.json'].filter((name) => existsSync(join(dir, name)));
+  if (
+    earlier.length &&
+    !(earlier.length === 1 && earlier[0] === 'evidence' && isEmptyDir(join(dir, 'evidence')))
+  ) {
+    let n = 1;
+    while (existsSync(join(dir, 'previous', String(n)))) n++;
+    const keep = join(dir, 'previous', String(n));
+    await mkdir(keep, { recursive: true, mode: 0o700 });
+    for (const name of earlier) await rename(join(dir, name), join(keep, name));
   }
+  return dir;
+}
+
+function isEmptyDir(path: string): boolean {
+  return readdirSync(path).length === 0;
 }
 
 async function auditSkill(
@@ -126,12 +137,10 @@ async function auditSkill(
   clients: ModelClients | null,
 ): Promise<AuditOutcome> {
   const name = skill.name || skill.folderName;
-  const runDir = await freshRunDir(
+  const runDir = await runDirFor(
     options.out,
     `${name.replace(/[^\w.-]/g, '_').slice(0, 64)}-${skill.id.slice(0, 8)}`,
   );
-  // Private to this user: a run folder holds the skill's files, its evidence and its report.
-  await chmod(runDir, 0o700);
   await mkdir(join(runDir, 'evidence'), { recursive: true, mode: 0o700 });
   await writeJson(join(runDir, 'skill.json'), skillSnapshot(skill));
 

@@ -218,7 +218,7 @@ describe('skillaudit reference eval', () => {
     const b = await run(['reference', 'eval', '--reference', 'ref.db', '--holdout', '0.2', '--seed', '3']);
     expect(a.status).toBe(0);
     expect(a.stdout).toBe(b.stdout);
-    expect(a.stdout).toContain(`Holdout 9 of ${labeledSkills.length} skills`);
+    expect(a.stdout).toContain(`Held out 9 of ${labeledSkills.length} skills`);
     expect(a.stdout).toMatch(
       /held-out skills, per dimension[^\n]*\nDimension +n +MAE +RMSE +Bias +Pearson r +Spearman ρ/,
     );

@@ -8,7 +8,7 @@ import { validateReport } from '../../../src/report/schema.js';
 
 // Real bubblewrap + strace + sink, through the audit. Coverage is reported, not implied: detonation.json and the
 // report say how many runs reached the skill's code, which died on a missing dependency (and which), and what
-// the run budget left out; a section whose runs all died says so in its headline. Re-auditing keeps evidence.
+// the run budget left out; a section whose runs all died says so in its headline. Re-auditing resumes in the same folder and keeps the earlier evidence.
 
 const FIXTURES = new URL('../../fixtures/detonate/', import.meta.url).pathname;
 const out = mkdtempSync(join(tmpdir(), 'skillaudit-coverage-test-'));
@@ -34,9 +34,13 @@ describe('detonation coverage', () => {
 
     // The same content again: a new run folder, and the first one's evidence is still there.
     const [second] = await runAudit(join(FIXTURES, 'missing-module'), { out });
-    expect(second!.runDir).not.toBe(first!.runDir);
-    expect(second!.runDir!.startsWith(first!.runDir!)).toBe(true);
-    expect(readdirSync(join(first!.runDir!, 'evidence')).length).toBe(onDisk.runs.length);
+    // The same folder (a re-audit resumes there), with the earlier audit's evidence kept under previous/1/.
+    expect(second!.runDir).toBe(first!.runDir);
+    const kept = join(first!.runDir!, 'previous', '1');
+    expect(readdirSync(join(kept, 'evidence')).length).toBe(onDisk.runs.length);
+    expect(JSON.parse(readFileSync(join(kept, 'detonation.json'), 'utf8')).runs.length).toBe(
+      onDisk.runs.length,
+    );
   });
 
   it('entry points over the run budget and the scripts they leave out are listed', async () => {

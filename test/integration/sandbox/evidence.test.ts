@@ -37,7 +37,8 @@ describe('evidence with the network sink', () => {
       limits: LIMITS,
     });
     expect(result.evidence.network.mode).toBe('sink');
-    expect(result.stdout.trim()).toBe('{}'); // the sink answered harmlessly, so the script carried on
+    // The sink answered harmlessly with plausible JSON (sink-payloads.ts), so the script carried on.
+    expect(JSON.parse(result.stdout.trim())).toMatchObject({ ok: true });
     const post = result.evidence.network.sink.find((r) => r.protocol === 'http');
     expect(post).toMatchObject({
       host: 'collector.exfil-example.com',
