@@ -7,11 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ALLOWED_HOSTS } from '../../../src/server/host-guard.js';
-import { type RunningService, startService } from '../../../src/server/service.js';
+import type { RunningService } from '../../../src/server/service.js';
 import { launchChromium } from '../../support/chromium.js';
 import { buildZip } from '../../support/intake/zip-writer.js';
-import { type AuditJson, TOKEN, waitFor } from './support.js';
+import { type AuditJson, startTestService, TOKEN, waitFor } from './support.js';
 
 const ARTIFACTS = new URL('../../../test-artifacts/', import.meta.url).pathname;
 const WIDTHS = { desktop: 1280, phone: 390 } as const;
@@ -74,21 +73,7 @@ async function shoot(page: Page, name: string): Promise<void> {
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   root = mkdtempSync(join(tmpdir(), 'skillaudit-pages-chromium-'));
-  service = await startService({
-    host: '127.0.0.1',
-    port: 0,
-    dataDir: join(root, 'data'),
-    token: TOKEN,
-    concurrency: 1,
-    policy: { allowedHosts: new Set(DEFAULT_ALLOWED_HOSTS), allowPrivate: false, mirrors: [] },
-    maxUploadBytes: 1024 * 1024,
-    rateLimitPerMinute: 100,
-    maxQueued: 10,
-    limits: {},
-    detonate: true,
-    maxRuns: 4,
-    log: () => {},
-  });
+  service = await startTestService(join(root, 'data'), { detonate: true, maxRuns: 4 });
   const first = await upload('table-tidy.zip', {
     'SKILL.md': SKILL,
     'scripts/setup.sh': SETUP,

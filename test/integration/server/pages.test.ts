@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ALLOWED_HOSTS } from '../../../src/server/host-guard.js';
-import { type RunningService, startService } from '../../../src/server/service.js';
+import type { RunningService } from '../../../src/server/service.js';
 import { buildZip } from '../../support/intake/zip-writer.js';
-import { type AuditJson, skillMd, TOKEN, waitFor } from './support.js';
+import { type AuditJson, skillMd, startTestService, TOKEN, waitFor } from './support.js';
 
 // The service's pages and list on the real server: home page, the audits list (API and page) with filters
 // and pages, the true state of an audit, uploads shown by name and hash, and a finished upload reused.
@@ -28,19 +27,10 @@ const zipOf = (name: string) => buildZip([{ name: 'SKILL.md', data: skillMd(name
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'skillaudit-pages-'));
-  service = await startService({
-    host: '127.0.0.1',
-    port: 0,
-    dataDir: join(root, 'data'),
-    token: TOKEN,
-    concurrency: 1,
-    policy: { allowedHosts: new Set(DEFAULT_ALLOWED_HOSTS), allowPrivate: false, mirrors: [] },
+  service = await startTestService(join(root, 'data'), {
     maxUploadBytes: 256 * 1024,
     rateLimitPerMinute: 1000,
     maxQueued: 100,
-    limits: {},
-    detonate: false,
-    log: () => {},
   });
   url = service.url;
   for (const name of ['alpha', 'beta', 'gamma']) {

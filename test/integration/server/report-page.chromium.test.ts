@@ -5,11 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ALLOWED_HOSTS } from '../../../src/server/host-guard.js';
-import { type RunningService, startService } from '../../../src/server/service.js';
+import type { RunningService } from '../../../src/server/service.js';
 import { armTrap, launchChromium, trapState } from '../../support/chromium.js';
 import { buildZip } from '../../support/intake/zip-writer.js';
-import { type AuditJson, TOKEN, waitFor } from './support.js';
+import { type AuditJson, startTestService, TOKEN, waitFor } from './support.js';
 
 const HOSTILE_SKILL = `---
 name: hostile-page
@@ -28,20 +27,7 @@ let audit: AuditJson;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'skillaudit-serve-page-'));
-  service = await startService({
-    host: '127.0.0.1',
-    port: 0,
-    dataDir: join(root, 'data'),
-    token: TOKEN,
-    concurrency: 1,
-    policy: { allowedHosts: new Set(DEFAULT_ALLOWED_HOSTS), allowPrivate: false, mirrors: [] },
-    maxUploadBytes: 1024 * 1024,
-    rateLimitPerMinute: 100,
-    maxQueued: 10,
-    limits: {},
-    detonate: false,
-    log: () => {},
-  });
+  service = await startTestService(join(root, 'data'));
   const response = await fetch(`${service.url}/api/audits?filename=hostile-page.zip`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/zip' },

@@ -2,6 +2,8 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_ALLOWED_HOSTS } from '../../../src/server/host-guard.js';
+import { type RunningService, type ServiceConfig, startService } from '../../../src/server/service.js';
 
 // Helpers for the web service tests: a bare git repository served as the mirror of
 // https://github.com/acme/skills (this machine cannot reach github.com), and the CLI as a child process.
@@ -136,4 +138,26 @@ export async function waitFor(
     if (Date.now() > deadline) throw new Error(`audit ${id} still ${audit.status} (${audit.stage ?? ''})`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** An in-process service on a free loopback port with the tests' token and no detonation, unless `overrides` say. */
+export function startTestService(
+  dataDir: string,
+  overrides: Partial<ServiceConfig> = {},
+): Promise<RunningService> {
+  return startService({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    token: TOKEN,
+    concurrency: 1,
+    policy: { allowedHosts: new Set(DEFAULT_ALLOWED_HOSTS), allowPrivate: false, mirrors: [] },
+    maxUploadBytes: 1024 * 1024,
+    rateLimitPerMinute: 100,
+    maxQueued: 10,
+    limits: {},
+    detonate: false,
+    log: () => {},
+    ...overrides,
+  });
 }
