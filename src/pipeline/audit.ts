@@ -112,22 +112,18 @@ async function runDirFor(out: string, base: string): Promise<string> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   // Private to this user: a run folder holds the skill's files, its evidence and its report.
   await chmod(dir, 0o700);
-  const earlier = ['evidence', 'detonation.json'].filter((name) => existsSync(join(dir, name)));
-  if (
-    earlier.length &&
-    !(earlier.length === 1 && earlier[0] === 'evidence' && isEmptyDir(join(dir, 'evidence')))
-  ) {
+  const evidence = join(dir, 'evidence');
+  const ranBefore =
+    existsSync(join(dir, 'detonation.json')) || (existsSync(evidence) && readdirSync(evidence).length > 0);
+  if (ranBefore) {
     let n = 1;
     while (existsSync(join(dir, 'previous', String(n)))) n++;
     const keep = join(dir, 'previous', String(n));
     await mkdir(keep, { recursive: true, mode: 0o700 });
-    for (const name of earlier) await rename(join(dir, name), join(keep, name));
+    for (const name of ['evidence', 'detonation.json'])
+      if (existsSync(join(dir, name))) await rename(join(dir, name), join(keep, name));
   }
   return dir;
-}
-
-function isEmptyDir(path: string): boolean {
-  return readdirSync(path).length === 0;
 }
 
 async function auditSkill(
