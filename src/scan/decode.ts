@@ -15,6 +15,10 @@ export function decodeUnicodeTags(text: string): string {
 export const INVISIBLE_RE = /[\u200b-\u200f\u2060-\u2064\u180e\ufeff\u00ad]/g;
 // Bidirectional controls that reorder how text is shown (Trojan Source).
 export const BIDI_RE = /[\u202a-\u202e\u2066-\u2069]/g;
+/** One bidi control anywhere in a string (BIDI_RE is global, for replacing and counting). */
+export const BIDI_CONTROL = new RegExp(BIDI_RE.source);
+// Right-to-left scripts (Hebrew, Arabic and their presentation forms): text that may carry bidi marks for display.
+export const RTL_SCRIPT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
 export const TAG_RE = /[\u{e0000}-\u{e007f}]/gu;
 
 export interface EncodedBlob {

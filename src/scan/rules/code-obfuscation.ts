@@ -5,7 +5,7 @@ import type { Call, CodeModel } from '../code/model.js';
 import { T } from '../code/model.js';
 import { networkUses } from '../code/network.js';
 import { CMDLET_ALIASES } from '../code/powershell.js';
-import { BIDI_RE } from '../decode.js';
+import { BIDI_CONTROL, RTL_SCRIPT } from '../decode.js';
 import type { FileContext, Hit, Rule } from '../rule.js';
 import { lineAt, lineStarts, quote } from '../text.js';
 import { codeDetector } from './code-detector.js';
@@ -192,12 +192,10 @@ function packedHits(ctx: FileContext, model: CodeModel): Hit[] {
   return hits;
 }
 
-// Right-to-left scripts (Hebrew, Arabic) in a string or comment may carry bidi marks for display; elsewhere a
-// bidi control has no purpose but to show a reviewer other code than the interpreter runs.
-const BIDI_CONTROL = new RegExp(BIDI_RE.source);
-const RTL_SCRIPT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
 const MAX_TROJAN_HITS = 3;
 
+// Right-to-left scripts (Hebrew, Arabic) in a string or comment may carry bidi marks for display; elsewhere a
+// bidi control has no purpose but to show a reviewer other code than the interpreter runs.
 function trojanSourceHits(ctx: FileContext): Hit[] {
   const hits: Hit[] = [];
   if (!BIDI_CONTROL.test(ctx.text)) return hits;

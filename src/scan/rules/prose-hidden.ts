@@ -1,4 +1,4 @@
-import { decodeUnicodeTags, findEncodedBlobs } from '../decode.js';
+import { BIDI_CONTROL, decodeUnicodeTags, findEncodedBlobs, RTL_SCRIPT } from '../decode.js';
 import type { MarkdownDoc } from '../markdown.js';
 import type { Hit, Rule } from '../rule.js';
 import { lineAt, quote } from '../text.js';
@@ -136,8 +136,6 @@ function commentFinder(doc: MarkdownDoc, text: string, starts: readonly number[]
 // Zero-width joiners and non-joiners are part of emoji sequences and of Persian and Indic scripts.
 const JOINERS = /[\u200c\u200d]/;
 const INVISIBLE_ONE = /[\u200b-\u200f\u2060-\u2064\u180e\ufeff\u00ad]/;
-const BIDI_ONE = /[\u202a-\u202e\u2066-\u2069]/;
-const RTL_SCRIPT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
 const ASCII_WORD = /[A-Za-z0-9]/;
 
 function showInvisible(line: string): string {
@@ -176,7 +174,7 @@ function invisibleFinder(text: string, out: HiddenResult): void {
     let run = '';
     let bidi = 0;
     for (const [j, ch] of chars.entries()) {
-      if (BIDI_ONE.test(ch)) bidi++;
+      if (BIDI_CONTROL.test(ch)) bidi++;
       if (!INVISIBLE_ONE.test(ch)) {
         if (run.length > longestRun.length) longestRun = run;
         run = '';
