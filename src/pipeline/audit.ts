@@ -39,7 +39,31 @@ export interface AuditOutcome {
   path: string;
   runDir?: string;
   report?: Report;
+  /** Wall time of the audit and of each stage it entered (scan, detonate, model, quality, report). */
+  timings?: { totalMs: number; stages: Record<string, number> };
   error?: { code: string; message: string };
+}
+
+/** Times consecutive stages: entering one ends the one before. */
+function stageClock() {
+  const started = performance.now();
+  const stages: Record<string, number> = {};
+  let current: { stage: string; at: number } | null = null;
+  const close = (at: number) => {
+    if (current) stages[current.stage] = Math.round(at - current.at);
+  };
+  return {
+    enter(stage: string) {
+      const at = performance.now();
+      close(at);
+      current = { stage, at };
+    },
+    finish() {
+      const at = performance.now();
+      close(at);
+      return { totalMs: Math.round(at - started), stages };
+    },
+  };
 }
 
 // Stages that need a model: listed in every keyless report with the reason, until a model is configured.
@@ -126,6 +150,12 @@ async function runDirFor(out: string, base: string): Promise<string> {
   return dir;
 }
 
+/** The run folder's name for a skill: its name (file-safe) and the start of its content hash. */
+export function runFolderName(skill: Pick<Skill, 'name' | 'folderName' | 'id'>): string {
+  const name = skill.name || skill.folderName;
+  return `${name.replace(/[^\w.-]/g, '_').slice(0, 64)}-${skill.id.slice(0, 8)}`;
+}
+
 async function auditSkill(
   skill: Skill,
   skillPath: string,
@@ -133,13 +163,12 @@ async function auditSkill(
   clients: ModelClients | null,
 ): Promise<AuditOutcome> {
   const name = skill.name || skill.folderName;
-  const runDir = await runDirFor(
-    options.out,
-    `${name.replace(/[^\w.-]/g, '_').slice(0, 64)}-${skill.id.slice(0, 8)}`,
-  );
+  const clock = stageClock();
+  const runDir = await runDirFor(options.out, runFolderName(skill));
   await mkdir(join(runDir, 'evidence'), { recursive: true, mode: 0o700 });
   await writeJson(join(runDir, 'skill.json'), skillSnapshot(skill));
 
+  clock.enter('scan');
   options.onStage?.(name, 'scan');
   const scan = await scanSkill(skill);
   await writeJson(join(runDir, 'findings.json'), scan);
@@ -159,6 +188,7 @@ async function auditSkill(
       });
     } else {
       backend = usable.backend;
+      clock.enter('detonate');
       options.onStage?.(name, 'detonate');
       try {
         const started = performance.now();
@@ -199,12 +229,14 @@ async function auditSkill(
       }
     }
   }
+  if (clients && options.model) clock.enter('model');
   const model =
     clients && options.model
       ? await modelStages(skill, runDir, scan, detonation, clients, { ...options, model: options.model })
       : null;
   notRun.push(...(model?.notRun ?? MODEL_STAGES));
 
+  clock.enter('quality');
   options.onStage?.(name, 'quality');
   // With a model, the dynamic and rubric dimensions come from the model stages' own runs (quality-stage.ts).
   const quality = model
@@ -230,10 +262,11 @@ async function auditSkill(
     ...(backend ? { sandboxBackend: backend } : {}),
     ...(model ? { utility: model.utility, probeVerdicts: model.probeVerdicts } : {}),
   });
+  clock.enter('report');
   await writeJson(join(runDir, 'report.json'), report);
   await writeFile(join(runDir, 'report.md'), renderReportMarkdown(report));
   await writeFile(join(runDir, 'report.html'), renderReportHtml(report));
-  return { path: skillPath, runDir, report };
+  return { path: skillPath, runDir, report, timings: clock.finish() };
 }
 
 /** What the model stages ran with, and one utility row per agent configuration (the first is `utility`). */

@@ -1,0 +1,253 @@
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { SkillResult } from '../intake/index.js';
+import { runAudit, runFolderName } from '../pipeline/audit.js';
+import type { Report } from '../report/model.js';
+import type { Provenance } from '../types.js';
+import { errorMessage, UserError } from '../util/errors.js';
+import { type CategoryMap, categoryOf, declaredCategory } from './categories.js';
+import { auditOptionsFor, type BatchConfig } from './config.js';
+import {
+  type BatchLine,
+  clearFailure,
+  type FailureRecord,
+  failureKey,
+  failurePath,
+  isComplete,
+  MARKER,
+  RECORD_VERSION,
+  type RunMarker,
+  readFailure,
+  type StageTimings,
+  workerName,
+  writeJsonAtomic,
+} from './records.js';
+
+// One source of a batch, audited exactly as `skillaudit audit` would (the same pipeline, the same run folders
+// under `<batch>/runs/`), minus the skills this batch already finished: a source is opened, each of its skills
+// is checked against its run folder's marker, and only the rest are audited. Every skill ends as one line.
+
+export interface UnitContext {
+  /** The batch folder (absolute). */
+  dir: string;
+  config: BatchConfig;
+  configKey: string;
+  /** Audit skills whose earlier attempt failed (by default a failed skill is reported, not retried). */
+  retryFailed: boolean;
+  categories?: CategoryMap;
+  /** Which attempt this is (queue jobs are retried); recorded in a failure. */
+  attempt?: number;
+  onStage?: (skill: string, stage: string) => void;
+}
+
+interface Planned {
+  source: string;
+  name: string;
+  contentHash: string;
+  category: string | null;
+}
+
+const now = () => new Date().toISOString();
+
+/**
+ * A source that names exactly this skill and, for git, exactly this commit: what a queue job carries, so a
+ * worker on another machine audits the content the batch saw. Local paths become absolute.
+ */
+export function skillSource(provenance: Provenance): string {
+  const { source: kind, uri, subdir } = provenance;
+  const inner = subdir === '.' || subdir === '' ? '' : subdir;
+  if (kind === 'git') {
+    const at = provenance.commit ?? provenance.ref;
+    return `${uri}${at ? `@${at}` : ''}${inner ? `#${inner}` : ''}`;
+  }
+  if (kind === 'folder') return resolve(uri, inner);
+  return `${resolve(uri)}${inner ? `#${inner}` : ''}`;
+}
+
+function reportSummary(runDir: string): Pick<BatchLine, 'verdict' | 'score'> {
+  try {
+    const report = JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8')) as Report;
+    return { verdict: report.safety.status, score: report.safety.score };
+  } catch {
+    return { verdict: null, score: null };
+  }
+}
+
+/** Records a failure (replacing an earlier one) and returns its line. */
+export async function recordFailure(
+  ctx: UnitContext,
+  what: { source: string; contentHash: string | null; name: string | null; category: string | null },
+  error: { code: string; message: string },
+): Promise<BatchLine> {
+  const key = failureKey(what.source, what.contentHash, ctx.configKey);
+  const previous = readFailure(ctx.dir, key);
+  const record: FailureRecord = {
+    version: RECORD_VERSION,
+    key,
+    ...what,
+    configKey: ctx.configKey,
+    code: error.code,
+    message: error.message,
+    attempts: ctx.attempt ?? (previous?.attempts ?? 0) + 1,
+    at: now(),
+  };
+  await writeJsonAtomic(failurePath(ctx.dir, key), record);
+  return {
+    id: what.contentHash,
+    name: what.name,
+    source: what.source,
+    category: what.category,
+    status: 'failed',
+    verdict: null,
+    score: null,
+    runDir: null,
+    timings: null,
+    error,
+    at: record.at,
+  };
+}
+
+/** Writes the run folder's marker (last, so the folder counts as complete only now) and returns its line. */
+async function finishRun(
+  ctx: UnitContext,
+  plan: Planned,
+  runDir: string,
+  report: Report,
+  timings: StageTimings,
+): Promise<BatchLine> {
+  const finishedAt = now();
+  const marker: RunMarker = {
+    version: RECORD_VERSION,
+    contentHash: plan.contentHash,
+    configKey: ctx.configKey,
+    source: plan.source,
+    name: plan.name,
+    category: plan.category,
+    startedAt: new Date(Date.now() - timings.totalMs).toISOString(),
+    finishedAt,
+    timings,
+    worker: workerName(),
+  };
+  await writeJsonAtomic(join(runDir, MARKER), marker);
+  await clearFailure(ctx.dir, failureKey(plan.source, plan.contentHash, ctx.configKey));
+  return {
+    id: plan.contentHash,
+    name: plan.name,
+    source: plan.source,
+    category: plan.category,
+    status: 'done',
+    verdict: report.safety.status,
+    score: report.safety.score,
+    runDir: relative(ctx.dir, runDir),
+    timings,
+    error: null,
+    at: finishedAt,
+  };
+}
+
+/** Audits the skills of one source that this batch has not finished; one line per skill. */
+export async function auditUnit(source: string, ctx: UnitContext): Promise<BatchLine[]> {
+  const runs = join(ctx.dir, 'runs');
+  const lines: BatchLine[] = [];
+  const planned = new Map<string, Planned>();
+  const skipped: Promise<BatchLine>[] = [];
+  const pick = (skills: SkillResult[]): SkillResult[] =>
+    skills.filter((entry) => {
+      if (!entry.ok) return true;
+      const { skill } = entry;
+      const where = skillSource(skill.provenance);
+      const name = skill.name || skill.folderName;
+      const category = categoryOf(
+        { name, source: where, contentHash: skill.id },
+        declaredCategory(skill.frontmatter),
+        ctx.categories,
+      );
+      const runDir = join(runs, runFolderName(skill));
+      if (isComplete(runDir, skill.id, ctx.configKey)) {
+        lines.push({
+          id: skill.id,
+          name,
+          source: where,
+          category,
+          status: 'reused',
+          ...reportSummary(runDir),
+          runDir: relative(ctx.dir, runDir),
+          timings: null,
+          error: null,
+          at: now(),
+        });
+        return false;
+      }
+      const earlier = readFailure(ctx.dir, failureKey(where, skill.id, ctx.configKey));
+      if (earlier && !ctx.retryFailed) {
+        skipped.push(
+          Promise.resolve({
+            id: skill.id,
+            name,
+            source: where,
+            category,
+            status: 'failed',
+            verdict: null,
+            score: null,
+            runDir: null,
+            timings: null,
+            error: {
+              code: earlier.code,
+              message: `${earlier.message} (earlier attempt; --retry-failed runs it again)`,
+            },
+            at: now(),
+          }),
+        );
+        return false;
+      }
+      planned.set(runDir, { source: where, name, contentHash: skill.id, category });
+      return true;
+    });
+
+  let outcomes: Awaited<ReturnType<typeof runAudit>>;
+  try {
+    outcomes = await runAudit(source, {
+      ...auditOptionsFor(ctx.config, runs),
+      pick,
+      ...(ctx.onStage ? { onStage: ctx.onStage } : {}),
+    });
+  } catch (error) {
+    const code = error instanceof UserError ? error.code : 'AUDIT_FAILED';
+    lines.push(
+      await recordFailure(
+        ctx,
+        { source, contentHash: null, name: null, category: null },
+        {
+          code,
+          message: errorMessage(error),
+        },
+      ),
+    );
+    return lines;
+  }
+  // The source opened: an earlier failure to open it is history.
+  await clearFailure(ctx.dir, failureKey(source, null, ctx.configKey));
+  lines.push(...(await Promise.all(skipped)));
+  for (const outcome of outcomes) {
+    const plan = outcome.runDir ? planned.get(outcome.runDir) : undefined;
+    if (outcome.error || !outcome.report || !outcome.runDir || !plan) {
+      const error = outcome.error ?? { code: 'AUDIT_FAILED', message: 'the audit wrote no report' };
+      lines.push(
+        await recordFailure(
+          ctx,
+          {
+            source: outcome.path,
+            contentHash: plan?.contentHash ?? null,
+            name: plan?.name ?? null,
+            category: plan?.category ?? null,
+          },
+          error,
+        ),
+      );
+      continue;
+    }
+    const timings = outcome.timings ?? { totalMs: 0, stages: {} };
+    lines.push(await finishRun(ctx, plan, outcome.runDir, outcome.report, timings));
+  }
+  return lines;
+}
