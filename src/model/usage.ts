@@ -31,6 +31,25 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
+/** Per-stage spending since an earlier `byStage()` of the same ledger; stages that spent nothing since are left out. */
+export function usageSince(now: Record<string, Usage>, before: Record<string, Usage>): Record<string, Usage> {
+  const out: Record<string, Usage> = {};
+  for (const [stage, u] of Object.entries(now)) {
+    const b = before[stage] ?? emptyUsage();
+    const d: Usage = {
+      input: u.input - b.input,
+      cached: u.cached - b.cached,
+      output: u.output - b.output,
+      calls: u.calls - b.calls,
+      cacheHits: u.cacheHits - b.cacheHits,
+      cost: u.cost - b.cost,
+      unpricedCalls: u.unpricedCalls - b.unpricedCalls,
+    };
+    if (d.calls !== 0 || d.cacheHits !== 0 || d.input !== 0 || d.output !== 0) out[stage] = d;
+  }
+  return out;
+}
+
 /** A spending limit: dollars (needs a known price) or tokens (input + output, cached reads included). */
 export type CostCap = { dollars: number } | { tokens: number };
 

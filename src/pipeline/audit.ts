@@ -6,6 +6,7 @@ import { type DetonateOptions, type DetonationResult, detonateSkill } from '../d
 import type { IntakeOptions, SkillResult } from '../intake/index.js';
 import { withSource } from '../intake/index.js';
 import type { ModelClient } from '../model/index.js';
+import { type Usage, usageSince } from '../model/usage.js';
 import { qualityProfile, staticQualityProfile } from '../quality/index.js';
 import { buildReport } from '../report/build.js';
 import { renderReportHtml } from '../report/html/render.js';
@@ -164,6 +165,8 @@ async function auditSkill(
 ): Promise<AuditOutcome> {
   const name = skill.name || skill.folderName;
   const clock = stageClock();
+  // The clients serve every skill of the source: this skill's spending is what the ledger gains from here.
+  const spentBefore = clients?.agent.ledger.byStage() ?? {};
   const runDir = await runDirFor(options.out, runFolderName(skill));
   await mkdir(join(runDir, 'evidence'), { recursive: true, mode: 0o700 });
   await writeJson(join(runDir, 'skill.json'), skillSnapshot(skill));
@@ -257,7 +260,9 @@ async function auditSkill(
       detonate: options.detonate !== false,
       sandbox: backend ?? null,
       ...options.detonation,
-      ...(clients && options.model ? await modelConfiguration(clients.agent, options.model, model) : {}),
+      ...(clients && options.model
+        ? await modelConfiguration(clients.agent, options.model, model, spentBefore)
+        : {}),
     },
     ...(backend ? { sandboxBackend: backend } : {}),
     ...(model ? { utility: model.utility, probeVerdicts: model.probeVerdicts } : {}),
@@ -274,6 +279,7 @@ async function modelConfiguration(
   client: ModelClient,
   model: ModelAuditOptions,
   result: ModelStagesResult | null,
+  spentBefore: Record<string, Usage>,
 ): Promise<Record<string, unknown>> {
   const { describeSettings } = await import('../model/index.js');
   return {
@@ -296,8 +302,8 @@ async function modelConfiguration(
       ceiling: utility.ceiling,
       scenarios: utility.scenarios,
     })),
-    // Spent by this process so far (reused trials and cached responses cost nothing again).
-    modelUsage: client.ledger.byStage(),
+    // Spent on this skill (reused trials and cached responses cost nothing again).
+    modelUsage: usageSince(client.ledger.byStage(), spentBefore),
   };
 }
 

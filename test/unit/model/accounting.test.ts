@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BudgetExceeded, costOf, emptyUsage, priceOf, UsageLedger } from '../../../src/model/index.js';
+import { usageSince } from '../../../src/model/usage.js';
 import { canonicalJson, requestKey } from '../../../src/model/request-key.js';
 import { backoff, DEFAULT_RETRY, retryAfterMs } from '../../../src/model/retry.js';
 
@@ -65,6 +66,19 @@ describe('UsageLedger', () => {
     release();
     release();
     expect(() => ledger.reserve({ tokens: 600, cost: 0 }, 'after')).not.toThrow();
+  });
+
+  it('tells what one skill of a shared ledger spent: the difference since a snapshot, idle stages left out', () => {
+    const ledger = new UsageLedger();
+    ledger.record('judge', use(10, 2));
+    ledger.record('schemes', use(100, 20));
+    const before = ledger.byStage();
+    ledger.record('judge', use(5, 1));
+    ledger.record('trials.builtin', use(40, 4));
+    const since = usageSince(ledger.byStage(), before);
+    expect(Object.keys(since)).toEqual(['judge', 'trials.builtin']);
+    expect(since.judge).toMatchObject({ input: 5, output: 1, calls: 1 });
+    expect(since['trials.builtin']).toMatchObject({ input: 40, output: 4, calls: 1 });
   });
 
   it('never refuses without a cap', () => {
