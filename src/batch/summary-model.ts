@@ -30,7 +30,7 @@ export interface CategoryRow {
   ecg: number | null;
   /** Mean agent wall time per valid scenario, seconds. */
   timeS: { withSkill: number | null; noSkill: number | null };
-  /** Mean effective tokens (input − cached + output) per valid scenario. */
+  /** Mean effective input tokens (input − cached: the q̃ that CG compares) per valid scenario. */
   tokens: { withSkill: number | null; noSkill: number | null };
 }
 
