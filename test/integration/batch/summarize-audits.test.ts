@@ -8,6 +8,7 @@ import { auditUnit, type UnitContext } from '../../../src/batch/run-unit.js';
 import { summarizeBatch, writeSummary } from '../../../src/batch/summarize.js';
 import type { BatchSummary } from '../../../src/batch/summary-model.js';
 import type { Report } from '../../../src/report/model.js';
+import { writeBatchConfig } from '../../support/batch-config.js';
 
 // Real keyless audits (scan and quality, no detonation) of a few small skills of our own through the batch's
 // unit runner, then the summary: its counts, statuses, scores and categories must be the reports' own, the
@@ -82,16 +83,7 @@ beforeAll(async () => {
   writeFileSync(badZip, 'this is not a zip archive');
 
   for (const source of [...sources, noSkill, badZip]) lines.push(...(await auditUnit(source, ctx())));
-  writeFileSync(
-    join(out, 'batch-config.json'),
-    JSON.stringify({
-      version: 1,
-      configKey: key,
-      config,
-      corpus: [corpus, badZip],
-      startedAt: new Date().toISOString(),
-    }),
-  );
+  writeBatchConfig(out, config, [corpus, badZip]);
 }, 120_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));

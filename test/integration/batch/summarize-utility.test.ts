@@ -2,12 +2,13 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BatchConfig, configKey } from '../../../src/batch/config.js';
+import type { BatchConfig } from '../../../src/batch/config.js';
 import type { BatchLine } from '../../../src/batch/records.js';
 import { auditUnit } from '../../../src/batch/run-unit.js';
 import { writeSummary } from '../../../src/batch/summarize.js';
 import type { BatchSummary } from '../../../src/batch/summary-model.js';
 import type { Report } from '../../../src/report/model.js';
+import { writeBatchConfig } from '../../support/batch-config.js';
 import {
   isJudge,
   isSchemes,
@@ -107,18 +108,8 @@ beforeAll(async () => {
       alpha: 0.5,
     },
   };
-  const key = configKey(config);
   mkdirSync(out, { recursive: true });
-  writeFileSync(
-    join(out, 'batch-config.json'),
-    JSON.stringify({
-      version: 1,
-      configKey: key,
-      config,
-      corpus: [source],
-      startedAt: new Date().toISOString(),
-    }),
-  );
+  const key = writeBatchConfig(out, config, [source]);
   // One source, two skills: they share the model clients, as an archive or repository of skills does.
   lines = await auditUnit(source, { dir: out, config, configKey: key, retryFailed: false });
   summary = await writeSummary(out);

@@ -8,6 +8,7 @@ import { summarizeBatch, writeSummary } from '../../../src/batch/summarize.js';
 import type { BatchSummary, CategoryRow } from '../../../src/batch/summary-model.js';
 import type { Report, ReportFinding, ScenarioResult } from '../../../src/report/model.js';
 import type { PatternId, SafetyStatus, Severity } from '../../../src/types.js';
+import { writeBatchConfig } from '../../support/batch-config.js';
 import { scanOnlyReport } from '../../support/report-fixtures.js';
 
 // summarizeBatch over a batch folder built by hand: every figure below is worked out in the comments from the
@@ -147,16 +148,7 @@ const usage = (input: number, output: number, calls: number, cost: number) => ({
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'skillaudit-summary-'));
-  writeFileSync(
-    join(dir, 'batch-config.json'),
-    JSON.stringify({
-      version: 1,
-      configKey: KEY,
-      config: { stages: ['scan', 'quality', 'utility'], limits: {} },
-      corpus: ['/corpus'],
-      startedAt: '2026-12-01T00:00:00.000Z',
-    }),
-  );
+  writeBatchConfig(dir, { stages: ['scan', 'quality', 'utility'], limits: {} }, ['/corpus'], KEY);
 
   // alpha (finance): caution 85. Static E2 high and P4 medium; R2 low suppressed; a runtime PE3 high.
   // Scenarios: s1 4 items 4/2 (wi 1, wo 0.5 → mid, PRG 0.5), 10 s / 20 s, tokens 3000−1000=2000 / 5000;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BudgetExceeded, costOf, emptyUsage, priceOf, UsageLedger } from '../../../src/model/index.js';
-import { usageSince } from '../../../src/model/usage.js';
 import { canonicalJson, requestKey } from '../../../src/model/request-key.js';
 import { backoff, DEFAULT_RETRY, retryAfterMs } from '../../../src/model/retry.js';
+import { usageSince } from '../../../src/model/usage.js';
 
 const use = (input: number, output: number, cost = 0) => ({ ...emptyUsage(), input, output, cost, calls: 1 });
 
