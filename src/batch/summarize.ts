@@ -10,7 +10,14 @@ import { errorMessage, UserError } from '../util/errors.js';
 import { VERSION } from '../version.js';
 import { type CategoryMap, categoryOf, UNCATEGORISED } from './categories.js';
 import type { BatchConfig } from './config.js';
-import { type FailureRecord, RECORD_VERSION, readMarker, writeJsonAtomic } from './records.js';
+import {
+  type FailureRecord,
+  MARKER,
+  RECORD_VERSION,
+  type RunMarker,
+  readMarker,
+  writeJsonAtomic,
+} from './records.js';
 import { renderSummaryMarkdown } from './summary-markdown.js';
 import {
   type BatchSummary,
@@ -34,7 +41,7 @@ import {
 //   folder has no batch-config.json); a content hash counts once. A failure counts when it was recorded under
 //   that key and no counted run folder holds the same content (or, for a source that never opened, the same
 //   source). A marker whose report.json is missing or breaks the report schema counts as a failure
-//   (REPORT_UNREADABLE), never as a skill with made-up numbers.
+//   (REPORT_UNREADABLE), as does a damaged marker (MARKER_INVALID): never a skill with made-up numbers.
 // - Findings: suppressed findings (baseline, inline ignore) count nowhere. Table 3's H/M/L and a skill row's
 //   findings are static findings only, as in the seed; findings the detonation added (runtime rules, see
 //   detonate/runtime-rules.ts) are behaviour no static rule explained, so they count in pattern prevalence, the
@@ -350,6 +357,19 @@ async function readReport(runDir: string): Promise<{ report: Report } | { error:
   return { report: parsed as Report };
 }
 
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/** A marker with the fields the figures use (ours always has them; a damaged or hand-made one may not). */
+function isUsableMarker(m: RunMarker): boolean {
+  return (
+    isText(m.contentHash) &&
+    isText(m.configKey) &&
+    isText(m.source) &&
+    isText(m.name) &&
+    (m.category === null || m.category === undefined || typeof m.category === 'string')
+  );
+}
+
 function isFailureRecord(value: unknown): value is FailureRecord {
   const r = value as Partial<FailureRecord> | null;
   return (
@@ -396,6 +416,16 @@ export async function summarizeBatch(dir: string, options: SummarizeOptions = {}
     const marker = readMarker(runDir);
     // No marker: an audit that never finished (or is running now); a rerun audits it again.
     if (!marker) continue;
+    if (!isUsableMarker(marker)) {
+      failures.push({
+        source: join('runs', folder),
+        name: null,
+        code: 'MARKER_INVALID',
+        message: `runs/${folder}/${MARKER} lacks a content hash, configuration key, source or name`,
+        attempts: 1,
+      });
+      continue;
+    }
     if (key !== null && marker.configKey !== key) {
       otherConfiguration += 1;
       continue;
@@ -418,7 +448,7 @@ export async function summarizeBatch(dir: string, options: SummarizeOptions = {}
     const category =
       categoryOf(
         { name: marker.name, source: marker.source, contentHash: marker.contentHash },
-        marker.category,
+        marker.category ?? null,
         options.categories,
       ) ?? UNCATEGORISED;
 

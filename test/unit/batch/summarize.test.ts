@@ -95,8 +95,9 @@ function runFolder(
   folder: string,
   marker: Partial<RunMarker> & { contentHash: string; name: string },
   content: Report | string | null,
+  root = dir,
 ): void {
-  const runDir = join(dir, 'runs', folder);
+  const runDir = join(root, 'runs', folder);
   mkdirSync(runDir, { recursive: true });
   const full: RunMarker = {
     version: 1,
@@ -576,22 +577,41 @@ describe('summarizeBatch: edges', () => {
   it('without batch-config.json every finished run folder counts, whatever its configuration', async () => {
     const copy = mkdtempSync(join(tmpdir(), 'skillaudit-summary-noconfig-'));
     try {
-      const previous = dir;
-      dir = copy;
       runFolder(
         'one-11111111',
         { contentHash: hash('1'), name: 'one' },
         report({ status: 'pass', score: 100 }),
+        copy,
       );
       runFolder(
         'two-22222222',
         { contentHash: hash('2'), name: 'two', configKey: OTHER_KEY },
         report({ status: 'risky', score: 30 }),
+        copy,
       );
-      dir = previous;
       const s = await summarizeBatch(copy);
       expect(s.configuration).toBeNull();
       expect(s.counts).toEqual({ total: 2, audited: 2, failed: 0, otherConfiguration: 0 });
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  it('a damaged marker is a failure that says which run folder, not a skill and not a crash', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'skillaudit-summary-marker-'));
+    try {
+      runFolder(
+        'odd-33333333',
+        { contentHash: hash('3'), name: { not: 'a name' } as unknown as string },
+        report({ status: 'pass', score: 100 }),
+        copy,
+      );
+      const s = await writeSummary(copy);
+      expect(s.counts).toEqual({ total: 1, audited: 0, failed: 1, otherConfiguration: 0 });
+      expect(s.failures).toEqual([
+        expect.objectContaining({ source: join('runs', 'odd-33333333'), code: 'MARKER_INVALID' }),
+      ]);
+      expect(readFileSync(join(copy, 'summary.md'), 'utf8')).toContain('`MARKER_INVALID`');
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
