@@ -400,7 +400,8 @@ export async function summarizeBatch(dir: string, options: SummarizeOptions = {}
   const statuses = statusCounts();
   const scores: number[] = [];
   const auditMs: number[] = [];
-  const byStage: Record<string, number> = {};
+  // Stage names come from the markers: a Map, so a name such as __proto__ is only a name.
+  const byStage = new Map<string, number>();
   const strata = { low: [] as number[], mid: [] as number[], high: [] as number[], all: [] as number[] };
   const prevalence = new Map<PatternId, Record<Severity, number>>();
   const rules = new Map<string, { pattern: PatternId; findings: number; skills: number }>();
@@ -480,7 +481,7 @@ export async function summarizeBatch(dir: string, options: SummarizeOptions = {}
     const totalMs = finite(marker.timings?.totalMs);
     auditMs.push(totalMs);
     for (const [stage, ms] of Object.entries(marker.timings?.stages ?? {}))
-      byStage[stage] = (byStage[stage] ?? 0) + finite(ms);
+      byStage.set(stage, (byStage.get(stage) ?? 0) + finite(ms));
     skills.push({
       id: marker.contentHash,
       name: marker.name,
@@ -591,7 +592,7 @@ export async function summarizeBatch(dir: string, options: SummarizeOptions = {}
       meanMs: auditMs.length === 0 ? null : totalMs / auditMs.length,
       p50Ms: quantile(sortedMs, 0.5),
       p95Ms: quantile(sortedMs, 0.95),
-      byStage,
+      byStage: Object.fromEntries(byStage),
     },
     cost,
     skills,

@@ -8,7 +8,7 @@ import { auditUnit, type UnitContext } from '../../../src/batch/run-unit.js';
 import { summarizeBatch, writeSummary } from '../../../src/batch/summarize.js';
 import type { BatchSummary } from '../../../src/batch/summary-model.js';
 import type { Report } from '../../../src/report/model.js';
-import { writeBatchConfig } from '../../support/batch-config.js';
+import { summarySchemaErrors, writeBatchConfig } from '../../support/batch-summary.js';
 
 // Real keyless audits (scan and quality, no detonation) of a few small skills of our own through the batch's
 // unit runner, then the summary: its counts, statuses, scores and categories must be the reports' own, the
@@ -105,6 +105,7 @@ describe('summarizeBatch over real keyless audits', () => {
   });
 
   it('counts and statuses are the reports’ own; the failed sources are errors and failures', () => {
+    expect(summarySchemaErrors(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')))).toEqual([]);
     expect(lines.map((l) => l.status).sort()).toEqual(['done', 'done', 'done', 'failed', 'failed']);
     const byFolder = reports();
     expect(byFolder.size).toBe(3);

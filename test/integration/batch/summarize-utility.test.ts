@@ -8,7 +8,7 @@ import { auditUnit } from '../../../src/batch/run-unit.js';
 import { writeSummary } from '../../../src/batch/summarize.js';
 import type { BatchSummary } from '../../../src/batch/summary-model.js';
 import type { Report } from '../../../src/report/model.js';
-import { writeBatchConfig } from '../../support/batch-config.js';
+import { summarySchemaErrors, writeBatchConfig } from '../../support/batch-summary.js';
 import {
   isJudge,
   isSchemes,
@@ -158,6 +158,7 @@ describe('summary of model-backed audits (builtin agent, fake model over HTTP)',
       ['ops', 'done'],
     ]);
     expect(summary.counts).toMatchObject({ audited: 2, failed: 0 });
+    expect(summarySchemaErrors(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')))).toEqual([]);
     // Scripted: no-skill passes 0, 1 and 2 of 2 items; with the skill 2 of 2 each time.
     const pairs = scenarioPairs();
     expect(pairs.map((p) => [p.category, p.wi, p.wo, p.prg])).toEqual([
