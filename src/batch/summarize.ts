@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { type Dirent, existsSync, readFileSync, statSync } from 'node:fs';
 import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RUNTIME_RULE_LIST } from '../detonate/runtime-rules.js';
@@ -319,23 +319,11 @@ function readBatchConfig(dir: string): BatchConfigFile | null {
   return file as BatchConfigFile;
 }
 
-async function subfolders(path: string): Promise<string[]> {
+/** Names in a folder (sorted, so the output does not depend on the file system's order); none if unreadable. */
+async function names(path: string, keep: (entry: Dirent) => boolean): Promise<string[]> {
   try {
-    const entries = await readdir(path, { withFileTypes: true });
-    return entries
-      .filter((e) => e.isDirectory())
-      .map((e) => e.name)
-      .sort();
-  } catch {
-    return [];
-  }
-}
-
-async function jsonFiles(path: string): Promise<string[]> {
-  try {
-    const entries = await readdir(path, { withFileTypes: true });
-    return entries
-      .filter((e) => e.isFile() && e.name.endsWith('.json'))
+    return (await readdir(path, { withFileTypes: true }))
+      .filter(keep)
       .map((e) => e.name)
       .sort();
   } catch {
@@ -383,6 +371,166 @@ function isFailureRecord(value: unknown): value is FailureRecord {
   );
 }
 
+/**
+ * Everything the figures need, added one skill at a time: running sums per category and overall, and the few
+ * per-skill or per-scenario numbers that medians and quantiles need (a number each, never a report).
+ */
+class Corpus {
+  readonly overall = new Group();
+  readonly groups = new Map<string, Group>();
+  readonly statuses = statusCounts();
+  readonly scores: number[] = [];
+  readonly auditMs: number[] = [];
+  // Stage names come from the markers: a Map, so a name such as __proto__ is only a name.
+  readonly byStage = new Map<string, number>();
+  readonly strata: Record<StratumName, number[]> = { low: [], mid: [], high: [], all: [] };
+  readonly prevalence = new Map<PatternId, Record<Severity, number>>();
+  readonly rules = new Map<string, { pattern: PatternId; findings: number; skills: number }>();
+  readonly cost = { usd: 0, inputTokens: 0, outputTokens: 0, calls: 0 };
+  readonly skills: SkillRow[] = [];
+  readonly failures: FailedRow[] = [];
+  otherConfiguration = 0;
+
+  addSkill(facts: SkillFacts, marker: RunMarker, category: string, runDir: string): void {
+    this.overall.add(facts);
+    const group = this.groups.get(category) ?? new Group();
+    group.add(facts);
+    this.groups.set(category, group);
+    this.statuses[facts.status] += 1;
+    this.scores.push(facts.score);
+    for (const s of facts.scenarios) {
+      this.strata[stratumOf(s.wo)].push(s.prg);
+      this.strata.all.push(s.prg);
+    }
+    for (const [pattern, severity] of facts.patterns) {
+      const counts = this.prevalence.get(pattern) ?? severityCounts();
+      counts[severity] += 1;
+      this.prevalence.set(pattern, counts);
+    }
+    for (const [rule, { pattern, findings }] of facts.rules) {
+      const row = this.rules.get(rule) ?? { pattern, findings: 0, skills: 0 };
+      row.findings += findings;
+      row.skills += 1;
+      this.rules.set(rule, row);
+    }
+    this.cost.usd += facts.cost.usd;
+    this.cost.inputTokens += facts.cost.inputTokens;
+    this.cost.outputTokens += facts.cost.outputTokens;
+    this.cost.calls += facts.cost.calls;
+    const auditMs = finite(marker.timings?.totalMs);
+    this.auditMs.push(auditMs);
+    for (const [stage, ms] of Object.entries(marker.timings?.stages ?? {}))
+      this.byStage.set(stage, (this.byStage.get(stage) ?? 0) + finite(ms));
+    this.skills.push({
+      id: marker.contentHash,
+      name: marker.name,
+      source: marker.source,
+      category,
+      status: facts.status,
+      score: facts.score,
+      findings: facts.staticFindings,
+      patterns: PATTERNS.map((p) => p.id).filter((id) => facts.patterns.has(id)),
+      prg: facts.prg,
+      ecg: facts.ecg,
+      auditMs,
+      runDir,
+    });
+  }
+
+  histogram(): BatchSummary['scoreHistogram'] {
+    const bins = Array.from({ length: 9 }, (_, i) => ({
+      from: 10 + 10 * i,
+      to: i === 8 ? 100 : 19 + 10 * i,
+      count: 0,
+    }));
+    for (const score of this.scores) {
+      const bin = bins[Math.min(8, Math.max(0, Math.floor(score / 10) - 1))];
+      if (bin) bin.count += 1;
+    }
+    return bins;
+  }
+
+  patterns(): PatternRow[] {
+    return PATTERNS.map((p) => {
+      const counts = this.prevalence.get(p.id) ?? severityCounts();
+      return { pattern: p.id, name: p.name, skills: counts, any: counts.high + counts.medium + counts.low };
+    });
+  }
+
+  topRules(): RuleRow[] {
+    return [...this.rules.entries()]
+      .map(([rule, r]) => ({ rule, pattern: r.pattern, findings: r.findings, skills: r.skills }))
+      .sort((a, b) => b.findings - a.findings || b.skills - a.skills || (a.rule < b.rule ? -1 : 1))
+      .slice(0, TOP_RULES);
+  }
+
+  errors(): ErrorRow[] {
+    const byCode = new Map<string, ErrorRow>();
+    for (const f of this.failures) {
+      const row = byCode.get(f.code) ?? { code: f.code, count: 0, examples: [] };
+      row.count += 1;
+      if (row.examples.length < ERROR_EXAMPLES) row.examples.push({ source: f.source, message: f.message });
+      byCode.set(f.code, row);
+    }
+    return [...byCode.values()].sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1));
+  }
+
+  time(): BatchSummary['time'] {
+    const sorted = sortedCopy(this.auditMs);
+    const totalMs = this.auditMs.reduce((a, b) => a + b, 0);
+    return {
+      totalMs,
+      meanMs: sorted.length === 0 ? null : totalMs / sorted.length,
+      p50Ms: quantile(sorted, 0.5),
+      p95Ms: quantile(sorted, 0.95),
+      byStage: Object.fromEntries(this.byStage),
+    };
+  }
+
+  summary(batch: BatchConfigFile | null): BatchSummary {
+    // Most skills first; equal sizes by name.
+    const categories = [...this.groups.entries()].sort(
+      ([a, ga], [b, gb]) => gb.skills - ga.skills || (a < b ? -1 : a > b ? 1 : 0),
+    );
+    const valid = this.strata.all.length;
+    return {
+      version: SUMMARY_VERSION,
+      generatedAt: new Date().toISOString(),
+      tool: { name: 'skillaudit', version: VERSION },
+      configuration: batch
+        ? {
+            ...batch.config,
+            key: batch.configKey,
+            stages: batch.config.stages,
+            corpus: batch.corpus,
+            startedAt: batch.startedAt,
+          }
+        : null,
+      counts: {
+        total: this.overall.skills + this.failures.length,
+        audited: this.overall.skills,
+        failed: this.failures.length,
+        otherConfiguration: this.otherConfiguration,
+      },
+      statuses: this.statuses,
+      scoreHistogram: this.histogram(),
+      scoreMean: this.overall.score.value,
+      scoreMedian: quantile(sortedCopy(this.scores), 0.5),
+      categories: categories.map(([name, g]) => g.row(name)),
+      overall: this.overall.row('overall'),
+      strata: (['low', 'mid', 'high', 'all'] as const).map((s) => stratumRow(s, this.strata[s], valid)),
+      strataByCategory: categories.map(([name, g]) => g.strataRow(name)),
+      patterns: this.patterns(),
+      rules: this.topRules(),
+      errors: this.errors(),
+      time: this.time(),
+      cost: this.cost,
+      skills: this.skills,
+      failures: this.failures,
+    };
+  }
+}
+
 /** Computes the summary of a batch folder from its files. */
 export async function summarizeBatch(dir: string, options: SummarizeOptions = {}): Promise<BatchSummary> {
   let isFolder = false;
@@ -394,111 +542,53 @@ export async function summarizeBatch(dir: string, options: SummarizeOptions = {}
   if (!isFolder) throw new UserError('NOT_FOUND', `${dir}: no such batch folder`, dir);
   const batch = readBatchConfig(dir);
   const key = batch?.configKey ?? null;
-
-  const overall = new Group();
-  const groups = new Map<string, Group>();
-  const statuses = statusCounts();
-  const scores: number[] = [];
-  const auditMs: number[] = [];
-  // Stage names come from the markers: a Map, so a name such as __proto__ is only a name.
-  const byStage = new Map<string, number>();
-  const strata = { low: [] as number[], mid: [] as number[], high: [] as number[], all: [] as number[] };
-  const prevalence = new Map<PatternId, Record<Severity, number>>();
-  const rules = new Map<string, { pattern: PatternId; findings: number; skills: number }>();
-  const cost = { usd: 0, inputTokens: 0, outputTokens: 0, calls: 0 };
-  const skills: SkillRow[] = [];
-  const failures: FailedRow[] = [];
+  const corpus = new Corpus();
   const seenContent = new Set<string>();
   const finishedSources = new Set<string>();
-  let otherConfiguration = 0;
 
-  for (const folder of await subfolders(join(dir, 'runs'))) {
-    const runDir = join(dir, 'runs', folder);
-    const marker = readMarker(runDir);
+  for (const folder of await names(join(dir, 'runs'), (e) => e.isDirectory())) {
+    const runDir = join('runs', folder);
+    const marker = readMarker(join(dir, runDir));
     // No marker: an audit that never finished (or is running now); a rerun audits it again.
     if (!marker) continue;
     if (!isUsableMarker(marker)) {
-      failures.push({
-        source: join('runs', folder),
+      corpus.failures.push({
+        source: runDir,
         name: null,
         code: 'MARKER_INVALID',
-        message: `runs/${folder}/${MARKER} lacks a content hash, configuration key, source or name`,
+        message: `${runDir}/${MARKER} lacks a content hash, configuration key, source or name`,
         attempts: 1,
       });
       continue;
     }
     if (key !== null && marker.configKey !== key) {
-      otherConfiguration += 1;
+      corpus.otherConfiguration += 1;
       continue;
     }
     if (seenContent.has(marker.contentHash)) continue;
     seenContent.add(marker.contentHash);
     finishedSources.add(marker.source);
-    const read = await readReport(runDir);
+    const read = await readReport(join(dir, runDir));
     if ('error' in read) {
-      failures.push({
+      corpus.failures.push({
         source: marker.source,
         name: marker.name,
         code: 'REPORT_UNREADABLE',
-        message: `runs/${folder}/${read.error}`,
+        message: `${runDir}/${read.error}`,
         attempts: 1,
       });
       continue;
     }
-    const facts = skillFacts(read.report);
     const category =
       categoryOf(
         { name: marker.name, source: marker.source, contentHash: marker.contentHash },
         marker.category ?? null,
         options.categories,
       ) ?? UNCATEGORISED;
-
-    overall.add(facts);
-    const group = groups.get(category) ?? new Group();
-    group.add(facts);
-    groups.set(category, group);
-    statuses[facts.status] += 1;
-    scores.push(facts.score);
-    for (const s of facts.scenarios) {
-      strata[stratumOf(s.wo)].push(s.prg);
-      strata.all.push(s.prg);
-    }
-    for (const [pattern, severity] of facts.patterns) {
-      const counts = prevalence.get(pattern) ?? severityCounts();
-      counts[severity] += 1;
-      prevalence.set(pattern, counts);
-    }
-    for (const [rule, { pattern, findings }] of facts.rules) {
-      const row = rules.get(rule) ?? { pattern, findings: 0, skills: 0 };
-      row.findings += findings;
-      row.skills += 1;
-      rules.set(rule, row);
-    }
-    cost.usd += facts.cost.usd;
-    cost.inputTokens += facts.cost.inputTokens;
-    cost.outputTokens += facts.cost.outputTokens;
-    cost.calls += facts.cost.calls;
-    const totalMs = finite(marker.timings?.totalMs);
-    auditMs.push(totalMs);
-    for (const [stage, ms] of Object.entries(marker.timings?.stages ?? {}))
-      byStage.set(stage, (byStage.get(stage) ?? 0) + finite(ms));
-    skills.push({
-      id: marker.contentHash,
-      name: marker.name,
-      source: marker.source,
-      category,
-      status: facts.status,
-      score: facts.score,
-      findings: facts.staticFindings,
-      patterns: PATTERNS.map((p) => p.id).filter((id) => facts.patterns.has(id)),
-      prg: facts.prg,
-      ecg: facts.ecg,
-      auditMs: totalMs,
-      runDir: join('runs', folder),
-    });
+    corpus.addSkill(skillFacts(read.report), marker, category, runDir);
   }
 
-  for (const file of await jsonFiles(join(dir, 'failures'))) {
+  for (const file of await names(join(dir, 'failures'), (e) => e.isFile() && e.name.endsWith('.json'))) {
     let record: unknown;
     try {
       record = JSON.parse(await readFile(join(dir, 'failures', file), 'utf8'));
@@ -510,94 +600,15 @@ export async function summarizeBatch(dir: string, options: SummarizeOptions = {}
     // A finished run of the same content (or of the same source, for a source that never opened) supersedes it.
     if (record.contentHash ? seenContent.has(record.contentHash) : finishedSources.has(record.source))
       continue;
-    failures.push({
+    corpus.failures.push({
       source: record.source,
-      name: record.name ?? null,
+      name: typeof record.name === 'string' ? record.name : null,
       code: record.code,
       message: record.message,
-      attempts: typeof record.attempts === 'number' ? record.attempts : 1,
+      attempts: typeof record.attempts === 'number' && record.attempts >= 0 ? record.attempts : 1,
     });
   }
-
-  const errors = new Map<string, ErrorRow>();
-  for (const f of failures) {
-    const row = errors.get(f.code) ?? { code: f.code, count: 0, examples: [] };
-    row.count += 1;
-    if (row.examples.length < ERROR_EXAMPLES) row.examples.push({ source: f.source, message: f.message });
-    errors.set(f.code, row);
-  }
-
-  const categories = [...groups.entries()].sort(
-    ([a, ga], [b, gb]) => gb.skills - ga.skills || (a < b ? -1 : a > b ? 1 : 0),
-  );
-  const sortedScores = sortedCopy(scores);
-  const sortedMs = sortedCopy(auditMs);
-  const totalMs = auditMs.reduce((a, b) => a + b, 0);
-  const histogram = Array.from({ length: 9 }, (_, i) => ({
-    from: 10 + 10 * i,
-    to: i === 8 ? 100 : 19 + 10 * i,
-    count: 0,
-  }));
-  for (const score of scores) {
-    const bin = Math.min(8, Math.max(0, Math.floor(score / 10) - 1));
-    (histogram[bin] as { count: number }).count += 1;
-  }
-
-  const patterns: PatternRow[] = PATTERNS.map((p) => {
-    const counts = prevalence.get(p.id) ?? severityCounts();
-    return {
-      pattern: p.id,
-      name: p.name,
-      skills: counts,
-      any: counts.high + counts.medium + counts.low,
-    };
-  });
-  const ruleRows: RuleRow[] = [...rules.entries()]
-    .map(([rule, r]) => ({ rule, pattern: r.pattern, findings: r.findings, skills: r.skills }))
-    .sort((a, b) => b.findings - a.findings || b.skills - a.skills || (a.rule < b.rule ? -1 : 1))
-    .slice(0, TOP_RULES);
-
-  return {
-    version: SUMMARY_VERSION,
-    generatedAt: new Date().toISOString(),
-    tool: { name: 'skillaudit', version: VERSION },
-    configuration: batch
-      ? {
-          ...batch.config,
-          key: batch.configKey,
-          stages: batch.config.stages,
-          corpus: batch.corpus,
-          startedAt: batch.startedAt,
-        }
-      : null,
-    counts: {
-      total: overall.skills + failures.length,
-      audited: overall.skills,
-      failed: failures.length,
-      otherConfiguration,
-    },
-    statuses,
-    scoreHistogram: histogram,
-    scoreMean: overall.score.value,
-    scoreMedian: quantile(sortedScores, 0.5),
-    categories: categories.map(([name, g]) => g.row(name)),
-    overall: overall.row('overall'),
-    strata: (['low', 'mid', 'high', 'all'] as const).map((s) => stratumRow(s, strata[s], strata.all.length)),
-    strataByCategory: categories.map(([name, g]) => g.strataRow(name)),
-    patterns,
-    rules: ruleRows,
-    errors: [...errors.values()].sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1)),
-    time: {
-      totalMs,
-      meanMs: auditMs.length === 0 ? null : totalMs / auditMs.length,
-      p50Ms: quantile(sortedMs, 0.5),
-      p95Ms: quantile(sortedMs, 0.95),
-      byStage: Object.fromEntries(byStage),
-    },
-    cost,
-    skills,
-    failures,
-  };
+  return corpus.summary(batch);
 }
 
 /** Computes the summary and writes summary.json (atomically) and summary.md into the batch folder. */
