@@ -5,7 +5,7 @@ import type { CategoryMap } from './categories.js';
 import { auditOptionsFor, type BatchConfig, configKey } from './config.js';
 import { type BatchLine, failureKey, readFailure } from './records.js';
 import { appendLines, type BatchCounts, listSources, prepareBatchDir } from './run-batch.js';
-import { finishedLine, recordFailure, triage, type UnitContext } from './run-unit.js';
+import { failureLine, finishedLine, recordFailure, triage, type UnitContext } from './run-unit.js';
 
 // The distributed batch, on BullMQ over Redis: the batch command puts one job per skill on the queue and any
 // number of `skillaudit worker` processes, on any machines that share the batch folder, take them. Everything a
@@ -85,6 +85,8 @@ export interface Enqueued {
   counts: BatchCounts;
   /** Ids of the jobs this batch waits for. */
   jobs: string[];
+  /** Other places of the corpus holding a queued skill's content (by job id). */
+  copies: Map<string, { source: string; category: string | null }[]>;
 }
 
 /**
@@ -115,6 +117,8 @@ export async function enqueueBatch(options: EnqueueOptions): Promise<Enqueued> {
   };
   const queue = openQueue(options.queue.url);
   const jobs: string[] = [];
+  const queued = new Set<string>();
+  const copies = new Map<string, { source: string; category: string | null }[]>();
   const record = (lines: BatchLine[]) => {
     appendLines(dir, lines);
     for (const line of lines) counts[line.status]++;
@@ -163,6 +167,10 @@ export async function enqueueBatch(options: EnqueueOptions): Promise<Enqueued> {
       }
       for (const job of data) {
         const id = jobId(job.contentHash, key);
+        if (queued.has(id)) {
+          copies.set(id, [...(copies.get(id) ?? []), { source: job.source, category: job.category }]);
+          continue;
+        }
         const added = await queue.add('audit', job, {
           jobId: id,
           attempts: options.queue.attempts ?? 3,
@@ -174,13 +182,14 @@ export async function enqueueBatch(options: EnqueueOptions): Promise<Enqueued> {
         // A job of the same id that failed before stays failed unless the user asks again.
         if (options.retryFailed && (await added.getState()) === 'failed') await added.retry('failed');
         jobs.push(id);
+        queued.add(id);
       }
       counts.sourcesDone++;
     }
   } finally {
     await queue.close();
   }
-  return { dir, counts, jobs };
+  return { dir, counts, jobs, copies };
 }
 
 export interface WaitOptions {
@@ -189,6 +198,8 @@ export interface WaitOptions {
   jobs: readonly string[];
   queue: QueueSettings;
   counts: BatchCounts;
+  /** Other places of the corpus holding a queued skill's content (by job id). */
+  copies?: ReadonlyMap<string, { source: string; category: string | null }[]>;
   pollMs?: number;
   onProgress?: (counts: BatchCounts, line?: BatchLine) => void;
 }
@@ -205,9 +216,18 @@ export async function waitForBatch(options: WaitOptions): Promise<BatchCounts> {
   const pending = new Set(options.jobs);
   const { counts } = options;
   const pollMs = options.pollMs ?? 1000;
-  const record = (line: BatchLine) => {
-    appendLines(options.dir, [line]);
-    counts[line.status === 'reused' ? 'done' : line.status]++;
+  const record = (id: string, line: BatchLine) => {
+    // Copies of the skill elsewhere in the corpus share its job and its outcome.
+    const copies = (options.copies?.get(id) ?? []).map(
+      (copy): BatchLine => ({
+        ...line,
+        ...copy,
+        status: line.status === 'failed' ? 'failed' : 'reused',
+        timings: null,
+      }),
+    );
+    appendLines(options.dir, [line, ...copies]);
+    for (const l of [line, ...copies]) counts[l.status]++;
     options.onProgress?.(counts, line);
   };
   try {
@@ -223,20 +243,9 @@ export async function waitForBatch(options: WaitOptions): Promise<BatchCounts> {
         if (state === 'failed' && job) {
           const earlier = readFailure(options.dir, failureKey(job.data.source, contentHash, key));
           record(
+            id,
             earlier
-              ? {
-                  id: contentHash,
-                  name: earlier.name,
-                  source: job.data.source,
-                  category: job.data.category,
-                  status: 'failed',
-                  verdict: null,
-                  score: null,
-                  runDir: null,
-                  timings: null,
-                  error: { code: earlier.code, message: earlier.message },
-                  at: earlier.at,
-                }
+              ? failureLine(earlier)
               : await recordFailure(
                   { ...ctx, attempt: job.attemptsMade },
                   { source: job.data.source, contentHash, name: null, category: job.data.category },
@@ -250,6 +259,7 @@ export async function waitForBatch(options: WaitOptions): Promise<BatchCounts> {
         }
         // Completed jobs leave the queue: the run folder's marker tells how the audit ended.
         record(
+          id,
           finishedLine(options.dir, contentHash, key) ??
             (await recordFailure(
               ctx,

@@ -111,6 +111,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchCounts> {
   };
   options.onProgress?.(counts);
   let next = 0;
+  const inFlight = new Map<string, Promise<void>>();
   const work = async () => {
     while (next < sources.length) {
       const source = sources[next++] as string;
@@ -120,6 +121,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchCounts> {
         config: options.config,
         configKey: key,
         retryFailed: options.retryFailed === true,
+        inFlight,
         ...(options.categories ? { categories: options.categories } : {}),
         ...(options.onStage ? { onStage: options.onStage } : {}),
       });

@@ -38,6 +38,11 @@ export interface UnitContext {
   categories?: CategoryMap;
   /** The content a queue job expects the source to hold: its failure is the skill's, even before it loads. */
   contentHash?: string;
+  /**
+   * Content being audited right now by this process, shared by its concurrent units: a skill copied into two
+   * places of a corpus (forks do this) is audited once, and the copy waits for that audit.
+   */
+  inFlight?: Map<string, Promise<void>>;
   /** Which attempt this is (queue jobs are retried); recorded in a failure. */
   attempt?: number;
   onStage?: (skill: string, stage: string) => void;
@@ -105,6 +110,23 @@ export function finishedLine(dir: string, contentHash: string, key: string): Bat
   return null;
 }
 
+/** A failure record as a batch.jsonl line. */
+export function failureLine(record: FailureRecord, message = record.message): BatchLine {
+  return {
+    id: record.contentHash,
+    name: record.name,
+    source: record.source,
+    category: record.category,
+    status: 'failed',
+    verdict: null,
+    score: null,
+    runDir: null,
+    timings: null,
+    error: { code: record.code, message },
+    at: record.at,
+  };
+}
+
 /** Records a failure (replacing an earlier one) and returns its line. */
 export async function recordFailure(
   ctx: UnitContext,
@@ -124,19 +146,7 @@ export async function recordFailure(
     at: now(),
   };
   await writeJsonAtomic(failurePath(ctx.dir, key), record);
-  return {
-    id: what.contentHash,
-    name: what.name,
-    source: what.source,
-    category: what.category,
-    status: 'failed',
-    verdict: null,
-    score: null,
-    runDir: null,
-    timings: null,
-    error,
-    at: record.at,
-  };
+  return failureLine(record);
 }
 
 /** Writes the run folder's marker (last, so the folder counts as complete only now) and returns its line. */
@@ -206,14 +216,11 @@ export function triage(skill: Skill, ctx: UnitContext): Triage {
   }
   const earlier = readFailure(ctx.dir, failureKey(source, skill.id, ctx.configKey));
   if (earlier && !ctx.retryFailed) {
-    const error = {
-      code: earlier.code,
-      message: `${earlier.message} (an earlier attempt; --retry-failed runs it again)`,
-    };
-    return {
-      kind: 'done',
-      line: { ...base, status: 'failed', verdict: null, score: null, runDir: null, error },
-    };
+    const line = failureLine(
+      { ...earlier, source, category },
+      `${earlier.message} (an earlier attempt; --retry-failed runs it again)`,
+    );
+    return { kind: 'done', line };
   }
   return { kind: 'audit', plan: { source, name, contentHash: skill.id, category }, runDir };
 }
@@ -222,15 +229,58 @@ export function triage(skill: Skill, ctx: UnitContext): Triage {
 export async function auditUnit(source: string, ctx: UnitContext): Promise<BatchLine[]> {
   const lines: BatchLine[] = [];
   const planned = new Map<string, Planned>();
+  const copies: { plan: Planned; audited: Promise<void> }[] = [];
+  const inFlight = ctx.inFlight ?? new Map<string, Promise<void>>();
+  let ended = () => {};
+  const thisUnit = new Promise<void>((resolve) => {
+    ended = resolve;
+  });
   const pick = (skills: SkillResult[]): SkillResult[] =>
     skills.filter((entry) => {
       if (!entry.ok) return true;
       const next = triage(entry.skill, ctx);
-      if (next.kind === 'done') lines.push(next.line);
-      else planned.set(next.runDir, next.plan);
-      return next.kind === 'audit';
+      if (next.kind === 'done') {
+        lines.push(next.line);
+        return false;
+      }
+      const running = inFlight.get(next.plan.contentHash);
+      if (running) {
+        copies.push({ plan: next.plan, audited: running });
+        return false;
+      }
+      inFlight.set(next.plan.contentHash, thisUnit);
+      planned.set(next.runDir, next.plan);
+      return true;
     });
 
+  try {
+    lines.push(...(await auditPicked(source, ctx, pick, planned)));
+  } finally {
+    for (const plan of planned.values()) inFlight.delete(plan.contentHash);
+    ended();
+  }
+  for (const { plan, audited } of copies) {
+    await audited;
+    const line = finishedLine(ctx.dir, plan.contentHash, ctx.configKey);
+    lines.push(
+      line
+        ? { ...line, source: plan.source, category: plan.category, status: 'reused', timings: null }
+        : await recordFailure(ctx, plan, {
+            code: 'AUDIT_FAILED',
+            message: 'a copy of this skill (same content) elsewhere in the corpus failed its audit',
+          }),
+    );
+  }
+  return lines;
+}
+
+async function auditPicked(
+  source: string,
+  ctx: UnitContext,
+  pick: (skills: SkillResult[]) => SkillResult[],
+  planned: ReadonlyMap<string, Planned>,
+): Promise<BatchLine[]> {
+  const lines: BatchLine[] = [];
   let outcomes: Awaited<ReturnType<typeof runAudit>>;
   try {
     outcomes = await runAudit(source, {
