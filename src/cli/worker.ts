@@ -31,7 +31,10 @@ export function registerWorker(program: Command): void {
     .option('--per-minute <n>', 'start at most n skills a minute (rate limit)', positiveInt)
     .option('-q, --quiet', 'no log lines on stderr')
     .action(async (flags: WorkerFlags) => {
-      const { startWorker } = await import('../batch/worker.js');
+      const [{ startWorker }, { startServeWorker }] = await Promise.all([
+        import('../batch/worker.js'),
+        import('../server/audit-queue.js'),
+      ]);
       const log = flags.quiet
         ? () => {}
         : (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
@@ -42,12 +45,16 @@ export function registerWorker(program: Command): void {
         ...(flags.perMinute ? { perMinute: flags.perMinute } : {}),
         log,
       });
-      await worker.ready;
-      log(`worker ${process.pid} taking jobs from ${flags.queue} (${flags.concurrency} at once)`);
+      // The same worker serves `serve --queue` audits too: the web service scales out with the batch workers.
+      const serveWorker = startServeWorker(flags.queue, flags.concurrency, flags.lockSeconds * 1000, log);
+      await Promise.all([worker.ready, serveWorker.ready]);
+      log(
+        `worker ${process.pid} taking batch and service jobs from ${flags.queue} (${flags.concurrency} at once each)`,
+      );
       await new Promise<void>((done) => {
         const stop = (signal: NodeJS.Signals) => {
           log(`${signal}: stopping; running jobs go back to the queue when their lock expires`);
-          worker.close(true).then(done, done);
+          Promise.allSettled([worker.close(true), serveWorker.close(true)]).then(() => done());
         };
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);

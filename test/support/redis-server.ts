@@ -42,7 +42,10 @@ async function waitForPing(port: number): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     try {
-      const reply = execFileSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).trim();
+      const reply = execFileSync('redis-cli', ['-p', String(port), 'ping'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
       if (reply === 'PONG') return;
     } catch {
       // not up yet
