@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { SkillResult } from '../intake/index.js';
 import { runAudit, runFolderName } from '../pipeline/audit.js';
 import type { Report } from '../report/model.js';
-import type { Provenance } from '../types.js';
+import type { Provenance, Skill } from '../types.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { type CategoryMap, categoryOf, declaredCategory } from './categories.js';
 import { auditOptionsFor, type BatchConfig } from './config.js';
@@ -18,6 +18,7 @@ import {
   RECORD_VERSION,
   type RunMarker,
   readFailure,
+  readMarker,
   type StageTimings,
   workerName,
   writeJsonAtomic,
@@ -35,12 +36,19 @@ export interface UnitContext {
   /** Audit skills whose earlier attempt failed (by default a failed skill is reported, not retried). */
   retryFailed: boolean;
   categories?: CategoryMap;
+  /** The content a queue job expects the source to hold: its failure is the skill's, even before it loads. */
+  contentHash?: string;
+  /**
+   * Content being audited right now by this process, shared by its concurrent units: a skill copied into two
+   * places of a corpus (forks do this) is audited once, and the copy waits for that audit.
+   */
+  inFlight?: Map<string, Promise<void>>;
   /** Which attempt this is (queue jobs are retried); recorded in a failure. */
   attempt?: number;
   onStage?: (skill: string, stage: string) => void;
 }
 
-interface Planned {
+export interface Planned {
   source: string;
   name: string;
   contentHash: string;
@@ -73,6 +81,52 @@ function reportSummary(runDir: string): Pick<BatchLine, 'verdict' | 'score'> {
   }
 }
 
+/** The line of a skill whose run folder is complete under this configuration, found by its content hash. */
+export function finishedLine(dir: string, contentHash: string, key: string): BatchLine | null {
+  const runs = join(dir, 'runs');
+  let names: string[];
+  try {
+    names = readdirSync(runs).filter((n) => n.endsWith(`-${contentHash.slice(0, 8)}`));
+  } catch {
+    return null;
+  }
+  for (const name of names) {
+    const runDir = join(runs, name);
+    const marker = readMarker(runDir);
+    if (!marker || !isComplete(runDir, contentHash, key)) continue;
+    return {
+      id: contentHash,
+      name: marker.name,
+      source: marker.source,
+      category: marker.category,
+      status: 'done',
+      ...reportSummary(runDir),
+      runDir: relative(dir, runDir),
+      timings: marker.timings,
+      error: null,
+      at: marker.finishedAt,
+    };
+  }
+  return null;
+}
+
+/** A failure record as a batch.jsonl line. */
+export function failureLine(record: FailureRecord, message = record.message): BatchLine {
+  return {
+    id: record.contentHash,
+    name: record.name,
+    source: record.source,
+    category: record.category,
+    status: 'failed',
+    verdict: null,
+    score: null,
+    runDir: null,
+    timings: null,
+    error: { code: record.code, message },
+    at: record.at,
+  };
+}
+
 /** Records a failure (replacing an earlier one) and returns its line. */
 export async function recordFailure(
   ctx: UnitContext,
@@ -92,19 +146,7 @@ export async function recordFailure(
     at: now(),
   };
   await writeJsonAtomic(failurePath(ctx.dir, key), record);
-  return {
-    id: what.contentHash,
-    name: what.name,
-    source: what.source,
-    category: what.category,
-    status: 'failed',
-    verdict: null,
-    score: null,
-    runDir: null,
-    timings: null,
-    error,
-    at: record.at,
-  };
+  return failureLine(record);
 }
 
 /** Writes the run folder's marker (last, so the folder counts as complete only now) and returns its line. */
@@ -145,69 +187,104 @@ async function finishRun(
   };
 }
 
+export type Triage = { kind: 'done'; line: BatchLine } | { kind: 'audit'; plan: Planned; runDir: string };
+
+/**
+ * What this batch still has to do with a loaded skill: nothing when its run folder is complete under this
+ * configuration (a `reused` line), nothing when an earlier attempt failed and failures are not retried (its
+ * `failed` line), else audit it.
+ */
+export function triage(skill: Skill, ctx: UnitContext): Triage {
+  const source = skillSource(skill.provenance);
+  const name = skill.name || skill.folderName;
+  const category = categoryOf(
+    { name, source, contentHash: skill.id },
+    declaredCategory(skill.frontmatter),
+    ctx.categories,
+  );
+  const runDir = join(ctx.dir, 'runs', runFolderName(skill));
+  const base = { id: skill.id, name, source, category, timings: null, at: now() };
+  if (isComplete(runDir, skill.id, ctx.configKey)) {
+    const line: BatchLine = {
+      ...base,
+      status: 'reused',
+      ...reportSummary(runDir),
+      runDir: relative(ctx.dir, runDir),
+      error: null,
+    };
+    return { kind: 'done', line };
+  }
+  const earlier = readFailure(ctx.dir, failureKey(source, skill.id, ctx.configKey));
+  if (earlier && !ctx.retryFailed) {
+    const line = failureLine(
+      { ...earlier, source, category },
+      `${earlier.message} (an earlier attempt; --retry-failed runs it again)`,
+    );
+    return { kind: 'done', line };
+  }
+  return { kind: 'audit', plan: { source, name, contentHash: skill.id, category }, runDir };
+}
+
 /** Audits the skills of one source that this batch has not finished; one line per skill. */
 export async function auditUnit(source: string, ctx: UnitContext): Promise<BatchLine[]> {
-  const runs = join(ctx.dir, 'runs');
   const lines: BatchLine[] = [];
   const planned = new Map<string, Planned>();
-  const skipped: Promise<BatchLine>[] = [];
+  const copies: { plan: Planned; audited: Promise<void> }[] = [];
+  const inFlight = ctx.inFlight ?? new Map<string, Promise<void>>();
+  let ended = () => {};
+  const thisUnit = new Promise<void>((resolve) => {
+    ended = resolve;
+  });
   const pick = (skills: SkillResult[]): SkillResult[] =>
     skills.filter((entry) => {
       if (!entry.ok) return true;
-      const { skill } = entry;
-      const where = skillSource(skill.provenance);
-      const name = skill.name || skill.folderName;
-      const category = categoryOf(
-        { name, source: where, contentHash: skill.id },
-        declaredCategory(skill.frontmatter),
-        ctx.categories,
-      );
-      const runDir = join(runs, runFolderName(skill));
-      if (isComplete(runDir, skill.id, ctx.configKey)) {
-        lines.push({
-          id: skill.id,
-          name,
-          source: where,
-          category,
-          status: 'reused',
-          ...reportSummary(runDir),
-          runDir: relative(ctx.dir, runDir),
-          timings: null,
-          error: null,
-          at: now(),
-        });
+      const next = triage(entry.skill, ctx);
+      if (next.kind === 'done') {
+        lines.push(next.line);
         return false;
       }
-      const earlier = readFailure(ctx.dir, failureKey(where, skill.id, ctx.configKey));
-      if (earlier && !ctx.retryFailed) {
-        skipped.push(
-          Promise.resolve({
-            id: skill.id,
-            name,
-            source: where,
-            category,
-            status: 'failed',
-            verdict: null,
-            score: null,
-            runDir: null,
-            timings: null,
-            error: {
-              code: earlier.code,
-              message: `${earlier.message} (earlier attempt; --retry-failed runs it again)`,
-            },
-            at: now(),
-          }),
-        );
+      const running = inFlight.get(next.plan.contentHash);
+      if (running) {
+        copies.push({ plan: next.plan, audited: running });
         return false;
       }
-      planned.set(runDir, { source: where, name, contentHash: skill.id, category });
+      inFlight.set(next.plan.contentHash, thisUnit);
+      planned.set(next.runDir, next.plan);
       return true;
     });
 
+  try {
+    lines.push(...(await auditPicked(source, ctx, pick, planned)));
+  } finally {
+    for (const plan of planned.values()) inFlight.delete(plan.contentHash);
+    ended();
+  }
+  for (const { plan, audited } of copies) {
+    await audited;
+    const line = finishedLine(ctx.dir, plan.contentHash, ctx.configKey);
+    lines.push(
+      line
+        ? { ...line, source: plan.source, category: plan.category, status: 'reused', timings: null }
+        : await recordFailure(ctx, plan, {
+            code: 'AUDIT_FAILED',
+            message: 'a copy of this skill (same content) elsewhere in the corpus failed its audit',
+          }),
+    );
+  }
+  return lines;
+}
+
+async function auditPicked(
+  source: string,
+  ctx: UnitContext,
+  pick: (skills: SkillResult[]) => SkillResult[],
+  planned: ReadonlyMap<string, Planned>,
+): Promise<BatchLine[]> {
+  const lines: BatchLine[] = [];
   let outcomes: Awaited<ReturnType<typeof runAudit>>;
   try {
     outcomes = await runAudit(source, {
-      ...auditOptionsFor(ctx.config, runs),
+      ...auditOptionsFor(ctx.config, join(ctx.dir, 'runs')),
       pick,
       ...(ctx.onStage ? { onStage: ctx.onStage } : {}),
     });
@@ -216,7 +293,7 @@ export async function auditUnit(source: string, ctx: UnitContext): Promise<Batch
     lines.push(
       await recordFailure(
         ctx,
-        { source, contentHash: null, name: null, category: null },
+        { source, contentHash: ctx.contentHash ?? null, name: null, category: null },
         {
           code,
           message: errorMessage(error),
@@ -227,7 +304,6 @@ export async function auditUnit(source: string, ctx: UnitContext): Promise<Batch
   }
   // The source opened: an earlier failure to open it is history.
   await clearFailure(ctx.dir, failureKey(source, null, ctx.configKey));
-  lines.push(...(await Promise.all(skipped)));
   for (const outcome of outcomes) {
     const plan = outcome.runDir ? planned.get(outcome.runDir) : undefined;
     if (outcome.error || !outcome.report || !outcome.runDir || !plan) {

@@ -2,16 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from '../util/errors.js';
+import { type AgentFlags, addAgentOptions, agentList } from './agent-options.js';
 import { type FailOn, gateExitCode } from './gate.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
-import { emit, oneOf, positiveInt, unitInterval, wholeNumber } from './output.js';
+import { emit, oneOf, positiveInt } from './output.js';
 import { createProgress } from './progress.js';
 
-const AGENTS = ['builtin', 'claude-code', 'codex', 'opencode'] as const;
-type AgentFlag = (typeof AGENTS)[number];
-
-interface AuditFlags {
+interface AuditFlags extends AgentFlags {
   out: string;
   format: 'text' | 'json' | 'md' | 'html';
   detonate: boolean;
@@ -19,27 +17,7 @@ interface AuditFlags {
   runTimeout?: number;
   failOn: FailOn;
   quiet?: boolean;
-  agent: AgentFlag;
-  agents?: string;
-  scenarios: number;
   concurrency: number;
-  alpha: number;
-  agentTimeout?: number;
-  qualityRuns?: number;
-}
-
-/** `--agents a,b` wins over `--agent`; each name must be a known agent. */
-function agentList(flags: AuditFlags): AgentFlag[] {
-  if (!flags.agents) return [flags.agent];
-  const names = flags.agents
-    .split(',')
-    .map((n) => n.trim())
-    .filter((n) => n !== '');
-  for (const n of names)
-    if (!(AGENTS as readonly string[]).includes(n))
-      throw new UserError('USAGE', `unknown agent "${n}" in --agents: use ${AGENTS.join(', ')}`);
-  if (names.length === 0) throw new UserError('USAGE', '--agents names no agent');
-  return [...new Set(names)] as AgentFlag[];
 }
 
 export function registerAudit(program: Command): void {
@@ -65,26 +43,8 @@ export function registerAudit(program: Command): void {
       'none',
     )
     .option('-q, --quiet', 'no progress output')
-    .option('--agent <name>', `agent for the paired trials (${AGENTS.join(', ')})`, oneOf(AGENTS), 'builtin')
-    .option('--agents <a,b>', 'several agents, one utility row each (the first one leads the report)')
-    .option('--scenarios <n>', 'utility scenarios to generate', positiveInt, 3)
-    .option('--concurrency <n>', 'agent trials running at once', positiveInt, 2)
-    .option(
-      '--alpha <a>',
-      'in the combined gain, the weight of time saved against tokens saved (0-1)',
-      unitInterval,
-      0.5,
-    )
-    .option('--agent-timeout <seconds>', 'wall-clock limit of each agent run (default 600)', positiveInt)
-    .option(
-      '--quality-runs <n>',
-      'quality profile: also run n paraphrases of each scenario and n unrelated + n adversarial requests with the skill (extra agent runs; off by default)',
-      wholeNumber,
-    )
-    .option(
-      '--judge-model <provider/name>',
-      'a separate model for the judge (default: --model; the schemes and the agents use --model)',
-    );
+    .option('--concurrency <n>', 'agent trials running at once', positiveInt, 2);
+  addAgentOptions(command);
   addModelOptions(command);
   addLimitOptions(command);
   command.action(async (source: string, flags: AuditFlags & Record<string, unknown>) => {

@@ -13,9 +13,10 @@ import { registerReference } from './reference.js';
 import { registerScan } from './scan.js';
 import { registerServe } from './serve.js';
 import { registerTasks } from './tasks.js';
+import { registerWorker } from './worker.js';
 
 /** Commands with their own SIGINT/SIGTERM handling. */
-const OWN_SHUTDOWN = new Set(['serve']);
+const OWN_SHUTDOWN = new Set(['serve', 'worker']);
 
 /** Builds the program; each command lives in its own file and registers itself. */
 export function buildProgram(): Command {
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerReference(program);
   registerOptimize(program);
   registerServe(program);
+  registerWorker(program);
   // Ctrl-C or SIGTERM stops every sandboxed run, removes temp folders and exits 130/143; commands that
   // shut down on their own (serve requeues its audits) keep their handling.
   program.hook('preAction', (_program, command) => {

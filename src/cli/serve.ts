@@ -28,6 +28,7 @@ interface ServeFlags {
   runTimeout?: number;
   quiet?: boolean;
   trustProxy?: boolean;
+  queue?: string;
 }
 
 const MIN_TOKEN_LENGTH = 16;
@@ -90,6 +91,10 @@ export function registerServe(program: Command): void {
     .option('--token <token>', 'bearer token required to submit (default: $SKILLAUDIT_SERVER_TOKEN)')
     .option('--no-auth', 'accept submissions without a token (local use only)')
     .option('--concurrency <n>', 'audits running at once', parseCount, 2)
+    .option(
+      '--queue <redis-url>',
+      'run audits on `skillaudit worker`s through this Redis queue (redis://host:port[/db]); they must share --data-dir',
+    )
     .option(
       '--allow-host <host>',
       'another git host submissions may name (repeatable)',
@@ -159,6 +164,7 @@ export function registerServe(program: Command): void {
       token,
       ...(flags.allowOrigin.length > 0 ? { allowedOrigins: flags.allowOrigin } : {}),
       concurrency: Math.max(1, flags.concurrency),
+      ...(flags.queue ? { queue: flags.queue } : {}),
       policy: {
         allowedHosts: new Set([...DEFAULT_ALLOWED_HOSTS, ...flags.allowHost]),
         allowPrivate: flags.allowPrivate === true,

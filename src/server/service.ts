@@ -17,13 +17,15 @@ import { AuditWorkers } from './workers.js';
 export interface ServiceConfig extends AppSettings, Omit<JobSettings, 'dataDir' | 'policy'> {
   port: number;
   concurrency: number;
+  /** Run audits on `skillaudit worker`s through this Redis queue instead of in this process. */
+  queue?: string;
   log: (line: string) => void;
 }
 
 export interface RunningService {
   url: string;
   store: AuditStore;
-  workers: AuditWorkers;
+  workers: AuditWorkers | import('./audit-queue.js').QueuedAudits;
   /** Stops accepting and claiming, requeues running audits, closes the server and the database. */
   close(): Promise<void>;
 }
@@ -76,12 +78,15 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     ...(config.maxRuns !== undefined ? { maxRuns: config.maxRuns } : {}),
     ...(config.runTimeoutMs !== undefined ? { runTimeoutMs: config.runTimeoutMs } : {}),
   };
-  const workers = new AuditWorkers(
-    store,
-    config.concurrency,
-    (audit, onStage) => runAuditJob(audit, job, onStage),
-    config.log,
-  );
+  // Loaded only with --queue: the embedded pool needs no Redis client.
+  const workers = config.queue
+    ? new (await import('./audit-queue.js')).QueuedAudits(config.queue, store, job, config.log)
+    : new AuditWorkers(
+        store,
+        config.concurrency,
+        (audit, onStage) => runAuditJob(audit, job, onStage),
+        config.log,
+      );
   // Everything besides the skill that decides an audit's outcome: a finished audit is reused only under the same.
   const configKey = createHash('sha256')
     .update(JSON.stringify({ version: VERSION, ...job, dataDir: null, policy: null }))

@@ -1,0 +1,282 @@
+import { type ConnectionOptions, Queue } from 'bullmq';
+import { withSource } from '../intake/index.js';
+import { errorMessage, UserError } from '../util/errors.js';
+import type { CategoryMap } from './categories.js';
+import { auditOptionsFor, type BatchConfig, configKey } from './config.js';
+import { type BatchLine, failureKey, readFailure } from './records.js';
+import { appendLines, type BatchCounts, listSources, prepareBatchDir } from './run-batch.js';
+import { failureLine, finishedLine, recordFailure, triage, type UnitContext } from './run-unit.js';
+
+// The distributed batch, on BullMQ over Redis: the batch command puts one job per skill on the queue and any
+// number of `skillaudit worker` processes, on any machines that share the batch folder, take them. Everything a
+// queue must get right is BullMQ's: a job id of content hash + configuration (a skill is queued once however
+// often the batch is rerun), a lock per running job and stalled-job recovery (a killed worker's job goes to
+// another), attempts with exponential backoff, a rate limiter, and a graceful close that lets running jobs end.
+
+export const QUEUE_NAME = 'skillaudit-batch';
+
+/** What a job carries: everything a worker on another machine needs, and nothing secret. */
+export interface AuditJobData {
+  /** A source naming exactly one skill (and one commit, for git). */
+  source: string;
+  contentHash: string;
+  /** The batch folder, as every worker sees it (a shared path). */
+  dir: string;
+  config: BatchConfig;
+  configKey: string;
+  category: string | null;
+}
+
+export interface QueueSettings {
+  url: string;
+  /** Attempts per job before it is failed (a crash or a lost lock counts as one too). */
+  attempts?: number;
+  /** First retry delay; doubled at each attempt. */
+  backoffMs?: number;
+}
+
+/** `redis://[user:password@]host[:port][/db]` (or `rediss://` for TLS) as BullMQ connection options. */
+export function parseQueueUrl(url: string): ConnectionOptions {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UserError('USAGE', `--queue ${url}: expected redis://host:port[/db]`);
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')
+    throw new UserError('USAGE', `--queue ${url}: expected a redis:// or rediss:// URL`);
+  const db = parsed.pathname.replace(/^\//, '');
+  if (db !== '' && !/^\d+$/.test(db))
+    throw new UserError('USAGE', `--queue ${url}: the database must be a number`);
+  return {
+    host: parsed.hostname || '127.0.0.1',
+    port: parsed.port ? Number(parsed.port) : 6379,
+    ...(db ? { db: Number(db) } : {}),
+    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+    ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
+    // Workers block on Redis; BullMQ requires commands to wait for a reconnect instead of failing.
+    maxRetriesPerRequest: null,
+  };
+}
+
+/** The batch queue. Connection errors are not fatal: ioredis reconnects and queued commands wait for it. */
+function openQueue(url: string): Queue<AuditJobData> {
+  const queue = new Queue<AuditJobData>(QUEUE_NAME, { connection: parseQueueUrl(url) });
+  queue.on('error', () => {});
+  return queue;
+}
+
+/** Job id: the content and the configuration (BullMQ refuses ':' in custom ids). */
+export const jobId = (contentHash: string, key: string): string => `${contentHash}-${key}`;
+
+export interface EnqueueOptions {
+  corpus: readonly string[];
+  out: string;
+  config: BatchConfig;
+  retryFailed: boolean;
+  categories?: CategoryMap;
+  queue: QueueSettings;
+  onProgress?: (counts: BatchCounts, line?: BatchLine) => void;
+}
+
+export interface Enqueued {
+  dir: string;
+  counts: BatchCounts;
+  /** Ids of the jobs this batch waits for. */
+  jobs: string[];
+  /** Other places of the corpus holding a queued skill's content (by job id). */
+  copies: Map<string, { source: string; category: string | null }[]>;
+}
+
+/**
+ * Puts every unfinished skill of the corpus on the queue. Each source is opened here (its skills are hashed,
+ * so the job id names the content) and closed again before the next; finished and earlier-failed skills are
+ * written to batch.jsonl at once instead of being queued.
+ */
+export async function enqueueBatch(options: EnqueueOptions): Promise<Enqueued> {
+  const sources = await listSources(options.corpus);
+  // Fails now, not on every worker, when the model settings are unusable.
+  auditOptionsFor(options.config, options.out);
+  const dir = await prepareBatchDir(options.out, options.config, options.corpus);
+  const key = configKey(options.config);
+  const ctx: UnitContext = {
+    dir,
+    config: options.config,
+    configKey: key,
+    retryFailed: options.retryFailed,
+    ...(options.categories ? { categories: options.categories } : {}),
+  };
+  const counts: BatchCounts = {
+    sources: sources.length,
+    done: 0,
+    reused: 0,
+    failed: 0,
+    running: 0,
+    sourcesDone: 0,
+  };
+  const queue = openQueue(options.queue.url);
+  const jobs: string[] = [];
+  const queued = new Set<string>();
+  const copies = new Map<string, { source: string; category: string | null }[]>();
+  const record = (lines: BatchLine[]) => {
+    appendLines(dir, lines);
+    for (const line of lines) counts[line.status]++;
+    options.onProgress?.(counts, lines.at(-1));
+  };
+  try {
+    for (const source of sources) {
+      const data: AuditJobData[] = [];
+      try {
+        await withSource(source, { limits: options.config.limits }, async (handle) => {
+          const lines: BatchLine[] = [];
+          for (const entry of handle.skills) {
+            if (!entry.ok) {
+              lines.push(
+                await recordFailure(
+                  ctx,
+                  { source: `${source}#${entry.path}`, contentHash: null, name: null, category: null },
+                  entry.error,
+                ),
+              );
+              continue;
+            }
+            const next = triage(entry.skill, ctx);
+            if (next.kind === 'done') lines.push(next.line);
+            else
+              data.push({
+                source: next.plan.source,
+                contentHash: next.plan.contentHash,
+                dir,
+                config: options.config,
+                configKey: key,
+                category: next.plan.category,
+              });
+          }
+          record(lines);
+        });
+      } catch (error) {
+        const code = error instanceof UserError ? error.code : 'AUDIT_FAILED';
+        record([
+          await recordFailure(
+            ctx,
+            { source, contentHash: null, name: null, category: null },
+            { code, message: errorMessage(error) },
+          ),
+        ]);
+      }
+      for (const job of data) {
+        const id = jobId(job.contentHash, key);
+        if (queued.has(id)) {
+          copies.set(id, [...(copies.get(id) ?? []), { source: job.source, category: job.category }]);
+          continue;
+        }
+        const added = await queue.add('audit', job, {
+          jobId: id,
+          attempts: options.queue.attempts ?? 3,
+          backoff: { type: 'exponential', delay: options.queue.backoffMs ?? 10_000 },
+          // Finished jobs leave the queue: the run folder's marker is the record of a finished skill.
+          removeOnComplete: true,
+          removeOnFail: { age: 7 * 24 * 3600 },
+        });
+        // A job of the same id that failed before stays failed unless the user asks again.
+        if (options.retryFailed && (await added.getState()) === 'failed') await added.retry('failed');
+        jobs.push(id);
+        queued.add(id);
+      }
+      counts.sourcesDone++;
+    }
+  } finally {
+    await queue.close();
+  }
+  return { dir, counts, jobs, copies };
+}
+
+export interface WaitOptions {
+  dir: string;
+  config: BatchConfig;
+  jobs: readonly string[];
+  queue: QueueSettings;
+  counts: BatchCounts;
+  /** Other places of the corpus holding a queued skill's content (by job id). */
+  copies?: ReadonlyMap<string, { source: string; category: string | null }[]>;
+  pollMs?: number;
+  onProgress?: (counts: BatchCounts, line?: BatchLine) => void;
+}
+
+/**
+ * Follows the batch's jobs until each has ended, writing a line per skill to batch.jsonl. The queue is polled
+ * (not only listened to) so that nothing is missed across a Redis restart: a job that is gone has completed
+ * (its run folder says how), a failed job has used its attempts.
+ */
+export async function waitForBatch(options: WaitOptions): Promise<BatchCounts> {
+  const queue = openQueue(options.queue.url);
+  const key = configKey(options.config);
+  const ctx: UnitContext = { dir: options.dir, config: options.config, configKey: key, retryFailed: false };
+  const pending = new Set(options.jobs);
+  const { counts } = options;
+  const pollMs = options.pollMs ?? 1000;
+  const record = (id: string, line: BatchLine) => {
+    // Copies of the skill elsewhere in the corpus share its job and its outcome.
+    const copies = (options.copies?.get(id) ?? []).map(
+      (copy): BatchLine => ({
+        ...line,
+        ...copy,
+        status: line.status === 'failed' ? 'failed' : 'reused',
+        timings: null,
+      }),
+    );
+    appendLines(options.dir, [line, ...copies]);
+    for (const l of [line, ...copies]) counts[l.status]++;
+    options.onProgress?.(counts, line);
+  };
+  try {
+    while (pending.size > 0) {
+      let running = 0;
+      for (const id of [...pending]) {
+        const job = await queue.getJob(id);
+        const state = job ? await job.getState() : 'missing';
+        if (state === 'active') running++;
+        if (state !== 'missing' && state !== 'failed' && state !== 'unknown') continue;
+        pending.delete(id);
+        const contentHash = id.slice(0, id.length - key.length - 1);
+        if (state === 'failed' && job) {
+          const earlier = readFailure(options.dir, failureKey(job.data.source, contentHash, key));
+          record(
+            id,
+            earlier
+              ? failureLine(earlier)
+              : await recordFailure(
+                  { ...ctx, attempt: job.attemptsMade },
+                  { source: job.data.source, contentHash, name: null, category: job.data.category },
+                  {
+                    code: 'WORKER_LOST',
+                    message: job.failedReason || 'the job failed without a recorded reason',
+                  },
+                ),
+          );
+          continue;
+        }
+        // Completed jobs leave the queue: the run folder's marker tells how the audit ended.
+        record(
+          id,
+          finishedLine(options.dir, contentHash, key) ??
+            (await recordFailure(
+              ctx,
+              { source: job?.data.source ?? id, contentHash, name: null, category: null },
+              {
+                code: 'LOST',
+                message: 'the job left the queue without a finished run folder (removed by hand?)',
+              },
+            )),
+        );
+      }
+      counts.running = running;
+      options.onProgress?.(counts);
+      if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  } finally {
+    await queue.close();
+  }
+  return counts;
+}
