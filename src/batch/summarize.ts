@@ -1,4 +1,4 @@
-import { type Dirent, existsSync, readFileSync, statSync } from 'node:fs';
+import { type Dirent, existsSync, statSync } from 'node:fs';
 import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RUNTIME_RULE_LIST } from '../detonate/runtime-rules.js';
@@ -9,7 +9,6 @@ import type { PatternId, SafetyStatus, Severity } from '../types.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { VERSION } from '../version.js';
 import { type CategoryMap, categoryOf, UNCATEGORISED } from './categories.js';
-import type { BatchConfig } from './config.js';
 import {
   type FailureRecord,
   MARKER,
@@ -18,6 +17,7 @@ import {
   readMarker,
   writeJsonAtomic,
 } from './records.js';
+import { type BatchConfigFile, readBatchConfig } from './run-batch.js';
 import { renderSummaryMarkdown } from './summary-markdown.js';
 import {
   type BatchSummary,
@@ -62,16 +62,6 @@ export interface SummarizeOptions {
   categories?: CategoryMap;
 }
 
-/** `<batch>/batch-config.json`, written when the batch starts. */
-export interface BatchConfigFile {
-  version: 1;
-  configKey: string;
-  config: BatchConfig;
-  corpus: string[];
-  startedAt: string;
-}
-
-export const BATCH_CONFIG = 'batch-config.json';
 export const SUMMARY_JSON = 'summary.json';
 export const SUMMARY_MD = 'summary.md';
 
@@ -294,29 +284,19 @@ function stratumRow(stratum: StratumName, prgs: readonly number[], allValid: num
   };
 }
 
-function readBatchConfig(dir: string): BatchConfigFile | null {
-  const path = join(dir, BATCH_CONFIG);
-  if (!existsSync(path)) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new UserError('UNREADABLE', `${path}: ${errorMessage(error)}`, path);
-  }
-  const file = parsed as Partial<BatchConfigFile> | null;
-  if (
-    !file ||
-    typeof file !== 'object' ||
-    typeof file.configKey !== 'string' ||
-    !file.config ||
-    !Array.isArray(file.config.stages)
-  )
+/** The batch's settings; a batch-config.json that is there but cannot be read is an error, not "no settings". */
+function batchConfig(dir: string): BatchConfigFile | null {
+  const config = readBatchConfig(dir);
+  const path = join(dir, 'batch-config.json');
+  if (config === null && existsSync(path))
+    throw new UserError('UNREADABLE', `${path}: not a batch configuration this version can read`, path);
+  if (config !== null && (typeof config.configKey !== 'string' || !Array.isArray(config.config?.stages)))
     throw new UserError(
       'UNREADABLE',
       `${path}: not a batch configuration (configKey and config.stages)`,
       path,
     );
-  return file as BatchConfigFile;
+  return config;
 }
 
 /** Names in a folder (sorted, so the output does not depend on the file system's order); none if unreadable. */
@@ -540,7 +520,7 @@ export async function summarizeBatch(dir: string, options: SummarizeOptions = {}
     // reported below
   }
   if (!isFolder) throw new UserError('NOT_FOUND', `${dir}: no such batch folder`, dir);
-  const batch = readBatchConfig(dir);
+  const batch = batchConfig(dir);
   const key = batch?.configKey ?? null;
   const corpus = new Corpus();
   const seenContent = new Set<string>();

@@ -1,28 +1,6 @@
-// A batch folder's own files for tests: batch-config.json as the batch writes it when it starts, and the check of
-// summary.json against its published schema (docs/schemas/batch-summary.schema.json).
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// The check of summary.json against its published schema (docs/schemas/batch-summary.schema.json).
+import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { type BatchConfig, configKey } from '../../src/batch/config.js';
-import type { BatchConfigFile } from '../../src/batch/summarize.js';
-
-/** Writes `<dir>/batch-config.json` and returns its configuration key (computed unless given). */
-export function writeBatchConfig(
-  dir: string,
-  config: BatchConfig,
-  corpus: string[],
-  key = configKey(config),
-): string {
-  const file: BatchConfigFile = {
-    version: 1,
-    configKey: key,
-    config,
-    corpus,
-    startedAt: new Date().toISOString(),
-  };
-  writeFileSync(join(dir, 'batch-config.json'), JSON.stringify(file));
-  return key;
-}
 
 let validate: ReturnType<Ajv2020['compile']> | undefined;
 

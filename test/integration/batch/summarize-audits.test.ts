@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BatchConfig, configKey } from '../../../src/batch/config.js';
 import type { BatchLine, RunMarker } from '../../../src/batch/records.js';
+import { prepareBatchDir } from '../../../src/batch/run-batch.js';
 import { auditUnit, type UnitContext } from '../../../src/batch/run-unit.js';
 import { summarizeBatch, writeSummary } from '../../../src/batch/summarize.js';
 import type { BatchSummary } from '../../../src/batch/summary-model.js';
 import type { Report } from '../../../src/report/model.js';
-import { summarySchemaErrors, writeBatchConfig } from '../../support/batch-summary.js';
+import { summarySchemaErrors } from '../../support/batch-summary.js';
 
 // Real keyless audits (scan and quality, no detonation) of a few small skills of our own through the batch's
 // unit runner, then the summary: its counts, statuses, scores and categories must be the reports' own, the
@@ -83,7 +84,7 @@ beforeAll(async () => {
   writeFileSync(badZip, 'this is not a zip archive');
 
   for (const source of [...sources, noSkill, badZip]) lines.push(...(await auditUnit(source, ctx())));
-  writeBatchConfig(out, config, [corpus, badZip]);
+  await prepareBatchDir(out, config, [corpus, badZip]);
 }, 120_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));

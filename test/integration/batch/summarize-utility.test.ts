@@ -2,13 +2,14 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BatchConfig } from '../../../src/batch/config.js';
+import { type BatchConfig, configKey } from '../../../src/batch/config.js';
 import type { BatchLine } from '../../../src/batch/records.js';
+import { prepareBatchDir } from '../../../src/batch/run-batch.js';
 import { auditUnit } from '../../../src/batch/run-unit.js';
 import { writeSummary } from '../../../src/batch/summarize.js';
 import type { BatchSummary } from '../../../src/batch/summary-model.js';
 import type { Report } from '../../../src/report/model.js';
-import { summarySchemaErrors, writeBatchConfig } from '../../support/batch-summary.js';
+import { summarySchemaErrors } from '../../support/batch-summary.js';
 import {
   isJudge,
   isSchemes,
@@ -108,8 +109,8 @@ beforeAll(async () => {
       alpha: 0.5,
     },
   };
-  mkdirSync(out, { recursive: true });
-  const key = writeBatchConfig(out, config, [source]);
+  await prepareBatchDir(out, config, [source]);
+  const key = configKey(config);
   // One source, two skills: they share the model clients, as an archive or repository of skills does.
   lines = await auditUnit(source, { dir: out, config, configKey: key, retryFailed: false });
   summary = await writeSummary(out);

@@ -2,18 +2,21 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BatchConfig, configKey } from '../../../src/batch/config.js';
 import type { FailureRecord, RunMarker } from '../../../src/batch/records.js';
+import { prepareBatchDir } from '../../../src/batch/run-batch.js';
 import { summarizeBatch, writeSummary } from '../../../src/batch/summarize.js';
 import type { BatchSummary, CategoryRow } from '../../../src/batch/summary-model.js';
 import type { Report, ReportFinding, ScenarioResult } from '../../../src/report/model.js';
 import type { PatternId, SafetyStatus, Severity } from '../../../src/types.js';
-import { summarySchemaErrors, writeBatchConfig } from '../../support/batch-summary.js';
+import { summarySchemaErrors } from '../../support/batch-summary.js';
 import { scanOnlyReport } from '../../support/report-fixtures.js';
 
 // summarizeBatch over a batch folder built by hand: every figure below is worked out in the comments from the
 // numbers written into the run folders, never taken from the code under test.
 
-const KEY = 'a1a1a1a1a1a1a1a1';
+const CONFIG: BatchConfig = { stages: ['scan', 'quality', 'utility'], limits: {} };
+const KEY = configKey(CONFIG);
 const OTHER_KEY = 'b2b2b2b2b2b2b2b2';
 const hash = (c: string) => c.repeat(64);
 const HOSTILE_NAME = 'delta|<img src=x onerror=alert(1)> [x](javascript:alert(1)) @everyone';
@@ -146,9 +149,10 @@ const usage = (input: number, output: number, calls: number, cost: number) => ({
   unpricedCalls: 0,
 });
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'skillaudit-summary-'));
-  writeBatchConfig(dir, { stages: ['scan', 'quality', 'utility'], limits: {} }, ['/corpus'], KEY);
+  // batch-config.json as the batch writes it when it starts.
+  await prepareBatchDir(dir, CONFIG, ['/corpus']);
 
   // alpha (finance): caution 85. Static E2 high and P4 medium; R2 low suppressed; a runtime PE3 high.
   // Scenarios: s1 4 items 4/2 (wi 1, wo 0.5 → mid, PRG 0.5), 10 s / 20 s, tokens 3000−1000=2000 / 5000;
