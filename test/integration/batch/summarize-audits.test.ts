@@ -9,7 +9,7 @@ import { auditUnit, type UnitContext } from '../../../src/batch/run-unit.js';
 import { summarizeBatch, writeSummary } from '../../../src/batch/summarize.js';
 import type { BatchSummary } from '../../../src/batch/summary-model.js';
 import type { Report } from '../../../src/report/model.js';
-import { summarySchemaErrors } from '../../support/batch-summary.js';
+import { summarySchemaErrors } from '../../support/batch/summary-schema.js';
 
 // Real keyless audits (scan and quality, no detonation) of a few small skills of our own through the batch's
 // unit runner, then the summary: its counts, statuses, scores and categories must be the reports' own, the

@@ -9,7 +9,7 @@ import { auditUnit } from '../../../src/batch/run-unit.js';
 import { writeSummary } from '../../../src/batch/summarize.js';
 import type { BatchSummary } from '../../../src/batch/summary-model.js';
 import type { Report } from '../../../src/report/model.js';
-import { summarySchemaErrors } from '../../support/batch-summary.js';
+import { summarySchemaErrors } from '../../support/batch/summary-schema.js';
 import {
   isJudge,
   isSchemes,

@@ -9,7 +9,7 @@ import { summarizeBatch, writeSummary } from '../../../src/batch/summarize.js';
 import type { BatchSummary, CategoryRow } from '../../../src/batch/summary-model.js';
 import type { Report, ReportFinding, ScenarioResult } from '../../../src/report/model.js';
 import type { PatternId, SafetyStatus, Severity } from '../../../src/types.js';
-import { summarySchemaErrors } from '../../support/batch-summary.js';
+import { summarySchemaErrors } from '../../support/batch/summary-schema.js';
 import { scanOnlyReport } from '../../support/report-fixtures.js';
 
 // summarizeBatch over a batch folder built by hand: every figure below is worked out in the comments from the

@@ -10,7 +10,7 @@ export function summarySchemaErrors(json: unknown): string[] {
     const ajv = new Ajv2020({ allErrors: true, strict: true });
     // The only format the schema uses; ajv-formats is not a dependency.
     ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/);
-    const schema = new URL('../../docs/schemas/batch-summary.schema.json', import.meta.url);
+    const schema = new URL('../../../docs/schemas/batch-summary.schema.json', import.meta.url);
     validate = ajv.compile(JSON.parse(readFileSync(schema, 'utf8')) as object);
   }
   if (validate(json)) return [];
