@@ -399,8 +399,10 @@ class Corpus {
     this.cost.calls += facts.cost.calls;
     const auditMs = finite(marker.timings?.totalMs);
     this.auditMs.push(auditMs);
-    for (const [stage, ms] of Object.entries(marker.timings?.stages ?? {}))
-      this.byStage.set(stage, (this.byStage.get(stage) ?? 0) + finite(ms));
+    const stages = marker.timings?.stages;
+    if (stages && typeof stages === 'object' && !Array.isArray(stages))
+      for (const [stage, ms] of Object.entries(stages))
+        this.byStage.set(stage, (this.byStage.get(stage) ?? 0) + finite(ms));
     this.skills.push({
       id: marker.contentHash,
       name: marker.name,
