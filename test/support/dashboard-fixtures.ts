@@ -24,6 +24,8 @@ export function buildDashboardTemplate(outDir = join(ROOT, 'dist', 'dashboard-te
 }
 
 export const HOSTILE_NAME = '<img src=x onerror="globalThis.__pwned=1">';
+/** A category from a skill's frontmatter: it becomes a table cell, an SVG label and a select option. */
+export const HOSTILE_CATEGORY = '<svg onload="globalThis.__pwned=2">\u202Eevil';
 
 const findings = (high: number, medium: number, low: number): Record<Severity, number> => ({
   high,
@@ -101,7 +103,7 @@ const SKILLS: SkillRow[] = [
   skill('ci-fixer', 'devops', 'pass', 88, findings(0, 0, 2), ['R1'], null, null, 900, 'runs/ci-fixer'),
   skill(
     HOSTILE_NAME,
-    'uncategorised',
+    HOSTILE_CATEGORY,
     'risky',
     15,
     findings(2, 0, 0),
@@ -241,7 +243,7 @@ const base = (skills: SkillRow[]) => ({
 export function utilitySummary(): BatchSummary {
   const docs = SKILLS.filter((s) => s.category === 'documents');
   const devops = SKILLS.filter((s) => s.category === 'devops');
-  const other = SKILLS.filter((s) => s.category === 'uncategorised');
+  const other = SKILLS.filter((s) => s.category === HOSTILE_CATEGORY);
   const util = (
     skillsWithUtility: number,
     prg: number,
@@ -272,7 +274,7 @@ export function utilitySummary(): BatchSummary {
     categories: [
       categoryRow('documents', docs, util(3, 0.1, [42.5, 61], [12_400, 18_900])),
       categoryRow('devops', devops, util(1, 0.4, [30, 35.5], [8_000, 9_500])),
-      categoryRow('uncategorised', other, NO_UTILITY),
+      categoryRow(HOSTILE_CATEGORY, other, NO_UTILITY),
     ],
     overall: categoryRow('all', SKILLS, util(4, 0.175, [39.4, 54.6], [11_300, 16_550])),
     strata: STRATA_WITH_UTILITY,
@@ -284,7 +286,7 @@ export function utilitySummary(): BatchSummary {
 /** The same corpus audited keyless: no model ran, so nothing about utility is known. */
 export function keylessSummary(): BatchSummary {
   const skills = SKILLS.map((s) => ({ ...s, prg: null, ecg: null }));
-  const byCategory = ['documents', 'devops', 'uncategorised'].map((c) =>
+  const byCategory = ['documents', 'devops', HOSTILE_CATEGORY].map((c) =>
     categoryRow(
       c,
       skills.filter((s) => s.category === c),
