@@ -127,6 +127,34 @@ export function SafetyPlots({ summary }) {
   );
 }
 
+/**
+ * One measure with vs without the skill, overall first, then by category.
+ * @param {{
+ *   pairs: CategoryRow[],
+ *   title: string,
+ *   note: string,
+ *   testId: string,
+ *   format: (v: number | null) => string,
+ *   pick: (c: CategoryRow) => { withSkill: number | null, noSkill: number | null },
+ * }} props
+ */
+function WithWithout({ pairs, title, note, testId, format, pick }) {
+  return (
+    <Plot title={title} note={note} testId={testId}>
+      <Legend items={WITH_WITHOUT} />
+      <GroupedBars
+        ariaLabel={`${title}, with and without the skill, by category`}
+        format={format}
+        series={WITH_WITHOUT}
+        groups={pairs.map((c, i) => ({
+          label: i === 0 ? 'all categories' : c.category,
+          values: [pick(c).withSkill, pick(c).noSkill],
+        }))}
+      />
+    </Plot>
+  );
+}
+
 /** @param {CategoryRow} c */
 const measured = (c) => c.skillsWithUtility > 0;
 
@@ -186,38 +214,22 @@ export function UtilityPlots({ summary }) {
             <Empty>No category has valid scenarios.</Empty>
           )}
         </Plot>
-        <Plot
+        <WithWithout
+          pairs={pairs}
           title="Agent time per scenario"
           note="Mean wall time, with vs without the skill."
           testId="plot-time"
-        >
-          <Legend items={WITH_WITHOUT} />
-          <GroupedBars
-            ariaLabel="Mean agent time per scenario with and without the skill, by category"
-            format={seconds}
-            series={WITH_WITHOUT}
-            groups={pairs.map((c, i) => ({
-              label: i === 0 ? 'all categories' : c.category,
-              values: [c.timeS.withSkill, c.timeS.noSkill],
-            }))}
-          />
-        </Plot>
-        <Plot
+          format={seconds}
+          pick={(c) => c.timeS}
+        />
+        <WithWithout
+          pairs={pairs}
           title="Tokens per scenario"
           note="Mean effective tokens (input − cached + output), with vs without the skill."
           testId="plot-tokens"
-        >
-          <Legend items={WITH_WITHOUT} />
-          <GroupedBars
-            ariaLabel="Mean effective tokens per scenario with and without the skill, by category"
-            format={tokens}
-            series={WITH_WITHOUT}
-            groups={pairs.map((c, i) => ({
-              label: i === 0 ? 'all categories' : c.category,
-              values: [c.tokens.withSkill, c.tokens.noSkill],
-            }))}
-          />
-        </Plot>
+          format={tokens}
+          pick={(c) => c.tokens}
+        />
       </div>
     </Section>
   );

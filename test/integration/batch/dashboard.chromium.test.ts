@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderDashboard } from '../../../src/batch/dashboard.js';
 import type { BatchSummary } from '../../../src/batch/summary-model.js';
-import { armTrap, launchChromium, trapState } from '../../support/chromium.js';
+import { launchChromium, openFilePage, trapState } from '../../support/chromium.js';
 import {
   buildDashboardTemplate,
   generatedSummary,
@@ -55,17 +55,7 @@ async function open(summary: BatchSummary, name: string): Promise<Opened> {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'dashboard.html');
   writeFileSync(file, renderDashboard(summary));
-  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('request', (r) => {
-    if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) problems.push(`request: ${r.url()}`);
-  });
-  await armTrap(page);
-  await page.goto(pathToFileURL(file).href);
+  const { page, problems } = await openFilePage(browser, file);
   await page.getByTestId('skill-table').waitFor({ timeout: 20_000 });
   return { page, problems, file };
 }
