@@ -10,7 +10,7 @@ const VALUE = 140;
 const BAR = WIDTH - LABEL - VALUE;
 
 /** A label from the data, revealed, and cut with an ellipsis to fit the label column (the <title> has it whole). @param {string} text */
-function label(text, max = 32) {
+function label(text, max = 28) {
   const chars = Array.from(reveal(text));
   return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
 }

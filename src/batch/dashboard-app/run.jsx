@@ -1,4 +1,5 @@
 /** @import { BatchSummary } from '../summary-model.js' */
+import { Fragment } from 'preact';
 import { count, when } from '../../report/html/app/format.js';
 import { Code, Section, Txt } from '../../report/html/app/text.jsx';
 import { compact, millis, usd } from './numbers.js';
@@ -40,14 +41,14 @@ export function Run({ summary }) {
                 )}
               </dd>
               {settings.map(([k, v]) => (
-                <>
-                  <dt key={`k-${k}`}>
+                <Fragment key={k}>
+                  <dt>
                     <Txt value={k} max={60} />
                   </dt>
-                  <dd key={`v-${k}`}>
+                  <dd>
                     <Code value={settingText(v)} max={400} />
                   </dd>
-                </>
+                </Fragment>
               ))}
             </dl>
           ) : (
@@ -80,12 +81,12 @@ export function Run({ summary }) {
               {millis(time.p50Ms)} · {millis(time.p95Ms)}
             </dd>
             {stages.map(([stage, ms]) => (
-              <>
-                <dt key={`k-${stage}`}>
+              <Fragment key={stage}>
+                <dt>
                   stage <Txt value={stage} max={40} />
                 </dt>
-                <dd key={`v-${stage}`}>{millis(ms)}</dd>
-              </>
+                <dd>{millis(ms)}</dd>
+              </Fragment>
             ))}
           </dl>
         </div>

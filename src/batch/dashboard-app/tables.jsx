@@ -115,7 +115,13 @@ export function Tables({ summary }) {
         title="By baseline stratum (Table A2)"
         aside="Valid scenarios grouped by their pass rate without the skill"
       >
-        <DataTable testId="strata-table" columns={STRATUM_COLUMNS} rows={summary.strata} />
+        {summary.strata.some((s) => s.n > 0) ? (
+          <DataTable testId="strata-table" columns={STRATUM_COLUMNS} rows={summary.strata} />
+        ) : (
+          <p class="muted" data-testid="strata-none">
+            No valid scenarios: utility was not measured in this batch.
+          </p>
+        )}
       </Section>
       <Section id="rules" title="Most frequent rules">
         {summary.rules.length ? (
