@@ -78,11 +78,10 @@ const COLLATOR = new Intl.Collator('en', { sensitivity: 'base', numeric: true })
 export function sortSkills(rows: readonly SkillRow[], key: SortKey, dir: SortDir): SkillRow[] {
   const sign = dir === 'asc' ? 1 : -1;
   const keyed = rows.map((row, i) => ({ row, i, v: sortValue(row, key) }));
+  const unknown = (v: SortValue): v is null => v === null || Number.isNaN(v);
   keyed.sort((a, b) => {
-    if (a.v === null || b.v === null || Number.isNaN(a.v) || Number.isNaN(b.v)) {
-      const an = a.v === null || Number.isNaN(a.v);
-      const bn = b.v === null || Number.isNaN(b.v);
-      return an === bn ? a.i - b.i : an ? 1 : -1;
+    if (unknown(a.v) || unknown(b.v)) {
+      return unknown(a.v) === unknown(b.v) ? a.i - b.i : unknown(a.v) ? 1 : -1;
     }
     const c = typeof a.v === 'string' ? COLLATOR.compare(a.v, String(b.v)) : a.v - Number(b.v);
     return c === 0 ? a.i - b.i : sign * c;
