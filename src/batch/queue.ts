@@ -2,9 +2,9 @@ import { type ConnectionOptions, Queue } from 'bullmq';
 import { withSource } from '../intake/index.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import type { CategoryMap } from './categories.js';
-import { auditOptionsFor, type BatchConfig, configKey } from './config.js';
+import { type BatchConfig, configKey } from './config.js';
 import { type BatchLine, failureKey, readFailure } from './records.js';
-import { appendLines, type BatchCounts, listSources, prepareBatchDir } from './run-batch.js';
+import { appendLines, type BatchCounts, startBatch } from './run-batch.js';
 import { failureLine, finishedLine, recordFailure, triage, type UnitContext } from './run-unit.js';
 
 // The distributed batch, on BullMQ over Redis: the batch command puts one job per skill on the queue and any
@@ -95,35 +95,12 @@ export interface Enqueued {
  * written to batch.jsonl at once instead of being queued.
  */
 export async function enqueueBatch(options: EnqueueOptions): Promise<Enqueued> {
-  const sources = await listSources(options.corpus);
-  // Fails now, not on every worker, when the model settings are unusable.
-  auditOptionsFor(options.config, options.out);
-  const dir = await prepareBatchDir(options.out, options.config, options.corpus);
-  const key = configKey(options.config);
-  const ctx: UnitContext = {
-    dir,
-    config: options.config,
-    configKey: key,
-    retryFailed: options.retryFailed,
-    ...(options.categories ? { categories: options.categories } : {}),
-  };
-  const counts: BatchCounts = {
-    sources: sources.length,
-    done: 0,
-    reused: 0,
-    failed: 0,
-    running: 0,
-    sourcesDone: 0,
-  };
+  const { sources, dir, ctx, counts, record } = await startBatch(options);
+  const key = ctx.configKey;
   const queue = openQueue(options.queue.url);
   const jobs: string[] = [];
   const queued = new Set<string>();
   const copies = new Map<string, { source: string; category: string | null }[]>();
-  const record = (lines: BatchLine[]) => {
-    appendLines(dir, lines);
-    for (const line of lines) counts[line.status]++;
-    options.onProgress?.(counts, lines.at(-1));
-  };
   try {
     for (const source of sources) {
       const data: AuditJobData[] = [];

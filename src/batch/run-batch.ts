@@ -3,10 +3,10 @@ import { chmod, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
 import type { CategoryMap } from './categories.js';
-import { type BatchConfig, configKey } from './config.js';
+import { auditOptionsFor, type BatchConfig, configKey } from './config.js';
 import type { BatchLine } from './records.js';
 import { RECORD_VERSION, writeJsonAtomic } from './records.js';
-import { auditUnit } from './run-unit.js';
+import { auditUnit, type UnitContext } from './run-unit.js';
 import { corpusSources } from './sources.js';
 
 // A batch on this machine: the corpus' sources are listed first (paths and URLs only, never the skills), then
@@ -96,11 +96,34 @@ export async function listSources(corpus: readonly string[]): Promise<string[]> 
   return sources;
 }
 
-/** Audits the corpus on this machine; resolves with the counts once every source has ended. */
-export async function runBatch(options: BatchOptions): Promise<BatchCounts> {
+/** What the start of every batch sets up: its sources, its folder, the unit context, the counts. */
+export interface BatchStart {
+  sources: string[];
+  dir: string;
+  ctx: UnitContext;
+  counts: BatchCounts;
+  /** Appends lines to batch.jsonl, counts them and reports progress. */
+  record(lines: readonly BatchLine[]): void;
+}
+
+export async function startBatch(
+  options: Pick<
+    BatchOptions,
+    'corpus' | 'out' | 'config' | 'retryFailed' | 'categories' | 'onProgress' | 'onStage'
+  >,
+): Promise<BatchStart> {
   const sources = await listSources(options.corpus);
+  // Fails now, before any audit or job, when the model settings are unusable.
+  auditOptionsFor(options.config, options.out);
   const dir = await prepareBatchDir(options.out, options.config, options.corpus);
-  const key = configKey(options.config);
+  const ctx: UnitContext = {
+    dir,
+    config: options.config,
+    configKey: configKey(options.config),
+    retryFailed: options.retryFailed === true,
+    ...(options.categories ? { categories: options.categories } : {}),
+    ...(options.onStage ? { onStage: options.onStage } : {}),
+  };
   const counts: BatchCounts = {
     sources: sources.length,
     done: 0,
@@ -110,26 +133,33 @@ export async function runBatch(options: BatchOptions): Promise<BatchCounts> {
     sourcesDone: 0,
   };
   options.onProgress?.(counts);
+  return {
+    sources,
+    dir,
+    ctx,
+    counts,
+    record(lines) {
+      appendLines(dir, lines);
+      for (const line of lines) counts[line.status]++;
+      options.onProgress?.(counts, lines.at(-1));
+    },
+  };
+}
+
+/** Audits the corpus on this machine; resolves with the counts once every source has ended. */
+export async function runBatch(options: BatchOptions): Promise<BatchCounts> {
+  const { sources, ctx, counts, record } = await startBatch(options);
   let next = 0;
-  const inFlight = new Map<string, Promise<void>>();
+  // Shared by the concurrent units: a skill copied into several places is audited once.
+  const shared: UnitContext = { ...ctx, inFlight: new Map() };
   const work = async () => {
     while (next < sources.length) {
       const source = sources[next++] as string;
       counts.running++;
-      const lines = await auditUnit(source, {
-        dir,
-        config: options.config,
-        configKey: key,
-        retryFailed: options.retryFailed === true,
-        inFlight,
-        ...(options.categories ? { categories: options.categories } : {}),
-        ...(options.onStage ? { onStage: options.onStage } : {}),
-      });
+      const lines = await auditUnit(source, shared);
       counts.running--;
       counts.sourcesDone++;
-      appendLines(dir, lines);
-      for (const line of lines) counts[line.status]++;
-      options.onProgress?.(counts, lines.at(-1));
+      record(lines);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, sources.length)) }, work));

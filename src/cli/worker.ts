@@ -20,7 +20,7 @@ export function registerWorker(program: Command): void {
     .description(
       'Audit skills from a batch queue on Redis (started by `skillaudit batch … --queue`); run one per machine',
     )
-    .requiredOption('--queue <redis-url>', 'the queue (required): redis://host:port[/db]')
+    .requiredOption('--queue <redis-url>', '(required) the queue: redis://host:port[/db]')
     .option('--concurrency <n>', 'skills audited at once by this worker', positiveInt, 2)
     .option(
       '--lock-seconds <n>',

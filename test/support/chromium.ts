@@ -1,5 +1,6 @@
 // Debian Chromium for the browser tests, launched with the flags DESIGN.md §10 lists for this machine.
 import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -58,4 +59,28 @@ export function trapState(page: Page): Promise<{ sprung: string[]; violations: s
     const w = globalThis as unknown as TrapGlobals;
     return { sprung: w.__sprung, violations: w.__violations };
   });
+}
+
+/**
+ * Opens a self-contained page SkillAudit wrote (report.html, dashboard.html) from file:// in a new page with the
+ * trap armed, and records in `problems` what such a page must never do: console errors or warnings, page
+ * errors, and any request other than file: or data:.
+ */
+export async function openFilePage(
+  browser: Browser,
+  file: string,
+  width = 1280,
+): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport: { width, height: 1000 } });
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) problems.push(`request: ${r.url()}`);
+  });
+  await armTrap(page);
+  await page.goto(pathToFileURL(file).href);
+  return { page, problems };
 }

@@ -695,18 +695,26 @@ export function twoAgentReport(): Report {
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * Builds the HTML report template from the current app source with the project's vite.config.ts and returns
- * it. `outDir` defaults to the real location (dist/report-template) that renderReportHtml reads.
+ * Builds a single-file page template from the current app source with one of the project's Vite configs
+ * (vite.config.ts: the report; vite.dashboard.config.ts: the batch dashboard) into `outDir` and returns it.
  */
-export async function buildReportTemplate(outDir = join(ROOT, 'dist', 'report-template')): Promise<string> {
+export async function buildPageTemplate(configFile: string, outDir: string): Promise<string> {
   // Loaded lazily: only the HTML tests need vite.
   const { build } = await import('vite');
   await build({
-    configFile: join(ROOT, 'vite.config.ts'),
+    configFile: join(ROOT, configFile),
     logLevel: 'silent',
     build: { outDir, emptyOutDir: true },
   });
   return readFileSync(join(outDir, 'index.html'), 'utf8');
+}
+
+/**
+ * Builds the HTML report template from the current app source with the project's vite.config.ts and returns
+ * it. `outDir` defaults to the real location (dist/report-template) that renderReportHtml reads.
+ */
+export function buildReportTemplate(outDir = join(ROOT, 'dist', 'report-template')): Promise<string> {
+  return buildPageTemplate('vite.config.ts', outDir);
 }
 
 /** Every fixture, named, for tests that run the same assertion over all of them. */

@@ -25,17 +25,27 @@ function packageRoot(): string {
   return dir;
 }
 
-let cachedTemplate: string | undefined;
+const cachedTemplates = new Map<string, string>();
+
+/**
+ * A page template built by `vite build`, read once: `relativePath` is inside the package (e.g.
+ * dist/report-template/index.html); `what` names it in the error when it was never built.
+ */
+export function builtPageTemplate(relativePath: string, what: string): string {
+  let template = cachedTemplates.get(relativePath);
+  if (template === undefined) {
+    const path = join(packageRoot(), relativePath);
+    if (!existsSync(path)) {
+      throw new Error(`the ${what} template is missing (${path}); build it with \`npm run build\``);
+    }
+    template = readFileSync(path, 'utf8');
+    cachedTemplates.set(relativePath, template);
+  }
+  return template;
+}
 
 function builtTemplate(): string {
-  if (cachedTemplate === undefined) {
-    const path = join(packageRoot(), TEMPLATE);
-    if (!existsSync(path)) {
-      throw new Error(`the HTML report template is missing (${path}); build it with \`npx vite build\``);
-    }
-    cachedTemplate = readFileSync(path, 'utf8');
-  }
-  return cachedTemplate;
+  return builtPageTemplate(TEMPLATE, 'HTML report');
 }
 
 /**
@@ -54,7 +64,7 @@ function scriptHashes(template: string): string[] {
   const hashes: string[] = [];
   for (const m of template.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script/gi)) {
     const attributes = m[1] ?? '';
-    if (/\bsrc\s*=/i.test(attributes)) throw new Error('the report template must not load external scripts');
+    if (/\bsrc\s*=/i.test(attributes)) throw new Error('a page template must not load external scripts');
     if (/\btype\s*=\s*["']?application\/json/i.test(attributes)) continue;
     hashes.push(
       `'sha256-${createHash('sha256')
@@ -79,16 +89,25 @@ export function contentSecurityPolicy(template: string): string {
 function fillSlot(html: string, slot: string, value: string): string {
   const at = html.indexOf(slot);
   if (at < 0 || html.indexOf(slot, at + slot.length) >= 0) {
-    throw new Error(`the report template must hold exactly one ${slot}`);
+    throw new Error(`the page template must hold exactly one ${slot}`);
   }
   // Slicing, not String.replace: `$&` and friends in the value must stay literal.
   return html.slice(0, at) + value + html.slice(at + slot.length);
 }
 
+/**
+ * Fills a single-file page template: its CSP slot with the policy for the template's own scripts, and its data
+ * slot (a JSON string literal inside a `<script type="application/json">`) with the data as script-safe JSON.
+ * Every page SkillAudit writes (the report, the batch dashboard) is made this one way.
+ */
+export function fillPageTemplate(template: string, dataSlot: string, data: unknown): string {
+  const withCsp = fillSlot(template, CSP_SLOT, contentSecurityPolicy(template));
+  return fillSlot(withCsp, dataSlot, scriptSafeJson(data));
+}
+
 /** Fills a report template (the built one by default) with the report and its CSP. */
 export function renderReportHtmlWith(template: string, report: Report): string {
-  const withCsp = fillSlot(template, CSP_SLOT, contentSecurityPolicy(template));
-  return fillSlot(withCsp, DATA_SLOT, scriptSafeJson(report));
+  return fillPageTemplate(template, DATA_SLOT, report);
 }
 
 /** The audit report as one self-contained HTML file that works offline from file://. */

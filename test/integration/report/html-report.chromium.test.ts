@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAudit } from '../../../src/pipeline/audit.js';
@@ -9,7 +8,7 @@ import { orderFindings, STATUS_ADVICE, STATUS_LABEL } from '../../../src/report/
 import { renderReportHtml } from '../../../src/report/html/render.js';
 import type { Report } from '../../../src/report/model.js';
 import { validateReport } from '../../../src/report/schema.js';
-import { armTrap, launchChromium, trapState } from '../../support/chromium.js';
+import { launchChromium, openFilePage, trapState } from '../../support/chromium.js';
 import {
   buildReportTemplate,
   cleanReport,
@@ -65,19 +64,9 @@ interface Opened {
 async function open(report: Report, name: string, width = 1280): Promise<Opened> {
   const file = join(workDir, `${name}.html`);
   writeFileSync(file, renderReportHtml(report));
-  const page = await browser.newPage({ viewport: { width, height: 1000 } });
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('request', (r) => {
-    if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) problems.push(`request: ${r.url()}`);
-  });
-  await armTrap(page);
-  await page.goto(pathToFileURL(file).href);
-  await page.getByTestId('status').waitFor({ timeout: 10_000 });
-  return { page, problems };
+  const opened = await openFilePage(browser, file, width);
+  await opened.page.getByTestId('status').waitFor({ timeout: 10_000 });
+  return opened;
 }
 
 // A small skill with the habits of real malicious ones, audited for real by the keyless pipeline.

@@ -18,7 +18,7 @@ function gainClass(value) {
 }
 
 /** @param {{ label: string, value: string, tone: string, detail: import('preact').ComponentChildren }} props */
-function Tile({ label, value, tone, detail }) {
+export function Tile({ label, value, tone, detail }) {
   return (
     <div class={`tile tone-${tone}`}>
       <div class="tile-label">{label}</div>
