@@ -1,8 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { discoverSkills } from '../intake/discover.js';
 import { DEFAULT_LIMITS } from '../intake/index.js';
-import { archiveFormat } from '../intake/source-spec.js';
+import { archiveFormat, parseSource } from '../intake/source-spec.js';
 import { UserError } from '../util/errors.js';
 
 // The corpus of a batch, one source at a time: a folder of skills becomes one source per skill folder (so a
@@ -48,6 +48,8 @@ export async function* corpusSources(args: readonly string[]): AsyncGenerator<st
       // A folder that could not be listed is still a source: its audit fails and says why.
       for (const { path } of found.unsearched) yield join(arg, path);
     } else {
+      // Refused here, before anything runs: a typo in a corpus argument is a usage error, not a failed skill.
+      parseSource(arg, existsSync);
       yield arg;
     }
   }

@@ -227,7 +227,6 @@ class Group {
     for (const s of SEVERITIES) this.findings[s] += facts.staticFindings[s];
     if (facts.scenarios.length === 0) return;
     this.withUtility += 1;
-    this.prg.add(facts.prg);
     this.eg.add(facts.eg);
     this.cg.add(facts.cg);
     this.ecg.add(facts.ecg);
@@ -235,6 +234,8 @@ class Group {
       this.scenarios += 1;
       this.wi.add(s.wi);
       this.wo.add(s.wo);
+      // Over scenarios, as seed 000's Table 3 (its PRG column is wi − wo in every row).
+      this.prg.add(s.prg);
       this.timeWi.add(s.timeWi);
       this.timeWo.add(s.timeWo);
       this.tokensWi.add(s.tokensWi);

@@ -23,7 +23,7 @@ export interface CategoryRow {
   scenarios: number;
   /** Mean pass rate (passed items / checklist items) over valid scenarios, with and without the skill. */
   passRate: { withSkill: number | null; noSkill: number | null };
-  /** Mean of the skills' PRG, EG, CG, ECG (each skill's own mean over its valid scenarios). */
+  /** PRG: mean over valid scenarios (seed 000 Table 3: PRG = wi − wo). EG, CG, ECG: mean of the skills' own means. */
   prg: number | null;
   eg: number | null;
   cg: number | null;

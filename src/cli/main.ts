@@ -3,6 +3,7 @@ import { errorMessage, UserError } from '../util/errors.js';
 import { exitOnInterrupt } from '../util/interrupt.js';
 import { VERSION } from '../version.js';
 import { registerAudit } from './audit.js';
+import { registerBatch } from './batch.js';
 import { registerEstimate } from './estimate.js';
 import { registerEvalScanner } from './eval-scanner.js';
 import { registerEvalVerdicts } from './eval-verdicts.js';
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerEstimate(program);
   registerReference(program);
   registerOptimize(program);
+  registerBatch(program);
   registerServe(program);
   registerWorker(program);
   // Ctrl-C or SIGTERM stops every sandboxed run, removes temp folders and exits 130/143; commands that

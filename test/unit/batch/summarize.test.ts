@@ -321,8 +321,10 @@ function expectUtility(row: CategoryRow): void {
   // wi: (1 + 0.8 + 1 + 1/3 + 1) / 5 = 4.1333…/5; wo: (0.5 + 0.8 + 0 + 2/3 + 1) / 5 = 2.9666…/5.
   expect(row.passRate.withSkill).toBeCloseTo((1 + 0.8 + 1 + 1 / 3 + 1) / 5, 12);
   expect(row.passRate.noSkill).toBeCloseTo((0.5 + 0.8 + 0 + 2 / 3 + 1) / 5, 12);
-  // PRG is the mean of the skills' own PRG: (0.25 + 2/9) / 2 = 0.2361…
-  expect(row.prg).toBeCloseTo((0.25 + 2 / 9) / 2, 12);
+  // PRG is the mean over the same scenarios (seed 000 Table 3), so it is wi − wo:
+  // (0.5 + 0 + 1 − 1/3 + 0) / 5 = 0.2333…
+  expect(row.prg).toBeCloseTo((0.5 + 0 + 1 - 1 / 3 + 0) / 5, 12);
+  expect(row.prg).toBeCloseTo((row.passRate.withSkill ?? 0) - (row.passRate.noSkill ?? 0), 12);
   expect(row.eg).toBeCloseTo((-0.25 - 0.5) / 2, 12);
   expect(row.cg).toBeCloseTo((0.3 - 1 / 3) / 2, 12);
   expect(row.ecg).toBeCloseTo((0.025 - 5 / 12) / 2, 12);
@@ -526,10 +528,10 @@ describe('summarizeBatch: every figure from a hand-built batch folder', () => {
 
     const md = readFileSync(join(dir, 'summary.md'), 'utf8');
     expect(md).toContain(
-      '| finance | 2 | 5 | 0.827 | 0.593 | 0.236 | 11 | 8 | 1.3K | 1.7K | −0.375 | −0.017 | −0.196 | 92.5 | 1 | 1 | 0 |',
+      '| finance | 2 | 5 | 0.827 | 0.593 | 0.233 | 11 | 8 | 1.3K | 1.7K | −0.375 | −0.017 | −0.196 | 92.5 | 1 | 1 | 0 |',
     );
     expect(md).toContain('| ops | 2 | 0 | — | — | — | — | — | — | — | — | — | — | 50.0 | 1 | 0 | 1 |');
-    expect(md).toContain('| **Overall** | 5 | 5 | 0.827 | 0.593 | 0.236 |');
+    expect(md).toContain('| **Overall** | 5 | 5 | 0.827 | 0.593 | 0.233 |');
     expect(md).toContain('| Low (wo < 0.5) | 1 | 20.0% | 1.000 | 1.000 | 0.0 | 0.0 |');
     expect(md).toContain('| Mid (0.5 ≤ wo ≤ 0.8) | 3 | 60.0% | 0.056 | 0.000 | 33.3 | 33.3 |');
     expect(md).toContain('| All (unstratified) | 5 | 100.0% | 0.233 | 0.000 | 40.0 | 20.0 |');
