@@ -1,6 +1,6 @@
 import type { PatternId, SafetyStatus, Severity } from '../types.js';
 
-// The corpus summary (`summary.json`, schema docs/schemas/batch-summary.schema.json): computed from the batch
+// The corpus summary (`summary.json`, schema docs/batch-summary.schema.json): computed from the batch
 // folder's files alone (run folders with their batch.json marker and report.json, failures/*.json), so
 // `skillaudit batch summarize DIR` recomputes it at any time. Figures follow seed 000 section 5: Table 3 by
 // category, Table A2 by no-skill baseline stratum. A mean over no values is null (shown as "—"), never 0.

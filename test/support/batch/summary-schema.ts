@@ -1,4 +1,4 @@
-// The check of summary.json against its published schema (docs/schemas/batch-summary.schema.json).
+// The check of summary.json against its published schema (docs/batch-summary.schema.json).
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
@@ -10,7 +10,7 @@ export function summarySchemaErrors(json: unknown): string[] {
     const ajv = new Ajv2020({ allErrors: true, strict: true });
     // The only format the schema uses; ajv-formats is not a dependency.
     ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/);
-    const schema = new URL('../../../docs/schemas/batch-summary.schema.json', import.meta.url);
+    const schema = new URL('../../../docs/batch-summary.schema.json', import.meta.url);
     validate = ajv.compile(JSON.parse(readFileSync(schema, 'utf8')) as object);
   }
   if (validate(json)) return [];
