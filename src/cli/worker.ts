@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
+import { finishBeforeInterrupt } from '../util/interrupt.js';
 import { positiveInt } from './output.js';
 
-// `skillaudit worker`: audits jobs from a batch's Redis queue (`skillaudit batch … --queue`) until stopped.
-// SIGINT/SIGTERM stop the sandboxed runs at once (util/interrupt.ts), so a running audit could only end with
-// its scripts cut short: the worker closes without waiting, and BullMQ gives those jobs to another worker
-// (or to this one restarted) once their lock expires; the audit resumes in the same run folder.
+// `skillaudit worker`: audits jobs from a batch's Redis queue (`skillaudit batch … --queue`) and the web service's
+// (`serve --queue`) until stopped. The first SIGINT/SIGTERM is a graceful stop: no new jobs, the running audits
+// end (BullMQ's close), then the process exits. A second one stops at once: the sandboxed runs are killed and the
+// process exits before any of those audits can record an ending, so BullMQ gives their jobs to another worker
+// once their lock expires, and the audit resumes in the same run folder.
 
 interface WorkerFlags {
   queue: string;
@@ -51,13 +53,21 @@ export function registerWorker(program: Command): void {
       log(
         `worker ${process.pid} taking batch and service jobs from ${flags.queue} (${flags.concurrency} at once each)`,
       );
+      finishBeforeInterrupt();
       await new Promise<void>((done) => {
+        let signals = 0;
         const stop = (signal: NodeJS.Signals) => {
-          log(`${signal}: stopping; running jobs go back to the queue when their lock expires`);
-          Promise.allSettled([worker.close(true), serveWorker.close(true)]).then(() => done());
+          signals++;
+          if (signals > 1) {
+            // The interrupt steps stopped the sandboxed runs; exit now (cleanups run at exit), recording nothing.
+            log(`${signal}: stopping now; running jobs go to another worker when their lock expires`);
+            process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+          }
+          log(`${signal}: finishing the running jobs, taking no more (again to stop now)`);
+          Promise.allSettled([worker.close(), serveWorker.close()]).then(() => done());
         };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
       });
       process.exit(0);
     });

@@ -17,6 +17,8 @@ const cleanups: (() => void)[] = [];
 let exitProgram: string | null = null;
 let installed = false;
 let handling = false;
+/** Signals left to the host alone (see `finishBeforeInterrupt`). */
+let deferred = 0;
 
 function runAll(): string[] {
   const notes: string[] = [];
@@ -42,6 +44,10 @@ function onSignal(signal: HandledSignal): void {
   // Signals arrive through the event loop, which runAll holds: a second one can only come after the first
   // was fully handled, and then there is nothing left to do.
   if (handling) return;
+  if (deferred > 0) {
+    deferred--;
+    return;
+  }
   handling = true;
   const notes = runAll();
   if (exitProgram !== null) {
@@ -80,6 +86,16 @@ export function atExit(cleanup: () => void): () => void {
     const at = cleanups.indexOf(cleanup);
     if (at >= 0) cleanups.splice(at, 1);
   };
+}
+
+/**
+ * For a host that finishes its work on the first signal (a queue worker letting its running audits end): that
+ * signal is the host's alone and the sandboxed runs go on; a second one stops them as usual. The steps and
+ * cleanups still run when the process exits.
+ */
+export function finishBeforeInterrupt(): void {
+  install();
+  deferred = 1;
 }
 
 /** For a command-line program: a signal ends the process with 128 + its number and one line on stderr. */

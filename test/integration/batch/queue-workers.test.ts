@@ -172,6 +172,44 @@ describe('batch on a Redis queue with skillaudit workers', () => {
     expect(completeRunFolders(enqueued.dir)).toHaveLength(4);
   }, 240_000);
 
+  it('stops gracefully on SIGTERM: the running audit ends and is recorded, no new job starts', async () => {
+    work = mkdtempSync(join(tmpdir(), 'skillaudit-batch-q-'));
+    const corpus = join(work, 'corpus');
+    writeCorpus(corpus, 3, () => ({ 'scripts/warm.sh': '#!/bin/sh\nsleep 3\necho warm\n' }));
+    const out = join(work, 'out');
+    const config: BatchConfig = {
+      stages: ['scan', 'detonate', 'quality'],
+      limits: {},
+      maxRuns: 1,
+      runTimeoutS: 20,
+    };
+    const queue = { url: redis.url, backoffMs: 200 };
+    const enqueued = await enqueueBatch({ corpus: [corpus], out, config, retryFailed: false, queue });
+    const worker = startWorker(redis.url, 1);
+    await until(() => /job \S+ started/.test(worker.log()), 'a job to start');
+    const exited = new Promise<number | null>((resolve) =>
+      worker.child.once('exit', (code) => resolve(code)),
+    );
+    worker.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    // The audit it was running ended normally and was recorded; nothing else was started.
+    expect(worker.log()).toMatch(/job \S+ done: /);
+    expect(worker.log().match(/job \S+ started/g)).toHaveLength(1);
+    expect(completeRunFolders(enqueued.dir)).toHaveLength(1);
+    // Another worker takes the rest.
+    startWorker(redis.url, 2);
+    const counts = await waitForBatch({
+      dir: enqueued.dir,
+      config,
+      jobs: enqueued.jobs,
+      queue,
+      counts: enqueued.counts,
+      pollMs: 200,
+    });
+    expect(counts).toMatchObject({ done: 3, failed: 0 });
+    expect([...finishedCounts(enqueued.dir).values()]).toEqual([1, 1, 1]);
+  }, 240_000);
+
   it('loses nothing when Redis is killed and restarted mid-run', async () => {
     work = mkdtempSync(join(tmpdir(), 'skillaudit-batch-q-'));
     const corpus = join(work, 'corpus');
