@@ -12,8 +12,10 @@
 // The queue's overhead per skill, from the queue's own event stream (the Redis stream id of each event is
 // its time) and the workers' logs (<batch>/workers/*.jsonl: startedAt / finishedAt of each audit): enqueue
 // time per job, enqueue to start (the job made active; under a full queue this includes the wait for a free
-// worker), and audit end to ack (the job moved to completed), p50 / p95. Then an idle-queue probe: skills
-// enqueued one at a time to one idle worker, so enqueue to start is the queue's latency alone.
+// worker), start to the worker's processor, the job in the worker, and job end to ack (the job moved to
+// completed), p50 / p95; each skill's audit time (batch.jsonl timings) in every mode, to tell the audit from
+// what is around it. Then an idle-queue probe: skills enqueued one at a time to one idle worker, so enqueue
+// to start is the queue's latency alone.
 // The machine may be shared: every figure is printed with the 1-minute load average when it was taken.
 // Run: npm run build && npx tsx bench/batch.ts [--corpus DIR]... [--generated 2000] [--stages scan,quality]
 //      [--concurrency 1,2] [--workers 1,2,4] [--worker-concurrency 1] [--probe 20]
@@ -26,6 +28,7 @@ import { performance } from 'node:perf_hooks';
 import { QueueEvents } from 'bullmq';
 import { type BatchConfig, parseStages } from '../src/batch/config.js';
 import { parseQueueUrl, QUEUE_NAME } from '../src/batch/queue.js';
+import type { BatchLine } from '../src/batch/records.js';
 import type { BatchCounts } from '../src/batch/run-batch.js';
 import { type RedisServer, startRedis } from '../test/support/redis-server.js';
 import { writeCorpus } from './corpus.js';
@@ -243,42 +246,65 @@ function workerLogs(dir: string): WorkerLogEntry[] {
 }
 
 interface Overhead {
+  /** Added to active (the job handed to a worker). */
   startMs: number[];
+  /** Active to the worker's audit start (job fetched, processor called). */
+  pickupMs: number[];
+  /** The worker's job: open the source, audit, write the run folder. */
+  jobMs: number[];
+  /** The worker's audit end to completed (the ack). */
   ackMs: number[];
 }
 
 function overheads(times: Map<string, JobTimes>, dir: string): Overhead {
-  const startMs: number[] = [];
-  const ackMs: number[] = [];
-  for (const t of times.values()) if (t.added && t.active) startMs.push(t.active - t.added);
+  const o: Overhead = { startMs: [], pickupMs: [], jobMs: [], ackMs: [] };
+  for (const t of times.values()) if (t.added && t.active) o.startMs.push(t.active - t.added);
   for (const entry of workerLogs(dir)) {
-    const completed = times.get(entry.job)?.completed;
-    if (entry.status === 'done' && completed) ackMs.push(completed - Date.parse(entry.finishedAt));
+    const t = times.get(entry.job);
+    if (entry.status !== 'done' || !t?.active || !t.completed) continue;
+    const started = Date.parse(entry.startedAt);
+    const finished = Date.parse(entry.finishedAt);
+    o.pickupMs.push(started - t.active);
+    o.jobMs.push(finished - started);
+    o.ackMs.push(t.completed - finished);
   }
-  return { startMs, ackMs };
+  return o;
+}
+
+/** The audit time of each skill audited in this batch (batch.jsonl), whichever process ran it. */
+function auditTimes(dir: string): number[] {
+  const path = join(dir, 'batch.jsonl');
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as BatchLine)
+    .flatMap((l) => (l.status === 'done' && l.timings ? [l.timings.totalMs] : []));
 }
 
 interface Row {
   mode: string;
   result: ChildResult;
   workers?: { rssMb: number; cpuSeconds: number }[];
+  /** Each skill's audit time, ms. */
+  auditMs: number[];
   load: string;
 }
 
 function printRows(rows: Row[]): void {
   console.log(
-    '\n| mode | skills done / reused / failed | wall s | skills/s | batch CPU s | batch peak RSS MB | ' +
-      'worker CPU s (sum) | worker peak RSS MB (each) | load |',
+    '\n| mode | skills done / reused / failed | wall s | skills/s | audit ms p50 / p95 | batch CPU s | ' +
+      'batch peak RSS MB | worker CPU s (sum) | worker peak RSS MB (each) | load |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const { mode, result: r, workers, load } of rows) {
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const { mode, result: r, workers, auditMs, load } of rows) {
     const { done, reused, failed } = r.counts;
     const skills = done + reused + failed;
     const workerCpu = workers ? fmt(workers.reduce((n, w) => n + w.cpuSeconds, 0)) : '-';
     const workerRss = workers ? workers.map((w) => fmt(w.rssMb, 0)).join(', ') : '-';
     console.log(
       `| ${mode} | ${done} / ${reused} / ${failed} | ${fmt(r.seconds, 2)} | ${fmt(skills / r.seconds)} | ` +
-        `${fmt(r.cpuSeconds)} | ${fmt(r.rssMb, 0)} | ${workerCpu} | ${workerRss} | ${load} |`,
+        `${p50p95(auditMs)} | ${fmt(r.cpuSeconds)} | ${fmt(r.rssMb, 0)} | ${workerCpu} | ${workerRss} | ${load} |`,
     );
   }
 }
@@ -296,16 +322,14 @@ async function embedded(corpus: string, rows: Row[]): Promise<void> {
     try {
       const options = { corpus: [corpus], out, config, concurrency };
       let load = loadNow();
-      rows.push({
-        mode: `embedded, concurrency ${concurrency}`,
-        result: await runChild(EMBEDDED_CHILD, options),
-        load,
-      });
+      const result = await runChild(EMBEDDED_CHILD, options);
+      rows.push({ mode: `embedded, concurrency ${concurrency}`, result, auditMs: auditTimes(out), load });
       // The last configuration again on its finished folder: every skill is reused.
       if (i === args.concurrency.length - 1) {
         load = loadNow();
-        const result = await runChild(EMBEDDED_CHILD, options);
-        rows.push({ mode: `embedded rerun (concurrency ${concurrency})`, result, load });
+        const rerun = await runChild(EMBEDDED_CHILD, options);
+        const mode = `embedded rerun (concurrency ${concurrency})`;
+        rows.push({ mode, result: rerun, auditMs: [], load });
       }
     } finally {
       rmSync(out, { recursive: true, force: true });
@@ -327,16 +351,18 @@ async function queued(corpus: string, redis: RedisServer, rows: Row[]): Promise<
       const result = await runChild(QUEUE_CHILD, options);
       const usage = workers.map((w) => processUsage(w.child.pid!));
       const mode = `queue, ${count} worker${count > 1 ? 's' : ''} × ${args.workerConcurrency}`;
-      rows.push({ mode, result, workers: usage, load });
-      const { startMs, ackMs } = overheads(events.times, out);
+      rows.push({ mode, result, workers: usage, auditMs: auditTimes(out), load });
+      const o = overheads(events.times, out);
       const perJob = result.jobs ? (result.enqueueSeconds! * 1000) / result.jobs : Number.NaN;
       overheadRows.push(
-        `| ${count} | ${result.jobs} | ${fmt(perJob, 2)} | ${p50p95(startMs)} | ${p50p95(ackMs)} | ${load} |`,
+        `| ${count} | ${result.jobs} | ${fmt(perJob, 2)} | ${p50p95(o.startMs)} | ${p50p95(o.pickupMs)} | ` +
+          `${p50p95(o.jobMs)} | ${p50p95(o.ackMs)} | ${load} |`,
       );
       if (i === args.workers.length - 1) {
         const again = loadNow();
         const rerun = await runChild(QUEUE_CHILD, options);
-        rows.push({ mode: `queue rerun (${count} workers, nothing queued)`, result: rerun, load: again });
+        const mode = `queue rerun (${count} workers, nothing queued)`;
+        rows.push({ mode, result: rerun, auditMs: [], load: again });
       }
     } finally {
       await Promise.all(workers.map(stopWorker));
@@ -355,13 +381,12 @@ async function benchCorpus(corpus: string, title: string, redis: RedisServer): P
   const overheadRows = await queued(corpus, redis, rows);
   printRows(rows);
   console.log(
-    '\nqueue overhead per skill (ms; enqueue = open + hash + add, per job; start includes the wait for a ' +
-      'free worker when the queue is full):\n',
+    '\nqueue overhead per skill (ms, p50 / p95; enqueue = open + hash + add, per job; enqueue→start includes ' +
+      'the wait for a free worker when the queue is full; start→job = active to the processor called; ' +
+      'job = source opened, audited, run folder written, in the worker):\n',
   );
-  console.log(
-    '| workers | jobs | enqueue ms/job | enqueue→start p50 / p95 | audit end→ack p50 / p95 | load |',
-  );
-  console.log('|---|---|---|---|---|---|');
+  console.log('| workers | jobs | enqueue ms/job | enqueue→start | start→job | job | job end→ack | load |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const line of overheadRows) console.log(line);
   await probe(corpus, redis);
 }
@@ -397,11 +422,11 @@ async function probe(corpus: string, redis: RedisServer): Promise<void> {
       while (!jobs.every(ended)) await sleep(5);
     }
     // The worker's log line for the last job is written before its ack: it is there.
-    const { startMs, ackMs } = overheads(events.times, out);
+    const o = overheads(events.times, out);
     console.log(
-      `\nidle-queue probe (${skills.length} skills one at a time, one idle worker; load ${load}): ` +
-        `enqueueBatch of one skill ${p50p95(addMs)} ms; enqueue→start ${p50p95(startMs)} ms; ` +
-        `audit end→ack ${p50p95(ackMs)} ms (p50 / p95)`,
+      `\nidle-queue probe (${skills.length} skills one at a time, one idle worker; load ${load}), ms ` +
+        `p50 / p95: enqueueBatch of one skill ${p50p95(addMs)}; enqueue→start ${p50p95(o.startMs)}; ` +
+        `start→job ${p50p95(o.pickupMs)}; job ${p50p95(o.jobMs)}; job end→ack ${p50p95(o.ackMs)}`,
     );
   } finally {
     await stopWorker(worker);
