@@ -3,9 +3,10 @@
 // (stages scan,quality unless --stages says otherwise) run as a user runs it, each configuration into its own
 // temporary batch folder, deleted after:
 //   - embedded mode: runBatch in one process (the built dist/), --concurrency 1 and 2;
-//   - queue mode: one redis-server (test/support/redis-server.ts: append-only, fsync on every write), 1, 2 and
-//     4 `skillaudit worker` processes (the built CLI, --concurrency 1 each unless --worker-concurrency) started
-//     first, then one batch process that enqueues the corpus (enqueueBatch) and follows it (waitForBatch);
+//   - queue mode: one redis-server (test/support/redis-server.ts: append-only, fsync on every write unless
+//     --appendfsync everysec|no), 1, 2 and 4 `skillaudit worker` processes (the built CLI, --concurrency 1
+//     each unless --worker-concurrency) started first, then one batch process that enqueues the corpus
+//     (enqueueBatch) and follows it (waitForBatch);
 //   - a rerun of each mode on its finished batch folder (every skill reused): the cost of resuming a corpus.
 // Per configuration: wall seconds and skills/s (of the batch call itself, process start-up excluded), CPU
 // seconds (user + system, children included) and peak RSS (VmHWM) of the batch process and of each worker.
@@ -18,7 +19,7 @@
 // to start is the queue's latency alone.
 // The machine may be shared: every figure is printed with the 1-minute load average when it was taken.
 // Run: npm run build && npx tsx bench/batch.ts [--corpus DIR]... [--generated 2000] [--stages scan,quality]
-//      [--concurrency 1,2] [--workers 1,2,4] [--worker-concurrency 1] [--probe 20]
+//      [--concurrency 1,2] [--workers 1,2,4] [--worker-concurrency 1] [--probe 20] [--appendfsync always]
 // (`--corpus none` skips the real corpus, `--generated 0` the generated one.)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -44,6 +45,7 @@ interface Args {
   workers: number[];
   workerConcurrency: number;
   probe: number;
+  appendfsync: 'always' | 'everysec' | 'no';
 }
 
 const list = (value: string): number[] => (value === '' ? [] : value.split(',').map(Number));
@@ -57,6 +59,7 @@ function parseArgs(argv: string[]): Args {
     workers: [1, 2, 4],
     workerConcurrency: 1,
     probe: 20,
+    appendfsync: 'always',
   };
   let corporaGiven = false;
   for (let i = 0; i < argv.length; i += 2) {
@@ -72,6 +75,8 @@ function parseArgs(argv: string[]): Args {
     else if (flag === '--workers') args.workers = list(value);
     else if (flag === '--worker-concurrency') args.workerConcurrency = Number(value);
     else if (flag === '--probe') args.probe = Number(value);
+    else if (flag === '--appendfsync' && (value === 'always' || value === 'everysec' || value === 'no'))
+      args.appendfsync = value;
     else throw new Error(`unknown argument ${flag}`);
   }
   if (!corporaGiven && existsSync(REAL_CORPUS)) args.corpora.push(REAL_CORPUS);
@@ -439,9 +444,9 @@ async function probe(corpus: string, redis: RedisServer): Promise<void> {
 const started = performance.now();
 console.log(
   `# batch benchmark: stages ${config.stages.join(',')}, worker concurrency ${args.workerConcurrency}, ` +
-    `load ${loadNow()}`,
+    `redis appendfsync ${args.appendfsync}, load ${loadNow()}`,
 );
-const redis = await startRedis();
+const redis = await startRedis(args.appendfsync);
 try {
   for (const corpus of args.corpora) await benchCorpus(corpus, corpus, redis);
   if (args.generated > 0) {

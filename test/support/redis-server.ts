@@ -55,8 +55,11 @@ async function waitForPing(port: number): Promise<void> {
   }
 }
 
-/** Starts redis-server with an append-only file fsynced on every write, so a kill loses nothing acknowledged. */
-export async function startRedis(): Promise<RedisServer> {
+/**
+ * Starts redis-server with an append-only file fsynced on every write, so a kill loses nothing acknowledged.
+ * `appendfsync` lets a benchmark weigh that durability against Redis' common `everysec`.
+ */
+export async function startRedis(appendfsync: 'always' | 'everysec' | 'no' = 'always'): Promise<RedisServer> {
   requireRedis();
   const dir = mkdtempSync(join(tmpdir(), 'skillaudit-redis-'));
   const port = await freePort();
@@ -76,7 +79,7 @@ export async function startRedis(): Promise<RedisServer> {
         '--appendonly',
         'yes',
         '--appendfsync',
-        'always',
+        appendfsync,
       ],
       { stdio: 'ignore' },
     );
