@@ -26,7 +26,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { QueueEvents } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import { type BatchConfig, parseStages } from '../src/batch/config.js';
 import { parseQueueUrl, QUEUE_NAME } from '../src/batch/queue.js';
 import type { BatchLine } from '../src/batch/records.js';
@@ -155,7 +155,7 @@ interface WorkerProcess {
   log: () => string;
 }
 
-async function startWorker(url: string): Promise<WorkerProcess> {
+function startWorker(url: string): WorkerProcess {
   const child = spawn(
     process.execPath,
     [BIN, 'worker', '--queue', url, '--concurrency', String(args.workerConcurrency)],
@@ -163,13 +163,23 @@ async function startWorker(url: string): Promise<WorkerProcess> {
   );
   let log = '';
   child.stderr?.on('data', (d) => (log += d));
-  const deadline = Date.now() + 60_000;
-  while (!log.includes('taking jobs')) {
-    if (child.exitCode !== null) throw new Error(`worker exited: ${log}`);
-    if (Date.now() > deadline) throw new Error(`worker not ready after 60 s: ${log}`);
-    await sleep(50);
-  }
   return { child, log: () => log };
+}
+
+/** Waits until `count` workers are connected to the batch queue (BullMQ names their Redis connections). */
+async function workersReady(url: string, workers: WorkerProcess[]): Promise<void> {
+  const queue = new Queue(QUEUE_NAME, { connection: parseQueueUrl(url) });
+  try {
+    const deadline = Date.now() + 60_000;
+    while ((await queue.getWorkersCount()) < workers.length) {
+      const dead = workers.find((w) => w.child.exitCode !== null);
+      if (dead) throw new Error(`worker exited: ${dead.log()}`);
+      if (Date.now() > deadline) throw new Error('workers not connected after 60 s');
+      await sleep(50);
+    }
+  } finally {
+    await queue.close();
+  }
 }
 
 const TICK = 100; // USER_HZ, the unit of /proc/<pid>/stat times on Linux
@@ -350,7 +360,8 @@ async function queued(corpus: string, redis: RedisServer, rows: Row[]): Promise<
     const workers: WorkerProcess[] = [];
     const events = await listenToQueue(redis.url);
     try {
-      for (let w = 0; w < count; w++) workers.push(await startWorker(redis.url));
+      for (let w = 0; w < count; w++) workers.push(startWorker(redis.url));
+      await workersReady(redis.url, workers);
       const options = { corpus: [corpus], out, config, queue: { url: redis.url } };
       const load = loadNow();
       const result = await runChild(QUEUE_CHILD, options);
@@ -406,7 +417,8 @@ async function probe(corpus: string, redis: RedisServer): Promise<void> {
   const { enqueueBatch } = (await import(join(DIST, 'queue.js'))) as typeof import('../src/batch/queue.js');
   const out = mkdtempSync(join(tmpdir(), 'skillaudit-bench-batch-'));
   const events = await listenToQueue(redis.url);
-  const worker = await startWorker(redis.url);
+  const worker = startWorker(redis.url);
+  await workersReady(redis.url, [worker]);
   const load = loadNow();
   const addMs: number[] = [];
   try {
