@@ -1,4 +1,5 @@
-import { type ConnectionOptions, Queue } from 'bullmq';
+import { basename } from 'node:path';
+import { type ConnectionOptions, Queue, QueueEvents } from 'bullmq';
 import { withSource } from '../intake/index.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import type { CategoryMap } from './categories.js';
@@ -85,8 +86,13 @@ export interface Enqueued {
   counts: BatchCounts;
   /** Ids of the jobs this batch waits for. */
   jobs: string[];
-  /** Other places of the corpus holding a queued skill's content (by job id). */
-  copies: Map<string, { source: string; category: string | null }[]>;
+  /** By job id: the skill's run folder name, and other places of the corpus holding the same content. */
+  queued: Map<string, QueuedSkill>;
+}
+
+export interface QueuedSkill {
+  runFolder: string;
+  copies: { source: string; category: string | null }[];
 }
 
 /**
@@ -99,11 +105,10 @@ export async function enqueueBatch(options: EnqueueOptions): Promise<Enqueued> {
   const key = ctx.configKey;
   const queue = openQueue(options.queue.url);
   const jobs: string[] = [];
-  const queued = new Set<string>();
-  const copies = new Map<string, { source: string; category: string | null }[]>();
+  const queued = new Map<string, QueuedSkill>();
   try {
     for (const source of sources) {
-      const data: AuditJobData[] = [];
+      const data: (AuditJobData & { runFolder: string })[] = [];
       try {
         await withSource(source, { limits: options.config.limits }, async (handle) => {
           const lines: BatchLine[] = [];
@@ -128,6 +133,7 @@ export async function enqueueBatch(options: EnqueueOptions): Promise<Enqueued> {
                 config: options.config,
                 configKey: key,
                 category: next.plan.category,
+                runFolder: basename(next.runDir),
               });
           }
           record(lines);
@@ -142,10 +148,11 @@ export async function enqueueBatch(options: EnqueueOptions): Promise<Enqueued> {
           ),
         ]);
       }
-      for (const job of data) {
+      for (const { runFolder, ...job } of data) {
         const id = jobId(job.contentHash, key);
-        if (queued.has(id)) {
-          copies.set(id, [...(copies.get(id) ?? []), { source: job.source, category: job.category }]);
+        const earlier = queued.get(id);
+        if (earlier) {
+          earlier.copies.push({ source: job.source, category: job.category });
           continue;
         }
         const added = await queue.add('audit', job, {
@@ -159,14 +166,14 @@ export async function enqueueBatch(options: EnqueueOptions): Promise<Enqueued> {
         // A job of the same id that failed before stays failed unless the user asks again.
         if (options.retryFailed && (await added.getState()) === 'failed') await added.retry('failed');
         jobs.push(id);
-        queued.add(id);
+        queued.set(id, { runFolder, copies: [] });
       }
       counts.sourcesDone++;
     }
   } finally {
     await queue.close();
   }
-  return { dir, counts, jobs, copies };
+  return { dir, counts, jobs, queued };
 }
 
 export interface WaitOptions {
@@ -175,9 +182,12 @@ export interface WaitOptions {
   jobs: readonly string[];
   queue: QueueSettings;
   counts: BatchCounts;
-  /** Other places of the corpus holding a queued skill's content (by job id). */
-  copies?: ReadonlyMap<string, { source: string; category: string | null }[]>;
+  /** What enqueueBatch knows of each job (run folder, copies); without it run folders are looked up by hash. */
+  queued?: ReadonlyMap<string, QueuedSkill>;
+  /** How often the jobs that events said ended are looked at. */
   pollMs?: number;
+  /** How often every pending job is looked at, for events missed (a Redis restart drops the connection). */
+  reconcileMs?: number;
   onProgress?: (counts: BatchCounts, line?: BatchLine) => void;
 }
 
@@ -195,7 +205,7 @@ export async function waitForBatch(options: WaitOptions): Promise<BatchCounts> {
   const pollMs = options.pollMs ?? 1000;
   const record = (id: string, line: BatchLine) => {
     // Copies of the skill elsewhere in the corpus share its job and its outcome.
-    const copies = (options.copies?.get(id) ?? []).map(
+    const copies = (options.queued?.get(id)?.copies ?? []).map(
       (copy): BatchLine => ({
         ...line,
         ...copy,
@@ -207,13 +217,30 @@ export async function waitForBatch(options: WaitOptions): Promise<BatchCounts> {
     for (const l of [line, ...copies]) counts[l.status]++;
     options.onProgress?.(counts, line);
   };
+  // Events say which jobs ended; every pending job is looked at only now and then (one pass over 2,000 jobs
+  // takes about half a second), which catches whatever an event could not tell (a Redis restart, a job that
+  // ended before this process listened).
+  const events = new QueueEvents(QUEUE_NAME, { connection: parseQueueUrl(options.queue.url) });
+  events.on('error', () => {});
+  const ended = new Set<string>();
+  const mark = ({ jobId }: { jobId: string }) => {
+    if (pending.has(jobId)) ended.add(jobId);
+  };
+  events.on('completed', mark);
+  events.on('failed', mark);
+  const reconcileMs = options.reconcileMs ?? 10_000;
+  let lastPass = Number.NEGATIVE_INFINITY;
   try {
     while (pending.size > 0) {
-      let running = 0;
-      for (const id of [...pending]) {
+      const full = Date.now() - lastPass >= reconcileMs;
+      if (full) lastPass = Date.now();
+      const look = full ? [...pending] : [...ended];
+      ended.clear();
+      for (const id of look) {
+        // An event may name a job this loop has already recorded (it arrived while the job was looked at).
+        if (!pending.has(id)) continue;
         const job = await queue.getJob(id);
         const state = job ? await job.getState() : 'missing';
-        if (state === 'active') running++;
         if (state !== 'missing' && state !== 'failed' && state !== 'unknown') continue;
         pending.delete(id);
         const contentHash = id.slice(0, id.length - key.length - 1);
@@ -237,7 +264,7 @@ export async function waitForBatch(options: WaitOptions): Promise<BatchCounts> {
         // Completed jobs leave the queue: the run folder's marker tells how the audit ended.
         record(
           id,
-          finishedLine(options.dir, contentHash, key) ??
+          finishedLine(options.dir, contentHash, key, options.queued?.get(id)?.runFolder) ??
             (await recordFailure(
               ctx,
               { source: job?.data.source ?? id, contentHash, name: null, category: null },
@@ -248,12 +275,12 @@ export async function waitForBatch(options: WaitOptions): Promise<BatchCounts> {
             )),
         );
       }
-      counts.running = running;
+      counts.running = await queue.getActiveCount().catch(() => counts.running);
       options.onProgress?.(counts);
       if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   } finally {
-    await queue.close();
+    await Promise.allSettled([events.close(), queue.close()]);
   }
   return counts;
 }

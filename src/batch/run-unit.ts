@@ -81,12 +81,22 @@ function reportSummary(runDir: string): Pick<BatchLine, 'verdict' | 'score'> {
   }
 }
 
-/** The line of a skill whose run folder is complete under this configuration, found by its content hash. */
-export function finishedLine(dir: string, contentHash: string, key: string): BatchLine | null {
+/**
+ * The line of a skill whose run folder is complete under this configuration: in `runFolder` when the caller
+ * knows it, else found by its content hash (a listing of runs/, which costs a corpus-sized read).
+ */
+export function finishedLine(
+  dir: string,
+  contentHash: string,
+  key: string,
+  runFolder?: string,
+): BatchLine | null {
   const runs = join(dir, 'runs');
   let names: string[];
   try {
-    names = readdirSync(runs).filter((n) => n.endsWith(`-${contentHash.slice(0, 8)}`));
+    names = runFolder
+      ? [runFolder]
+      : readdirSync(runs).filter((n) => n.endsWith(`-${contentHash.slice(0, 8)}`));
   } catch {
     return null;
   }

@@ -155,6 +155,7 @@ export function registerBatch(program: Command): void {
         dir,
         config,
         jobs: enqueued.jobs,
+        queued: enqueued.queued,
         queue,
         counts: enqueued.counts,
         onProgress,

@@ -118,6 +118,8 @@ describe('batch on a Redis queue with skillaudit workers', () => {
       jobs: enqueued.jobs,
       queue,
       counts: enqueued.counts,
+      queued: enqueued.queued,
+      reconcileMs: 1000,
       pollMs: 200,
     });
     expect(counts.done).toBe(60);
@@ -160,6 +162,8 @@ describe('batch on a Redis queue with skillaudit workers', () => {
       jobs: enqueued.jobs,
       queue,
       counts: enqueued.counts,
+      queued: enqueued.queued,
+      reconcileMs: 1000,
       pollMs: 200,
     });
     expect(counts).toMatchObject({ done: 4, failed: 0 });
@@ -204,6 +208,8 @@ describe('batch on a Redis queue with skillaudit workers', () => {
       jobs: enqueued.jobs,
       queue,
       counts: enqueued.counts,
+      queued: enqueued.queued,
+      reconcileMs: 1000,
       pollMs: 200,
     });
     expect(counts).toMatchObject({ done: 3, failed: 0 });
@@ -230,6 +236,8 @@ describe('batch on a Redis queue with skillaudit workers', () => {
       jobs: enqueued.jobs,
       queue,
       counts: enqueued.counts,
+      queued: enqueued.queued,
+      reconcileMs: 1000,
       pollMs: 200,
     });
     await until(
@@ -269,6 +277,8 @@ describe('batch on a Redis queue with skillaudit workers', () => {
       jobs: enqueued.jobs,
       queue,
       counts: enqueued.counts,
+      queued: enqueued.queued,
+      reconcileMs: 1000,
       pollMs: 200,
     });
     expect(counts).toMatchObject({ done: 4, failed: 1 });
