@@ -76,6 +76,43 @@ function completeRunFolders(dir: string): string[] {
   return readdirSync(join(dir, 'runs')).filter((n) => existsSync(join(dir, 'runs', n, 'batch.json')));
 }
 
+const DETONATE: BatchConfig = {
+  stages: ['scan', 'detonate', 'quality'],
+  limits: {},
+  maxRuns: 2,
+  runTimeoutS: 20,
+};
+
+/** Writes a corpus of `count` skills in a fresh folder and queues it; `wait()` follows it to the end. */
+async function queueCorpus(
+  count: number,
+  config: BatchConfig,
+  options: { extra?: (i: number) => Record<string, string> | undefined; attempts?: number } = {},
+) {
+  work = mkdtempSync(join(tmpdir(), 'skillaudit-batch-q-'));
+  const corpus = join(work, 'corpus');
+  const skills = writeCorpus(corpus, count, options.extra);
+  const queue = {
+    url: redis.url,
+    backoffMs: 200,
+    ...(options.attempts ? { attempts: options.attempts } : {}),
+  };
+  const batch = { corpus: [corpus], out: join(work, 'out'), config, retryFailed: false, queue };
+  const enqueued = await enqueueBatch(batch);
+  const wait = () =>
+    waitForBatch({
+      dir: enqueued.dir,
+      config,
+      jobs: enqueued.jobs,
+      queued: enqueued.queued,
+      queue,
+      counts: enqueued.counts,
+      pollMs: 200,
+      reconcileMs: 1000,
+    });
+  return { skills, batch, enqueued, dir: enqueued.dir, wait };
+}
+
 beforeAll(async () => {
   requireBuild();
   redis = await startRedis();
@@ -94,41 +131,19 @@ afterAll(async () => {
 
 describe('batch on a Redis queue with skillaudit workers', () => {
   it('two workers finish a 60-skill corpus with every skill audited exactly once', async () => {
-    work = mkdtempSync(join(tmpdir(), 'skillaudit-batch-q-'));
-    const corpus = join(work, 'corpus');
-    const skills = writeCorpus(corpus, 60);
-    const out = join(work, 'out');
-    const queue = { url: redis.url, backoffMs: 200 };
-    const enqueued = await enqueueBatch({
-      corpus: [corpus],
-      out,
-      config: SCAN_ONLY,
-      retryFailed: false,
-      queue,
-    });
+    const { skills, batch, enqueued, dir, wait } = await queueCorpus(60, SCAN_ONLY);
     expect(enqueued.jobs).toHaveLength(60);
     // Enqueuing the same corpus again adds nothing: the job ids are content + configuration.
-    const again = await enqueueBatch({ corpus: [corpus], out, config: SCAN_ONLY, retryFailed: false, queue });
+    const again = await enqueueBatch(batch);
     expect(new Set(again.jobs)).toEqual(new Set(enqueued.jobs));
     const a = startWorker(redis.url);
     const b = startWorker(redis.url);
-    const counts = await waitForBatch({
-      dir: enqueued.dir,
-      config: SCAN_ONLY,
-      jobs: enqueued.jobs,
-      queue,
-      counts: enqueued.counts,
-      queued: enqueued.queued,
-      reconcileMs: 1000,
-      pollMs: 200,
-    });
-    expect(counts.done).toBe(60);
-    expect(counts.failed).toBe(0);
-    const finished = finishedCounts(enqueued.dir);
+    expect(await wait()).toMatchObject({ done: 60, failed: 0 });
+    const finished = finishedCounts(dir);
     expect(finished.size).toBe(60);
     expect([...finished.values()].every((n) => n === 1)).toBe(true);
-    expect(completeRunFolders(enqueued.dir)).toHaveLength(60);
-    const lines = jsonl(enqueued.dir).filter((l) => l.status === 'done');
+    expect(completeRunFolders(dir)).toHaveLength(60);
+    const lines = jsonl(dir).filter((l) => l.status === 'done');
     expect(new Set(lines.map((l) => l.name))).toEqual(new Set(skills.map((s) => s.name)));
     // Both workers took a share.
     expect(a.log()).toMatch(/job \S+ done/);
@@ -136,59 +151,33 @@ describe('batch on a Redis queue with skillaudit workers', () => {
   }, 180_000);
 
   it('finishes the job of a worker killed mid-audit on another worker, in the same run folder', async () => {
-    work = mkdtempSync(join(tmpdir(), 'skillaudit-batch-q-'));
-    const corpus = join(work, 'corpus');
     // Two skills whose script takes seconds in the sandbox: a worker can be killed while auditing them.
-    writeCorpus(corpus, 4, (i) =>
-      i < 2 ? { 'scripts/warm.sh': `#!/bin/sh\n# warm-up ${i}\nsleep 4\necho warm\n` } : undefined,
-    );
-    const out = join(work, 'out');
-    const config: BatchConfig = {
-      stages: ['scan', 'detonate', 'quality'],
-      limits: {},
-      maxRuns: 2,
-      runTimeoutS: 20,
-    };
-    const queue = { url: redis.url, backoffMs: 200 };
-    const enqueued = await enqueueBatch({ corpus: [corpus], out, config, retryFailed: false, queue });
+    const { dir, wait } = await queueCorpus(4, DETONATE, {
+      extra: (i) =>
+        i < 2 ? { 'scripts/warm.sh': `#!/bin/sh\n# warm-up ${i}\nsleep 4\necho warm\n` } : undefined,
+    });
     const victim = startWorker(redis.url, 1);
     await until(() => /job \S+ started/.test(victim.log()), 'the first worker to start a job');
     const killedJob = /job (\S+) started/.exec(victim.log())?.[1];
     victim.child.kill('SIGKILL');
     const rescuer = startWorker(redis.url, 2);
-    const counts = await waitForBatch({
-      dir: enqueued.dir,
-      config,
-      jobs: enqueued.jobs,
-      queue,
-      counts: enqueued.counts,
-      queued: enqueued.queued,
-      reconcileMs: 1000,
-      pollMs: 200,
-    });
-    expect(counts).toMatchObject({ done: 4, failed: 0 });
+    expect(await wait()).toMatchObject({ done: 4, failed: 0 });
     expect(rescuer.log()).toContain(`job ${killedJob} started`);
     expect(victim.log()).not.toMatch(/ done: /);
-    const finished = finishedCounts(enqueued.dir);
-    expect([...finished.values()]).toEqual([1, 1, 1, 1]);
+    expect([...finishedCounts(dir).values()]).toEqual([1, 1, 1, 1]);
     // One run folder per skill: the rescued audit resumed where the killed one had started.
-    expect(readdirSync(join(enqueued.dir, 'runs'))).toHaveLength(4);
-    expect(completeRunFolders(enqueued.dir)).toHaveLength(4);
+    expect(readdirSync(join(dir, 'runs'))).toHaveLength(4);
+    expect(completeRunFolders(dir)).toHaveLength(4);
   }, 240_000);
 
   it('stops gracefully on SIGTERM: the running audit ends and is recorded, no new job starts', async () => {
-    work = mkdtempSync(join(tmpdir(), 'skillaudit-batch-q-'));
-    const corpus = join(work, 'corpus');
-    writeCorpus(corpus, 3, () => ({ 'scripts/warm.sh': '#!/bin/sh\nsleep 3\necho warm\n' }));
-    const out = join(work, 'out');
-    const config: BatchConfig = {
-      stages: ['scan', 'detonate', 'quality'],
-      limits: {},
-      maxRuns: 1,
-      runTimeoutS: 20,
-    };
-    const queue = { url: redis.url, backoffMs: 200 };
-    const enqueued = await enqueueBatch({ corpus: [corpus], out, config, retryFailed: false, queue });
+    const { dir, wait } = await queueCorpus(
+      3,
+      { ...DETONATE, maxRuns: 1 },
+      {
+        extra: () => ({ 'scripts/warm.sh': '#!/bin/sh\nsleep 3\necho warm\n' }),
+      },
+    );
     const worker = startWorker(redis.url, 1);
     await until(() => /job \S+ started/.test(worker.log()), 'a job to start');
     const exited = new Promise<number | null>((resolve) =>
@@ -199,99 +188,44 @@ describe('batch on a Redis queue with skillaudit workers', () => {
     // The audit it was running ended normally and was recorded; nothing else was started.
     expect(worker.log()).toMatch(/job \S+ done: /);
     expect(worker.log().match(/job \S+ started/g)).toHaveLength(1);
-    expect(completeRunFolders(enqueued.dir)).toHaveLength(1);
+    expect(completeRunFolders(dir)).toHaveLength(1);
     // Another worker takes the rest.
     startWorker(redis.url, 2);
-    const counts = await waitForBatch({
-      dir: enqueued.dir,
-      config,
-      jobs: enqueued.jobs,
-      queue,
-      counts: enqueued.counts,
-      queued: enqueued.queued,
-      reconcileMs: 1000,
-      pollMs: 200,
-    });
-    expect(counts).toMatchObject({ done: 3, failed: 0 });
-    expect([...finishedCounts(enqueued.dir).values()]).toEqual([1, 1, 1]);
+    expect(await wait()).toMatchObject({ done: 3, failed: 0 });
+    expect([...finishedCounts(dir).values()]).toEqual([1, 1, 1]);
   }, 240_000);
 
   it('loses nothing when Redis is killed and restarted mid-run', async () => {
-    work = mkdtempSync(join(tmpdir(), 'skillaudit-batch-q-'));
-    const corpus = join(work, 'corpus');
-    writeCorpus(corpus, 30);
-    const out = join(work, 'out');
-    const queue = { url: redis.url, backoffMs: 200 };
-    const enqueued = await enqueueBatch({
-      corpus: [corpus],
-      out,
-      config: SCAN_ONLY,
-      retryFailed: false,
-      queue,
-    });
+    const { dir, wait } = await queueCorpus(30, SCAN_ONLY);
     startWorker(redis.url, 1);
-    const waiting = waitForBatch({
-      dir: enqueued.dir,
-      config: SCAN_ONLY,
-      jobs: enqueued.jobs,
-      queue,
-      counts: enqueued.counts,
-      queued: enqueued.queued,
-      reconcileMs: 1000,
-      pollMs: 200,
-    });
+    const waiting = wait();
     await until(
-      () => existsSync(join(enqueued.dir, 'runs')) && completeRunFolders(enqueued.dir).length >= 5,
+      () => existsSync(join(dir, 'runs')) && completeRunFolders(dir).length >= 5,
       'five skills done',
     );
     await redis.kill();
     await new Promise((r) => setTimeout(r, 1000));
     await redis.start();
-    const counts = await waiting;
-    expect(counts).toMatchObject({ done: 30, failed: 0 });
-    const finished = finishedCounts(enqueued.dir);
+    expect(await waiting).toMatchObject({ done: 30, failed: 0 });
+    const finished = finishedCounts(dir);
     expect(finished.size).toBe(30);
     expect([...finished.values()].every((n) => n === 1)).toBe(true);
   }, 240_000);
 
   it('fails a poisoned skill alone after its attempts and reports it; the rest finish', async () => {
-    work = mkdtempSync(join(tmpdir(), 'skillaudit-batch-q-'));
-    const corpus = join(work, 'corpus');
-    const skills = writeCorpus(corpus, 5);
-    const out = join(work, 'out');
-    const queue = { url: redis.url, backoffMs: 200, attempts: 2 };
-    const enqueued = await enqueueBatch({
-      corpus: [corpus],
-      out,
-      config: SCAN_ONLY,
-      retryFailed: false,
-      queue,
-    });
+    const { skills, dir, wait } = await queueCorpus(5, SCAN_ONLY, { attempts: 2 });
     // The skill vanishes between queueing and auditing (a moved share, a deleted checkout).
     const poisoned = skills[2]!;
     rmSync(poisoned.dir, { recursive: true });
     startWorker(redis.url, 2);
-    const counts = await waitForBatch({
-      dir: enqueued.dir,
-      config: SCAN_ONLY,
-      jobs: enqueued.jobs,
-      queue,
-      counts: enqueued.counts,
-      queued: enqueued.queued,
-      reconcileMs: 1000,
-      pollMs: 200,
-    });
-    expect(counts).toMatchObject({ done: 4, failed: 1 });
-    const failed = jsonl(enqueued.dir).filter((l) => l.status === 'failed');
+    expect(await wait()).toMatchObject({ done: 4, failed: 1 });
+    const failed = jsonl(dir).filter((l) => l.status === 'failed');
     expect(failed).toHaveLength(1);
     expect(failed[0]!.source).toBe(poisoned.dir);
     expect(failed[0]!.error?.code).toBe('NOT_FOUND');
-    const records = readdirSync(join(enqueued.dir, 'failures')).map(
+    const records = readdirSync(join(dir, 'failures')).map(
       (f) =>
-        JSON.parse(readFileSync(join(enqueued.dir, 'failures', f), 'utf8')) as {
-          attempts: number;
-          source: string;
-        },
+        JSON.parse(readFileSync(join(dir, 'failures', f), 'utf8')) as { attempts: number; source: string },
     );
     expect(records).toEqual([expect.objectContaining({ attempts: 2, source: poisoned.dir })]);
   }, 180_000);
