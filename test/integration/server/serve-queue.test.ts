@@ -6,11 +6,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ALLOWED_HOSTS } from '../../../src/server/host-guard.js';
-import { type RunningService, startService } from '../../../src/server/service.js';
+import type { RunningService } from '../../../src/server/service.js';
 import { BUILT_BIN, requireBuild } from '../../support/built-cli.js';
 import { buildZip } from '../../support/intake/zip-writer.js';
 import { type RedisServer, startRedis } from '../../support/redis-server.js';
-import { getAudit, makeMirror, REPO_URL, skillMd, submit, TOKEN, waitFor } from './support.js';
+import {
+  getAudit,
+  makeMirror,
+  REPO_URL,
+  skillMd,
+  startTestService,
+  submit,
+  TOKEN,
+  waitFor,
+} from './support.js';
 
 let root: string;
 let redis: RedisServer;
@@ -23,24 +32,13 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'skillaudit-serve-queue-'));
   redis = await startRedis();
   const mirror = makeMirror(root, { 'skills/notes/SKILL.md': skillMd('notes') });
-  service = await startService({
-    host: '127.0.0.1',
-    port: 0,
-    dataDir: join(root, 'data'),
-    token: TOKEN,
-    concurrency: 1,
+  service = await startTestService(join(root, 'data'), {
     queue: redis.url,
     policy: {
       allowedHosts: new Set(DEFAULT_ALLOWED_HOSTS),
       allowPrivate: false,
       mirrors: [{ from: 'https://github.com/', to: `file://${mirror}/` }],
     },
-    maxUploadBytes: 256 * 1024,
-    rateLimitPerMinute: 1000,
-    maxQueued: 100,
-    limits: {},
-    detonate: false,
-    log: () => {},
   });
 });
 
