@@ -23,6 +23,7 @@ import {
   workerName,
   writeJsonAtomic,
 } from './records.js';
+import { isRemoteSource } from './sources.js';
 
 // One source of a batch, audited exactly as `skillaudit audit` would (the same pipeline, the same run folders
 // under `<batch>/runs/`), minus the skills this batch already finished: a source is opened, each of its skills
@@ -66,7 +67,8 @@ export function skillSource(provenance: Provenance): string {
   const inner = subdir === '.' || subdir === '' ? '' : subdir;
   if (kind === 'git') {
     const at = provenance.commit ?? provenance.ref;
-    return `${uri}${at ? `@${at}` : ''}${inner ? `#${inner}` : ''}`;
+    const repo = isRemoteSource(uri) ? uri : resolve(uri);
+    return `${repo}${at ? `@${at}` : ''}${inner ? `#${inner}` : ''}`;
   }
   if (kind === 'folder') return resolve(uri, inner);
   return `${resolve(uri)}${inner ? `#${inner}` : ''}`;

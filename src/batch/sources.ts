@@ -21,6 +21,11 @@ function kindOf(path: string): 'folder' | 'file' | null {
   }
 }
 
+/** A URL (`https://…`, `file://…`) or an scp-like git address (`git@host:owner/repo`), not a local path. */
+export function isRemoteSource(text: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^[\w.~-]+@[\w.-]+:/.test(text);
+}
+
 /** Lines of a list file: blank lines and `#` comments skipped; relative paths are relative to the file. */
 export function listFileSources(path: string): string[] {
   const base = dirname(resolve(path));
@@ -28,8 +33,7 @@ export function listFileSources(path: string): string[] {
   for (const raw of readFileSync(path, 'utf8').split(/\r?\n/)) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
-    const remote = /^[a-z][a-z0-9+.-]*:\/\//i.test(line) || /^[\w.~-]+@[\w.-]+:/.test(line);
-    sources.push(remote || isAbsolute(line) ? line : join(base, line));
+    sources.push(isRemoteSource(line) || isAbsolute(line) ? line : join(base, line));
   }
   return sources;
 }
