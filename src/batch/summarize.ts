@@ -50,7 +50,8 @@ import {
 //   configuration.utilityByAgent), as the seed reports one agent-model configuration per table. A scenario is
 //   valid when ScenarioResult.valid (both conditions ran and were judged) and its checklist has items; a skill
 //   has utility results when it has at least one valid scenario. Scenario pass rates, PRG, times and tokens
-//   come from the raw passed/total/time/token numbers; a skill's PRG, EG, CG, ECG are the report's own means.
+//   come from the raw passed/total/time/token numbers. Table 3's PRG is the mean over valid scenarios (as the
+//   seed's: PRG = wi − wo); its EG, CG, ECG and a skill row's PRG and ECG are the reports' own means.
 // - Tokens are effective input tokens, input − cached (score/utility.ts effectiveTokens: the q̃ the CG column
 //   compares), so the token columns and CG describe the same quantity.
 // - Cost: each report's configuration.modelUsage (per stage: cost in USD, input and output tokens, provider
