@@ -1,12 +1,20 @@
 import { basename } from 'node:path';
 import { type ConnectionOptions, Queue, QueueEvents } from 'bullmq';
 import { withSource } from '../intake/index.js';
-import { errorMessage, UserError } from '../util/errors.js';
+import { UserError } from '../util/errors.js';
 import type { CategoryMap } from './categories.js';
 import { type BatchConfig, configKey } from './config.js';
 import { type BatchLine, failureKey, readFailure } from './records.js';
 import { appendLines, type BatchCounts, startBatch } from './run-batch.js';
-import { failureLine, finishedLine, recordFailure, triage, type UnitContext } from './run-unit.js';
+import {
+  failureLine,
+  finishedLine,
+  recordFailure,
+  recordSourceFailure,
+  reuseLine,
+  triage,
+  type UnitContext,
+} from './run-unit.js';
 
 // The distributed batch, on BullMQ over Redis: the batch command puts one job per skill on the queue and any
 // number of `skillaudit worker` processes, on any machines that share the batch folder, take them. Everything a
@@ -139,14 +147,7 @@ export async function enqueueBatch(options: EnqueueOptions): Promise<Enqueued> {
           record(lines);
         });
       } catch (error) {
-        const code = error instanceof UserError ? error.code : 'AUDIT_FAILED';
-        record([
-          await recordFailure(
-            ctx,
-            { source, contentHash: null, name: null, category: null },
-            { code, message: errorMessage(error) },
-          ),
-        ]);
+        record([await recordSourceFailure(ctx, source, error)]);
       }
       for (const { runFolder, ...job } of data) {
         const id = jobId(job.contentHash, key);
@@ -205,13 +206,8 @@ export async function waitForBatch(options: WaitOptions): Promise<BatchCounts> {
   const pollMs = options.pollMs ?? 1000;
   const record = (id: string, line: BatchLine) => {
     // Copies of the skill elsewhere in the corpus share its job and its outcome.
-    const copies = (options.queued?.get(id)?.copies ?? []).map(
-      (copy): BatchLine => ({
-        ...line,
-        ...copy,
-        status: line.status === 'failed' ? 'failed' : 'reused',
-        timings: null,
-      }),
+    const copies = (options.queued?.get(id)?.copies ?? []).map((copy) =>
+      line.status === 'failed' ? { ...line, ...copy, timings: null } : reuseLine(line, copy),
     );
     appendLines(options.dir, [line, ...copies]);
     for (const l of [line, ...copies]) counts[l.status]++;

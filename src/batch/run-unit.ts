@@ -83,6 +83,39 @@ function reportSummary(runDir: string): Pick<BatchLine, 'verdict' | 'score'> {
   }
 }
 
+/** The line of a finished run folder, from its marker and the report's verdict. */
+function markerLine(
+  dir: string,
+  runDir: string,
+  marker: RunMarker,
+  outcome: Pick<BatchLine, 'verdict' | 'score'>,
+): BatchLine {
+  return {
+    id: marker.contentHash,
+    name: marker.name,
+    source: marker.source,
+    category: marker.category,
+    status: 'done',
+    ...outcome,
+    runDir: relative(dir, runDir),
+    timings: marker.timings,
+    error: null,
+    at: marker.finishedAt,
+  };
+}
+
+/** A finished skill's line as seen from another place of the corpus or a later run: reused, nothing timed. */
+export function reuseLine(line: BatchLine, where: { source: string; category: string | null }): BatchLine {
+  return {
+    ...line,
+    source: where.source,
+    category: where.category,
+    status: 'reused',
+    timings: null,
+    at: now(),
+  };
+}
+
 /**
  * The line of a skill whose run folder is complete under this configuration: in `runFolder` when the caller
  * knows it, else found by its content hash (a listing of runs/, which costs a corpus-sized read).
@@ -105,19 +138,8 @@ export function finishedLine(
   for (const name of names) {
     const runDir = join(runs, name);
     const marker = readMarker(runDir);
-    if (!marker || !isComplete(runDir, contentHash, key)) continue;
-    return {
-      id: contentHash,
-      name: marker.name,
-      source: marker.source,
-      category: marker.category,
-      status: 'done',
-      ...reportSummary(runDir),
-      runDir: relative(dir, runDir),
-      timings: marker.timings,
-      error: null,
-      at: marker.finishedAt,
-    };
+    if (marker && isComplete(runDir, contentHash, key))
+      return markerLine(dir, runDir, marker, reportSummary(runDir));
   }
   return null;
 }
@@ -161,6 +183,15 @@ export async function recordFailure(
   return failureLine(record);
 }
 
+/** Records the failure of a whole source (it could not be opened or audited). */
+export function recordSourceFailure(ctx: UnitContext, source: string, error: unknown): Promise<BatchLine> {
+  return recordFailure(
+    ctx,
+    { source, contentHash: ctx.contentHash ?? null, name: null, category: null },
+    { code: error instanceof UserError ? error.code : 'AUDIT_FAILED', message: errorMessage(error) },
+  );
+}
+
 /** Writes the run folder's marker (last, so the folder counts as complete only now) and returns its line. */
 async function finishRun(
   ctx: UnitContext,
@@ -169,7 +200,6 @@ async function finishRun(
   report: Report,
   timings: StageTimings,
 ): Promise<BatchLine> {
-  const finishedAt = now();
   const marker: RunMarker = {
     version: RECORD_VERSION,
     contentHash: plan.contentHash,
@@ -178,25 +208,13 @@ async function finishRun(
     name: plan.name,
     category: plan.category,
     startedAt: new Date(Date.now() - timings.totalMs).toISOString(),
-    finishedAt,
+    finishedAt: now(),
     timings,
     worker: workerName(),
   };
   await writeJsonAtomic(join(runDir, MARKER), marker);
   await clearFailure(ctx.dir, failureKey(plan.source, plan.contentHash, ctx.configKey));
-  return {
-    id: plan.contentHash,
-    name: plan.name,
-    source: plan.source,
-    category: plan.category,
-    status: 'done',
-    verdict: report.safety.status,
-    score: report.safety.score,
-    runDir: relative(ctx.dir, runDir),
-    timings,
-    error: null,
-    at: finishedAt,
-  };
+  return markerLine(ctx.dir, runDir, marker, { verdict: report.safety.status, score: report.safety.score });
 }
 
 export type Triage = { kind: 'done'; line: BatchLine } | { kind: 'audit'; plan: Planned; runDir: string };
@@ -214,18 +232,9 @@ export function triage(skill: Skill, ctx: UnitContext): Triage {
     declaredCategory(skill.frontmatter),
     ctx.categories,
   );
-  const runDir = join(ctx.dir, 'runs', runFolderName(skill));
-  const base = { id: skill.id, name, source, category, timings: null, at: now() };
-  if (isComplete(runDir, skill.id, ctx.configKey)) {
-    const line: BatchLine = {
-      ...base,
-      status: 'reused',
-      ...reportSummary(runDir),
-      runDir: relative(ctx.dir, runDir),
-      error: null,
-    };
-    return { kind: 'done', line };
-  }
+  const runFolder = runFolderName(skill);
+  const done = finishedLine(ctx.dir, skill.id, ctx.configKey, runFolder);
+  if (done) return { kind: 'done', line: reuseLine(done, { source, category }) };
   const earlier = readFailure(ctx.dir, failureKey(source, skill.id, ctx.configKey));
   if (earlier && !ctx.retryFailed) {
     const line = failureLine(
@@ -234,7 +243,11 @@ export function triage(skill: Skill, ctx: UnitContext): Triage {
     );
     return { kind: 'done', line };
   }
-  return { kind: 'audit', plan: { source, name, contentHash: skill.id, category }, runDir };
+  return {
+    kind: 'audit',
+    plan: { source, name, contentHash: skill.id, category },
+    runDir: join(ctx.dir, 'runs', runFolder),
+  };
 }
 
 /** Audits the skills of one source that this batch has not finished; one line per skill. */
@@ -276,7 +289,7 @@ export async function auditUnit(source: string, ctx: UnitContext): Promise<Batch
     const line = finishedLine(ctx.dir, plan.contentHash, ctx.configKey);
     lines.push(
       line
-        ? { ...line, source: plan.source, category: plan.category, status: 'reused', timings: null }
+        ? reuseLine(line, plan)
         : await recordFailure(ctx, plan, {
             code: 'AUDIT_FAILED',
             message: 'a copy of this skill (same content) elsewhere in the corpus failed its audit',
@@ -301,17 +314,7 @@ async function auditPicked(
       ...(ctx.onStage ? { onStage: ctx.onStage } : {}),
     });
   } catch (error) {
-    const code = error instanceof UserError ? error.code : 'AUDIT_FAILED';
-    lines.push(
-      await recordFailure(
-        ctx,
-        { source, contentHash: ctx.contentHash ?? null, name: null, category: null },
-        {
-          code,
-          message: errorMessage(error),
-        },
-      ),
-    );
+    lines.push(await recordSourceFailure(ctx, source, error));
     return lines;
   }
   // The source opened: an earlier failure to open it is history.

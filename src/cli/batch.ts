@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import type { CategoryMap } from '../batch/categories.js';
 import type { BatchConfig } from '../batch/config.js';
 import type { BatchCounts } from '../batch/run-batch.js';
 import { UserError } from '../util/errors.js';
@@ -75,6 +77,20 @@ function reportCounts(progress: Progress, started: number) {
   };
 }
 
+/** Writes the batch folder's summary, Markdown and dashboard, and prints the summary (text or JSON). */
+async function summarizeAndPrint(
+  dir: string,
+  categories: CategoryMap | undefined,
+  format: 'text' | 'json',
+  counts: BatchCounts | null,
+): Promise<void> {
+  const { batchText, writeBatchOutputs } = await import('../batch/outputs.js');
+  const summary = await writeBatchOutputs(dir, categories ? { categories } : {});
+  process.stdout.write(
+    format === 'json' ? `${JSON.stringify(summary, null, 2)}\n` : batchText(dir, summary, counts),
+  );
+}
+
 export function registerBatch(program: Command): void {
   const batch = program
     .command('batch')
@@ -116,11 +132,10 @@ export function registerBatch(program: Command): void {
   addModelOptions(run);
   addLimitOptions(run);
   run.action(async (corpus: string[], flags: BatchFlags & Record<string, unknown>) => {
-    const [{ parseStages }, { loadCategories }, { runBatch }, outputs] = await Promise.all([
+    const [{ parseStages }, { loadCategories }, { runBatch }] = await Promise.all([
       import('../batch/config.js'),
       import('../batch/categories.js'),
       import('../batch/run-batch.js'),
-      import('../batch/outputs.js'),
     ]);
     if (flags.wait && !flags.queue)
       throw new UserError('USAGE', '--wait follows a queue: add --queue redis://…');
@@ -161,7 +176,7 @@ export function registerBatch(program: Command): void {
         onProgress,
       });
     } else {
-      const started = await runBatch({
+      counts = await runBatch({
         corpus,
         out: flags.out,
         config,
@@ -170,17 +185,11 @@ export function registerBatch(program: Command): void {
         ...(categories ? { categories } : {}),
         onProgress,
       });
-      counts = started;
-      dir = (await import('node:path')).resolve(flags.out);
+      dir = resolve(flags.out);
     }
     progress.end();
-    const summary = await outputs.writeBatchOutputs(dir, categories ? { categories } : {});
-    process.stdout.write(
-      flags.format === 'json'
-        ? `${JSON.stringify(summary, null, 2)}\n`
-        : outputs.batchText(dir, summary, counts),
-    );
     // The batch ran: skills that failed are in the summary and its errors table, not an exit code.
+    await summarizeAndPrint(dir, categories, flags.format, counts);
   });
 
   batch
@@ -199,17 +208,8 @@ export function registerBatch(program: Command): void {
       'text',
     )
     .action(async (dir: string, flags: { categories?: string; format: 'text' | 'json' }) => {
-      const [{ loadCategories }, outputs, { resolve }] = await Promise.all([
-        import('../batch/categories.js'),
-        import('../batch/outputs.js'),
-        import('node:path'),
-      ]);
+      const { loadCategories } = await import('../batch/categories.js');
       const categories = flags.categories ? loadCategories(flags.categories) : undefined;
-      const summary = await outputs.writeBatchOutputs(resolve(dir), categories ? { categories } : {});
-      process.stdout.write(
-        flags.format === 'json'
-          ? `${JSON.stringify(summary, null, 2)}\n`
-          : outputs.batchText(resolve(dir), summary, null),
-      );
+      await summarizeAndPrint(resolve(dir), categories, flags.format, null);
     });
 }
