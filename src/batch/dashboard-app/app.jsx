@@ -1,6 +1,6 @@
 /** @import { BatchSummary } from '../summary-model.js' */
 import { count, when } from '../../report/html/app/format.js';
-import { Txt } from '../../report/html/app/text.jsx';
+import { Toc, Txt } from '../../report/html/app/text.jsx';
 import { Headline } from './headline.jsx';
 import { SafetyPlots, UtilityPlots } from './plots.jsx';
 import { Run } from './run.jsx';
@@ -31,13 +31,7 @@ export function Dashboard({ summary }) {
               {count(summary.categories.length)} categories · summary of {when(summary.generatedAt)}
             </p>
           </div>
-          <nav class="toc" aria-label="Sections">
-            {NAV.map(([id, label]) => (
-              <a href={`#${id}`} key={id}>
-                {label}
-              </a>
-            ))}
-          </nav>
+          <Toc sections={NAV} />
         </div>
       </header>
       <main class="wrap">

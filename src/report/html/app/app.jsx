@@ -4,7 +4,7 @@ import { notRunReason } from './format.js';
 import { NotRunList, Provenance } from './provenance.jsx';
 import { Quality } from './quality.jsx';
 import { Runtime } from './runtime.jsx';
-import { Code, NotRun, Section, Txt } from './text.jsx';
+import { Code, NotRun, Section, Toc, Txt } from './text.jsx';
 import { Utility } from './utility.jsx';
 import { Verdict } from './verdict.jsx';
 
@@ -36,13 +36,7 @@ export function App({ report }) {
               <Code value={skill.path} max={300} />
             </p>
           </div>
-          <nav class="toc" aria-label="Sections">
-            {NAV.map(([id, label]) => (
-              <a href={`#${id}`} key={id}>
-                {label}
-              </a>
-            ))}
-          </nav>
+          <Toc sections={NAV} />
         </div>
       </header>
       <main class="wrap">

@@ -83,3 +83,19 @@ export function Section({ id, title, aside, children }) {
     </section>
   );
 }
+
+/**
+ * The masthead's links to the page's sections.
+ * @param {{ sections: readonly (readonly string[])[] }} props [id, label] pairs
+ */
+export function Toc({ sections }) {
+  return (
+    <nav class="toc" aria-label="Sections">
+      {sections.map(([id, label]) => (
+        <a href={`#${id}`} key={id}>
+          {label}
+        </a>
+      ))}
+    </nav>
+  );
+}
