@@ -88,15 +88,15 @@ export function readMarker(runDir: string): RunMarker | null {
   return marker?.version === RECORD_VERSION ? marker : null;
 }
 
-/** True when the run folder holds a finished audit of this content under this configuration. */
-export function isComplete(runDir: string, contentHash: string, key: string): boolean {
+/** The marker of a run folder holding a finished audit of this content under this configuration, else null. */
+export function completeMarker(runDir: string, contentHash: string, key: string): RunMarker | null {
   const marker = readMarker(runDir);
-  return (
-    marker !== null &&
+  return marker !== null &&
     marker.contentHash === contentHash &&
     marker.configKey === key &&
     existsSync(join(runDir, 'report.json'))
-  );
+    ? marker
+    : null;
 }
 
 /** The failure record's key: the skill's content when it loaded, else the source. */

@@ -10,15 +10,14 @@ import { auditOptionsFor, type BatchConfig } from './config.js';
 import {
   type BatchLine,
   clearFailure,
+  completeMarker,
   type FailureRecord,
   failureKey,
   failurePath,
-  isComplete,
   MARKER,
   RECORD_VERSION,
   type RunMarker,
   readFailure,
-  readMarker,
   type StageTimings,
   workerName,
   writeJsonAtomic,
@@ -137,9 +136,8 @@ export function finishedLine(
   }
   for (const name of names) {
     const runDir = join(runs, name);
-    const marker = readMarker(runDir);
-    if (marker && isComplete(runDir, contentHash, key))
-      return markerLine(dir, runDir, marker, reportSummary(runDir));
+    const marker = completeMarker(runDir, contentHash, key);
+    if (marker) return markerLine(dir, runDir, marker, reportSummary(runDir));
   }
   return null;
 }
