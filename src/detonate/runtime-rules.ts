@@ -1,4 +1,4 @@
-import type { Rule } from '../scan/rule.js';
+import type { RuleInfo } from '../scan/rule.js';
 
 // Findings that only runtime evidence shows: behaviour the static scan missed. Rules are data, as in scan/.
 export const RUNTIME_RULES = {
@@ -38,6 +38,6 @@ export const RUNTIME_RULES = {
     message: 'The code downloaded something and executed it',
     help: 'A fetcher ran and a shell or interpreter ran after it (or a downloaded file was executed): remote code that nobody reviewed.',
   },
-} as const satisfies Record<string, Rule>;
+} as const satisfies Record<string, RuleInfo>;
 
-export const RUNTIME_RULE_LIST: readonly Rule[] = Object.values(RUNTIME_RULES);
+export const RUNTIME_RULE_LIST: readonly RuleInfo[] = Object.values(RUNTIME_RULES);

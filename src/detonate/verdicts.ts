@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Rule } from '../scan/rule.js';
+import type { RuleInfo } from '../scan/rule.js';
 import { patternById } from '../scan/taxonomy.js';
 import type { Finding, PatternId, Verdict, VerdictKind } from '../types.js';
 import { RUNTIME_RULES } from './runtime-rules.js';
@@ -229,7 +229,7 @@ export function verdictFor(
 }
 
 function runtimeFinding(
-  rule: Rule,
+  rule: RuleInfo,
   run: DetonationRun,
   file: string,
   evidence: string[],

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { Log, ReportingDescriptor, Result } from 'sarif';
-import type { Rule } from '../scan/rule.js';
+import type { RuleInfo } from '../scan/rule.js';
 import type { SkillScanResult } from '../scan/scan-source.js';
 import { patternById } from '../scan/taxonomy.js';
 import type { Severity } from '../types.js';
@@ -16,7 +16,7 @@ const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
 };
 const SECURITY_SEVERITY: Record<Severity, string> = { high: '8.0', medium: '5.0', low: '2.0' };
 
-function descriptor(rule: Rule): ReportingDescriptor {
+function descriptor(rule: RuleInfo): ReportingDescriptor {
   const pattern = patternById(rule.pattern);
   return {
     id: rule.id,
@@ -43,7 +43,7 @@ function artifactUri(skillPath: string, file: string): string {
   return (base ? `${base}/${file}` : file).replace(/\\/g, '/').replace(/^\.\//, '');
 }
 
-export function toSarif(results: readonly SkillScanResult[], rules: readonly Rule[]): Log {
+export function toSarif(results: readonly SkillScanResult[], rules: readonly RuleInfo[]): Log {
   const used = new Set(results.flatMap((r) => r.scan?.findings.map((f) => f.rule) ?? []));
   const descriptors = rules.filter((r) => used.has(r.id)).map(descriptor);
   const ruleIndex = new Map(descriptors.map((d, i) => [d.id, i]));

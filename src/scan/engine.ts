@@ -3,11 +3,13 @@ import { assessSafety } from '../score/safety.js';
 import type { Decision } from '../score/verdict.js';
 import type { Finding, SafetyStatus, Skill, SkillFile } from '../types.js';
 import { errorMessage } from '../util/errors.js';
+import { loadUserRules } from './engine/rule-pack.js';
 import { type Framing, parseMarkdown } from './markdown.js';
 import { discountOwnVendor } from './own-vendor.js';
 import { type Detector, type FileContext, type Hit, RULE_SEVERITY_FROM, type Rule } from './rule.js';
 import { codeDetectors } from './rules/code-index.js';
 import { BLOCK_MANIFEST_FRAMING, BLOCK_MANIFEST_SKIPPED, blockManifest } from './rules/manifest-blocks.js';
+import { phraseDetector } from './rules/prose-detector.js';
 import { proseDetectors } from './rules/prose-index.js';
 import { inlineShellCommands } from './rules/prose-inline-commands.js';
 import { declaredHosts, reachableScripts } from './skill-context.js';
@@ -19,14 +21,6 @@ import { enter, leave, timed } from './timing.js';
 export const ALL_DETECTORS: readonly Detector[] = [...proseDetectors, ...codeDetectors];
 const PROSE_DETECTORS: ReadonlySet<Detector> = new Set(proseDetectors);
 
-// How much a fenced block's framing in the prose around it says about whether the agent will run it.
-const FRAMING_FACTOR: Record<Framing, number> = {
-  instruction: 1,
-  example: 0.5,
-  'user-action': 0.35,
-  'documents-risk': 0.2,
-};
-
 // Below this confidence a hit is context noise (an attack string quoted in a section about attacks): not reported.
 export const REPORT_FLOOR = 0.2;
 
@@ -34,6 +28,10 @@ const EMBEDDED_LANGUAGES = new Set(['bash', 'python', 'javascript', 'typescript'
 
 export interface ScanOptions {
   detectors?: readonly Detector[];
+  /** Rule packs of the user's own (folders of rule folders, `--rules DIR`), applied with the built-in rules. */
+  ruleDirs?: readonly string[];
+  /** Report only these rule ids (a rule's fixtures are checked against its own findings alone). */
+  onlyRules?: readonly string[];
   baseline?: Baseline;
   /** Honour the skill's own `skillaudit-ignore` comments (only for skills you own). */
   honourInline?: boolean;
@@ -67,10 +65,24 @@ interface Located {
 /** One skill's scan in progress: its notes, and the time budget with what it made the scan skip. */
 interface ScanRun {
   notes: string[];
+  /** The rules of the detectors run, by id. */
+  rules: ReadonlyMap<string, Rule>;
   budgetMs: number;
   deadline: number;
   /** File path → names of the detectors skipped there once the budget was spent. */
   skipped: Map<string, Set<string>>;
+}
+
+// A user's rule pack is read once per process (scan workers each read it once), whatever the skill count.
+const userDetectors = new Map<string, Detector>();
+
+function userDetector(dir: string): Detector {
+  let d = userDetectors.get(dir);
+  if (!d) {
+    d = phraseDetector(`rules:${dir}`, loadUserRules(dir).phrase);
+    userDetectors.set(dir, d);
+  }
+  return d;
 }
 
 function ruleIndex(detectors: readonly Detector[]): Map<string, Rule> {
@@ -111,7 +123,7 @@ async function scanSnippet(
     lineOf?: (line: number) => number;
     /** Rules whose hits are not reported for this snippet. */
     skip?: ReadonlySet<string>;
-    /** Framing weights instead of FRAMING_FACTOR, for snippets whose risk framing does not lower. */
+    /** Framing weights instead of each rule's own, for snippets whose risk framing does not lower. */
     framingFactor?: Readonly<Record<Framing, number>>;
   },
   detectors: readonly Detector[],
@@ -132,11 +144,12 @@ async function scanSnippet(
     text: snippet.code,
     reachable: ctx.file.path === 'SKILL.md' && snippet.framing === 'instruction',
   };
-  const factor = (snippet.framingFactor ?? FRAMING_FACTOR)[snippet.framing];
   for (const d of detectors) {
     if (!d.appliesTo(virtual)) continue;
     for (const hit of await runDetector(d, snippetCtx, run)) {
       if (snippet.skip?.has(hit.rule)) continue;
+      // How much the block's framing in the prose around it says about whether the agent will run it.
+      const factor = (snippet.framingFactor ?? run.rules.get(hit.rule)?.framing)?.[snippet.framing] ?? 1;
       const framed = factor < 1 ? `; in ${snippet.what} framed as ${snippet.framing}` : '';
       out.push({
         file: ctx.file.path,
@@ -266,13 +279,14 @@ function dedupe(findings: Finding[]): Finding[] {
 
 /** The static scan of one skill: every detector over every text file, findings, suppressions, eq. 8 score. */
 export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promise<SkillScan> {
-  const detectors = options.detectors ?? ALL_DETECTORS;
+  const detectors = [...(options.detectors ?? ALL_DETECTORS), ...(options.ruleDirs ?? []).map(userDetector)];
   const rules = ruleIndex(detectors);
+  const only = options.onlyRules ? new Set(options.onlyRules) : null;
   const hosts = declaredHosts(skill);
   const reachable = reachableScripts(skill);
   const notes: string[] = [];
   const budgetMs = options.budgetMs ?? SKILL_BUDGET_MS;
-  const run: ScanRun = { notes, budgetMs, deadline: performance.now() + budgetMs, skipped: new Map() };
+  const run: ScanRun = { notes, rules, budgetMs, deadline: performance.now() + budgetMs, skipped: new Map() };
   const located: Located[] = [];
 
   for (const file of skill.files) {
@@ -309,7 +323,10 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
   }
 
   return timed('scoring', () => {
-    const raw = located.map((l) => toFinding(l, rules)).filter((f): f is Finding => f !== null);
+    const raw = located
+      .filter((l) => !only || only.has(l.hit.rule))
+      .map((l) => toFinding(l, rules))
+      .filter((f): f is Finding => f !== null);
     discountOwnVendor(skill, raw);
     const findings = dedupe(raw);
     applySuppressions(skill, findings, {

@@ -1,10 +1,8 @@
 import type { PatternId, Severity, Skill, SkillFile } from '../types.js';
+import type { Framing } from './markdown.js';
 
-/**
- * A rule is data: its id, the pattern it reports, and the words a user reads. The matching logic lives in
- * a detector; the engine (engine.ts) turns a detector's hits into findings with the pattern's severity.
- */
-export interface Rule {
+/** What a report says of a rule, static or runtime: its id, the pattern it reports, the words a user reads. */
+export interface RuleInfo {
   /** Stable detector id, `<area>.<what>`, e.g. `code.env-harvest`, `md.instruction-override`. */
   id: string;
   pattern: PatternId;
@@ -18,6 +16,25 @@ export interface Rule {
    * findings at or above RULE_SEVERITY_FROM; a weaker reading keeps the pattern's severity.
    */
   severity?: Severity;
+}
+
+/**
+ * A rule of the static scan is data, read from its folder (rules/<id>/rule.yaml, engine/rule-pack.ts): what
+ * a report says of it, how framing scales it, and either a declarative match or the name of the detector
+ * whose code finds it. The engine turns hits into findings with the pattern's severity.
+ */
+export interface Rule extends RuleInfo {
+  /** Free labels for listing and selecting rules (family, kind of file). */
+  tags: readonly string[];
+  /**
+   * Factor per framing of the text or block the hit sits in (an example, a step for the user, a description
+   * of the risk): how much that framing says the agent will not act on it.
+   */
+  framing: Readonly<Record<Framing, number>>;
+  /** Name of the detector (code) that finds it, when its match is not declarative. */
+  detect?: string;
+  /** Id of its twin reported inside scripts that a script writes out or pipes to an interpreter. */
+  embedded?: string;
 }
 
 /** Confidence from which a rule's own severity replaces its pattern's (below it the reading is doubtful). */

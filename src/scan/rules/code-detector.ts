@@ -20,8 +20,3 @@ export function codeDetector(name: string, rules: readonly Rule[], apply: CodeRu
     },
   };
 }
-
-/** Looks up a rule of a detector's table by id (rules are data; code refers to them by id). */
-export function ruleIds<const R extends readonly Rule[]>(rules: R): { [K in R[number]['id']]: K } {
-  return Object.fromEntries(rules.map((r) => [r.id, r.id])) as { [K in R[number]['id']]: K };
-}

@@ -5,43 +5,28 @@
 import { analyseCode } from '../code/analyse.js';
 import { dedupe } from '../code/hits.js';
 import type { CodeModel } from '../code/model.js';
+import { builtinRules, rulesDetectedBy } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit, Rule } from '../rule.js';
 import { codeLanguage } from '../treesitter.js';
-import { EXFILTRATION_RULES, exfiltrationHits } from './code-exfiltration.js';
-import { FILESYSTEM_RULES, filesystemHits } from './code-filesystem.js';
-import { OBFUSCATION_RULES, obfuscationHits } from './code-obfuscation.js';
-import { PERSISTENCE_RULES, persistenceHits } from './code-persistence.js';
-import { PRIVILEGE_RULES, privilegeHits } from './code-privilege.js';
-import { REMOTE_SHELL_RULES, remoteShellHits } from './code-remote-shell.js';
-import { SCHEDULED_PERSISTENCE_RULES, scheduledPersistenceDetector } from './code-scheduled-persistence.js';
-import { SUPPLY_CHAIN_RULES, supplyChainHits } from './code-supply-chain.js';
+import { exfiltrationHits } from './code-exfiltration.js';
+import { filesystemHits } from './code-filesystem.js';
+import { obfuscationHits } from './code-obfuscation.js';
+import { persistenceHits } from './code-persistence.js';
+import { privilegeHits } from './code-privilege.js';
+import { remoteShellHits } from './code-remote-shell.js';
+import { scheduledPersistenceDetector } from './code-scheduled-persistence.js';
+import { supplyChainHits } from './code-supply-chain.js';
 
 type Language = CodeModel['language'];
 
-/** The rules applied to embedded code (robustness left out: generated helpers are judged on intent). */
-const INNER_RULES: readonly Rule[] = [
-  ...EXFILTRATION_RULES,
-  ...FILESYSTEM_RULES,
-  ...OBFUSCATION_RULES,
-  ...PERSISTENCE_RULES,
-  ...PRIVILEGE_RULES,
-  ...REMOTE_SHELL_RULES,
-  ...SUPPLY_CHAIN_RULES,
-  ...SCHEDULED_PERSISTENCE_RULES,
-];
-
-/** Embedded twin of a rule id (rule ids are unique per detector set). */
-function embeddedId(id: string): string {
-  return `code.embedded.${id.replace(/^code\./, '')}`;
-}
-
-/** Same patterns, messages and help as the rules they mirror; the id says the code was embedded. */
-export const EMBEDDED_RULES: readonly Rule[] = INNER_RULES.map((r) => ({
-  id: embeddedId(r.id),
-  pattern: r.pattern,
-  message: `Embedded script: ${r.message}`,
-  help: `${r.help} The code sits in a script that this file writes out or pipes to an interpreter, so it runs too.`,
-}));
+/**
+ * Twins of the code rules (robustness left out: generated helpers are judged on intent), declared by each
+ * rule's `embedded` id: same pattern, message and help, the id saying the code was embedded.
+ */
+export const EMBEDDED_RULES: readonly Rule[] = rulesDetectedBy('code-embedded');
+const TWIN_OF = new Map(
+  builtinRules().rules.flatMap((r) => (r.embedded ? [[r.id, r.embedded] as const] : [])),
+);
 
 export interface EmbeddedScript {
   language: Language;
@@ -146,14 +131,21 @@ async function scriptHits(ctx: FileContext, s: EmbeddedScript): Promise<Hit[]> {
     file: { ...ctx.file, language: s.language, text: s.text },
   };
   const found = [...innerHits(inner, model), ...(await scheduledPersistenceDetector.detect(inner))];
-  return found.map((h) => ({
-    ...h,
-    rule: embeddedId(h.rule),
-    line: h.line + s.line - 1,
-    endLine: h.endLine + s.line - 1,
-    // Line numbers in the inner rationale count from the body; restate them as host-file lines.
-    rationale: `${h.rationale.replace(/\bline (\d+)/g, (_, n: string) => `line ${Number(n) + s.line - 1}`)}; in a ${s.language} script embedded at line ${s.line} (${s.why})`,
-  }));
+  return found.flatMap((h) => {
+    const twin = TWIN_OF.get(h.rule);
+    return twin
+      ? [
+          {
+            ...h,
+            rule: twin,
+            line: h.line + s.line - 1,
+            endLine: h.endLine + s.line - 1,
+            // Line numbers in the inner rationale count from the body; restate them as host-file lines.
+            rationale: `${h.rationale.replace(/\bline (\d+)/g, (_, n: string) => `line ${Number(n) + s.line - 1}`)}; in a ${s.language} script embedded at line ${s.line} (${s.why})`,
+          },
+        ]
+      : [];
+  });
 }
 
 const INLINE_LANGUAGE: [RegExp, Language][] = [

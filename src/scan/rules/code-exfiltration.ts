@@ -12,36 +12,11 @@ import {
   isSecretName,
   normalisePath,
 } from '../code/values.js';
-import type { FileContext, Hit, Rule } from '../rule.js';
+import { rulesDetectedBy } from '../engine/rule-pack.js';
+import type { FileContext, Hit } from '../rule.js';
 import { codeDetector } from './code-detector.js';
 
-export const EXFILTRATION_RULES = [
-  {
-    id: 'code.external-transmission',
-    pattern: 'E1',
-    message: 'Code sends data to a host the skill does not declare.',
-    help: 'The script transmits data (a request body, an upload, a DNS name or a socket write) to an endpoint that the skill description never mentions. Check what is sent and why; declare the service in SKILL.md or remove the call.',
-  },
-  {
-    id: 'code.env-harvest',
-    pattern: 'E2',
-    message: 'Environment variables (or secret-named ones) are collected and sent or stored.',
-    help: 'The script reads the whole environment or secret-named variables and sends them over the network or writes them out. A skill should read only its own documented key and send it only to its own API.',
-  },
-  {
-    id: 'code.credential-access',
-    pattern: 'PE3',
-    message:
-      'Code reads a credential store (SSH keys, cloud credentials, tokens, browser or keychain secrets).',
-    help: 'Reading ~/.ssh, ~/.aws, .netrc, git credentials, kube or docker config, browser cookie or password stores, or the keychain gives the script your identity. Unless the skill exists to manage these, treat it as credential theft, especially when the data is then sent somewhere.',
-  },
-  {
-    id: 'code.context-leak',
-    pattern: 'E4',
-    message: "Code reads other agents' configuration, memory, transcripts or skills.",
-    help: 'Files such as ~/.claude/, CLAUDE.md, ~/.codex, .cursor rules, conversation logs or other skills hold private context. A skill that reads and emits them leaks your conversations and instructions.',
-  },
-] as const satisfies readonly Rule[];
+export const EXFILTRATION_RULES = rulesDetectedBy('code-exfiltration');
 
 const E1 = 'code.external-transmission';
 const E2 = 'code.env-harvest';

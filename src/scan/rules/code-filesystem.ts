@@ -3,17 +3,11 @@ import { callHit } from '../code/hits.js';
 import type { Call, CodeModel, Value } from '../code/model.js';
 import { WALK_CALL_RE, WALK_COMMANDS } from '../code/names.js';
 import { candidates, normalisePath } from '../code/values.js';
-import type { FileContext, Hit, Rule } from '../rule.js';
+import { rulesDetectedBy } from '../engine/rule-pack.js';
+import type { FileContext, Hit } from '../rule.js';
 import { codeDetector } from './code-detector.js';
 
-export const FILESYSTEM_RULES = [
-  {
-    id: 'code.fs-enumeration',
-    pattern: 'E3',
-    message: 'Code walks the home or root directory beyond the workspace.',
-    help: 'Listing or searching ~, /, /Users or /home reaches every file the user owns (keys, documents, other projects). A skill should stay in its working directory or the paths the user gives it.',
-  },
-] as const satisfies readonly Rule[];
+export const FILESYSTEM_RULES = rulesDetectedBy('code-filesystem');
 
 /** Broad roots: home itself, everything under it by wildcard, the file system root, all users' homes. */
 const BROAD_ROOT =

@@ -7,23 +7,11 @@ import { callHit } from '../code/hits.js';
 import type { Call, CodeModel, Value } from '../code/model.js';
 import { T, UNKNOWN } from '../code/model.js';
 import { isExecCallee } from '../code/script.js';
-import type { FileContext, Hit, Rule } from '../rule.js';
+import { rulesDetectedBy } from '../engine/rule-pack.js';
+import type { FileContext, Hit } from '../rule.js';
 import { codeDetector } from './code-detector.js';
 
-export const INJECTION_RULES = [
-  {
-    id: 'code.eval-input',
-    pattern: 'SC2',
-    message: 'Code evaluates its run-time input as code (eval, exec, new Function, vm).',
-    help: 'Whatever text reaches this argument runs with your permissions; an agent passes on text it read from web pages, files or messages. Parse the input as data (json.loads, ast.literal_eval, a parser) instead of running it.',
-  },
-  {
-    id: 'code.sql-from-input',
-    pattern: 'SC2',
-    message: 'A SQL statement is built from run-time input by string formatting.',
-    help: 'Input spliced into SQL text (f-strings, concatenation, % or .format) can rewrite the query: read other tables, change or delete data. Pass values as query parameters (execute(sql, params), placeholders) instead.',
-  },
-] as const satisfies readonly Rule[];
+export const INJECTION_RULES = rulesDetectedBy('code-injection');
 
 /** Executors whose code is a string argument (not a function: `setTimeout(fn, ms)` runs fn). */
 function codeArg(call: Call): Value | undefined {

@@ -6,38 +6,13 @@ import { T } from '../code/model.js';
 import { networkUses } from '../code/network.js';
 import { CMDLET_ALIASES } from '../code/powershell.js';
 import { BIDI_CONTROL, RTL_SCRIPT } from '../decode.js';
-import type { FileContext, Hit, Rule } from '../rule.js';
+import { rulesDetectedBy } from '../engine/rule-pack.js';
+import type { FileContext, Hit } from '../rule.js';
 import { lineAt, lineStarts, quote } from '../text.js';
 import { codeDetector } from './code-detector.js';
 import { codeArgs, stdinIsCode } from './code-supply-chain.js';
 
-export const OBFUSCATION_RULES = [
-  {
-    id: 'code.decoded-exec',
-    pattern: 'SC3',
-    message: 'Encoded or obfuscated code is decoded and executed.',
-    help: 'Base64, hex, rot13, zlib or marshal payloads that are decoded and run hide what the skill does from reviewers. Legitimate skills ship readable code.',
-  },
-  {
-    id: 'code.hidden-name',
-    pattern: 'SC3',
-    message: 'A command or function name is assembled from pieces so it never appears in the source.',
-    help: 'Building names like "cu"+"rl" or getattr(os, "sys"+"tem") exists to evade review and scanners.',
-  },
-  {
-    id: 'code.packed',
-    pattern: 'SC3',
-    message: 'Packed, character-code encoded or machine-obfuscated code.',
-    help: 'Packers (eval(function(p,a,c,k,e,d)), obfuscator.io _0x names) and long chr()/fromCharCode sequences hide behaviour; ask for the readable source.',
-  },
-  {
-    id: 'code.trojan-source',
-    pattern: 'SC3',
-    message:
-      'Bidirectional control characters make the code read differently from how it runs (Trojan Source).',
-    help: 'Bidi overrides and isolates (U+202A-U+202E, U+2066-U+2069) reorder how a line is displayed, so a comment can hide code or a condition can look closed while it is not. Code written in left-to-right scripts never needs them: remove them.',
-  },
-] as const satisfies readonly Rule[];
+export const OBFUSCATION_RULES = rulesDetectedBy('code-obfuscation');
 
 /** Names worth hiding: executors, shells and network tools. */
 const DANGEROUS =

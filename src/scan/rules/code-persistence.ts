@@ -5,18 +5,11 @@ import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { WRITE_CALL_RE } from '../code/names.js';
 import { candidates } from '../code/values.js';
-import type { FileContext, Hit, Rule } from '../rule.js';
+import { rulesDetectedBy } from '../engine/rule-pack.js';
+import type { FileContext, Hit } from '../rule.js';
 import { codeDetector } from './code-detector.js';
 
-export const PERSISTENCE_RULES = [
-  {
-    id: 'code.persistent-config-edit',
-    pattern: 'P4',
-    message:
-      'Code edits configuration outside the skill so its effect persists (git, shell start-up, agent settings).',
-    help: 'Global git hooks, credential helpers, shell rc files, CLAUDE.md, agent settings and other skills shape every later session, not this task. A skill should change only its own files; ask the user to make such changes themselves.',
-  },
-] as const satisfies readonly Rule[];
+export const PERSISTENCE_RULES = rulesDetectedBy('code-persistence');
 
 const RULE = 'code.persistent-config-edit';
 

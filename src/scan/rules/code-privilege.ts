@@ -2,23 +2,11 @@
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { candidates } from '../code/values.js';
-import type { FileContext, Hit, Rule } from '../rule.js';
+import { rulesDetectedBy } from '../engine/rule-pack.js';
+import type { FileContext, Hit } from '../rule.js';
 import { codeDetector } from './code-detector.js';
 
-export const PRIVILEGE_RULES = [
-  {
-    id: 'code.world-writable',
-    pattern: 'PE1',
-    message: 'Code grants broad permissions (chmod 777, world-writable, Everyone full control).',
-    help: 'World-writable files or directories let any local user or process change what the skill runs. Grant the narrowest mode that works (e.g. 755 for executables, 600 for secrets).',
-  },
-  {
-    id: 'code.root-execution',
-    pattern: 'PE2',
-    message: 'Code escalates privileges or changes the system (sudo, setuid, system directories, services).',
-    help: 'A skill script that runs sudo/su, sets the setuid bit, writes into /etc, /usr or /Library, or installs system services acts with root power on your machine. Such steps belong in documented manual setup, not in code an agent runs.',
-  },
-] as const satisfies readonly Rule[];
+export const PRIVILEGE_RULES = rulesDetectedBy('code-privilege');
 
 const PE1 = 'code.world-writable';
 const PE2 = 'code.root-execution';

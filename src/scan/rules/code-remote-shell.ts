@@ -5,23 +5,11 @@
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { isDeclared } from '../code/network.js';
-import type { FileContext, Hit, Rule } from '../rule.js';
+import { rulesDetectedBy } from '../engine/rule-pack.js';
+import type { FileContext, Hit } from '../rule.js';
 import { codeDetector } from './code-detector.js';
 
-export const REMOTE_SHELL_RULES = [
-  {
-    id: 'code.remote-shell',
-    pattern: 'SC2',
-    message: 'Code gives a remote host a shell on this machine (reverse shell).',
-    help: 'The script connects to a server and wires a shell, or a loop that evaluates what it receives, to that connection: the remote side can then run any command with your permissions, long after the skill was reviewed. No legitimate skill needs this; remove the skill and check for processes it left running.',
-  },
-  {
-    id: 'code.remote-shell-channel',
-    pattern: 'E1',
-    message: 'Code opens a raw outbound connection to an undeclared host to carry a remote shell.',
-    help: 'The connection goes to a host the skill does not declare, over a raw socket rather than a documented API; everything the shell prints (files, secrets) leaves the machine through it. Block the host and remove the skill.',
-  },
-] as const satisfies readonly Rule[];
+export const REMOTE_SHELL_RULES = rulesDetectedBy('code-remote-shell');
 
 const SHELL = 'code.remote-shell';
 const CHANNEL = 'code.remote-shell-channel';

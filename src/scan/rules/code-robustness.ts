@@ -5,49 +5,15 @@ import { callHit, contextConfidence } from '../code/hits.js';
 import type { Call, CodeModel, SwallowFact } from '../code/model.js';
 import { T, UNKNOWN } from '../code/model.js';
 import { networkUses } from '../code/network.js';
-import type { FileContext, Hit, Rule } from '../rule.js';
+import { rulesDetectedBy } from '../engine/rule-pack.js';
+import type { FileContext, Hit } from '../rule.js';
 import { quote } from '../text.js';
 import { codeDetector } from './code-detector.js';
 import { argumentHits, shellPositionalRead, shellVariableChecked } from './code-robust-input.js';
 import { moreCreatedTempPaths, SHARED_TEMP } from './code-robust-temp.js';
 import { transferTimeoutHits } from './code-robust-timeouts.js';
 
-export const ROBUSTNESS_RULES = [
-  {
-    id: 'code.unvalidated-input',
-    pattern: 'R1',
-    message: 'Script uses its arguments or input without validating them.',
-    help:
-      'Check argument count and types (argparse, a length check, a `$' +
-      '{1:?usage}` guard) and handle malformed JSON, so bad input fails with a clear message instead of a traceback or a wrong action.',
-  },
-  {
-    id: 'code.no-timeout',
-    pattern: 'R2',
-    message: 'Network call without a timeout.',
-    help: 'Without a timeout a stalled server hangs the agent indefinitely. Pass timeout= (requests, urlopen), an AbortSignal (fetch), --max-time (curl) or -T (wget).',
-  },
-  {
-    id: 'code.unbounded-loop',
-    pattern: 'R3',
-    message: 'Loop or retry without a bound.',
-    help: 'An infinite loop around network calls or retries never gives up when the service is down. Count attempts, back off, and stop after a limit.',
-  },
-  {
-    id: 'code.swallowed-error',
-    pattern: 'R4',
-    message: 'Errors are swallowed or a destructive command is unguarded.',
-    help:
-      'Bare except/pass, empty catch blocks and `|| true` after destructive commands hide failures; `rm -rf "$VAR/"` deletes from / when VAR is empty. Handle specific errors, and use $' +
-      '{VAR:?} or set -u.',
-  },
-  {
-    id: 'code.leaked-resource',
-    pattern: 'R5',
-    message: 'Temporary files, processes or handles are never cleaned up.',
-    help: 'Remove temp files (trap … EXIT, try/finally, context managers), wait for or stop background processes, and close files.',
-  },
-] as const satisfies readonly Rule[];
+export const ROBUSTNESS_RULES = rulesDetectedBy('code-robustness');
 
 const VALIDATION: Record<CodeModel['language'], RegExp> = {
   python:

@@ -8,31 +8,12 @@ import { callHit, clamp, contextConfidence, dedupe } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { WRITE_CALL_RE } from '../code/names.js';
 import { candidates } from '../code/values.js';
-import type { Detector, FileContext, Hit, Rule } from '../rule.js';
+import { rulesDetectedBy } from '../engine/rule-pack.js';
+import type { Detector, FileContext, Hit } from '../rule.js';
 import { codeLanguage } from '../treesitter.js';
 import { supplyChainHits } from './code-supply-chain.js';
 
-export const SCHEDULED_PERSISTENCE_RULES = [
-  {
-    id: 'code.scheduled-persistence',
-    pattern: 'P4',
-    message:
-      'Code installs a job that runs again later (crontab, cron directory, LaunchAgent, systemd unit, Run key, scheduled task).',
-    help: 'A scheduled or start-up job keeps running after the task and the session end, outside the skill. Schedule jobs only when the user asked for exactly that job, show it to them first, and say how to remove it.',
-  },
-  {
-    id: 'code.startup-file-append',
-    pattern: 'P4',
-    message: 'Code appends to shell start-up files chosen in a loop or through a redirected block.',
-    help: 'Lines added to .bashrc/.zshrc/.profile run in every later shell. A skill should not edit them; if the user wants a line there, show it and let them add it.',
-  },
-  {
-    id: 'code.persistent-remote-code',
-    pattern: 'SC2',
-    message: 'What the script makes persistent downloads and runs code at every start or schedule.',
-    help: 'The job or start-up line fetches a script from a server and runs it each time it fires: whoever controls that server runs code on the machine indefinitely, and what runs is not what was reviewed. Remove the job or line and the skill.',
-  },
-] as const satisfies readonly Rule[];
+export const SCHEDULED_PERSISTENCE_RULES = rulesDetectedBy('code-scheduled-persistence');
 
 const SCHEDULED = 'code.scheduled-persistence';
 const STARTUP = 'code.startup-file-append';

@@ -3,17 +3,11 @@
 // installs or reads the skill holds that account's access, and a skill that runs with it acts as that account.
 // Placeholders, environment interpolation and documentation of a URI format are not credentials.
 import { clamp, contextConfidence, isTestPath } from '../code/hits.js';
-import type { Detector, FileContext, Hit, Rule } from '../rule.js';
+import { rulesDetectedBy } from '../engine/rule-pack.js';
+import type { Detector, FileContext, Hit } from '../rule.js';
 import { lineAt, lineStarts } from '../text.js';
 
-export const SECRET_RULES = [
-  {
-    id: 'code.hardcoded-secret',
-    pattern: 'PE3',
-    message: 'A live-looking credential is written into a file the skill ships.',
-    help: 'Connection strings with passwords, API tokens and private keys in a skill are readable by everyone who installs it, and code that uses them acts as their owner. Read the credential from the environment or a secret store the user configures, and revoke the one that was published.',
-  },
-] as const satisfies readonly Rule[];
+export const SECRET_RULES = rulesDetectedBy('code-secrets');
 
 const RULE = 'code.hardcoded-secret';
 

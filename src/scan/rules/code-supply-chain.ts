@@ -6,30 +6,11 @@ import { T } from '../code/model.js';
 import { INTERPRETERS } from '../code/names.js';
 import { hostOf, isIpHost, networkUses } from '../code/network.js';
 import { isExecCallee, isShellCallee } from '../code/script.js';
-import type { FileContext, Hit, Rule } from '../rule.js';
+import { rulesDetectedBy } from '../engine/rule-pack.js';
+import type { FileContext, Hit } from '../rule.js';
 import { codeDetector } from './code-detector.js';
 
-export const SUPPLY_CHAIN_RULES = [
-  {
-    id: 'code.remote-code',
-    pattern: 'SC2',
-    message: 'Code downloads and runs remote code (curl | sh, eval of fetched text, download then execute).',
-    help: 'Whatever the server returns at run time is executed with your permissions; the skill you reviewed is not the code that runs. Vendor the script into the skill, or pin it by checksum and verify before running.',
-  },
-  {
-    id: 'code.unverifiable-source',
-    pattern: 'SC5',
-    message:
-      'Code installs or downloads from an unverifiable source (custom index, raw URL or IP, unpinned git, password-protected archive).',
-    help: 'Packages from custom indexes, raw URLs, IP addresses or unpinned git refs can change under you, and password-protected archives hide their content from scanners. Install from the public registry with pinned versions, or pin git URLs to a commit.',
-  },
-  {
-    id: 'code.unpinned-install',
-    pattern: 'SC1',
-    message: 'Code installs packages without pinned versions.',
-    help: 'Installing the newest version at run time means a compromised or broken release reaches you automatically. Pin exact versions (pkg==1.2.3, pkg@1.2.3).',
-  },
-] as const satisfies readonly Rule[];
+export const SUPPLY_CHAIN_RULES = rulesDetectedBy('code-supply-chain');
 
 const SC2 = 'code.remote-code';
 const SC5 = 'code.unverifiable-source';

@@ -10,35 +10,15 @@ import { analyseCode } from '../code/analyse.js';
 import { callHit, clamp, contextConfidence, dedupe } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { hostOf, isPublicIpHost } from '../code/network.js';
+import { rulesDetectedBy } from '../engine/rule-pack.js';
 import { subjectWords } from '../own-vendor.js';
-import type { Detector, FileContext, Hit, Rule } from '../rule.js';
+import type { Detector, FileContext, Hit } from '../rule.js';
 import { lineAt, lineStarts, quote } from '../text.js';
 import { codeLanguage } from '../treesitter.js';
 import { supplyChainHits } from './code-supply-chain.js';
 import { DYNAMIC_DNS_HOST, PASTE_HOST, REQUEST_CATCHER } from './prose-vocabulary.js';
 
-export const MCP_RULES = [
-  {
-    id: 'config.mcp-untrusted-server',
-    pattern: 'SC5',
-    message:
-      'An MCP server is configured from a source nobody can verify (bare IP, tunnel, paste or request-catcher host, plain http).',
-    help: 'The agent sends tool calls (and the data in them) to this server and follows the tool descriptions it returns. Use a server published by a known vendor over https, from its own domain, or run a pinned package you have reviewed.',
-  },
-  {
-    id: 'config.mcp-remote-code',
-    pattern: 'SC2',
-    message: 'An MCP server entry downloads and runs remote code each time it starts.',
-    help: 'A server command such as sh -c "$(curl …)" runs whatever the host serves at every start, with your permissions. Install a pinned, reviewed package instead.',
-  },
-  {
-    id: 'config.mcp-unpinned-package',
-    pattern: 'SC1',
-    message:
-      'An MCP server runs an unpinned third-party package fetched at every start (npx -y pkg@latest, uvx pkg).',
-    help: 'Each start installs the newest release, so a compromised or hijacked package becomes your MCP server without notice. Pin an exact version of a package you trust.',
-  },
-] as const satisfies readonly Rule[];
+export const MCP_RULES = rulesDetectedBy('config-mcp');
 
 const UNTRUSTED = 'config.mcp-untrusted-server';
 const REMOTE_CODE = 'config.mcp-remote-code';

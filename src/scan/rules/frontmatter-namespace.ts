@@ -1,5 +1,6 @@
+import { builtinRule } from '../engine/rule-pack.js';
 import { parseMarkdown } from '../markdown.js';
-import type { Detector, FileContext, Hit, Rule } from '../rule.js';
+import type { Detector, FileContext, Hit } from '../rule.js';
 import { lineAt, lineStarts, linesOf, quote } from '../text.js';
 import { normalise } from './prose-normalise.js';
 
@@ -7,25 +8,10 @@ import { normalise } from './prose-normalise.js';
 // official or verified by a vendor that did not publish it.
 
 export const NAMESPACE_RULES = {
-  folder: {
-    id: 'fm.name-folder-mismatch',
-    pattern: 'SC4',
-    message: 'The frontmatter name differs from the skill’s folder name.',
-    help: 'The Agent Skills spec requires `name` to match the folder. A mismatch can make one skill pass for another when installed. Rename one to match.',
-  },
-  typosquat: {
-    id: 'fm.typosquat-name',
-    pattern: 'SC4',
-    message: 'The skill’s name is one or two letters away from a well-known skill or package.',
-    help: 'Typosquats borrow the trust of a popular name. If the similarity is unintended, choose a distinct name.',
-  },
-  official: {
-    id: 'md.false-official-claim',
-    pattern: 'SC4',
-    message: 'The skill claims to be official or verified by a vendor it does not come from.',
-    help: 'Claims of being official or verified by Anthropic, OpenAI or another vendor borrow their trust. Remove the claim unless the skill is published by that vendor.',
-  },
-} as const satisfies Record<string, Rule>;
+  folder: builtinRule('fm.name-folder-mismatch'),
+  typosquat: builtinRule('fm.typosquat-name'),
+  official: builtinRule('md.false-official-claim'),
+};
 
 /** Names worth imitating: widely installed skills and the packages and services skills wrap. */
 export const WELL_KNOWN_NAMES: readonly string[] = [

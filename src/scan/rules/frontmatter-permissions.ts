@@ -1,3 +1,4 @@
+import { builtinRule } from '../engine/rule-pack.js';
 import { parseMarkdown } from '../markdown.js';
 import type { Detector, FileContext, Hit, Rule } from '../rule.js';
 import { linesOf, quote } from '../text.js';
@@ -5,12 +6,7 @@ import { linesOf, quote } from '../text.js';
 // PE1 in the frontmatter: `allowed-tools` that grant more than the skill's body needs (every tool, shell
 // with any command, shell together with network tools).
 
-export const ALLOWED_TOOLS_RULE: Rule = {
-  id: 'fm.allowed-tools-broad',
-  pattern: 'PE1',
-  message: 'allowed-tools grants broad access (wildcards, unrestricted shell, or shell plus network).',
-  help: 'allowed-tools pre-approves tools for the skill. Wildcards and unrestricted Bash let any instruction in the session run any command without a prompt. List the exact commands the skill runs, e.g. Bash(python scripts/convert.py:*).',
-};
+export const ALLOWED_TOOLS_RULE: Rule = builtinRule('fm.allowed-tools-broad');
 
 // Tool grants, as data: how each kind of grant reads and how broad it is on its own.
 const ALL_TOOLS = /^(?:\*|all|any)$/i;

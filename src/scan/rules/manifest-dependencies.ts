@@ -18,57 +18,15 @@ import { parse as parseToml } from 'smol-toml';
 import { analyseCode } from '../code/analyse.js';
 import { clamp, contextConfidence, dedupe } from '../code/hits.js';
 import { hostOf, isIpHost } from '../code/network.js';
-import type { Detector, FileContext, Hit, Rule } from '../rule.js';
+import { rulesDetectedBy } from '../engine/rule-pack.js';
+import type { Detector, FileContext, Hit } from '../rule.js';
 import { lineAt, lineStarts, quote } from '../text.js';
 import { obfuscationHits } from './code-obfuscation.js';
 import { supplyChainHits } from './code-supply-chain.js';
 import { editDistance } from './frontmatter-namespace.js';
 import { KNOWN_NPM, KNOWN_PYPI, NEIGHBOURS_NPM, NEIGHBOURS_PYPI } from './known-packages.js';
 
-export const MANIFEST_RULES = [
-  {
-    id: 'manifest.unpinned-dependency',
-    pattern: 'SC1',
-    message: 'Dependency without a pinned version.',
-    help: 'An unpinned dependency installs whatever is newest, including a compromised release. Pin exact versions (requests==2.32.3) or at least an upper bound, and commit a lockfile.',
-  },
-  {
-    id: 'manifest.unverifiable-source',
-    pattern: 'SC5',
-    message: 'Dependency from an unverifiable source (custom index, raw URL or IP, unpinned git).',
-    help: 'Custom indexes, raw URLs and git references without a commit can serve different code at any time. Use the public registry with pinned versions or pin git URLs to a commit hash.',
-  },
-  {
-    id: 'manifest.install-script-remote-code',
-    pattern: 'SC2',
-    message: 'A package.json install script downloads and runs remote code.',
-    help: 'npm runs preinstall/install/postinstall/prepare scripts automatically; a script that pipes a download into a shell runs code nobody reviewed. Remove it or vendor the script.',
-  },
-  {
-    id: 'manifest.install-script-obfuscated',
-    pattern: 'SC3',
-    message: 'A package.json install script runs encoded or obfuscated code.',
-    help: 'Install scripts that decode and run payloads hide their behaviour; ship readable code.',
-  },
-  {
-    id: 'manifest.install-script-source',
-    pattern: 'SC5',
-    message: 'A package.json install script installs from an unverifiable source.',
-    help: 'Install scripts that pull from custom indexes, raw URLs or IPs bypass the registry; pin and verify what they fetch.',
-  },
-  {
-    id: 'manifest.install-script-unpinned',
-    pattern: 'SC1',
-    message: 'A package.json install script installs packages without versions.',
-    help: 'Pin the versions an install script installs.',
-  },
-  {
-    id: 'manifest.typosquat-dependency',
-    pattern: 'SC4',
-    message: 'Dependency name is a near-miss of a well-known package (possible typosquat).',
-    help: 'Typosquatted packages imitate popular names one or two letters off and often carry malware. Check the spelling against the registry page of the package you meant and fix the name.',
-  },
-] as const satisfies readonly Rule[];
+export const MANIFEST_RULES = rulesDetectedBy('manifest-dependencies');
 
 /** Install-script hits come from the code rules; each maps to the manifest rule of the same pattern. */
 const INSTALL_SCRIPT_RULE: Record<string, string> = {

@@ -3,7 +3,7 @@ import type { Framing } from '../markdown.js';
 import type { Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
 import { isMention, type NormalText, sentences } from './prose-normalise.js';
-import { DEFAULT_FRAMING_WEIGHT, DEFAULT_MENTION, type PhraseRule, type Variant } from './prose-phrase.js';
+import type { PhraseRule, Variant } from './prose-phrase.js';
 import { prefilterFor } from './prose-prefilter.js';
 
 // Applies phrase rules to segments of prose and turns matches into hits with a confidence set by the
@@ -86,8 +86,8 @@ function confidenceOf(
     c = Math.min(MAX_CONFIDENCE, c * HIDDEN_BOOST);
     return { confidence: c, notes };
   }
-  c *= reframed[framing] ?? rule.framing?.[framing] ?? DEFAULT_FRAMING_WEIGHT[framing];
-  const mentionFactor = rule.mention ?? DEFAULT_MENTION;
+  c *= reframed[framing] ?? rule.framing[framing];
+  const mentionFactor = rule.mention;
   if (mention && mentionFactor < 1) {
     c *= mentionFactor;
     notes.push('quoted rather than said');

@@ -1,4 +1,5 @@
 import type { Skill, SkillFile } from '../../types.js';
+import { builtinPhraseRule, builtinRules, rulesDetectedBy } from '../engine/rule-pack.js';
 import { agentAddressedFraming } from '../markdown/framing.js';
 import { type MarkdownDoc, parseMarkdown } from '../markdown.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
@@ -12,28 +13,16 @@ import {
   inlineCommands,
   mergeCommandHits,
   plainCommands,
-  UNPINNED_COMMAND_RULE,
   unpinnedCommandHits,
 } from './prose-inline-commands.js';
 import { normalise } from './prose-normalise.js';
 import type { PhraseRule } from './prose-phrase.js';
-import { PREREQUISITE_LURE_RULE, prerequisiteLureHits } from './prose-prerequisite-lure.js';
-import { controlRules, securityControlOff } from './prose-rules-controls.js';
-import { dataRules } from './prose-rules-data.js';
-import { injectionRules } from './prose-rules-injection.js';
-import { paraphraseRules } from './prose-rules-paraphrase.js';
-import { supplyRules } from './prose-rules-supply.js';
+import { prerequisiteLureHits } from './prose-prerequisite-lure.js';
 
 // The prose detector: every phrase rule over the visible prose of a document (frontmatter included) and
 // over whatever hidden content it holds; hidden text that trips a rule is itself a hidden instruction (P2).
 
-export const PHRASE_RULES: readonly PhraseRule[] = [
-  ...injectionRules,
-  ...controlRules,
-  ...dataRules,
-  ...supplyRules,
-  ...paraphraseRules,
-];
+export const PHRASE_RULES: readonly PhraseRule[] = builtinRules().phrase;
 
 const VISIBLE_KINDS = new Set([
   'paragraph',
@@ -75,11 +64,11 @@ export function skillPurpose(skill: Skill): SkillPurpose {
 // engine keeps the stronger of these and the code detectors' hits).
 const SHELL_FENCES = new Set(['bash', 'powershell']);
 const SHELL_BLOCK_RULES: readonly PhraseRule[] = [
-  ...supplyRules.filter((r) =>
-    ['md.remote-script-lure', 'md.encoded-command', 'md.unverifiable-install-source'].includes(r.id),
-  ),
-  securityControlOff,
-];
+  'md.remote-script-lure',
+  'md.encoded-command',
+  'md.unverifiable-install-source',
+  'md.security-control-off',
+].map(builtinPhraseRule);
 
 function shellSegments(doc: MarkdownDoc, text: string, starts: readonly number[]): Segment[] {
   const segments: Segment[] = [];
@@ -184,20 +173,32 @@ export function detectProse(ctx: FileContext): Hit[] {
   return strongestPerLine(hits);
 }
 
+/**
+ * A detector for a rule pack of one's own (`--rules DIR`): its prose rules over the visible prose of every
+ * document and over hidden content, as the built-in rules are read.
+ */
+export function phraseDetector(name: string, rules: readonly PhraseRule[]): Detector {
+  return {
+    name,
+    rules,
+    appliesTo: isProseFile,
+    detect(ctx) {
+      const text = ctx.text;
+      const starts = lineStarts(text);
+      const doc = parseMarkdown(text);
+      const purpose = skillPurpose(ctx.skill);
+      const segments = [
+        ...visibleSegments(doc, text, starts),
+        ...findHidden(doc, text, starts, ctx.file.path === 'SKILL.md').segments,
+      ];
+      return strongestPerLine(segments.flatMap((seg) => applyRules(rules, seg, text, starts, purpose)));
+    },
+  };
+}
+
 export const proseDetector: Detector = {
   name: 'prose',
-  rules: [
-    ...PHRASE_RULES.map(({ id, pattern, message, help, severity }) => ({
-      id,
-      pattern,
-      message,
-      help,
-      ...(severity ? { severity } : {}),
-    })),
-    ...Object.values(HIDDEN_RULES),
-    UNPINNED_COMMAND_RULE,
-    PREREQUISITE_LURE_RULE,
-  ],
+  rules: [...PHRASE_RULES, ...rulesDetectedBy('prose')],
   appliesTo: isProseFile,
   detect: detectProse,
 };

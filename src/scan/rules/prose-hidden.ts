@@ -1,6 +1,7 @@
 import { BIDI_CONTROL, decodeUnicodeTags, findEncodedBlobs, RTL_SCRIPT } from '../decode.js';
+import { builtinRule } from '../engine/rule-pack.js';
 import type { MarkdownDoc } from '../markdown.js';
-import type { Hit, Rule } from '../rule.js';
+import type { Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
 import type { Segment } from './prose-apply.js';
 import { atOffset, normalise } from './prose-normalise.js';
@@ -9,49 +10,14 @@ import { atOffset, normalise } from './prose-normalise.js';
 // back as a segment, so the other prose rules read it too (prose-detector.ts).
 
 export const HIDDEN_RULES = {
-  comment: {
-    id: 'md.hidden-comment-instruction',
-    pattern: 'P2',
-    message: 'An HTML comment (invisible when rendered) holds instructions for the agent.',
-    help: 'Agents read the raw markdown, users read the rendered page: an instruction in a comment is seen by one and not the other. Move real instructions into visible text or delete them.',
-  },
-  invisible: {
-    id: 'md.invisible-characters',
-    pattern: 'P2',
-    message: 'Zero-width or bidirectional control characters sit inside words or sentences.',
-    help: 'Invisible characters split words so filters miss them, or reorder how text is displayed (Trojan Source), or encode a hidden message. Remove them.',
-  },
-  tags: {
-    id: 'md.unicode-tag-text',
-    pattern: 'P2',
-    message: 'Unicode tag characters spell out a hidden message.',
-    help: 'Tag characters (U+E0000 block) are invisible but models read them as text: a classic way to smuggle a prompt. Remove them.',
-  },
-  encoded: {
-    id: 'md.encoded-text',
-    pattern: 'P2',
-    message: 'A base64 or hex blob in the prose decodes to readable instructions or commands.',
-    help: 'Encoded text hides its meaning from a human reader while a model can decode it. Write instructions in the clear.',
-  },
-  alt: {
-    id: 'md.instruction-in-alt-text',
-    pattern: 'P2',
-    message: 'Image alt text or a link title holds instructions for the agent.',
-    help: 'Alt text and link titles are not shown in the rendered page but are read by the agent. Keep them descriptive.',
-  },
-  buried: {
-    id: 'md.buried-agent-instruction',
-    pattern: 'P2',
-    message: 'A reference document (or text marked not for display) addresses the agent with instructions.',
-    help: 'Reference files are loaded by the agent but rarely read by the user who installs the skill. Instructions aimed at the agent there, or marked as not for display, escape review. Keep instructions in SKILL.md, in plain view.',
-  },
-  html: {
-    id: 'md.html-hidden-text',
-    pattern: 'P2',
-    message: 'Text hidden with HTML or CSS (display:none, hidden, zero font size, white text).',
-    help: 'Text styled to be invisible is read by the agent but not by the user. Remove it or make it visible.',
-  },
-} as const satisfies Record<string, Rule>;
+  comment: builtinRule('md.hidden-comment-instruction'),
+  invisible: builtinRule('md.invisible-characters'),
+  tags: builtinRule('md.unicode-tag-text'),
+  encoded: builtinRule('md.encoded-text'),
+  alt: builtinRule('md.instruction-in-alt-text'),
+  buried: builtinRule('md.buried-agent-instruction'),
+  html: builtinRule('md.html-hidden-text'),
+};
 
 export interface HiddenResult {
   hits: Hit[];

@@ -1,3 +1,4 @@
+import { builtinPhraseRule, builtinRule } from '../engine/rule-pack.js';
 import { blankCode, commandStance } from '../markdown/command-stance.js';
 import type { Framing, MarkdownDoc } from '../markdown.js';
 import type { FileContext, Hit, Rule } from '../rule.js';
@@ -5,37 +6,24 @@ import { lineAt, quote } from '../text.js';
 import type { Segment } from './prose-apply.js';
 import { normalise } from './prose-normalise.js';
 import type { PhraseRule } from './prose-phrase.js';
-import { privilegeEscalation, supplyRules } from './prose-rules-supply.js';
 
 // Commands written in inline code on a prose line (`curl … | sudo bash`, `npx tool`). Each is one command,
 // read like a line of a shell block: its own hits at its own line, so two lures in one paragraph are two
 // findings, and installs without a version are SC1 as they are in a fenced block.
 
-export const UNPINNED_COMMAND_RULE = {
-  id: 'md.unpinned-command',
-  pattern: 'SC1',
-  message: 'A command in the text installs or runs a package without a pinned version.',
-  help: '`npx tool` and `pip install pkg` fetch the newest release at run time, so a compromised or broken release reaches the user automatically. Pin the version (`npx tool@1.2.3`, `pkg==1.2.3`) or declare it in a package.json or requirements file the skill ships.',
-} as const satisfies Rule;
+export const UNPINNED_COMMAND_RULE: Rule = builtinRule('md.unpinned-command');
 
-const COMMAND_RULE_IDS = ['md.remote-script-lure', 'md.encoded-command', 'md.unverifiable-install-source'];
 /** The phrase rules read over each inline command: the shell-block rules plus sudo. */
 export const INLINE_COMMAND_RULES: readonly PhraseRule[] = [
-  ...supplyRules.filter((r) => COMMAND_RULE_IDS.includes(r.id)),
-  privilegeEscalation,
-];
+  'md.remote-script-lure',
+  'md.encoded-command',
+  'md.unverifiable-install-source',
+  'md.privilege-escalation',
+].map(builtinPhraseRule);
 
 // An inline span that is a command line rather than a name: it starts with a program that runs things.
 const COMMAND_START =
   /^\s*(?:\$\s*)?(?:sudo\s+)?(?:curl|wget|iwr|irm|iex|Invoke-WebRequest|Invoke-RestMethod|Invoke-Expression|bash|sh|zsh|powershell|pwsh|npx|bunx|pnpx|pnpm|npm|yarn|pip[0-9.]*|pipx|uvx|uv|python[0-9.]*|py|echo|printf|base64|certutil|chmod|su)\b/i;
-
-// Confidence of a command by the framing around it, as for fenced blocks (engine.ts).
-const FRAMING_FACTOR: Record<Framing, number> = {
-  instruction: 1,
-  example: 0.5,
-  'user-action': 0.35,
-  'documents-risk': 0.2,
-};
 
 export interface InlineCommand {
   text: string;
@@ -290,7 +278,7 @@ export function unpinnedCommandHits(
     const pip = npx ? [] : unpinnedPip(cmd.text);
     if (!npx && pip.length === 0) continue;
     const base = npx ? 0.5 : 0.6;
-    const confidence = base * FRAMING_FACTOR[cmd.framing];
+    const confidence = base * UNPINNED_COMMAND_RULE.framing[cmd.framing];
     if (confidence < 0.2) continue;
     const line = lineAt(starts, cmd.start);
     const names = npx ? [npx] : pip;

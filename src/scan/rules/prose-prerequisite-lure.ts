@@ -1,6 +1,7 @@
 import type { Skill } from '../../types.js';
-import type { Framing, MarkdownDoc, ProseSpan } from '../markdown.js';
-import type { Hit, Rule } from '../rule.js';
+import { builtinRule } from '../engine/rule-pack.js';
+import type { MarkdownDoc, ProseSpan } from '../markdown.js';
+import type { Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
 import {
   freeHostOf,
@@ -23,13 +24,7 @@ import {
 // Without one of them nothing is reported: links to documentation, vendors' own installers and registries
 // stay quiet.
 
-export const PREREQUISITE_LURE_RULE = {
-  id: 'md.prerequisite-lure',
-  pattern: 'SC2',
-  message:
-    'A setup or prerequisite step sends the reader to download and install a helper from a link with the marks of malware delivery.',
-  help: 'Fake prerequisites are how registry malware campaigns deliver their payload: the skill is a copy of a real one plus a "required" helper from a free-hosting subdomain, a cheap TLD, a paste site, a raw IP or a password-protected archive. Do not install it. A real dependency comes from a package manager or its vendor’s own domain and is used by the skill.',
-} as const satisfies Rule;
+export const PREREQUISITE_LURE_RULE = builtinRule('md.prerequisite-lure');
 
 /**
  * Cheap TLDs that abuse reports rank highest for malware and phishing per registration (Spamhaus "most
@@ -199,14 +194,6 @@ const INSTALLS_PROGRAM = /\b(?:download\w*|install\w*)\b/i;
 const CREDENTIAL_NAME = /[A-Z0-9]_[A-Z0-9]|\b(?:api|key|token|secret|password|account|credentials?)\b/i;
 const GENERIC_NAMES =
   /^(?:it|this|that|the|a|an|tool|cli|app|helper|setup|skill|installation|access|key|token|python|node|nodejs|git|docker|account|version|which|what|one|following|following:)$/i;
-
-const FRAMING: Record<Framing, number> = {
-  // Lures are addressed to the user ("download and install"): telling the user does not make it safer.
-  instruction: 1,
-  'user-action': 1,
-  example: 0.5,
-  'documents-risk': 0.2,
-};
 
 const URL = /https?:\/\/[^\s<>()[\]"'`*]+/gi;
 const PROSE_KINDS = new Set(['paragraph', 'list-item', 'blockquote', 'table', 'heading']);
@@ -389,7 +376,8 @@ export function prerequisiteLureHits(
       // Supporting only: real projects ship Windows and macOS binaries from their GitHub releases too.
       if ((DESKTOP_ONLY.test(context) || BINARY_PATH.test(pathPart)) && !vendorPage(host, context))
         indicators.push({ why: 'a Windows/macOS binary download' });
-      let confidence = Math.min(0.97, 0.78 + 0.07 * indicators.length) * FRAMING[span.framing];
+      let confidence =
+        Math.min(0.97, 0.78 + 0.07 * indicators.length) * PREREQUISITE_LURE_RULE.framing[span.framing];
       const notes = indicators.map((i) => i.why);
       if (helper && usedElsewhere(helper, elsewhere)) {
         // The skill runs the tool it has the reader install: a real dependency, whatever its vendor's TLD.

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { toSarif } from '../../../src/report/sarif.js';
 import { toScanJson } from '../../../src/report/scan-json.js';
-import type { Rule } from '../../../src/scan/rule.js';
+import type { RuleInfo } from '../../../src/scan/rule.js';
 import type { SkillScanResult } from '../../../src/scan/scan-source.js';
 import { decide } from '../../../src/score/verdict.js';
 import type { Finding } from '../../../src/types.js';
 import { sarifErrors } from '../../support/sarif-schema.js';
 
-const rules: Rule[] = [
+const rules: RuleInfo[] = [
   { id: 'code.env-harvest', pattern: 'E2', message: 'Environment harvested', help: 'Do not send env.' },
   { id: 'code.no-timeout', pattern: 'R2', message: 'No timeout', help: 'Add a timeout.' },
   { id: 'md.unused', pattern: 'P1', message: 'unused', help: 'unused' },

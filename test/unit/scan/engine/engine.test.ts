@@ -1,16 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { scanSkill } from '../../../../src/scan/engine.js';
-import type { Detector } from '../../../../src/scan/rule.js';
+import type { Detector, Rule } from '../../../../src/scan/rule.js';
 import { makeSkill } from '../prose/make-skill.js';
+
+/** A rule of a test detector, weighted by framing as the built-in code rules are. */
+function testRule(id: string, pattern: Rule['pattern'], message: string): Rule {
+  const framing = { instruction: 1, example: 0.5, 'user-action': 0.35, 'documents-risk': 0.2 };
+  return { id, pattern, message, help: 'h', tags: [], framing };
+}
 
 // A minimal detector, written here, so the engine's own behaviour (mapping, framing, dedupe, suppression,
 // scoring) is tested apart from the real rules, which have their own fixtures.
 const marker: Detector = {
   name: 'marker',
   rules: [
-    { id: 'test.upload', pattern: 'E1', message: 'uploads data', help: 'h' },
-    { id: 'test.upload-twin', pattern: 'E1', message: 'uploads data again', help: 'h' },
-    { id: 'test.harvest', pattern: 'E2', message: 'harvests env', help: 'h' },
+    testRule('test.upload', 'E1', 'uploads data'),
+    testRule('test.upload-twin', 'E1', 'uploads data again'),
+    testRule('test.harvest', 'E2', 'harvests env'),
   ],
   appliesTo: (f) => f.language === 'python',
   detect: (ctx) =>

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { SKILL_BUDGET_MS, scanSkill } from '../../../../src/scan/engine.js';
-import type { Detector } from '../../../../src/scan/rule.js';
+import type { Detector, Rule } from '../../../../src/scan/rule.js';
 import { makeSkill } from '../prose/make-skill.js';
+
+/** A rule of a test detector, weighted by framing as the built-in code rules are. */
+function testRule(id: string, pattern: Rule['pattern'], message: string): Rule {
+  const framing = { instruction: 1, example: 0.5, 'user-action': 0.35, 'documents-risk': 0.2 };
+  return { id, pattern, message, help: 'h', tags: [], framing };
+}
 
 // The per-skill time budget: once a skill's detectors have taken it, the rest are skipped and the scan says
 // which files they missed, so one pathological skill cannot stall a corpus.
@@ -10,7 +16,7 @@ import { makeSkill } from '../prose/make-skill.js';
 function slowDetector(ms: number): Detector {
   return {
     name: 'slow',
-    rules: [{ id: 'test.slow', pattern: 'E1', message: 'slow', help: 'h' }],
+    rules: [testRule('test.slow', 'E1', 'slow')],
     appliesTo: (f) => f.language === 'python',
     detect: (ctx) => {
       const until = performance.now() + (ctx.file.path === 'scripts/a.py' ? ms : 0);

@@ -1,0 +1,415 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+import { z } from 'zod';
+import type { Framing } from '../markdown.js';
+import type { Rule } from '../rule.js';
+import { type Adjustment, negated, type PhraseRule, type Variant } from '../rules/prose-phrase.js';
+
+// Rules are data: one folder per rule (rules/<id>/rule.yaml with its fixtures beside it). This module reads a
+// folder of such rules (the built-in pack, or a user's with --rules DIR) into the Rule and PhraseRule objects
+// the engine applies, and says exactly which file and field is wrong when one is not valid.
+
+/** The built-in rule pack: the repository's (and the installed package's) top-level rules/ folder. */
+export const BUILTIN_RULES_DIR = fileURLToPath(new URL('../../../rules/', import.meta.url));
+/** Fragments and adjustments shared by rules, beside them in the pack. */
+const SHARED = '_shared';
+
+export class RulePackError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+    this.name = 'RulePackError';
+  }
+}
+
+const FRAMINGS = [
+  'instruction',
+  'example',
+  'user-action',
+  'documents-risk',
+] as const satisfies readonly Framing[];
+const factor = z.number().min(0).max(10);
+const framingSchema = z.strictObject({
+  instruction: factor.optional(),
+  example: factor.optional(),
+  'user-action': factor.optional(),
+  'documents-risk': factor.optional(),
+});
+const regexText = z.string().min(3);
+const adjustmentSchema = z.union([
+  z.strictObject({ use: z.string() }),
+  z.strictObject({
+    negated: z.string().min(1),
+    factor: factor.optional(),
+    why: z.string().optional(),
+    framing: framingSchema.optional(),
+  }),
+  z.strictObject({ re: regexText, factor, why: z.string().min(1), framing: framingSchema.optional() }),
+]);
+const proseSchema = z.strictObject({
+  variants: z
+    .array(
+      z.strictObject({
+        all: z.array(regexText).min(1),
+        base: z.number().min(0).max(1),
+        why: z.string().min(1),
+      }),
+    )
+    .min(1),
+  adjust: z.array(adjustmentSchema).optional(),
+  scope: adjustmentSchema.optional(),
+  scopeExcept: z.strictObject({ sentence: regexText, purpose: regexText }).optional(),
+  yieldsTo: z.array(z.string()).optional(),
+});
+const PATTERN_IDS = [
+  'P1',
+  'P2',
+  'P3',
+  'P4',
+  'E1',
+  'E2',
+  'E3',
+  'E4',
+  'PE1',
+  'PE2',
+  'PE3',
+  'SC1',
+  'SC2',
+  'SC3',
+  'SC4',
+  'SC5',
+  'R1',
+  'R2',
+  'R3',
+  'R4',
+  'R5',
+] as const;
+const ruleSchema = z.strictObject({
+  id: z
+    .string()
+    .regex(/^[a-z]+(?:\.[a-z0-9-]+)+$/, 'ids are <area>.<what>, lower case (md.instruction-override)'),
+  pattern: z.enum(PATTERN_IDS),
+  severity: z.enum(['high', 'medium', 'low']).optional(),
+  message: z.string().min(1),
+  help: z.string().min(1),
+  tags: z.array(z.string()).default([]),
+  framing: framingSchema.optional(),
+  mention: z.number().min(0).max(1).optional(),
+  detect: z.string().optional(),
+  embedded: z.string().optional(),
+  match: z.strictObject({ prose: proseSchema }).optional(),
+});
+export type RuleFile = z.infer<typeof ruleSchema>;
+
+/**
+ * Framing weights of a rule that does not state its own: how much a sentence or block framed as an example, a
+ * step for the user, or a description of a risk says the agent will act on it. Built-in rules state theirs.
+ */
+export const DEFAULT_FRAMING: Readonly<Record<Framing, number>> = {
+  instruction: 1,
+  example: 0.45,
+  'user-action': 0.25,
+  'documents-risk': 0.17,
+};
+/** Factor for words quoted or in inline code (mentioned rather than said), when a rule does not state it. */
+export const DEFAULT_MENTION = 0.7;
+
+export interface RulePack {
+  /** Folder the pack was read from. */
+  dir: string;
+  /** Every rule, in folder-name order (embedded twins after their rule's siblings). */
+  rules: readonly Rule[];
+  /** The declarative prose rules, in the same order. */
+  phrase: readonly PhraseRule[];
+  /** Rule folder per id (twins map to their parent's folder). */
+  folders: ReadonlyMap<string, string>;
+}
+
+interface Shared {
+  vocabulary: ReadonlyMap<string, string>;
+  adjustments: ReadonlyMap<string, Adjustment>;
+}
+
+function readYaml(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new RulePackError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
+    return YAML.parse(text, { maxAliasCount: 100 });
+  } catch (error) {
+    throw new RulePackError(file, `is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** `{{NAME}}` fragments expanded (recursively; a cycle or an unknown name is an error). */
+function expand(
+  text: string,
+  vocabulary: ReadonlyMap<string, string>,
+  file: string,
+  seen: string[] = [],
+): string {
+  return text.replace(/\{\{([A-Z][A-Z0-9_]*)\}\}/g, (_, name: string) => {
+    const fragment = vocabulary.get(name);
+    if (fragment === undefined) throw new RulePackError(file, `unknown vocabulary fragment {{${name}}}`);
+    if (seen.includes(name))
+      throw new RulePackError(file, `vocabulary fragment {{${name}}} refers to itself`);
+    return expand(fragment, vocabulary, file, [...seen, name]);
+  });
+}
+
+/** A regular expression written as `/source/flags`, with vocabulary fragments. */
+function regex(text: string, shared: Shared, file: string, field: string): RegExp {
+  const m = /^\/([\s\S]+)\/([a-z]*)$/.exec(text);
+  if (!m) throw new RulePackError(file, `${field}: a regular expression is written /source/flags`);
+  const flags = m[2]!;
+  if (/[gy]/.test(flags))
+    throw new RulePackError(file, `${field}: flags g and y are not allowed (rules test sentences)`);
+  try {
+    return new RegExp(expand(m[1]!, shared.vocabulary, file), flags);
+  } catch (error) {
+    if (error instanceof RulePackError) throw error;
+    throw new RulePackError(file, `${field}: ${(error as Error).message}`);
+  }
+}
+
+function framingOf(
+  f: z.infer<typeof framingSchema> | undefined,
+): Partial<Record<Framing, number>> | undefined {
+  if (!f) return undefined;
+  const out: Partial<Record<Framing, number>> = {};
+  for (const k of FRAMINGS) if (f[k] !== undefined) out[k] = f[k];
+  return out;
+}
+
+function adjustment(
+  a: z.infer<typeof adjustmentSchema>,
+  shared: Shared,
+  file: string,
+  field: string,
+): Adjustment {
+  if ('use' in a) {
+    const found = shared.adjustments.get(a.use);
+    if (!found) throw new RulePackError(file, `${field}: unknown shared adjustment "${a.use}"`);
+    return found;
+  }
+  const framing = framingOf(a.framing);
+  if ('negated' in a) {
+    const base = negated(expand(a.negated, shared.vocabulary, file));
+    return {
+      ...base,
+      ...(a.factor !== undefined ? { factor: a.factor } : {}),
+      ...(a.why !== undefined ? { why: a.why } : {}),
+      ...(framing ? { framing } : {}),
+    };
+  }
+  return {
+    re: regex(a.re, shared, file, `${field}.re`),
+    factor: a.factor,
+    why: a.why,
+    ...(framing ? { framing } : {}),
+  };
+}
+
+function parseRule(file: string, data: unknown, shared: Shared): { rule: Rule; phrase: PhraseRule | null } {
+  const parsed = ruleSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new RulePackError(file, `${issue.path.join('.') || 'rule'}: ${issue.message}`);
+  }
+  const y = parsed.data;
+  if (!y.match && !y.detect)
+    throw new RulePackError(
+      file,
+      'a rule needs `match` (declarative) or `detect` (the detector that finds it)',
+    );
+  if (y.match && y.detect) throw new RulePackError(file, 'a rule has either `match` or `detect`, not both');
+  const rule: Rule = {
+    id: y.id,
+    pattern: y.pattern,
+    message: y.message,
+    help: y.help,
+    tags: y.tags,
+    framing: { ...DEFAULT_FRAMING, ...framingOf(y.framing) },
+    ...(y.severity ? { severity: y.severity } : {}),
+    ...(y.detect ? { detect: y.detect } : {}),
+    ...(y.embedded ? { embedded: y.embedded } : {}),
+  };
+  if (!y.match) return { rule, phrase: null };
+  const p = y.match.prose;
+  const variants: Variant[] = p.variants.map((v, i) => ({
+    all: v.all.map((re, j) => regex(re, shared, file, `match.prose.variants.${i}.all.${j}`)),
+    base: v.base,
+    why: v.why,
+  }));
+  const phrase: PhraseRule = {
+    ...rule,
+    variants,
+    mention: y.mention ?? DEFAULT_MENTION,
+    ...(p.adjust
+      ? { adjust: p.adjust.map((a, i) => adjustment(a, shared, file, `match.prose.adjust.${i}`)) }
+      : {}),
+    ...(p.scope ? { scope: adjustment(p.scope, shared, file, 'match.prose.scope') } : {}),
+    ...(p.scopeExcept
+      ? {
+          scopeExcept: {
+            sentence: regex(p.scopeExcept.sentence, shared, file, 'match.prose.scopeExcept.sentence'),
+            purpose: regex(p.scopeExcept.purpose, shared, file, 'match.prose.scopeExcept.purpose'),
+          },
+        }
+      : {}),
+    ...(p.yieldsTo ? { yieldsTo: p.yieldsTo } : {}),
+  };
+  return { rule: phrase, phrase };
+}
+
+function readShared(dir: string, base: Shared | null): Shared {
+  const vocabulary = new Map(base?.vocabulary ?? []);
+  const adjustments = new Map(base?.adjustments ?? []);
+  const vocabFile = join(dir, SHARED, 'vocabulary.yaml');
+  if (existsSync(vocabFile)) {
+    const data = readYaml(vocabFile);
+    const parsed = z.record(z.string().regex(/^[A-Z][A-Z0-9_]*$/), z.string()).safeParse(data ?? {});
+    if (!parsed.success)
+      throw new RulePackError(vocabFile, 'maps NAME (upper case) to regular-expression source');
+    for (const [name, source] of Object.entries(parsed.data)) {
+      if (vocabulary.has(name))
+        throw new RulePackError(vocabFile, `${name} is already defined by the built-in rules`);
+      vocabulary.set(name, source);
+    }
+  }
+  const shared: Shared = { vocabulary, adjustments };
+  const adjustFile = join(dir, SHARED, 'adjustments.yaml');
+  if (existsSync(adjustFile)) {
+    const data = readYaml(adjustFile);
+    const parsed = z.record(z.string(), adjustmentSchema).safeParse(data ?? {});
+    if (!parsed.success)
+      throw new RulePackError(adjustFile, `${parsed.error.issues[0]!.path.join('.')}: not an adjustment`);
+    for (const [name, a] of Object.entries(parsed.data)) {
+      if (adjustments.has(name))
+        throw new RulePackError(adjustFile, `${name} is already defined by the built-in rules`);
+      adjustments.set(name, adjustment(a, shared, adjustFile, name));
+    }
+  }
+  return shared;
+}
+
+/** The detector that reports code rules inside scripts that scripts write out (code-embedded.ts). */
+const EMBEDDED_DETECTOR = 'code-embedded';
+
+/** Embedded twin of a code rule: the same risk in a script that a script writes out or pipes to an interpreter. */
+function twinOf(rule: Rule): Rule {
+  const { embedded: id, ...parent } = rule;
+  return {
+    ...parent,
+    id: id!,
+    detect: EMBEDDED_DETECTOR,
+    message: `Embedded script: ${rule.message}`,
+    help: `${rule.help} The code sits in a script that this file writes out or pipes to an interpreter, so it runs too.`,
+  };
+}
+
+/** The rule folders of a pack: every sub-folder holding a rule.yaml (folders starting with `_` hold shared data). */
+export function ruleFolders(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    throw new RulePackError(
+      dir,
+      `is not a readable folder (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  return names
+    .filter((n) => !n.startsWith('_') && !n.startsWith('.'))
+    .sort()
+    .map((n) => join(dir, n))
+    .filter((p) => statSync(p).isDirectory() && existsSync(join(p, 'rule.yaml')));
+}
+
+function readPack(
+  dir: string,
+  base: Shared | null,
+  taken: ReadonlySet<string>,
+): { pack: RulePack; shared: Shared } {
+  const shared = readShared(dir, base);
+  const rules: Rule[] = [];
+  const twins: Rule[] = [];
+  const phrase: PhraseRule[] = [];
+  const folders = new Map<string, string>();
+  for (const folder of ruleFolders(dir)) {
+    const file = join(folder, 'rule.yaml');
+    const { rule, phrase: p } = parseRule(file, readYaml(file), shared);
+    if (folder.split(/[\\/]/).pop() !== rule.id)
+      throw new RulePackError(file, `the folder is named after the rule id (${rule.id})`);
+    for (const id of [rule.id, ...(rule.embedded ? [rule.embedded] : [])]) {
+      if (folders.has(id) || taken.has(id)) throw new RulePackError(file, `rule id ${id} is defined twice`);
+      folders.set(id, folder);
+    }
+    rules.push(rule);
+    if (rule.embedded) twins.push(twinOf(rule));
+    if (p) phrase.push(p);
+  }
+  return { pack: { dir, rules: [...rules, ...twins], phrase, folders }, shared };
+}
+
+let builtin: { pack: RulePack; shared: Shared } | null = null;
+
+function builtinPack(): { pack: RulePack; shared: Shared } {
+  builtin ??= readPack(BUILTIN_RULES_DIR, null, new Set());
+  return builtin;
+}
+
+/** The built-in rules, read once per process. */
+export function builtinRules(): RulePack {
+  return builtinPack().pack;
+}
+
+/** A named fragment of the built-in vocabulary (shared with code that is not a rule file, e.g. host lists). */
+export function vocabulary(name: string): string {
+  const { shared } = builtinPack();
+  if (!shared.vocabulary.has(name)) throw new Error(`unknown vocabulary fragment ${name}`);
+  return expand(`{{${name}}}`, shared.vocabulary, BUILTIN_RULES_DIR);
+}
+
+/**
+ * A user's rule pack (`--rules DIR`): declarative rules only (a `detect` names code that is not in the pack),
+ * with the built-in vocabulary and shared adjustments available, ids distinct from the built-in ones.
+ */
+export function loadUserRules(dir: string): RulePack {
+  const base = builtinPack();
+  const { pack } = readPack(dir, base.shared, new Set(base.pack.folders.keys()));
+  if (pack.rules.length === 0) throw new RulePackError(dir, 'holds no rule folder (<id>/rule.yaml)');
+  for (const rule of pack.rules)
+    if (rule.detect)
+      throw new RulePackError(
+        join(pack.folders.get(rule.id)!, 'rule.yaml'),
+        '`detect` names a built-in detector; a rule pack of your own says what it matches with `match`',
+      );
+  return pack;
+}
+
+/** The rules a built-in detector reports, by its name. */
+export function rulesDetectedBy(name: string): Rule[] {
+  return builtinRules().rules.filter((r) => r.detect === name);
+}
+
+/** A built-in rule by id (a programming error when missing: ids in code name rule folders). */
+export function builtinRule(id: string): Rule {
+  const rule = builtinRules().rules.find((r) => r.id === id);
+  if (!rule) throw new Error(`no rule folder for ${id}`);
+  return rule;
+}
+
+/** A built-in declarative prose rule by id. */
+export function builtinPhraseRule(id: string): PhraseRule {
+  const rule = builtinRules().phrase.find((r) => r.id === id);
+  if (!rule) throw new Error(`no prose rule folder for ${id}`);
+  return rule;
+}
