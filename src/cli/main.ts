@@ -11,6 +11,7 @@ import { registerInspect } from './inspect.js';
 import { registerOptimize } from './optimize.js';
 import { registerQuality } from './quality.js';
 import { registerReference } from './reference.js';
+import { registerRules } from './rules.js';
 import { registerScan } from './scan.js';
 import { registerServe } from './serve.js';
 import { registerTasks } from './tasks.js';
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerTasks(program);
   registerEstimate(program);
   registerReference(program);
+  registerRules(program);
   registerOptimize(program);
   registerBatch(program);
   registerServe(program);

@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
+import type { RulePack } from '../scan/engine/rule-pack.js';
 import type { SkillScanResult } from '../scan/scan-source.js';
 import type { Baseline } from '../scan/suppress.js';
 import { UserError } from '../util/errors.js';
@@ -9,6 +10,7 @@ import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
 import { emit, oneOf, positiveInt, unitInterval } from './output.js';
 import { createProgress } from './progress.js';
+import { addRulesOption, userRulePacks } from './rules.js';
 
 interface ScanFlags {
   format: 'text' | 'json' | 'sarif' | 'md';
@@ -24,6 +26,7 @@ interface ScanFlags {
   inlineIgnore: boolean;
   workers?: number;
   quiet?: boolean;
+  rules?: string[];
 }
 
 export function registerScan(program: Command): void {
@@ -70,6 +73,7 @@ export function registerScan(program: Command): void {
       positiveInt,
     )
     .option('-q, --quiet', 'no progress output');
+  addRulesOption(command);
   addLimitOptions(command);
   addModelOptions(command);
   command.action(async (sources: string[], flags: ScanFlags & Record<string, unknown>) => {
@@ -80,6 +84,8 @@ export function registerScan(program: Command): void {
       import('../scan/suppress.js'),
     ]);
     const selection = await selectSources(sources, flags);
+    const packs = await userRulePacks(flags.rules);
+    const ruleDirs = packs.map((p) => p.dir);
     const baseline: Baseline | undefined = flags.baseline ? loadBaseline(flags.baseline) : undefined;
     const results: SkillScanResult[] = [];
     const progress = createProgress(process.stderr, flags.quiet === true);
@@ -89,6 +95,7 @@ export function registerScan(program: Command): void {
           intake: { limits: limitsFromOptions(flags) },
           ...(baseline ? { baseline } : {}),
           honourInline: flags.inlineIgnore,
+          ...(ruleDirs.length ? { ruleDirs } : {}),
           ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
           onProgress: (done, total) => progress.count('scanned', done, total),
         })),
@@ -120,7 +127,7 @@ export function registerScan(program: Command): void {
       mkdirSync(dirname(flags.summary), { recursive: true });
       appendFileSync(flags.summary, await markdown());
     }
-    emit(await render(results, flags, markdown), flags.out);
+    emit(await render(results, flags, markdown, packs), flags.out);
     process.exitCode = exitCode;
   });
 }
@@ -130,6 +137,7 @@ async function render(
   results: SkillScanResult[],
   flags: ScanFlags,
   markdown: () => Promise<string>,
+  packs: readonly RulePack[],
 ): Promise<string> {
   if (flags.format === 'md') return markdown();
   if (flags.format === 'json') {
@@ -141,7 +149,7 @@ async function render(
       import('../report/sarif.js'),
       import('../scan/engine.js'),
     ]);
-    const rules = ALL_DETECTORS.flatMap((d) => d.rules);
+    const rules = [...ALL_DETECTORS.flatMap((d) => d.rules), ...packs.flatMap((p) => p.rules)];
     return `${JSON.stringify(toSarif(results, rules), null, 2)}\n`;
   }
   const [{ renderScanText }, { colorsFor }] = await Promise.all([

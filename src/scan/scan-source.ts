@@ -22,6 +22,8 @@ export interface ScanSourceOptions {
   intake?: IntakeOptions;
   baseline?: Baseline;
   honourInline?: boolean;
+  /** Rule packs of the user's own to apply with the built-in rules (`--rules DIR`). */
+  ruleDirs?: readonly string[];
   /**
    * Threads that scan, the main thread included (0 or 1: the main thread alone). Defaults to the machine's
    * parallelism; workers start only when a corpus is large enough to repay their start-up.
@@ -38,6 +40,7 @@ export async function scanSource(
   const scanOptions: ScanOptions = {
     ...(options.baseline ? { baseline: options.baseline } : {}),
     honourInline: options.honourInline ?? false,
+    ...(options.ruleDirs?.length ? { ruleDirs: options.ruleDirs } : {}),
   };
   const outcomes = new Map<number, ScanOutcome>();
   const ids = new Map<Skill, number>();

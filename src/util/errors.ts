@@ -15,7 +15,8 @@ export type UserErrorCode =
   | 'LIMIT_EXCEEDED'
   | 'GIT_FAILED'
   | 'NETWORK_UNAVAILABLE'
-  | 'UNSUPPORTED_SOURCE';
+  | 'UNSUPPORTED_SOURCE'
+  | 'INVALID_RULES';
 
 export class UserError extends Error {
   readonly code: UserErrorCode;
