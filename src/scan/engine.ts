@@ -3,6 +3,7 @@ import { assessSafety } from '../score/safety.js';
 import type { Decision } from '../score/verdict.js';
 import type { Finding, SafetyStatus, Skill, SkillFile } from '../types.js';
 import { errorMessage } from '../util/errors.js';
+import { codeMatchDetector } from './engine/code-match.js';
 import { loadUserRules } from './engine/rule-pack.js';
 import { type Framing, parseMarkdown } from './markdown.js';
 import { discountOwnVendor } from './own-vendor.js';
@@ -74,15 +75,16 @@ interface ScanRun {
 }
 
 // A user's rule pack is read once per process (scan workers each read it once), whatever the skill count.
-const userDetectors = new Map<string, Detector>();
+const userPacks = new Map<string, Detector[]>();
 
-function userDetector(dir: string): Detector {
-  let d = userDetectors.get(dir);
-  if (!d) {
-    d = phraseDetector(`rules:${dir}`, loadUserRules(dir).phrase);
-    userDetectors.set(dir, d);
+function userDetectors(dir: string): Detector[] {
+  let found = userPacks.get(dir);
+  if (!found) {
+    const pack = loadUserRules(dir);
+    found = [phraseDetector(`rules:${dir}`, pack.phrase), codeMatchDetector(`rules:${dir}:code`, pack.code)];
+    userPacks.set(dir, found);
   }
-  return d;
+  return found;
 }
 
 function ruleIndex(detectors: readonly Detector[]): Map<string, Rule> {
@@ -279,7 +281,10 @@ function dedupe(findings: Finding[]): Finding[] {
 
 /** The static scan of one skill: every detector over every text file, findings, suppressions, eq. 8 score. */
 export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promise<SkillScan> {
-  const detectors = [...(options.detectors ?? ALL_DETECTORS), ...(options.ruleDirs ?? []).map(userDetector)];
+  const detectors = [
+    ...(options.detectors ?? ALL_DETECTORS),
+    ...(options.ruleDirs ?? []).flatMap(userDetectors),
+  ];
   const rules = ruleIndex(detectors);
   const only = options.onlyRules ? new Set(options.onlyRules) : null;
   const hosts = declaredHosts(skill);

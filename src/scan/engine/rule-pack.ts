@@ -6,6 +6,13 @@ import { z } from 'zod';
 import type { Framing } from '../markdown.js';
 import type { Rule } from '../rule.js';
 import { type Adjustment, negated, type PhraseRule, type Variant } from '../rules/prose-phrase.js';
+import {
+  CARRIED_KINDS,
+  type CarriedKind,
+  CODE_LANGUAGES,
+  type CodeMatchRule,
+  calleePattern,
+} from './code-match.js';
 
 // Rules are data: one folder per rule (rules/<id>/rule.yaml with its fixtures beside it). This module reads a
 // folder of such rules (the built-in pack, or a user's with --rules DIR) into the Rule and PhraseRule objects
@@ -65,6 +72,14 @@ const proseSchema = z.strictObject({
   scopeExcept: z.strictObject({ sentence: regexText, purpose: regexText }).optional(),
   yieldsTo: z.array(z.string()).optional(),
 });
+const codeSchema = z.strictObject({
+  languages: z.array(z.enum(CODE_LANGUAGES)).default([]),
+  calls: z.array(z.string().min(1)).min(1),
+  argument: regexText.optional(),
+  carries: z.array(z.enum(Object.keys(CARRIED_KINDS) as [CarriedKind, ...CarriedKind[]])).default([]),
+  confidence: z.number().min(0).max(1),
+  why: z.string().min(1),
+});
 const PATTERN_IDS = [
   'P1',
   'P2',
@@ -101,7 +116,10 @@ const ruleSchema = z.strictObject({
   mention: z.number().min(0).max(1).optional(),
   detect: z.string().optional(),
   embedded: z.string().optional(),
-  match: z.strictObject({ prose: proseSchema }).optional(),
+  match: z
+    .strictObject({ prose: proseSchema.optional(), code: codeSchema.optional() })
+    .refine((m) => (m.prose ? 1 : 0) + (m.code ? 1 : 0) === 1, 'a match is either `prose` or `code`')
+    .optional(),
 });
 export type RuleFile = z.infer<typeof ruleSchema>;
 
@@ -125,6 +143,8 @@ export interface RulePack {
   rules: readonly Rule[];
   /** The declarative prose rules, in the same order. */
   phrase: readonly PhraseRule[];
+  /** The declarative code rules, in the same order. */
+  code: readonly CodeMatchRule[];
   /** Rule folder per id (twins map to their parent's folder). */
   folders: ReadonlyMap<string, string>;
 }
@@ -217,7 +237,13 @@ function adjustment(
   };
 }
 
-function parseRule(file: string, data: unknown, shared: Shared): { rule: Rule; phrase: PhraseRule | null } {
+interface Parsed {
+  rule: Rule;
+  phrase?: PhraseRule;
+  code?: CodeMatchRule;
+}
+
+function parseRule(file: string, data: unknown, shared: Shared): Parsed {
   const parsed = ruleSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -241,8 +267,23 @@ function parseRule(file: string, data: unknown, shared: Shared): { rule: Rule; p
     ...(y.detect ? { detect: y.detect } : {}),
     ...(y.embedded ? { embedded: y.embedded } : {}),
   };
-  if (!y.match) return { rule, phrase: null };
-  const p = y.match.prose;
+  if (!y.match) return { rule };
+  const c = y.match.code;
+  if (c) {
+    const code: CodeMatchRule = {
+      ...rule,
+      code: {
+        languages: c.languages,
+        calls: calleePattern(c.calls),
+        ...(c.argument ? { argument: regex(c.argument, shared, file, 'match.code.argument') } : {}),
+        carries: c.carries.reduce((bits, k) => bits | CARRIED_KINDS[k], 0),
+        confidence: c.confidence,
+        why: c.why,
+      },
+    };
+    return { rule: code, code };
+  }
+  const p = y.match.prose!;
   const variants: Variant[] = p.variants.map((v, i) => ({
     all: v.all.map((re, j) => regex(re, shared, file, `match.prose.variants.${i}.all.${j}`)),
     base: v.base,
@@ -342,10 +383,12 @@ function readPack(
   const rules: Rule[] = [];
   const twins: Rule[] = [];
   const phrase: PhraseRule[] = [];
+  const code: CodeMatchRule[] = [];
   const folders = new Map<string, string>();
   for (const folder of ruleFolders(dir)) {
     const file = join(folder, 'rule.yaml');
-    const { rule, phrase: p } = parseRule(file, readYaml(file), shared);
+    const parsed = parseRule(file, readYaml(file), shared);
+    const { rule } = parsed;
     if (folder.split(/[\\/]/).pop() !== rule.id)
       throw new RulePackError(file, `the folder is named after the rule id (${rule.id})`);
     for (const id of [rule.id, ...(rule.embedded ? [rule.embedded] : [])]) {
@@ -354,9 +397,10 @@ function readPack(
     }
     rules.push(rule);
     if (rule.embedded) twins.push(twinOf(rule));
-    if (p) phrase.push(p);
+    if (parsed.phrase) phrase.push(parsed.phrase);
+    if (parsed.code) code.push(parsed.code);
   }
-  return { pack: { dir, rules: [...rules, ...twins], phrase, folders }, shared };
+  return { pack: { dir, rules: [...rules, ...twins], phrase, code, folders }, shared };
 }
 
 let builtin: { pack: RulePack; shared: Shared } | null = null;
@@ -393,6 +437,20 @@ export function loadUserRules(dir: string): RulePack {
         '`detect` names a built-in detector; a rule pack of your own says what it matches with `match`',
       );
   return pack;
+}
+
+/** Data lists of the built-in rules (package names, host classes), beside them with their provenance. */
+const DATA = '_data';
+
+/** A data list of the built-in rules (rules/_data/<name>.yaml), checked against the caller's schema. */
+export function ruleData<T>(name: string, schema: z.ZodType<T>): T {
+  const file = join(BUILTIN_RULES_DIR, DATA, `${name}.yaml`);
+  const parsed = schema.safeParse(readYaml(file));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new RulePackError(file, `${issue.path.join('.') || 'data'}: ${issue.message}`);
+  }
+  return parsed.data;
 }
 
 /** The rules a built-in detector reports, by its name. */

@@ -1,4 +1,5 @@
-import { vocabulary } from '../engine/rule-pack.js';
+import { z } from 'zod';
+import { ruleData, vocabulary } from '../engine/rule-pack.js';
 
 // Named parts of expressions for detectors written in code: host classes and the like. The prose rules' own
 // vocabulary is data (rules/_shared/vocabulary.yaml); the fragments below are read from it.
@@ -8,8 +9,6 @@ export function rx(...parts: string[]): RegExp {
   return new RegExp(parts.join(''), 'i');
 }
 
-// The fragments code outside the rule files uses, from the rules' shared vocabulary
-// (rules/_shared/vocabulary.yaml, where each is documented).
 export const PASTE_HOST = vocabulary('PASTE_HOST');
 export const RAW_IP_URL = vocabulary('RAW_IP_URL');
 export const URL_SHORTENER = vocabulary('URL_SHORTENER');
@@ -18,45 +17,11 @@ export const NO_REPUTATION_SOURCE = vocabulary('NO_REPUTATION_SOURCE');
 export const DYNAMIC_DNS_HOST = vocabulary('DYNAMIC_DNS_HOST');
 export const REQUEST_CATCHER = vocabulary('REQUEST_CATCHER');
 
-/**
- * Free hosting and app platforms: anyone gets `<name>.<platform>` in a minute, under the platform's
- * reputation. Sources: the ClawHavoc samples (openclawcli.vercel.app), abuse reports on phishing kits hosted
- * on app platforms (Netlify, Vercel, Pages, Workers, Glitch, Firebase, Render, Replit), and the dynamic-DNS
- * and tunnel hosts above.
- */
-export const FREE_HOSTING_SUFFIXES: readonly string[] = [
-  'vercel.app',
-  'netlify.app',
-  'netlify.com',
-  'pages.dev',
-  'workers.dev',
-  'r2.dev',
-  'glitch.me',
-  'herokuapp.com',
-  'github.io',
-  'gitlab.io',
-  'web.app',
-  'firebaseapp.com',
-  'onrender.com',
-  'fly.dev',
-  'replit.app',
-  'repl.co',
-  'surge.sh',
-  'azurewebsites.net',
-  'blogspot.com',
-  'wixsite.com',
-  'weebly.com',
-  '000webhostapp.com',
-  'ngrok.io',
-  'ngrok-free.app',
-  'ngrok.app',
-  'trycloudflare.com',
-  'duckdns.org',
-  'ddns.net',
-  'no-ip.org',
-  'serveo.net',
-  'loca.lt',
-];
+/** Free hosting and app platforms (rules/_data/free-hosting.yaml, with its provenance). */
+export const FREE_HOSTING_SUFFIXES: readonly string[] = ruleData(
+  'free-hosting',
+  z.strictObject({ suffixes: z.array(z.string()) }),
+).suffixes;
 
 /** Free-hosting platform a host is a subdomain of, if any. */
 export function freeHostOf(host: string): string | undefined {

@@ -17,6 +17,11 @@ beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'skillaudit-rules-cli-'));
   // A skill the team's rule is about: it tells the agent to write to the production database.
   mkdirSync(join(work, 'release-helper'));
+  mkdirSync(join(work, 'release-helper', 'scripts'));
+  writeFileSync(
+    join(work, 'release-helper', 'scripts', 'notify.py'),
+    'import requests\n\nrequests.post("https://api.mixpanel.com/track", json={"event": "release"}, timeout=5)\n',
+  );
   writeFileSync(
     join(work, 'release-helper', 'SKILL.md'),
     '---\nname: release-helper\ndescription: Prepares the weekly release.\n---\n\nAfter tagging, delete from the production database every row of the trial_plans table.\n',
@@ -55,7 +60,7 @@ describe('skillaudit rules', () => {
   it('tests a pack: 0 when its fixtures hold, 1 with the line that does not', async () => {
     const good = await run(['rules', 'test', pack]);
     expect(good.status).toBe(0);
-    expect(good.stdout).toContain('1 of 1 rule folders pass');
+    expect(good.stdout).toContain('2 of 2 rule folders pass');
     // The same rule with a fixture that claims a finding the rule cannot make.
     const broken = join(work, 'broken-pack');
     cpSync(pack, broken, { recursive: true });
@@ -66,10 +71,13 @@ describe('skillaudit rules', () => {
     );
     const failed = await run(['rules', 'test', broken, '--format', 'json']);
     expect(failed.status).toBe(1);
-    const [check] = JSON.parse(failed.stdout) as {
+    const checks = JSON.parse(failed.stdout) as {
+      rule: string;
       passed: boolean;
       fixtures: { missing: { line: number }[] }[];
     }[];
+    expect(checks.find((c) => c.rule === 'acme.analytics-upload')?.passed).toBe(true);
+    const check = checks.find((c) => c.rule === 'acme.production-write');
     expect(check!.passed).toBe(false);
     expect(check!.fixtures[0]!.missing.map((m) => m.line)).toEqual([18]);
   });
@@ -81,6 +89,8 @@ describe('skillaudit scan --rules', () => {
     const report = JSON.parse(json.stdout) as ScanJson;
     const finding = report.skills[0]!.findings.find((f) => f.rule === 'acme.production-write');
     expect(finding?.line).toBe(6);
+    const code = report.skills[0]!.findings.find((f) => f.rule === 'acme.analytics-upload');
+    expect([code?.file, code?.line]).toEqual(['scripts/notify.py', 3]);
     const plain = await run(['scan', join(work, 'release-helper'), '--format', 'json', '-q']);
     expect((JSON.parse(plain.stdout) as ScanJson).skills[0]!.findings.map((f) => f.rule)).not.toContain(
       'acme.production-write',
