@@ -1,8 +1,9 @@
 import type { DetonationResult } from '../detonate/index.js';
 import type { QualityProfile } from '../quality/types.js';
 import type { SkillScan } from '../scan/engine.js';
+import type { Decision } from '../score/decision.js';
 import { assessSafety } from '../score/safety.js';
-import { type Decision, explain, statusReason } from '../score/verdict.js';
+import { explain, statusReason } from '../score/verdict.js';
 import type { Finding, Skill, Verdict } from '../types.js';
 import { VERSION } from '../version.js';
 import type { Report, ReportFinding, RuntimeSummary, UtilitySummary } from './model.js';

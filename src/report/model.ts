@@ -1,5 +1,5 @@
 import type { DetonationCoverage } from '../detonate/coverage-types.js';
-import type { Decision } from '../score/verdict.js';
+import type { Decision } from '../score/decision.js';
 import type { Diagnostic, Finding, Provenance, SafetyStatus, VerdictKind } from '../types.js';
 
 // The audit report model (DESIGN section 3 `Report`, seed 000 eq. 9). Every renderer (text, JSON, Markdown,

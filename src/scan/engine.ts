@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { Decision } from '../score/decision.js';
 import { assessSafety } from '../score/safety.js';
-import type { Decision } from '../score/verdict.js';
 import type { Finding, SafetyStatus, Skill, SkillFile } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { codeMatchDetector } from './engine/code-match.js';

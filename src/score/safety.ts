@@ -1,5 +1,6 @@
 import type { SafetyStatus, Severity } from '../types.js';
-import { type Decision, decide } from './verdict.js';
+import type { Decision } from './decision.js';
+import { decide } from './verdict.js';
 import type { DecisionFinding } from './verdict-features.js';
 
 // Seed 000 eq. 8: the safety score shown with every status.

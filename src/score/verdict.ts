@@ -1,4 +1,5 @@
 import type { SafetyStatus } from '../types.js';
+import type { Decision, Reason } from './decision.js';
 import { type LogisticModel, predict } from './logistic.js';
 import { type DecisionFinding, featureLabel, isSafetyFinding, skillFeatures } from './verdict-features.js';
 import trained from './verdict-model.json' with { type: 'json' };
@@ -19,25 +20,6 @@ export interface VerdictModel {
 }
 
 export const VERDICT_MODEL: VerdictModel = trained as VerdictModel;
-
-export interface Reason {
-  feature: string;
-  label: string;
-  /** The feature's value (a confidence) times its weight: what it added to the log-odds. */
-  contribution: number;
-  finding?: { pattern: string; rule?: string; file?: string; line?: number; confidence: number };
-}
-
-export interface Decision {
-  status: SafetyStatus;
-  /** The model's probability that the skill is malicious or risky to install, in [0, 1]. */
-  probability: number;
-  thresholds: { caution: number; risky: number };
-  /** Features that pushed towards risk, strongest first (empty for a skill with no safety finding). */
-  because: Reason[];
-  /** Safety findings confirmed at runtime: each makes the skill risky by itself. */
-  confirmed: number;
-}
 
 /** The model in the weight-vector form `predict` takes, in the order of its feature list. */
 export function logisticOf(model: VerdictModel): LogisticModel {

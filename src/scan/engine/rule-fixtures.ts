@@ -13,6 +13,9 @@ import { basename, extname, join, relative } from 'node:path';
 import { loadSkillFolder } from '../../intake/index.js';
 import type { Finding } from '../../types.js';
 import { type ScanOptions, scanSkill } from '../engine.js';
+import type { Rule } from '../rule.js';
+import { MB, slowExpressions } from './regex-budget.js';
+import { ruleExpressions } from './rule-pack.js';
 
 // A rule's fixtures say, line by line, where it must and must not fire (Semgrep-style annotations):
 //
@@ -215,12 +218,13 @@ async function checkFixture(
 }
 
 /**
- * Checks a rule folder's fixtures against the rule (and its embedded twin). Fails a folder with no positive
- * or no negative fixture: a rule that nothing shows firing, or nothing shows staying quiet, is untested.
+ * Checks a rule folder's fixtures against the rule (and its embedded twin), and its expressions against long
+ * adversarial lines. Fails a folder with no positive or no negative fixture: a rule that nothing shows firing,
+ * or nothing shows staying quiet, is untested.
  */
 export async function checkRuleFolder(
   folder: string,
-  rule: { id: string; embedded?: string },
+  rule: Rule,
   known: ReadonlySet<string>,
   options: ScanOptions = {},
 ): Promise<RuleFolderCheck> {
@@ -234,6 +238,9 @@ export async function checkRuleFolder(
       problems.push(`${basename(fixture)}: ${(error as Error).message}`);
     }
   }
+  // Estimated from 100 KB lines (cheap); the built-in rules are also run on 1 MB lines by the test suite.
+  for (const [name, why] of slowExpressions(ruleExpressions(rule), MB, false))
+    problems.push(`${name} back-tracks on a long line (${why}); rewrite it to run in linear time`);
   if (!fixtures.some((f) => f.positive))
     problems.push(`no positive fixture (a line annotated ruleid ${rule.id})`);
   if (!fixtures.some((f) => f.negative))

@@ -453,6 +453,23 @@ export function ruleData<T>(name: string, schema: z.ZodType<T>): T {
   return parsed.data;
 }
 
+/** A declarative rule's regular expressions, named by where they sit in its rule.yaml. */
+export function ruleExpressions(rule: Rule): Map<string, RegExp> {
+  const out = new Map<string, RegExp>();
+  const phrase = rule as Partial<PhraseRule>;
+  for (const [i, v] of (phrase.variants ?? []).entries())
+    for (const [j, re] of v.all.entries()) out.set(`match.prose.variants.${i}.all.${j}`, re);
+  for (const [i, a] of (phrase.adjust ?? []).entries()) out.set(`match.prose.adjust.${i}`, a.re);
+  if (phrase.scope) out.set('match.prose.scope', phrase.scope.re);
+  if (phrase.scopeExcept) {
+    out.set('match.prose.scopeExcept.sentence', phrase.scopeExcept.sentence);
+    out.set('match.prose.scopeExcept.purpose', phrase.scopeExcept.purpose);
+  }
+  const code = (rule as Partial<CodeMatchRule>).code;
+  if (code?.argument) out.set('match.code.argument', code.argument);
+  return out;
+}
+
 /** The rules a built-in detector reports, by its name. */
 export function rulesDetectedBy(name: string): Rule[] {
   return builtinRules().rules.filter((r) => r.detect === name);

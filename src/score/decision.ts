@@ -1,0 +1,23 @@
+import type { SafetyStatus } from '../types.js';
+
+// What the pass / caution / risky decision says (verdict.ts makes it): types only, so that the report's
+// browser app can name them without the decision's code and the rule data it reads.
+
+export interface Reason {
+  feature: string;
+  label: string;
+  /** The feature's value (a confidence) times its weight: what it added to the log-odds. */
+  contribution: number;
+  finding?: { pattern: string; rule?: string; file?: string; line?: number; confidence: number };
+}
+
+export interface Decision {
+  status: SafetyStatus;
+  /** The model's probability that the skill is malicious or risky to install, in [0, 1]. */
+  probability: number;
+  thresholds: { caution: number; risky: number };
+  /** Features that pushed towards risk, strongest first (empty for a skill with no safety finding). */
+  because: Reason[];
+  /** Safety findings confirmed at runtime: each makes the skill risky by itself. */
+  confirmed: number;
+}
