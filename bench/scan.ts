@@ -6,7 +6,7 @@
 //     CLI's median wall time to it;
 //   - per skill, in process on one thread: intake + scan milliseconds (p50, p95, max) and, for the ten
 //     slowest skills, their size and where the time went (intake, markdown, prose rules, tree-sitter parse,
-//     code rules, scoring; src/scan/timing.ts).
+//     code rules, scoring; src/util/timing.ts).
 // The machine may be shared: every figure is printed with the 1-minute load average when it was taken, and
 // CPU seconds are the figure to compare across runs under load.
 // Run: npm run build && npx tsx bench/scan.ts [--corpus DIR]... [--sizes 200,1000 | 200,1000] [--runs 3] [--build DIR]
@@ -55,12 +55,12 @@ const args = parseArgs(process.argv.slice(2));
 
 type Intake = typeof import('../src/intake/index.js');
 type Engine = typeof import('../src/scan/engine.js');
-type Timing = typeof import('../src/scan/timing.js');
+type Timing = typeof import('../src/util/timing.js');
 const load = async <T>(path: string): Promise<T> =>
   (await import(pathToFileURL(join(args.build, 'dist', path)).href)) as T;
 const { openSource, loadSkillFolder } = await load<Intake>('intake/index.js');
 const { scanSkill } = await load<Engine>('scan/engine.js');
-const { PHASES, startTiming, stopTiming } = await load<Timing>('scan/timing.js');
+const { PHASES, startTiming, stopTiming } = await load<Timing>('util/timing.js');
 
 const loadNow = (): string => loadavg()[0]!.toFixed(1);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -2,7 +2,7 @@
 // server is configured by the user but still a remote party, so nothing it sends is trusted as code or markup,
 // and a link it sends must stay on its own origin.
 
-import { isVerdictStatus, type VerdictStatus } from '../../src/report/verdict-words.js';
+import { isVerdictStatus, type VerdictStatus } from '../../src/core/verdict-words.js';
 
 export type { VerdictStatus };
 

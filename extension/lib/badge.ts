@@ -1,5 +1,5 @@
-import { reveal } from '../../src/report/html/app/format.js';
-import { STATUS_ADVICE, STATUS_LABEL } from '../../src/report/verdict-words.js';
+import { reveal } from '../../src/core/format.js';
+import { STATUS_ADVICE, STATUS_LABEL } from '../../src/core/verdict-words.js';
 import type { Audit } from './audit.js';
 import type { Failure } from './protocol.js';
 import type { Provenance } from './provenance.js';

@@ -1,7 +1,8 @@
 // The contract every agent adapter implements: one task, with or without one skill, in a fresh sandbox,
 // returning a normalised trajectory whatever the harness's own output format.
+
+import type { Skill } from '../core/types.js';
 import type { EvidenceBundle, SandboxLimits, SeedFile } from '../sandbox/index.js';
-import type { Skill } from '../types.js';
 
 export type AgentName = 'builtin' | 'claude-code' | 'codex' | 'opencode';
 

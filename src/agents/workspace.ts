@@ -2,8 +2,8 @@
 // comes out of it (the files the run created or changed).
 import { readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
+import type { Skill } from '../core/types.js';
 import type { EvidenceBundle, SeedFile } from '../sandbox/index.js';
-import type { Skill } from '../types.js';
 
 /** Output files are for the judge: enough to read, bounded so a run that writes gigabytes costs nothing. */
 const MAX_OUTPUT_FILES = 50;

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { SafetyStatus } from '../types.js';
+import type { SafetyStatus } from '../core/types.js';
 
 // The files a batch leaves besides each skill's run folder. A run folder is complete when its `batch.json`
 // exists (written last, by rename, so a stop mid-audit leaves no marker and a rerun audits again); a skill or

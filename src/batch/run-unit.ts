@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import type { Provenance, Skill } from '../core/types.js';
 import type { SkillResult } from '../intake/index.js';
 import { runAudit, runFolderName } from '../pipeline/audit.js';
 import type { Report } from '../report/model.js';
-import type { Provenance, Skill } from '../types.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { type CategoryMap, categoryOf, declaredCategory } from './categories.js';
 import { auditOptionsFor, type BatchConfig } from './config.js';

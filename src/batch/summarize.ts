@@ -1,11 +1,11 @@
 import { type Dirent, existsSync, statSync } from 'node:fs';
 import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PATTERNS, SEVERITY_RANK } from '../core/taxonomy.js';
+import type { PatternId, SafetyStatus, Severity } from '../core/types.js';
 import { RUNTIME_RULE_LIST } from '../detonate/runtime-rules.js';
 import type { Report } from '../report/model.js';
 import { validateReport } from '../report/schema.js';
-import { PATTERNS, SEVERITY_RANK } from '../scan/taxonomy.js';
-import type { PatternId, SafetyStatus, Severity } from '../types.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { VERSION } from '../version.js';
 import { type CategoryMap, categoryOf, UNCATEGORISED } from './categories.js';

@@ -1,4 +1,4 @@
-import { count, duration, STATUS_LABEL } from '../report/html/app/format.js';
+import { count, duration, STATUS_LABEL } from '../core/format.js';
 import { codeSpan, prose } from '../report/markdown.js';
 import type { BatchSummary, CategoryRow, StratumName } from './summary-model.js';
 

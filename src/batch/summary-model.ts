@@ -1,4 +1,4 @@
-import type { PatternId, SafetyStatus, Severity } from '../types.js';
+import type { PatternId, SafetyStatus, Severity } from '../core/types.js';
 
 // The corpus summary (`summary.json`, schema docs/batch-summary.schema.json): computed from the batch
 // folder's files alone (run folders with their batch.json marker and report.json, failures/*.json), so

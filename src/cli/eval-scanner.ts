@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import type { Finding, Skill } from '../core/types.js';
 import { type EvalResult, evaluate, loadLabelSet, printable, renderEvalText } from '../scan/evaluate.js';
-import type { Finding, Skill } from '../types.js';
 import { errorMessage, UserError } from '../util/errors.js';
 
 /** What the command needs from intake and the scanner; tests pass fakes, the CLI passes the real ones. */

@@ -1,5 +1,5 @@
-import { SEVERITY_RANK } from '../scan/taxonomy.js';
-import type { Finding, Severity } from '../types.js';
+import { SEVERITY_RANK } from '../core/taxonomy.js';
+import type { Finding, Severity } from '../core/types.js';
 
 export type FailOn = Severity | 'none';
 

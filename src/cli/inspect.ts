@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import pc from 'picocolors';
+import type { Skill, SkillFile } from '../core/types.js';
 import type { SkillResult } from '../intake/index.js';
-import type { Skill, SkillFile } from '../types.js';
 import { addLimitOptions, type LimitFlags, limitsFromOptions } from './limit-options.js';
 
 // `skillaudit inspect <source>`: what intake sees, as text or JSON. Exit 0 when every skill loaded,

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import type { Skill } from '../core/types.js';
 import type { SkillResult } from '../intake/index.js';
 import { printable } from '../scan/evaluate.js';
-import type { Skill } from '../types.js';
 import { UserError } from '../util/errors.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';

@@ -1,4 +1,4 @@
-import { clip, reveal } from '../report/html/app/format.js';
+import { clip, reveal } from '../core/format.js';
 
 // Progress of long work, always on stderr so that stdout carries only the result (JSON stays parseable).
 // On a terminal one line is redrawn in place; otherwise (CI logs, pipes) a plain line is written when the

@@ -60,7 +60,7 @@ export function registerRules(program: Command): void {
   addRulesOption(
     format(rules.command('list').description('Every rule: id, pattern, severity, how it matches')),
   ).action(async (flags: RulesFlags) => {
-    const { patternById } = await import('../scan/taxonomy.js');
+    const { patternById } = await import('../core/taxonomy.js');
     const all = await listed(flags);
     if (flags.format === 'json') {
       const rows = all.map(({ rule, pack }) => ({
@@ -86,7 +86,7 @@ export function registerRules(program: Command): void {
   addRulesOption(
     format(rules.command('show <id>').description('One rule: its words, its data and where its folder is')),
   ).action(async (id: string, flags: RulesFlags) => {
-    const { patternById } = await import('../scan/taxonomy.js');
+    const { patternById } = await import('../core/taxonomy.js');
     const found = (await listed(flags)).find(({ rule }) => rule.id === id);
     if (!found) throw new UserError('NOT_FOUND', `no rule ${id} (skillaudit rules list shows them)`);
     const { rule, pack } = found;

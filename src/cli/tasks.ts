@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import type { Skill } from '../types.js';
+import type { Skill } from '../core/types.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';

@@ -1,4 +1,4 @@
-import type { SkillFile } from '../types.js';
+import type { SkillFile } from '../core/types.js';
 
 // The command lines a script accepts, read from its own argument parsing: argparse subparsers and arguments,
 // click / typer commands, commander / yargs commands, getopts strings, `case "$1" in` branches, argv

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
-import { blankCode, commandStance } from '../scan/markdown/command-stance.js';
-import { type Framing, parseMarkdown } from '../scan/markdown.js';
-import type { Skill, SkillFile } from '../types.js';
+import { blankCode, commandStance } from '../core/markdown/command-stance.js';
+import { type Framing, parseMarkdown } from '../core/markdown.js';
+import type { Skill, SkillFile } from '../core/types.js';
 import { inferInvocations } from './arguments.js';
 import { harnessArgv, uncalledFunctions } from './harness.js';
 import type { SampleInput } from './samples.js';

@@ -1,4 +1,4 @@
-import type { SkillFile } from '../types.js';
+import type { SkillFile } from '../core/types.js';
 
 // Functions a script defines but never calls itself are called from somewhere else: SKILL.md's instructions,
 // another script that imports the module, the agent. Running the file alone never reaches them, so a harness

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Finding, Skill, Verdict } from '../core/types.js';
 import { findCanaryHits } from '../sandbox/canaries.js';
 import type { EvidenceBundle } from '../sandbox/evidence.js';
 import { createSandbox, SANDBOX_INNER_PATHS } from '../sandbox/index.js';
 import type { SandboxLimits, SeedFile } from '../sandbox/types.js';
 import { declaredHosts } from '../scan/skill-context.js';
-import type { Finding, Skill, Verdict } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { type DetonationCoverage, detonationCoverage } from './coverage.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';

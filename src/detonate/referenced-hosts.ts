@@ -1,4 +1,4 @@
-import type { Skill } from '../types.js';
+import type { Skill } from '../core/types.js';
 
 // Host names a skill's own text and code reference (URLs in SKILL.md, references and scripts; host names
 // quoted in code). The sink should resolve and serve these, so a download the skill names reaches its second

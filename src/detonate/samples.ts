@@ -1,4 +1,4 @@
-import type { Skill } from '../types.js';
+import type { Skill } from '../core/types.js';
 
 // Benign sample inputs for detonation: the file types a skill documents (in SKILL.md or its scripts) get a
 // small, valid example each, so a script that needs an input file reaches its main path.

@@ -1,4 +1,4 @@
-import type { FileKind } from '../types.js';
+import type { FileKind } from '../core/types.js';
 
 // How a file is classified, as data: extension → kind and language, exact names for well-known files,
 // and shebang interpreters for extensionless scripts. Content can still override to 'binary'.

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Diagnostic, Skill } from '../types.js';
+import type { Diagnostic, Skill } from '../core/types.js';
 import { lineAt, lineStarts } from '../util/lines.js';
 
 // Splits SKILL.md into YAML frontmatter and markdown body. The `yaml` package never evaluates code;

@@ -1,5 +1,5 @@
 // Intake: every stage gets its skills from here (DESIGN section 2).
-import type { Provenance, Skill } from '../types.js';
+import type { Provenance, Skill } from '../core/types.js';
 import type { IntakeLimits } from './limits.js';
 import { loadSkill, resolveLimits } from './load-skill.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, type Stats } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import type { Diagnostic, Provenance, Skill, SkillFile, SkillLink } from '../types.js';
+import type { Diagnostic, Provenance, Skill, SkillFile, SkillLink } from '../core/types.js';
 import { UserError } from '../util/errors.js';
 import { mapInBatches } from './batches.js';
 import { classifyFile } from './classify.js';

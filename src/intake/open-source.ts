@@ -1,7 +1,7 @@
 import { constants, existsSync, type Stats } from 'node:fs';
 import { copyFile, mkdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, posix, resolve } from 'node:path';
-import type { Diagnostic, Provenance, Skill, SkillLink, SourceKind } from '../types.js';
+import type { Diagnostic, Provenance, Skill, SkillLink, SourceKind } from '../core/types.js';
 import { errorMessage, UserError, type UserErrorCode } from '../util/errors.js';
 import { makeTempDir, removeTempDir } from '../util/tempdir.js';
 import type { SkippedEntry } from './archive-guard.js';

@@ -1,4 +1,4 @@
-import type { Diagnostic, DiagnosticLevel } from '../types.js';
+import type { Diagnostic, DiagnosticLevel } from '../core/types.js';
 
 // The Agent Skills format rules (agentskills.io specification), as data: each rule looks at the parsed
 // SKILL.md and returns the message of a problem, or null. These are advice for authors, never errors.

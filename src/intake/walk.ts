@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { lstatSync, readdirSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { Diagnostic, SkillLink } from '../types.js';
+import type { Diagnostic, SkillLink } from '../core/types.js';
 
 // Lists a skill folder without ever following a symlink or opening anything but regular files:
 // every entry is lstat'ed, links are recorded (inside or outside the root), special files are skipped.

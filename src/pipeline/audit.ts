@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { Skill } from '../core/types.js';
 import { type DetonateOptions, type DetonationResult, detonateSkill } from '../detonate/index.js';
 import type { IntakeOptions, SkillResult } from '../intake/index.js';
 import { withSource } from '../intake/index.js';
@@ -14,7 +15,6 @@ import { renderReportMarkdown } from '../report/markdown.js';
 import type { Report } from '../report/model.js';
 import { detectBackends } from '../sandbox/index.js';
 import { scanSkill } from '../scan/engine.js';
-import type { Skill } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import type { ModelAuditOptions, ModelStagesResult } from './model-stages.js';
 

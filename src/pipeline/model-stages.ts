@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { type AgentModel, type AgentName, getAgent, harnessVersion, installAgent } from '../agents/index.js';
+import type { Finding, Skill, Verdict } from '../core/types.js';
 import { type JudgeResult, judgeProbe, judgeTrial, type ProbeJudgement, skillTexts } from '../judge/index.js';
 import { BudgetExceeded, formatModelSpec, type ModelClient, type ModelSettings } from '../model/index.js';
 import type { DimensionResult } from '../quality/types.js';
@@ -17,7 +18,6 @@ import {
 } from '../schemes/index.js';
 import { DEFAULT_ALPHA } from '../score/utility.js';
 import { CONDITIONS, type Condition, compileProbe, exportTasks } from '../tasks/index.js';
-import type { Finding, Skill, Verdict } from '../types.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { type JudgedTrial, type JudgedTrialContext, runJudgedTrial } from './judged-trial.js';
 import { runPool } from './pool.js';

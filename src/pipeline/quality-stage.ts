@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AgentModel, AgentName } from '../agents/index.js';
+import type { Skill } from '../core/types.js';
 import { type JudgeResult, judgeTrial, skillTexts } from '../judge/index.js';
 import { BudgetExceeded, formatModelSpec, type ModelClient } from '../model/index.js';
 import { type BoundaryJudgement, capabilityBoundaryHandling } from '../quality/boundary.js';
@@ -27,7 +28,6 @@ import {
   SCHEMES_DIR,
   type Scenario,
 } from '../schemes/index.js';
-import type { Skill } from '../types.js';
 import { errorMessage } from '../util/errors.js';
 import { type JudgedTrial, type JudgedTrialContext, runJudgedTrial } from './judged-trial.js';
 import { runPool } from './pool.js';

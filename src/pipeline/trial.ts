@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AgentModel, AgentName, AgentRunResult, TrajectoryStep } from '../agents/index.js';
 import { getAgent } from '../agents/index.js';
+import type { Skill } from '../core/types.js';
 import type { TrialMaterial } from '../judge/index.js';
 import type { SandboxLimits } from '../sandbox/index.js';
 import type { Material } from '../schemes/index.js';
 import type { Condition } from '../tasks/index.js';
-import type { Skill } from '../types.js';
 import { readJsonFile, writeJsonFile } from './run-files.js';
 
 // One trial folder, <runDir>/trials/<task>__<condition>__<agent>/: result.json (trajectory, tokens, time,

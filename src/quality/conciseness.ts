@@ -1,4 +1,4 @@
-import type { Skill } from '../types.js';
+import type { Skill } from '../core/types.js';
 import { scoredDimension } from './dimensions.js';
 import { normaliseToInterval } from './efficiency.js';
 import type { Outline } from './outline.js';

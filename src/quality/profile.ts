@@ -1,4 +1,4 @@
-import type { Skill } from '../types.js';
+import type { Skill } from '../core/types.js';
 import { conciseness } from './conciseness.js';
 import { descriptionContentConsistency } from './consistency.js';
 import { DIMENSIONS, notRunDimension, roundScore } from './dimensions.js';

@@ -1,4 +1,4 @@
-import type { Skill } from '../types.js';
+import type { Skill } from '../core/types.js';
 
 // What the static dimensions read from a Skill: the frontmatter strings as written (not intake's fallbacks,
 // e.g. a name taken from the folder) and the SKILL.md text.

@@ -1,4 +1,4 @@
-import type { Skill } from '../types.js';
+import type { Skill } from '../core/types.js';
 import { scoredDimension } from './dimensions.js';
 import type { Outline } from './outline.js';
 import { charLength, frontmatterString } from './skill-text.js';

@@ -1,13 +1,13 @@
+import type { Finding, Skill, Verdict } from '../core/types.js';
+import { STATUS_ADVICE } from '../core/verdict-words.js';
 import type { DetonationResult } from '../detonate/index.js';
 import type { QualityProfile } from '../quality/types.js';
 import type { SkillScan } from '../scan/engine.js';
 import type { Decision } from '../score/decision.js';
 import { assessSafety } from '../score/safety.js';
 import { explain, statusReason } from '../score/verdict.js';
-import type { Finding, Skill, Verdict } from '../types.js';
 import { VERSION } from '../version.js';
 import type { Report, ReportFinding, RuntimeSummary, UtilitySummary } from './model.js';
-import { STATUS_ADVICE } from './verdict-words.js';
 
 // Builds the one report model from the stages' artifacts. Pure: no I/O, so every number is traceable to
 // the inputs passed here (which the pipeline also writes to the run folder).

@@ -1,11 +1,3 @@
-import { patternById } from '../scan/taxonomy.js';
-import {
-  AGENT_COLUMNS,
-  type AgentRow,
-  agentLabel,
-  agentRows,
-  agentScoreCells,
-} from './html/app/agent-rows.js';
 import {
   bytes,
   clip,
@@ -27,7 +19,15 @@ import {
   tokenSaving,
   VERDICT_LABEL,
   when,
-} from './html/app/format.js';
+} from '../core/format.js';
+import { patternById } from '../core/taxonomy.js';
+import {
+  AGENT_COLUMNS,
+  type AgentRow,
+  agentLabel,
+  agentRows,
+  agentScoreCells,
+} from './html/app/agent-rows.js';
 import type { Report, ReportFinding, RuntimeSummary, UtilitySummary } from './model.js';
 
 // The audit as GitHub-flavoured Markdown for PR comments. Every string from the report is untrusted: short

@@ -1,12 +1,3 @@
-import { patternById } from '../scan/taxonomy.js';
-import type { Colors } from './colors.js';
-import {
-  AGENT_COLUMNS,
-  type AgentRow,
-  agentLabel,
-  agentRows,
-  agentScoreCells,
-} from './html/app/agent-rows.js';
 import {
   bytes,
   clip,
@@ -28,7 +19,16 @@ import {
   tokenSaving,
   VERDICT_LABEL,
   when,
-} from './html/app/format.js';
+} from '../core/format.js';
+import { patternById } from '../core/taxonomy.js';
+import type { Colors } from './colors.js';
+import {
+  AGENT_COLUMNS,
+  type AgentRow,
+  agentLabel,
+  agentRows,
+  agentScoreCells,
+} from './html/app/agent-rows.js';
 import type { Report, ReportFinding, RuntimeSummary, TrialSummary } from './model.js';
 
 // Terminal summary of an audit: the decision first, then the evidence behind it. Every string from the report

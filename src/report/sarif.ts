@@ -1,9 +1,9 @@
 import { relative } from 'node:path';
 import type { Log, ReportingDescriptor, Result } from 'sarif';
+import { patternById } from '../core/taxonomy.js';
+import type { Severity } from '../core/types.js';
 import type { RuleInfo } from '../scan/rule.js';
 import type { SkillScanResult } from '../scan/scan-source.js';
-import { patternById } from '../scan/taxonomy.js';
-import type { Severity } from '../types.js';
 import { VERSION } from '../version.js';
 
 // SARIF 2.1.0 for GitHub code scanning: one reportingDescriptor per detector rule, results located in the

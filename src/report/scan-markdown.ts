@@ -1,9 +1,9 @@
+import { findingLocation } from '../core/format.js';
+import { patternById, SEVERITY_RANK } from '../core/taxonomy.js';
+import type { Finding } from '../core/types.js';
+import { STATUS_ICON, STATUS_LABEL } from '../core/verdict-words.js';
 import type { SkillScanResult } from '../scan/scan-source.js';
-import { patternById, SEVERITY_RANK } from '../scan/taxonomy.js';
-import type { Finding } from '../types.js';
-import { findingLocation } from './html/app/format.js';
 import { codeSpan, prose, withinLimit } from './markdown.js';
-import { STATUS_ICON, STATUS_LABEL } from './verdict-words.js';
 
 // The scan as compact GitHub-flavoured Markdown for a CI job summary or a PR comment: one row per skill, then
 // the most severe findings. Skill paths, names, messages and errors are untrusted and escaped like the audit's

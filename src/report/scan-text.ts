@@ -1,10 +1,10 @@
+import { reveal } from '../core/format.js';
+import { patternById, SEVERITY_RANK } from '../core/taxonomy.js';
+import type { Finding, SafetyStatus } from '../core/types.js';
+import { STATUS_LABEL } from '../core/verdict-words.js';
 import type { SkillScanResult } from '../scan/scan-source.js';
-import { patternById, SEVERITY_RANK } from '../scan/taxonomy.js';
 import { statusReason } from '../score/verdict.js';
-import type { Finding, SafetyStatus } from '../types.js';
 import type { Colors } from './colors.js';
-import { reveal } from './html/app/format.js';
-import { STATUS_LABEL } from './verdict-words.js';
 
 // Human-readable scan output: one block per skill, findings by severity with quoted evidence. Names, paths,
 // evidence and notes come from the skill: each passes through `reveal` (terminal escapes, bidi and invisible

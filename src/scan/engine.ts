@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
+import { type Framing, parseMarkdown } from '../core/markdown.js';
+import { patternById } from '../core/taxonomy.js';
+import type { Finding, SafetyStatus, Skill, SkillFile } from '../core/types.js';
 import type { Decision } from '../score/decision.js';
 import { assessSafety } from '../score/safety.js';
-import type { Finding, SafetyStatus, Skill, SkillFile } from '../types.js';
 import { errorMessage } from '../util/errors.js';
+import { enter, leave, timed } from '../util/timing.js';
 import { codeMatchDetector } from './engine/code-match.js';
 import { loadUserRules } from './engine/rule-pack.js';
-import { type Framing, parseMarkdown } from './markdown.js';
 import { discountOwnVendor } from './own-vendor.js';
 import { type Detector, type FileContext, type Hit, RULE_SEVERITY_FROM, type Rule } from './rule.js';
 import { codeDetectors } from './rules/code-index.js';
@@ -15,9 +17,7 @@ import { proseDetectors } from './rules/prose-index.js';
 import { inlineShellCommands } from './rules/prose-inline-commands.js';
 import { declaredHosts, reachableScripts } from './skill-context.js';
 import { applySuppressions, type Baseline } from './suppress.js';
-import { patternById } from './taxonomy.js';
 import { lineAt, lineStarts } from './text.js';
-import { enter, leave, timed } from './timing.js';
 
 export const ALL_DETECTORS: readonly Detector[] = [...proseDetectors, ...codeDetectors];
 const PROSE_DETECTORS: ReadonlySet<Detector> = new Set(proseDetectors);

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Family, Finding, PatternId, Severity } from '../types.js';
+import { PATTERNS } from '../core/taxonomy.js';
+import type { Family, Finding, PatternId, Severity } from '../core/types.js';
 import { errorMessage, UserError } from '../util/errors.js';
-import { PATTERNS } from './taxonomy.js';
 
 // Scanner validation against a labeled set (seed 000 section 5.2, Tables 4 and A4). Everything here is pure
 // except `loadLabelSet`, which reads one JSON file.

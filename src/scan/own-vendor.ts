@@ -1,4 +1,4 @@
-import type { Finding, Skill } from '../types.js';
+import type { Finding, Skill } from '../core/types.js';
 import {
   FREE_HOSTING_SUFFIXES,
   freeHostOf,

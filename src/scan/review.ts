@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { PATTERNS, patternById } from '../core/taxonomy.js';
+import type { Finding, PatternId, Severity, Skill, SkillFile } from '../core/types.js';
 import { BudgetExceeded, ModelCallError, type ModelClient, type Usage } from '../model/index.js';
-import type { Finding, PatternId, Severity, Skill, SkillFile } from '../types.js';
-import { PATTERNS, patternById } from './taxonomy.js';
 import { quote } from './text.js';
 
 // The optional model pass of `skillaudit scan --model`: a model reads the package and the rule findings, adds

@@ -1,5 +1,5 @@
-import type { PatternId, Severity, Skill, SkillFile } from '../types.js';
-import type { Framing } from './markdown.js';
+import type { Framing } from '../core/markdown.js';
+import type { PatternId, Severity, Skill, SkillFile } from '../core/types.js';
 
 /** What a report says of a rule, static or runtime: its id, the pattern it reports, the words a user reads. */
 export interface RuleInfo {

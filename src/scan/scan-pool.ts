@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Skill } from '../types.js';
+import type { Skill } from '../core/types.js';
 import { errorMessage } from '../util/errors.js';
 import { type ScanOptions, type SkillScan, scanSkill } from './engine.js';
 

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
+import type { Skill } from '../core/types.js';
 import { type IntakeOptions, withSource } from '../intake/index.js';
-import type { Skill } from '../types.js';
 import type { UserErrorCode } from '../util/errors.js';
 import type { ScanOptions, SkillScan } from './engine.js';
 import { type ScanOutcome, ScanPool } from './scan-pool.js';

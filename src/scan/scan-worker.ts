@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Skill } from '../types.js';
+import type { Skill } from '../core/types.js';
 import { errorMessage } from '../util/errors.js';
 import { type ScanOptions, scanSkill } from './engine.js';
 

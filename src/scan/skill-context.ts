@@ -1,4 +1,4 @@
-import type { Skill, SkillFile } from '../types.js';
+import type { Skill, SkillFile } from '../core/types.js';
 
 // Facts about the whole skill that detectors use to judge one file: which hosts the skill declares as its
 // own services, and which scripts the agent is told to run (directly, or through another script).

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { Finding, Skill } from '../types.js';
+import type { Finding, Skill } from '../core/types.js';
 import { errorMessage, UserError } from '../util/errors.js';
 
 // Suppression: a baseline file of accepted findings (the user's own decisions, always honoured) and inline

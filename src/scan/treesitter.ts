@@ -5,8 +5,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Language, Parser, type Tree as WasmTree } from 'web-tree-sitter';
+import { timed } from '../util/timing.js';
 import { materialise, type SyntaxTree, useBinding } from './code/syntax-tree.js';
-import { timed } from './timing.js';
 
 export type { SyntaxNode as Node, SyntaxTree as Tree } from './code/syntax-tree.js';
 

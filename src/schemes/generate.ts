@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
+import type { Skill } from '../core/types.js';
 import type { ModelClient } from '../model/index.js';
-import type { Skill } from '../types.js';
 import { DATA_HIERARCHY } from './data-block.js';
 import { DEFAULT_LEAK_POLICY, findLeaks, type LeakPolicy, leakIndex } from './leak.js';
 import { safeRelativePath } from './safe-path.js';

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { Skill } from '../types.js';
+import type { Skill } from '../core/types.js';
 
 // Mechanical check that an agent-facing instruction states a business goal without giving away the skill's
 // procedure: long word sequences copied from SKILL.md, the skill's name, or its script names.

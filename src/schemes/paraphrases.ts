@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import type { Skill } from '../core/types.js';
 import type { ModelClient } from '../model/index.js';
-import type { Skill } from '../types.js';
 import { DATA_HIERARCHY, dataBlock } from './data-block.js';
 import { DEFAULT_LEAK_POLICY, findLeaks, leakIndex, words } from './leak.js';
 import type { Paraphrase, ParaphraseScheme } from './quality-types.js';

@@ -1,5 +1,5 @@
+import type { Finding, Skill, Verdict } from '../core/types.js';
 import type { ModelClient } from '../model/index.js';
-import type { Finding, Skill, Verdict } from '../types.js';
 import { DATA_HIERARCHY, dataBlock } from './data-block.js';
 import { safeRelativePath } from './safe-path.js';
 import { type ProbeAnswer, probeAnswer } from './schema.js';

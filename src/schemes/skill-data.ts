@@ -1,4 +1,4 @@
-import type { Skill } from '../types.js';
+import type { Skill } from '../core/types.js';
 import { dataBlock } from './data-block.js';
 
 // The skill as prompt data: SKILL.md first, then the other readable files, within a character budget so a

@@ -1,4 +1,4 @@
-import type { PatternId, Severity } from '../types.js';
+import type { PatternId, Severity } from '../core/types.js';
 
 // The scheme artifacts (DESIGN section 3): utility scenarios and security probe specs.
 

@@ -1,4 +1,4 @@
-import type { SafetyStatus } from '../types.js';
+import type { SafetyStatus } from '../core/types.js';
 
 // What the pass / caution / risky decision says (verdict.ts makes it): types only, so that the report's
 // browser app can name them without the decision's code and the rule data it reads.

@@ -1,4 +1,4 @@
-import type { SafetyStatus, Severity } from '../types.js';
+import type { SafetyStatus, Severity } from '../core/types.js';
 import type { Decision } from './decision.js';
 import { decide } from './verdict.js';
 import type { DecisionFinding } from './verdict-features.js';

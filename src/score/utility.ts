@@ -1,4 +1,4 @@
-import type { VerdictKind } from '../types.js';
+import type { VerdictKind } from '../core/types.js';
 
 // Utility, efficiency and cost from paired with-skill / no-skill trials (seed 000, eqs. 1-7).
 // Pure functions: the judge and the trial runner produce PairResult values; reports consume UtilityScores.

@@ -1,4 +1,4 @@
-import type { Finding, SafetyStatus } from '../types.js';
+import type { Finding, SafetyStatus } from '../core/types.js';
 import { fitLogistic, type LogisticModel, predict } from './logistic.js';
 import { statusFor } from './verdict.js';
 import { FEATURE_IDS, skillFeatures } from './verdict-features.js';

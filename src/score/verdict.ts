@@ -1,4 +1,4 @@
-import type { SafetyStatus } from '../types.js';
+import type { SafetyStatus } from '../core/types.js';
 import type { Decision, Reason } from './decision.js';
 import { type LogisticModel, predict } from './logistic.js';
 import { type DecisionFinding, featureLabel, isSafetyFinding, skillFeatures } from './verdict-features.js';

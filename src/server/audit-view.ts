@@ -1,4 +1,4 @@
-import { isVerdictStatus, STATUS_ADVICE, type VerdictStatus } from '../report/verdict-words.js';
+import { isVerdictStatus, STATUS_ADVICE, type VerdictStatus } from '../core/verdict-words.js';
 import type { AuditRow, AuditStore } from '../store/audits.js';
 
 // The public shape of an audit (GET /api/audits/:id, lookups, submissions). docs/server.md documents it;

@@ -1,5 +1,5 @@
-import { when } from '../report/html/app/format.js';
-import { isVerdictStatus, STATUS_ADVICE, STATUS_LABEL, STATUS_TONE } from '../report/verdict-words.js';
+import { when } from '../core/format.js';
+import { isVerdictStatus, STATUS_ADVICE, STATUS_LABEL, STATUS_TONE } from '../core/verdict-words.js';
 import type { AuditView } from './audit-view.js';
 
 // The service's own pages (home, audits list, an audit's status before its report exists): plain HTML with

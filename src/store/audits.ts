@@ -103,7 +103,7 @@ CREATE TABLE IF NOT EXISTS audits (
   run_dir TEXT,
   safety_status TEXT,
   safety_score REAL,
-  -- Unused: the verdict's words now follow from safety_status (src/report/verdict-words.ts). Kept so that
+  -- Unused: the verdict's words now follow from safety_status (src/core/verdict-words.ts). Kept so that
   -- databases written before stay the same shape.
   recommendation TEXT,
   headline TEXT

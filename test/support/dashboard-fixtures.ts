@@ -8,8 +8,8 @@ import type {
   StratumRow,
 } from '../../src/batch/summary-model.js';
 import { SUMMARY_VERSION } from '../../src/batch/summary-model.js';
-import { PATTERNS } from '../../src/scan/taxonomy.js';
-import type { PatternId, SafetyStatus, Severity } from '../../src/types.js';
+import { PATTERNS } from '../../src/core/taxonomy.js';
+import type { PatternId, SafetyStatus, Severity } from '../../src/core/types.js';
 import { buildPageTemplate } from './report-fixtures.js';
 
 // Batch summaries written by hand for the dashboard tests: a small corpus with utility results (figures worked

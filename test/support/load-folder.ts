@@ -1,6 +1,7 @@
 // A skill folder on disk loaded through the real intake, as `skillaudit` loads a plain local folder.
+
+import type { Skill } from '../../src/core/types.js';
 import { loadSkillFolder } from '../../src/intake/index.js';
-import type { Skill } from '../../src/types.js';
 
 /** `uri` is what the provenance names (default: the path as given). */
 export function loadLocalSkill(path: string, uri = path): Promise<Skill> {

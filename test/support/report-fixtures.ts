@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { STATUS_ADVICE } from '../../src/core/verdict-words.js';
 import type { Report, ReportFinding, ScenarioResult } from '../../src/report/model.js';
-import { STATUS_ADVICE } from '../../src/report/verdict-words.js';
 import { assessSafety } from '../../src/score/safety.js';
 
 // Realistic audit reports for renderer and schema tests: a risky skill with runtime evidence, a clean skill

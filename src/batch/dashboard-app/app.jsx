@@ -1,6 +1,6 @@
 /** @import { BatchSummary } from '../summary-model.js' */
-import { count, when } from '../../report/html/app/format.js';
-import { Toc, Txt } from '../../report/html/app/text.jsx';
+import { count, when } from '../../core/format.js';
+import { Toc, Txt } from '../../core/ui.jsx';
 import { Headline } from './headline.jsx';
 import { SafetyPlots, UtilityPlots } from './plots.jsx';
 import { Run } from './run.jsx';

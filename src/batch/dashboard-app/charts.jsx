@@ -1,4 +1,4 @@
-import { clip, reveal } from '../../report/html/app/format.js';
+import { clip, reveal } from '../../core/format.js';
 
 // The dashboard's plots: small inline SVG components, no chart library. Labels that come from skills (category
 // names) are text nodes, revealed and clipped like every other skill string; each mark carries a <title> with

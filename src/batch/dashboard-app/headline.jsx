@@ -1,7 +1,7 @@
 /** @import { BatchSummary } from '../summary-model.js' */
-import { count, STATUS_LABEL, STATUS_TONE } from '../../report/html/app/format.js';
-import { Tile } from '../../report/html/app/verdict.jsx';
-import { VERDICT_STATUSES as STATUSES } from '../../report/verdict-words.js';
+import { count, STATUS_LABEL, STATUS_TONE } from '../../core/format.js';
+import { Tile } from '../../core/ui.jsx';
+import { VERDICT_STATUSES as STATUSES } from '../../core/verdict-words.js';
 import { score, share } from './numbers.js';
 
 /** The corpus at a glance: how many skills, how they came out, the score. @param {{ summary: BatchSummary }} props */

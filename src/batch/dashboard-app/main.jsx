@@ -1,6 +1,6 @@
 /** @import { BatchSummary } from '../summary-model.js' */
 import { render } from 'preact';
-import '../../report/html/app/styles.css';
+import '../../core/styles.css';
 import { SUMMARY_VERSION } from '../summary-model.js';
 import { Dashboard } from './app.jsx';
 import './dashboard.css';

@@ -1,4 +1,4 @@
-import { duration, percent, signedPercent } from '../../report/html/app/format.js';
+import { duration, percent, signedPercent } from '../../core/format.js';
 
 // Numbers of the dashboard in human form. The report's formatters say "n/a" for an unknown value; a corpus table
 // is read down its columns, so an unknown cell is the quieter "—". Pure functions: tested in Node, bundled.

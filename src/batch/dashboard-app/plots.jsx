@@ -1,8 +1,8 @@
 /** @import { BatchSummary, CategoryRow, StratumName } from '../summary-model.js' */
-/** @import { Severity } from '../../types.js' */
-import { STATUS_LABEL } from '../../report/html/app/format.js';
-import { Section } from '../../report/html/app/text.jsx';
-import { VERDICT_STATUSES as STATUSES } from '../../report/verdict-words.js';
+/** @import { Severity } from '../../core/types.js' */
+import { STATUS_LABEL } from '../../core/format.js';
+import { Section } from '../../core/ui.jsx';
+import { VERDICT_STATUSES as STATUSES } from '../../core/verdict-words.js';
 import { Empty, GroupedBars, Histogram, Legend, StackedBars } from './charts.jsx';
 import { gain, seconds, share, tokens } from './numbers.js';
 

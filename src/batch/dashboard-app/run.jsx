@@ -1,7 +1,7 @@
 /** @import { BatchSummary } from '../summary-model.js' */
 import { Fragment } from 'preact';
-import { count, when } from '../../report/html/app/format.js';
-import { Code, Section, Txt } from '../../report/html/app/text.jsx';
+import { count, when } from '../../core/format.js';
+import { Code, Section, Txt } from '../../core/ui.jsx';
 import { compact, millis, usd } from './numbers.js';
 
 // How the batch ran: its configuration (free-form settings recorded by the batch), what it cost, how long.

@@ -1,4 +1,4 @@
-import type { SafetyStatus } from '../../types.js';
+import type { SafetyStatus } from '../../core/types.js';
 import type { SkillRow } from '../summary-model.js';
 
 // The skill table's logic apart from its markup: the link to a skill's report, filtering and sorting. Pure

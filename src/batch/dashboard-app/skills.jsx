@@ -1,8 +1,8 @@
 /** @import { BatchSummary, SkillRow } from '../summary-model.js' */
 /** @import { SkillFilter, SortDir, SortKey } from './skill-table.js' */
 import { useMemo, useState } from 'preact/hooks';
-import { clip, count, reveal, STATUS_LABEL, STATUS_TONE } from '../../report/html/app/format.js';
-import { Section, Txt } from '../../report/html/app/text.jsx';
+import { clip, count, reveal, STATUS_LABEL, STATUS_TONE } from '../../core/format.js';
+import { Section, Txt } from '../../core/ui.jsx';
 import { gain, millis, score } from './numbers.js';
 import { filterSkills, firstDirection, reportHref, searchText, sortSkills } from './skill-table.js';
 

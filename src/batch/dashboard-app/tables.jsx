@@ -1,7 +1,7 @@
 /** @import { BatchSummary, CategoryRow, ErrorRow, FailedRow, RuleRow, StratumRow } from '../summary-model.js' */
 /** @import { Column } from './table.jsx' */
-import { count } from '../../report/html/app/format.js';
-import { Code, Section, Txt } from '../../report/html/app/text.jsx';
+import { count } from '../../core/format.js';
+import { Code, Section, Txt } from '../../core/ui.jsx';
 import { DASH, gain, score, seconds, share, tokens } from './numbers.js';
 import { DataTable } from './table.jsx';
 

@@ -1,4 +1,4 @@
-import type { Skill } from '../../types.js';
+import type { Skill } from '../../core/types.js';
 import { ANALYSIS_CHAR_LIMIT } from '../skill-text.js';
 import { contentTerms, stem } from '../terms.js';
 

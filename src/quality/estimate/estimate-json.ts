@@ -1,4 +1,4 @@
-import type { Skill } from '../../types.js';
+import type { Skill } from '../../core/types.js';
 import { roundScore } from '../dimensions.js';
 import { staticQualityProfile } from '../profile.js';
 import type { DimensionGroup, DimensionId } from '../types.js';

@@ -1,5 +1,5 @@
+import type { Skill } from '../../core/types.js';
 import type { ReferenceRecord, StoredScore } from '../../store/reference.js';
-import type { Skill } from '../../types.js';
 import { staticQualityProfile } from '../profile.js';
 import { analysedBody } from '../skill-text.js';
 import type { DimensionId } from '../types.js';

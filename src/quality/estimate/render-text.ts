@@ -1,4 +1,4 @@
-import { percent } from '../../report/html/app/format.js';
+import { percent } from '../../core/format.js';
 import { printable } from '../../scan/evaluate.js';
 import { DIMENSIONS } from '../dimensions.js';
 import type { DimensionId } from '../types.js';

@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import type { Finding, Skill } from '../../core/types.js';
 import {
   addUsage,
   BudgetExceeded,
@@ -10,7 +11,6 @@ import {
 import { type SkillScan, scanSkill } from '../../scan/engine.js';
 import { printable } from '../../scan/evaluate.js';
 import { SEVERITY_PENALTY } from '../../score/safety.js';
-import type { Finding, Skill } from '../../types.js';
 import { UserError } from '../../util/errors.js';
 import { staticQualityProfile } from '../profile.js';
 import { skillMarkdown } from '../skill-text.js';

@@ -1,8 +1,8 @@
 import { constants, existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import type { Skill } from '../../core/types.js';
 import { isInside } from '../../intake/walk.js';
-import type { Skill } from '../../types.js';
 import { UserError } from '../../util/errors.js';
 import { unifiedDiff } from '../../util/line-diff.js';
 import type { OptimizeResult, Version } from './optimize.js';

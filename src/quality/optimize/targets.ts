@@ -1,4 +1,4 @@
-import type { Skill } from '../../types.js';
+import type { Skill } from '../../core/types.js';
 import { outlineMarkdown } from '../outline.js';
 import { analysedBody } from '../skill-text.js';
 import type { DimensionResult, QualityProfile } from '../types.js';

@@ -10,8 +10,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, join, relative } from 'node:path';
+import type { Finding } from '../../core/types.js';
 import { loadSkillFolder } from '../../intake/index.js';
-import type { Finding } from '../../types.js';
 import { type ScanOptions, scanSkill } from '../engine.js';
 import type { Rule } from '../rule.js';
 import { MB, slowExpressions } from './regex-budget.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { z } from 'zod';
-import type { Framing } from '../markdown.js';
+import type { Framing } from '../../core/markdown.js';
 import type { Rule } from '../rule.js';
 import { type Adjustment, negated, type PhraseRule, type Variant } from '../rules/prose-phrase.js';
 import {

@@ -1,5 +1,5 @@
+import { parseMarkdown } from '../../core/markdown.js';
 import { builtinRule } from '../engine/rule-pack.js';
-import { parseMarkdown } from '../markdown.js';
 import type { Detector, FileContext, Hit, Rule } from '../rule.js';
 import { linesOf, quote } from '../text.js';
 

@@ -4,7 +4,7 @@
 // `"postinstall": "curl … | bash"` in SKILL.md is the install-script finding it would be in package.json.
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
-import type { CodeBlock, Framing } from '../markdown.js';
+import type { CodeBlock, Framing } from '../../core/markdown.js';
 
 /**
  * Version ranges in a manifest shown in documentation are the reader's to pick (a library's pyproject rightly

@@ -1,5 +1,5 @@
-import { sentenceFraming } from '../markdown/framing.js';
-import type { Framing } from '../markdown.js';
+import { sentenceFraming } from '../../core/markdown/framing.js';
+import type { Framing } from '../../core/markdown.js';
 import type { Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
 import { isMention, type NormalText, sentences } from './prose-normalise.js';

@@ -1,7 +1,7 @@
-import type { Skill, SkillFile } from '../../types.js';
+import { agentAddressedFraming } from '../../core/markdown/framing.js';
+import { type MarkdownDoc, parseMarkdown } from '../../core/markdown.js';
+import type { Skill, SkillFile } from '../../core/types.js';
 import { builtinPhraseRule, builtinRules, rulesDetectedBy } from '../engine/rule-pack.js';
-import { agentAddressedFraming } from '../markdown/framing.js';
-import { type MarkdownDoc, parseMarkdown } from '../markdown.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
 import { lineStarts } from '../text.js';
 import { applyRules, type Segment, type SkillPurpose } from './prose-apply.js';

@@ -1,5 +1,5 @@
+import type { Framing } from '../../core/markdown.js';
 import { findEncodedBlobs } from '../decode.js';
-import type { Framing } from '../markdown.js';
 import type { Hit } from '../rule.js';
 import { applyRules, type Segment, type SkillPurpose } from './prose-apply.js';
 import { atOffset } from './prose-normalise.js';

@@ -1,6 +1,6 @@
+import type { MarkdownDoc } from '../../core/markdown.js';
 import { BIDI_CONTROL, decodeUnicodeTags, findEncodedBlobs, RTL_SCRIPT } from '../decode.js';
 import { builtinRule } from '../engine/rule-pack.js';
-import type { MarkdownDoc } from '../markdown.js';
 import type { Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
 import type { Segment } from './prose-apply.js';

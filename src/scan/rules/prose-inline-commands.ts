@@ -1,6 +1,6 @@
+import { blankCode, commandStance } from '../../core/markdown/command-stance.js';
+import type { Framing, MarkdownDoc } from '../../core/markdown.js';
 import { builtinPhraseRule, builtinRule } from '../engine/rule-pack.js';
-import { blankCode, commandStance } from '../markdown/command-stance.js';
-import type { Framing, MarkdownDoc } from '../markdown.js';
 import type { FileContext, Hit, Rule } from '../rule.js';
 import { lineAt, quote } from '../text.js';
 import type { Segment } from './prose-apply.js';

@@ -1,4 +1,4 @@
-import type { Framing } from '../markdown.js';
+import type { Framing } from '../../core/markdown.js';
 import type { Rule } from '../rule.js';
 
 // The shape of a prose rule, as read from its rule.yaml (engine/rule-pack.ts). A rule fires on a sentence

@@ -1,6 +1,6 @@
-import type { Skill } from '../../types.js';
+import type { MarkdownDoc, ProseSpan } from '../../core/markdown.js';
+import type { Skill } from '../../core/types.js';
 import { builtinRule } from '../engine/rule-pack.js';
-import type { MarkdownDoc, ProseSpan } from '../markdown.js';
 import type { Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
 import {

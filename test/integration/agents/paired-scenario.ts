@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AgentName, type AgentRunResult, getAgent, installAgent } from '../../../src/agents/index.js';
-import type { Skill } from '../../../src/types.js';
+import type { Skill } from '../../../src/core/types.js';
 import { harnessTurns } from '../../support/fake-model/harness-turns.js';
 import {
   type FakeModelServer,

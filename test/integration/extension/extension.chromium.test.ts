@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATUS_ADVICE, STATUS_LABEL } from '../../../src/report/verdict-words.js';
+import { STATUS_ADVICE, STATUS_LABEL } from '../../../src/core/verdict-words.js';
 import { buildExtension, type ExtensionBrowser, launchWithExtension } from './extension-browser.js';
 import { type FixtureSites, startFixtureSites } from './fixture-sites.js';
 import { createSkillsMirror, type SkillAuditServer, startSkillAuditServer } from './skillaudit-server.js';

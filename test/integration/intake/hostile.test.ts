@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inspectJson } from '../../../src/cli/inspect.js';
+import type { Skill } from '../../../src/core/types.js';
 import { type IntakeLimits, openSource, type SkillResult } from '../../../src/intake/index.js';
-import type { Skill } from '../../../src/types.js';
 import { UserError } from '../../../src/util/errors.js';
 import {
   type Area,

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Skill } from '../../../src/core/types.js';
 import {
   type IntakeHandle,
   loadSkillFolder,
@@ -10,7 +11,6 @@ import {
   type SkillResult,
   withSource,
 } from '../../../src/intake/index.js';
-import type { Skill } from '../../../src/types.js';
 import { type Area, makeArea, writeSkill, writeTree } from '../../support/intake/fixtures.js';
 import { buildTar } from '../../support/intake/tar-writer.js';
 import { buildZip } from '../../support/intake/zip-writer.js';

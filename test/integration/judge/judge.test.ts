@@ -1,11 +1,11 @@
 // The judge end to end: the real ai SDK over HTTP against the scripted fake model fake.server.
 import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../../src/core/types.js';
 import type { TrialMaterial } from '../../../src/judge/index.js';
 import { judgePair, judgeProbe, judgeTrial, pairResult } from '../../../src/judge/index.js';
 import { BudgetExceeded } from '../../../src/model/index.js';
 import type { ProbeSpec, Scenario } from '../../../src/schemes/index.js';
 import { utilityScores } from '../../../src/score/utility.js';
-import type { Finding } from '../../../src/types.js';
 import { useFakeModel } from '../../support/fake-model-clients.js';
 import { mentions } from '../../support/fake-model-server.js';
 

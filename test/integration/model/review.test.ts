@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Finding } from '../../../src/core/types.js';
 import {
   BudgetExceeded,
   createModelClient,
@@ -11,7 +12,6 @@ import {
   resolveModelSettings,
 } from '../../../src/model/index.js';
 import { applyReview, reviewFindings, reviewWithModel } from '../../../src/scan/review.js';
-import type { Finding } from '../../../src/types.js';
 import { makeSkill, ruleFinding } from '../../support/fake-model/review-skill.js';
 import {
   type FakeModelServer,

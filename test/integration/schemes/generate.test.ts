@@ -2,13 +2,13 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Finding, Skill } from '../../../src/core/types.js';
 import {
   generateProbeScheme,
   generateUtilityScheme,
   readSchemes,
   writeSchemes,
 } from '../../../src/schemes/index.js';
-import type { Finding, Skill } from '../../../src/types.js';
 import { useFakeModel } from '../../support/fake-model-clients.js';
 import { mentions } from '../../support/fake-model-server.js';
 import { loadLocalSkill } from '../../support/load-folder.js';

@@ -1,8 +1,8 @@
 // A small in-memory skill and rule findings for model-stage tests (the review pass), built without intake so
 // these tests depend only on the model layer and the review code.
 import { createHash } from 'node:crypto';
-import { patternById } from '../../../src/scan/taxonomy.js';
-import type { Finding, PatternId, Skill, SkillFile } from '../../../src/types.js';
+import { patternById } from '../../../src/core/taxonomy.js';
+import type { Finding, PatternId, Skill, SkillFile } from '../../../src/core/types.js';
 
 export function makeSkill(name: string, files: Record<string, string>): Skill {
   const list: SkillFile[] = Object.entries(files).map(([path, text]) => ({

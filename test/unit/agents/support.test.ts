@@ -7,8 +7,8 @@ import { emptyEvidence, mergeEvidence } from '../../../src/agents/evidence-merge
 import { getAgent } from '../../../src/agents/index.js';
 import { installFolder, isHiddenInSandbox } from '../../../src/agents/install.js';
 import { collectOutputFiles, skillFolder } from '../../../src/agents/workspace.js';
+import type { Skill } from '../../../src/core/types.js';
 import type { EvidenceBundle, FileState, FsChange } from '../../../src/sandbox/index.js';
-import type { Skill } from '../../../src/types.js';
 
 const file = (sha: string): FileState => ({ type: 'file', mode: 0o644, size: 1, sha256: sha });
 const change = (

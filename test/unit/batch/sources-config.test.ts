@@ -8,7 +8,7 @@ import { type BatchConfig, configKey, parseStages } from '../../../src/batch/con
 import { parseQueueUrl } from '../../../src/batch/queue.js';
 import { skillSource } from '../../../src/batch/run-unit.js';
 import { corpusSources, listFileSources } from '../../../src/batch/sources.js';
-import type { Provenance } from '../../../src/types.js';
+import type { Provenance } from '../../../src/core/types.js';
 
 let dir: string;
 beforeEach(() => {

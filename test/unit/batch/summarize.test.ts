@@ -7,8 +7,8 @@ import type { FailureRecord, RunMarker } from '../../../src/batch/records.js';
 import { prepareBatchDir } from '../../../src/batch/run-batch.js';
 import { summarizeBatch, writeSummary } from '../../../src/batch/summarize.js';
 import type { BatchSummary, CategoryRow } from '../../../src/batch/summary-model.js';
+import type { PatternId, SafetyStatus, Severity } from '../../../src/core/types.js';
 import type { Report, ReportFinding, ScenarioResult } from '../../../src/report/model.js';
-import type { PatternId, SafetyStatus, Severity } from '../../../src/types.js';
 import { summarySchemaErrors } from '../../support/batch/summary-schema.js';
 import { scanOnlyReport } from '../../support/report-fixtures.js';
 

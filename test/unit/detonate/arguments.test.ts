@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { SkillFile } from '../../../src/core/types.js';
 import { inferInvocations } from '../../../src/detonate/arguments.js';
-import type { SkillFile } from '../../../src/types.js';
 
 // Command lines read from a script's own argument handling, with plausible values by argument name.
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Skill } from '../../../src/core/types.js';
 import { findEntryPoints } from '../../../src/detonate/entry-points.js';
-import type { Skill } from '../../../src/types.js';
 
 // Entry points respect framing: a command SKILL.md quotes only to forbid it is never run; a setup step for the
 // user runs as user-setup; every entry says where it came from and why it was chosen.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { SkillFile } from '../../../src/core/types.js';
 import { uncalledFunctions } from '../../../src/detonate/harness.js';
-import type { SkillFile } from '../../../src/types.js';
 
 // Functions a file defines and never calls itself: what the harness calls one by one.
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Skill } from '../../../src/core/types.js';
 import { referencedHosts } from '../../../src/detonate/referenced-hosts.js';
-import type { Skill } from '../../../src/types.js';
 
 // The host names a skill's own files name: what the sink should resolve even when it refuses junk names.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../../src/core/types.js';
 import type { RunSignals } from '../../../src/detonate/signals.js';
 import { type DetonationRun, verdictFor } from '../../../src/detonate/verdicts.js';
-import type { Finding } from '../../../src/types.js';
 
 // A finding is lowered to path_exists_not_triggered only by a run that completed; otherwise it keeps no_probe
 // and its evidence says why.

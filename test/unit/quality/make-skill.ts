@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
-import type { FileKind, Skill, SkillFile } from '../../../src/types.js';
+import type { FileKind, Skill, SkillFile } from '../../../src/core/types.js';
 
 // Builds Skill objects the way intake would, without touching the disk, so quality tests control every input.
 

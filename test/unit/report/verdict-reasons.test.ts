@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../../src/core/types.js';
 import { buildReport } from '../../../src/report/build.js';
 import { decide } from '../../../src/score/verdict.js';
-import type { Finding } from '../../../src/types.js';
 import { makeSkill } from '../scan/prose/make-skill.js';
 
 // The verdict's first reason says why the status is what it is; a pass that weighed findings says so instead of

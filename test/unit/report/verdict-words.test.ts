@@ -3,6 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pc from 'picocolors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  STATUS_ADVICE,
+  STATUS_LABEL,
+  VERDICT_STATUSES,
+  type VerdictStatus,
+} from '../../../src/core/verdict-words.js';
 import { buildReport } from '../../../src/report/build.js';
 import { renderReportHtmlWith } from '../../../src/report/html/render.js';
 import { renderReportMarkdown } from '../../../src/report/markdown.js';
@@ -10,12 +16,6 @@ import type { Report } from '../../../src/report/model.js';
 import { renderReportText } from '../../../src/report/report-text.js';
 import { renderScanMarkdown } from '../../../src/report/scan-markdown.js';
 import { renderScanText } from '../../../src/report/scan-text.js';
-import {
-  STATUS_ADVICE,
-  STATUS_LABEL,
-  VERDICT_STATUSES,
-  type VerdictStatus,
-} from '../../../src/report/verdict-words.js';
 import { decide } from '../../../src/score/verdict.js';
 import {
   buildReportTemplate,

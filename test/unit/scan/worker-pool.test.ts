@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Skill } from '../../../src/core/types.js';
 import { type IntakeHandle, openSource } from '../../../src/intake/index.js';
 import type { ScanOutcome } from '../../../src/scan/scan-pool.js';
 import { scanSource } from '../../../src/scan/scan-source.js';
-import type { Skill } from '../../../src/types.js';
 
 // The scan pool with real worker threads. Workers run compiled JavaScript, so these tests use the built pool
 // in dist/ (as the CLI tests use the built bin); the main-thread path runs from the sources.

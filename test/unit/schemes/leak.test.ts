@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Skill, SkillFile } from '../../../src/core/types.js';
 import { findLeaks, leakIndex, words } from '../../../src/schemes/leak.js';
-import type { Skill, SkillFile } from '../../../src/types.js';
 
 const SKILL_MD = [
   '---',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Finding, PatternId } from '../../../src/core/types.js';
 import { fitLogistic, predict } from '../../../src/score/logistic.js';
 import { decide, explain, VERDICT_MODEL, type VerdictModel } from '../../../src/score/verdict.js';
 import {
@@ -10,7 +11,6 @@ import {
   sampleWeights,
 } from '../../../src/score/verdict-eval.js';
 import { featureDef, skillFeatures } from '../../../src/score/verdict-features.js';
-import type { Finding, PatternId } from '../../../src/types.js';
 import { seededRandom } from '../../../src/util/seeded-random.js';
 
 function finding(pattern: PatternId, confidence: number, over: Partial<Finding> = {}): Finding {

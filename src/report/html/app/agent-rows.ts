@@ -1,4 +1,4 @@
-import { count, signedPercent, timeSaving, tokenSaving } from './format.js';
+import { count, signedPercent, timeSaving, tokenSaving } from '../../../core/format.js';
 
 // The per-agent utility rows of a multi-agent audit (`configuration.utilityByAgent`, docs/audit.md), read
 // defensively: `configuration` is free-form, so a row is kept only when it is an object with an agent name

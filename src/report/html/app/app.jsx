@@ -1,10 +1,11 @@
 /** @import { Report } from '../../model.js' */
+
+import { notRunReason } from '../../../core/format.js';
+import { Code, NotRun, Section, Toc, Txt } from '../../../core/ui.jsx';
 import { Findings } from './findings.jsx';
-import { notRunReason } from './format.js';
 import { NotRunList, Provenance } from './provenance.jsx';
 import { Quality } from './quality.jsx';
 import { Runtime } from './runtime.jsx';
-import { Code, NotRun, Section, Toc, Txt } from './text.jsx';
 import { Utility } from './utility.jsx';
 import { Verdict } from './verdict.jsx';
 

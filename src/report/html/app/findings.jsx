@@ -1,7 +1,8 @@
 /** @import { Report, ReportFinding } from '../../model.js' */
-import { PATTERNS } from '../../../scan/taxonomy.js';
-import { findingLocation, orderFindings, tally, VERDICT_LABEL } from './format.js';
-import { Code, CodeBlock, Section, Txt } from './text.jsx';
+
+import { findingLocation, orderFindings, tally, VERDICT_LABEL } from '../../../core/format.js';
+import { PATTERNS } from '../../../core/taxonomy.js';
+import { Code, CodeBlock, Section, Txt } from '../../../core/ui.jsx';
 
 const VERDICT_TONE = {
   confirmed: 'bad',

@@ -1,8 +1,8 @@
 /** @import { Report } from '../../model.js' */
 import { render } from 'preact';
+import { clip, reveal, STATUS_LABEL } from '../../../core/format.js';
 import { App } from './app.jsx';
-import { clip, reveal, STATUS_LABEL } from './format.js';
-import './styles.css';
+import '../../../core/styles.css';
 
 // The report arrives as JSON in a non-executable script element (escaped by render.ts so that nothing in it can
 // close the element); it is parsed, never evaluated, and every value is rendered as text.

@@ -1,6 +1,6 @@
 /** @import { Report } from '../../model.js' */
-import { bytes, when } from './format.js';
-import { Code, MaybeLink, Section, Txt } from './text.jsx';
+import { bytes, when } from '../../../core/format.js';
+import { Code, MaybeLink, Section, Txt } from '../../../core/ui.jsx';
 
 /** @param {{ report: Report }} props */
 export function NotRunList({ report }) {

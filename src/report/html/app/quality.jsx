@@ -1,6 +1,6 @@
 /** @import { QualitySummary } from '../../model.js' */
-import { clip, percent, reveal } from './format.js';
-import { Section, Txt } from './text.jsx';
+import { clip, percent, reveal } from '../../../core/format.js';
+import { Section, Txt } from '../../../core/ui.jsx';
 
 /** @type {[string, string][]} */
 const GROUPS = [

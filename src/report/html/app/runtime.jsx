@@ -1,6 +1,6 @@
 /** @import { RuntimeSummary } from '../../model.js' */
-import { bytes, duration, limitLabel, mergedAttempts, tally } from './format.js';
-import { Code, Section, Txt } from './text.jsx';
+import { bytes, duration, limitLabel, mergedAttempts, tally } from '../../../core/format.js';
+import { Code, Section, Txt } from '../../../core/ui.jsx';
 
 /** @param {{ title: string, n: number, alarming?: boolean, wide?: boolean, children: import('preact').ComponentChildren }} props */
 function Block({ title, n, alarming = false, wide = false, children }) {

@@ -1,8 +1,9 @@
 /** @import { ScenarioResult, TrialSummary, UtilitySummary } from '../../model.js' */
 /** @import { AgentRow } from './agent-rows.js' */
+
+import { count, duration, effectiveTokens, signedPercent } from '../../../core/format.js';
+import { Code, Section, Txt } from '../../../core/ui.jsx';
 import { AGENT_COLUMNS, agentRows, agentScoreCells } from './agent-rows.js';
-import { count, duration, effectiveTokens, signedPercent } from './format.js';
-import { Code, Section, Txt } from './text.jsx';
 
 /** @param {{ value: boolean | null }} props */
 function Check({ value }) {

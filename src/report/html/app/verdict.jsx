@@ -8,24 +8,13 @@ import {
   signedPercent,
   timeSaving,
   tokenSaving,
-} from './format.js';
-import { Txt } from './text.jsx';
+} from '../../../core/format.js';
+import { Tile, Txt } from '../../../core/ui.jsx';
 
 /** @param {number | null} value */
 function gainClass(value) {
   if (value === null) return 'muted';
   return value > 0.005 ? 'good' : value < -0.005 ? 'bad' : 'muted';
-}
-
-/** @param {{ label: string, value: string, tone: string, detail: import('preact').ComponentChildren }} props */
-export function Tile({ label, value, tone, detail }) {
-  return (
-    <div class={`tile tone-${tone}`}>
-      <div class="tile-label">{label}</div>
-      <div class="tile-value">{value}</div>
-      <div class="tile-detail">{detail}</div>
-    </div>
-  );
 }
 
 /** The decision and the numbers behind it, above the fold. @param {{ report: Report }} props */

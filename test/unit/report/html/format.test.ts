@@ -11,7 +11,7 @@ import {
   signedPercent,
   tally,
   when,
-} from '../../../../src/report/html/app/format.js';
+} from '../../../../src/core/format.js';
 import { riskyReport } from '../../../support/report-fixtures.js';
 
 describe('reveal', () => {

@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import { describe, expect, it } from 'vitest';
+import { STATUS_ADVICE } from '../../../../src/core/verdict-words.js';
 import { renderReportText } from '../../../../src/report/report-text.js';
-import { STATUS_ADVICE } from '../../../../src/report/verdict-words.js';
 import { cleanReport, hostileReport, riskyReport, scanOnlyReport } from '../../../support/report-fixtures.js';
 
 const plain = pc.createColors(false);

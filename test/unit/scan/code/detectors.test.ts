@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { PATTERNS } from '../../../../src/core/taxonomy.js';
 import { codeDetectors } from '../../../../src/scan/rules/code-index.js';
-import { PATTERNS } from '../../../../src/scan/taxonomy.js';
 import { makeContext, runAll } from './make-context.js';
 
 describe('codeDetectors', () => {

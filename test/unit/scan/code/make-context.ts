@@ -1,7 +1,7 @@
 // Builds FileContext objects for detector tests without going through intake.
 import { createHash } from 'node:crypto';
+import type { Skill, SkillFile } from '../../../../src/core/types.js';
 import type { Detector, FileContext, Hit } from '../../../../src/scan/rule.js';
-import type { Skill, SkillFile } from '../../../../src/types.js';
 
 const LANGUAGE_BY_EXT: Record<string, string> = {
   sh: 'bash',

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { patternById } from '../../../../src/core/taxonomy.js';
+import type { Finding, PatternId } from '../../../../src/core/types.js';
 import {
   evaluate,
   type Label,
@@ -12,8 +14,6 @@ import {
   printable,
   renderEvalText,
 } from '../../../../src/scan/evaluate.js';
-import { patternById } from '../../../../src/scan/taxonomy.js';
-import type { Finding, PatternId } from '../../../../src/types.js';
 import { UserError } from '../../../../src/util/errors.js';
 
 let serial = 0;

@@ -9,8 +9,8 @@ import {
   renderEvalScannerText,
   runEvalScanner,
 } from '../../../../src/cli/eval-scanner.js';
-import { patternById } from '../../../../src/scan/taxonomy.js';
-import type { Finding, PatternId, Skill } from '../../../../src/types.js';
+import { patternById } from '../../../../src/core/taxonomy.js';
+import type { Finding, PatternId, Skill } from '../../../../src/core/types.js';
 
 // The command's own logic (which folders it loads, how failures count, disposal) with intake and the
 // scanner replaced by fakes; the real components are exercised where they are built.

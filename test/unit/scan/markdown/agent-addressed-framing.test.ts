@@ -3,7 +3,7 @@ import {
   addressesAgent,
   agentAddressedFraming,
   trailFramingOf,
-} from '../../../../src/scan/markdown/framing.js';
+} from '../../../../src/core/markdown/framing.js';
 
 // Round 2: the title of a document does not make it user advice; text turned to the agent is told to it.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blankCode, commandStance } from '../../../../src/scan/markdown/command-stance.js';
+import { blankCode, commandStance } from '../../../../src/core/markdown/command-stance.js';
 
 // The sentence around an inline command, read once for the scan (ruledOut) and the detonation (ruledOut or
 // warned). Offsets are of the text with code spans blanked, as both callers pass it.

@@ -4,7 +4,7 @@ import {
   leadInFraming,
   sectionFraming,
   sentenceFraming,
-} from '../../../../src/scan/markdown/framing.js';
+} from '../../../../src/core/markdown/framing.js';
 
 describe('headingFraming', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseLang, parseMarkdown } from '../../../../src/scan/markdown.js';
+import { normaliseLang, parseMarkdown } from '../../../../src/core/markdown.js';
 
 const SKILL = [
   '---', // 1

@@ -2,8 +2,8 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { describe, expect, it } from 'vitest';
-import { buildTree, type MdNode, Unsupported } from '../../../../src/scan/markdown/tree.js';
-import { fromMdast } from '../../../../src/scan/markdown.js';
+import { buildTree, type MdNode, Unsupported } from '../../../../src/core/markdown/tree.js';
+import { fromMdast } from '../../../../src/core/markdown.js';
 import { seededRandom } from '../../../../src/util/seeded-random.js';
 
 // The event-built tree must carry exactly what the mdast tree carries for the walker: compared here on

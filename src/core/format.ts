@@ -1,5 +1,4 @@
-import type { VerdictKind } from '../../../types.js';
-import type { ReportFinding } from '../../model.js';
+import type { Finding, VerdictKind } from './types.js';
 
 // Words and number formats shared by every report renderer (terminal, Markdown, HTML app), plus the one
 // defence they all need against skill text: characters a reader cannot see are shown as visible markers.
@@ -14,7 +13,7 @@ export const VERDICT_LABEL: Record<VerdictKind, string> = {
   no_probe: 'not probed',
 };
 
-export { STATUS_ADVICE, STATUS_ICON, STATUS_LABEL, STATUS_TONE } from '../../verdict-words.js';
+export { STATUS_ADVICE, STATUS_ICON, STATUS_LABEL, STATUS_TONE } from './verdict-words.js';
 
 // Which `notRun` stages explain an empty report section (stage names are free text, matched by word).
 export const SECTION_STAGES = {
@@ -152,7 +151,7 @@ export function safeHttpUrl(text: string): string | null {
   }
 }
 
-export function findingLocation(f: Pick<ReportFinding, 'file' | 'line' | 'endLine'>): string {
+export function findingLocation(f: Pick<Finding, 'file' | 'line' | 'endLine'>): string {
   return f.endLine > f.line ? `${f.file}:${f.line}-${f.endLine}` : `${f.file}:${f.line}`;
 }
 
@@ -167,7 +166,9 @@ const VERDICT_ORDER: Record<VerdictKind, number> = {
 };
 
 /** Active findings first, then by severity, runtime verdict and confidence: what to read first. */
-export function orderFindings(findings: readonly ReportFinding[]): ReportFinding[] {
+export function orderFindings<
+  T extends Pick<Finding, 'suppressed' | 'severity' | 'confidence'> & { verdict: VerdictKind },
+>(findings: readonly T[]): T[] {
   return [...findings].sort(
     (a, b) =>
       Number(Boolean(a.suppressed)) - Number(Boolean(b.suppressed)) ||

@@ -2,10 +2,10 @@ import type { Nodes, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { frontmatter } from 'micromark-extension-frontmatter';
+import { lineAt, lineStarts } from '../util/lines.js';
+import { timed } from '../util/timing.js';
 import { type Framing, leadInFraming, sentenceFraming, trailFramingOf } from './markdown/framing.js';
 import { buildTree, MdNode, Unsupported } from './markdown/tree.js';
-import { lineAt, lineStarts } from './text.js';
-import { timed } from './timing.js';
 
 // Markdown as the scanner sees it: prose spans, fenced code and inline code, each with its file lines, the
 // heading it sits under, and how it is framed (told to the agent, an example, a documented risk, or advice

@@ -1,4 +1,4 @@
-import type { Family, PatternId, Severity } from '../types.js';
+import type { Family, PatternId, Severity } from './types.js';
 
 // The 21 risk patterns: ids, families and severities are seed 000 Table A4 (DESIGN section 4).
 export interface Pattern {

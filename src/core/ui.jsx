@@ -1,5 +1,6 @@
 import { clip, revealSegments, safeHttpUrl } from './format.js';
 
+// The preact pieces the report page and the batch dashboard share (both bundled by vite; no node: imports).
 // The only ways skill text reaches the page: as text nodes (never as markup), with invisible characters shown
 // as visible markers, and as a link only when it is an http(s) URL.
 
@@ -97,5 +98,16 @@ export function Toc({ sections }) {
         </a>
       ))}
     </nav>
+  );
+}
+
+/** A headline number with its label and a line of detail. @param {{ label: string, value: string, tone: string, detail: import('preact').ComponentChildren }} props */
+export function Tile({ label, value, tone, detail }) {
+  return (
+    <div class={`tile tone-${tone}`}>
+      <div class="tile-label">{label}</div>
+      <div class="tile-value">{value}</div>
+      <div class="tile-detail">{detail}</div>
+    </div>
   );
 }
