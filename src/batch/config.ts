@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { AgentName } from '../agents/types.js';
+import type { AgentName } from '../agents/index.js';
 import type { IntakeLimits } from '../intake/index.js';
 import type { ModelFlags } from '../model/index.js';
 import { resolveJudgeSettings, resolveModelSettings } from '../model/index.js';
-import type { AuditOptions } from '../pipeline/audit.js';
+import type { AuditOptions } from '../pipeline/index.js';
 import { UserError } from '../util/errors.js';
 import { VERSION } from '../version.js';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { builtPageTemplate, fillPageTemplate } from '../report/html/render.js';
+import { builtPageTemplate, fillPageTemplate } from '../report/index.js';
 import type { BatchSummary } from './summary-model.js';
 
 // dashboard.html of `skillaudit batch`: the template built by `vite build -c vite.dashboard.config.ts` (app in

@@ -1,8 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { discoverSkills } from '../intake/discover.js';
-import { DEFAULT_LIMITS } from '../intake/index.js';
-import { archiveFormat, parseSource } from '../intake/source-spec.js';
+import { archiveFormat, DEFAULT_LIMITS, discoverSkills, parseSource } from '../intake/index.js';
 import { UserError } from '../util/errors.js';
 
 // The corpus of a batch, one source at a time: a folder of skills becomes one source per skill folder (so a

@@ -1,5 +1,5 @@
 import { count, duration, STATUS_LABEL } from '../core/format.js';
-import { codeSpan, prose } from '../report/markdown.js';
+import { codeSpan, prose } from '../report/index.js';
 import type { BatchSummary, CategoryRow, StratumName } from './summary-model.js';
 
 // summary.md: the batch summary as Markdown, Table 3 and Table A2 laid out as in seed 000 (three decimals for

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { AgentName } from '../agents/types.js';
+import type { AgentName } from '../agents/index.js';
 import { UserError } from '../util/errors.js';
 import { oneOf, positiveInt, unitInterval, wholeNumber } from './output.js';
 

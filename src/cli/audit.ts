@@ -49,10 +49,9 @@ export function registerAudit(program: Command): void {
   addLimitOptions(command);
   command.action(async (source: string, flags: AuditFlags & Record<string, unknown>) => {
     // Loaded on use: the audit pulls in the sandbox and the report renderers, which other commands never need.
-    const [{ runAudit }, { colorsFor }, { renderReportText }] = await Promise.all([
-      import('../pipeline/audit.js'),
-      import('../report/colors.js'),
-      import('../report/report-text.js'),
+    const [{ runAudit }, { colorsFor, renderReportText }] = await Promise.all([
+      import('../pipeline/index.js'),
+      import('../report/index.js'),
     ]);
     const progress = createProgress(process.stderr, flags.quiet === true);
     const { resolveJudgeSettings, resolveModelSettings } = await import('../model/index.js');

@@ -1,9 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { CategoryMap } from '../batch/categories.js';
-import type { BatchConfig } from '../batch/config.js';
-import type { BatchCounts } from '../batch/run-batch.js';
+import type { BatchConfig, BatchCounts, CategoryMap } from '../batch/index.js';
 import { UserError } from '../util/errors.js';
 import { type AgentFlags, addAgentOptions, agentList } from './agent-options.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
@@ -84,7 +82,7 @@ async function summarizeAndPrint(
   format: 'text' | 'json',
   counts: BatchCounts | null,
 ): Promise<void> {
-  const { batchText, writeBatchOutputs } = await import('../batch/outputs.js');
+  const { batchText, writeBatchOutputs } = await import('../batch/index.js');
   const summary = await writeBatchOutputs(dir, categories ? { categories } : {});
   process.stdout.write(
     format === 'json' ? `${JSON.stringify(summary, null, 2)}\n` : batchText(dir, summary, counts),
@@ -132,11 +130,7 @@ export function registerBatch(program: Command): void {
   addModelOptions(run);
   addLimitOptions(run);
   run.action(async (corpus: string[], flags: BatchFlags & Record<string, unknown>) => {
-    const [{ parseStages }, { loadCategories }, { runBatch }] = await Promise.all([
-      import('../batch/config.js'),
-      import('../batch/categories.js'),
-      import('../batch/run-batch.js'),
-    ]);
+    const { parseStages, loadCategories, runBatch } = await import('../batch/index.js');
     if (flags.wait && !flags.queue)
       throw new UserError('USAGE', '--wait follows a queue: add --queue redis://…');
     const config = batchConfig(flags, parseStages);
@@ -146,7 +140,7 @@ export function registerBatch(program: Command): void {
     let dir: string;
     let counts: BatchCounts;
     if (flags.queue) {
-      const { enqueueBatch, waitForBatch } = await import('../batch/queue.js');
+      const { enqueueBatch, waitForBatch } = await import('../batch/index.js');
       const queue = { url: flags.queue, attempts: flags.attempts };
       const enqueued = await enqueueBatch({
         corpus,
@@ -208,7 +202,7 @@ export function registerBatch(program: Command): void {
       'text',
     )
     .action(async (dir: string, flags: { categories?: string; format: 'text' | 'json' }) => {
-      const { loadCategories } = await import('../batch/categories.js');
+      const { loadCategories } = await import('../batch/index.js');
       const categories = flags.categories ? loadCategories(flags.categories) : undefined;
       await summarizeAndPrint(resolve(dir), categories, flags.format, null);
     });

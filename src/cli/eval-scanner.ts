@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { printable } from '../core/format.js';
 import type { Finding, Skill } from '../core/types.js';
-import { type EvalResult, evaluate, loadLabelSet, printable, renderEvalText } from '../scan/evaluate.js';
+import { type EvalResult, evaluate, loadLabelSet, renderEvalText } from '../scan/evaluate/index.js';
 import { errorMessage, UserError } from '../util/errors.js';
 
 /** What the command needs from intake and the scanner; tests pass fakes, the CLI passes the real ones. */
@@ -71,7 +72,7 @@ export function registerEvalScanner(program: Command): void {
       // Loaded on use: registering the command must not load intake, parsers and rules for every CLI call.
       const [{ openSource }, { scanSkill }] = await Promise.all([
         import('../intake/index.js'),
-        import('../scan/engine.js'),
+        import('../scan/index.js'),
       ]);
       const report = await runEvalScanner(set, { openSource: (source) => openSource(source), scanSkill });
       const output =

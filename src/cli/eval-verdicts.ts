@@ -1,22 +1,23 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
-import { printable } from '../scan/evaluate.js';
-import type { SkillScanResult } from '../scan/scan-source.js';
-import { decide, explain } from '../score/verdict.js';
+import { printable } from '../core/format.js';
+import type { SkillScanResult } from '../scan/index.js';
 import {
   accuracy,
   type CrossSource,
   crossSource,
+  decide,
+  explain,
   groupBy,
+  isSafetyFinding,
   type LabelledSkill,
   type Metrics,
   metrics,
   type Prediction,
   prediction,
   type VerdictLabel,
-} from '../score/verdict-eval.js';
-import { isSafetyFinding } from '../score/verdict-features.js';
+} from '../score/index.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { emit, oneOf } from './output.js';
 
@@ -282,7 +283,7 @@ export function registerEvalVerdicts(program: Command): void {
           verbose: boolean;
         },
       ) => {
-        const { scanSource } = await import('../scan/scan-source.js');
+        const { scanSource } = await import('../scan/index.js');
         const samples: LabelledSkill[] = [];
         const errors: Record<string, string> = {};
         for (const [i, dir] of dirs.entries()) {

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { printable } from '../core/format.js';
 import type { Skill } from '../core/types.js';
 import type { SkillResult } from '../intake/index.js';
-import { printable } from '../scan/evaluate.js';
 import { UserError } from '../util/errors.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
@@ -75,7 +75,7 @@ export function registerOptimize(program: Command): void {
       import('../intake/index.js'),
       import('../model/index.js'),
       import('../quality/optimize/index.js'),
-      import('../report/colors.js'),
+      import('../report/index.js'),
     ]);
     const settings = model.resolveModelSettings(modelFlags(flags));
     if (!settings)

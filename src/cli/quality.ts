@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { QualitySkillResult } from '../quality/render-text.js';
+import type { QualitySkillResult } from '../quality/index.js';
 import { emit, oneOf } from './output.js';
 
 interface QualityFlags {
@@ -18,13 +18,11 @@ export function registerQuality(program: Command): void {
     .option('-o, --out <file>', 'write the profile to a file instead of stdout')
     .action(async (source: string, flags: QualityFlags) => {
       // Loaded on use, so that `--help` and other commands start fast.
-      const [{ withSource }, { staticQualityProfile }, { renderQualityText }, { colorsFor }] =
-        await Promise.all([
-          import('../intake/index.js'),
-          import('../quality/index.js'),
-          import('../quality/render-text.js'),
-          import('../report/colors.js'),
-        ]);
+      const [{ withSource }, { staticQualityProfile, renderQualityText }, { colorsFor }] = await Promise.all([
+        import('../intake/index.js'),
+        import('../quality/index.js'),
+        import('../report/index.js'),
+      ]);
       const results = await withSource(source, undefined, async (handle) =>
         handle.skills.map(
           (r): QualitySkillResult =>

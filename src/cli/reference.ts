@@ -45,7 +45,7 @@ export function registerReference(program: Command): void {
           import('../intake/index.js'),
           import('../store/reference.js'),
           import('../quality/estimate/index.js'),
-          import('../scan/evaluate.js'),
+          import('../core/format.js'),
         ],
       );
       // Checked before the corpus is loaded, which can take a while; checked again when writing.

@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { GitMirror } from '../intake/index.js';
-import { isLoopbackListen } from '../server/request-guard.js';
 import { UserError } from '../util/errors.js';
 import { addLimitOptions, limitsFromOptions, parseByteSize, parseCount } from './limit-options.js';
 
@@ -146,6 +145,8 @@ export function registerServe(program: Command): void {
     const log = flags.quiet
       ? () => {}
       : (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+    // Loaded on use: registering the command must not load the web service for every CLI call.
+    const { DEFAULT_ALLOWED_HOSTS, isLoopbackListen, startService } = await import('../server/index.js');
     if (token === null) {
       process.stderr.write(
         'skillaudit: warning: --no-auth: anyone who can reach this port can submit audits\n',
@@ -153,10 +154,6 @@ export function registerServe(program: Command): void {
       if (!isLoopbackListen(flags.host))
         process.stderr.write(`skillaudit: warning: listening on ${flags.host} without a token\n`);
     }
-    const [{ startService }, { DEFAULT_ALLOWED_HOSTS }] = await Promise.all([
-      import('../server/service.js'),
-      import('../server/host-guard.js'),
-    ]);
     const service = await startService({
       host: flags.host,
       port: flags.port,

@@ -34,8 +34,8 @@ export function registerWorker(program: Command): void {
     .option('-q, --quiet', 'no log lines on stderr')
     .action(async (flags: WorkerFlags) => {
       const [{ startWorker }, { startServeWorker }] = await Promise.all([
-        import('../batch/worker.js'),
-        import('../server/audit-queue.js'),
+        import('../batch/index.js'),
+        import('../server/index.js'),
       ]);
       const log = flags.quiet
         ? () => {}

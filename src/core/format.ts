@@ -285,3 +285,11 @@ export function mergedAttempts<
     [a.destination, a.protocol, a.blocked, a.bytes ?? '', (a.canaries ?? []).join(',')].join('\u0000'),
   );
 }
+
+/**
+ * Evidence is text from hostile files: make control, bidi, zero-width and tag characters visible as \u{..}
+ * escapes so nothing can move the cursor, recolour the terminal or hide itself in the listing.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (ch) => `\\u{${ch.codePointAt(0)!.toString(16)}}`);
+}

@@ -1,8 +1,6 @@
+import type { DetonationCoverage, MissingDependency } from '../core/coverage-types.js';
 import type { EvidenceBundle } from '../sandbox/evidence.js';
-import type { DetonationCoverage, MissingDependency } from './coverage-types.js';
 import type { EntryPoint } from './entry-points.js';
-
-export type { DetonationCoverage, MissingDependency } from './coverage-types.js';
 
 // What the detonation covered, said outright: how many runs reached the skill's code, which died on a missing
 // module, program or interpreter (and which), which scripts or commands the run budget or a missing

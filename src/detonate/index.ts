@@ -1,13 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { DetonationCoverage } from '../core/coverage-types.js';
 import type { Finding, Skill, Verdict } from '../core/types.js';
 import { findCanaryHits } from '../sandbox/canaries.js';
 import type { EvidenceBundle } from '../sandbox/evidence.js';
 import { createSandbox, SANDBOX_INNER_PATHS } from '../sandbox/index.js';
 import type { SandboxLimits, SeedFile } from '../sandbox/types.js';
-import { declaredHosts } from '../scan/skill-context.js';
+import { declaredHosts } from '../scan/index.js';
 import { errorMessage } from '../util/errors.js';
-import { type DetonationCoverage, detonationCoverage } from './coverage.js';
+import { detonationCoverage } from './coverage.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
 import { PY_SITE_DIR, pythonFallbackSeedFiles } from './python-fallbacks.js';
 import { referencedHosts } from './referenced-hosts.js';
@@ -237,3 +238,4 @@ export async function detonateSkill(
     coverage: detonationCoverage(runs, skipped, scripts),
   };
 }
+export { RUNTIME_RULE_LIST } from './runtime-rules.js';

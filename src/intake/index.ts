@@ -17,3 +17,8 @@ export function loadSkillFolder(
 ): Promise<Skill> {
   return loadSkill(dir, provenance, resolveLimits(limits));
 }
+export { changedPathsSince, rootSource, skillRootsOf } from './changed-skills.js';
+export { discoverSkills } from './discover.js';
+export { parseSkillMd, skillMdFields } from './frontmatter.js';
+export { archiveFormat, archiveStem, normaliseSubdir, parseSource, validateRef } from './source-spec.js';
+export { isInside } from './walk.js';

@@ -1,4 +1,4 @@
-import { dataBlock } from '../schemes/data-block.js';
+import { dataBlock } from '../schemes/index.js';
 
 // What the judge may see of a trial, bounded, and the exact text shown per source: evidence quotes are
 // verified against what the judge saw, not against the whole (possibly larger) trial.

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Finding, Verdict } from '../core/types.js';
 import { BudgetExceeded, type ModelClient } from '../model/index.js';
-import { DATA_HIERARCHY, dataBlock } from '../schemes/data-block.js';
-import type { ProbeSpec } from '../schemes/types.js';
-import { probeExploitability } from '../score/utility.js';
+import type { ProbeSpec } from '../schemes/index.js';
+import { DATA_HIERARCHY, dataBlock } from '../schemes/index.js';
+import { probeExploitability } from '../score/index.js';
 import { errorMessage } from '../util/errors.js';
 import { verifyQuote } from './evidence.js';
 import { type MaterialBudget, renderMaterial, type TrialMaterial } from './material.js';

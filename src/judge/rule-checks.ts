@@ -1,6 +1,6 @@
 import { lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RuleCheck } from '../schemes/types.js';
+import type { RuleCheck } from '../schemes/index.js';
 
 // Rule checks over a snapshot of the agent's working directory. Pure: commands are not run here (the sandbox
 // or Harbor's verifier runs them), so a command check is reported as not run with the command quoted.

@@ -9,12 +9,10 @@ import { withSource } from '../intake/index.js';
 import type { ModelClient } from '../model/index.js';
 import { type Usage, usageSince } from '../model/usage.js';
 import { qualityProfile, staticQualityProfile } from '../quality/index.js';
-import { buildReport } from '../report/build.js';
-import { renderReportHtml } from '../report/html/render.js';
-import { renderReportMarkdown } from '../report/markdown.js';
-import type { Report } from '../report/model.js';
+import type { Report } from '../report/index.js';
+import { buildReport, renderReportHtml, renderReportMarkdown } from '../report/index.js';
 import { detectBackends } from '../sandbox/index.js';
-import { scanSkill } from '../scan/engine.js';
+import { scanSkill } from '../scan/index.js';
 import { errorMessage } from '../util/errors.js';
 import type { ModelAuditOptions, ModelStagesResult } from './model-stages.js';
 
@@ -320,7 +318,7 @@ export async function runAudit(source: string, options: AuditOptions): Promise<A
     const [{ createModelClient }, { agentModelOf }, { checkAgentProvider }] = await Promise.all([
       import('../model/index.js'),
       import('./model-stages.js'),
-      import('../agents/compatibility.js'),
+      import('../agents/index.js'),
     ]);
     // Fail fast, before any model request or sandbox run, on settings the agents cannot use.
     const { spec } = options.model.settings;

@@ -3,8 +3,8 @@ import { type AgentModel, type AgentName, getAgent, harnessVersion, installAgent
 import type { Finding, Skill, Verdict } from '../core/types.js';
 import { type JudgeResult, judgeProbe, judgeTrial, type ProbeJudgement, skillTexts } from '../judge/index.js';
 import { BudgetExceeded, formatModelSpec, type ModelClient, type ModelSettings } from '../model/index.js';
-import type { DimensionResult } from '../quality/types.js';
-import type { UtilitySummary } from '../report/model.js';
+import type { DimensionResult } from '../quality/index.js';
+import type { UtilitySummary } from '../report/index.js';
 import type { SandboxLimits } from '../sandbox/index.js';
 import {
   generateProbeScheme,
@@ -16,7 +16,7 @@ import {
   type UtilityScheme,
   writeSchemes,
 } from '../schemes/index.js';
-import { DEFAULT_ALPHA } from '../score/utility.js';
+import { DEFAULT_ALPHA } from '../score/index.js';
 import { CONDITIONS, type Condition, compileProbe, exportTasks } from '../tasks/index.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { type JudgedTrial, type JudgedTrialContext, runJudgedTrial } from './judged-trial.js';

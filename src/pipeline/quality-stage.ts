@@ -4,19 +4,24 @@ import type { AgentModel, AgentName } from '../agents/index.js';
 import type { Skill } from '../core/types.js';
 import { type JudgeResult, judgeTrial, skillTexts } from '../judge/index.js';
 import { BudgetExceeded, formatModelSpec, type ModelClient } from '../model/index.js';
-import { type BoundaryJudgement, capabilityBoundaryHandling } from '../quality/boundary.js';
-import { judgeBoundary } from '../quality/boundary-judge.js';
-import { DIMENSIONS, notRunDimension } from '../quality/dimensions.js';
-import { efficiency } from '../quality/efficiency.js';
+import type { DimensionId, DimensionResult } from '../quality/index.js';
 import {
+  type BoundaryJudgement,
   type CrossModelOutcome,
+  capabilityBoundaryHandling,
   crossModelRobustness,
+  DIMENSIONS,
+  efficiency,
+  efficiencyObservation,
   intentPerturbationStability,
-} from '../quality/robustness.js';
-import { judgeBehaviorChain, judgeTaskGranularity } from '../quality/rubric-judge.js';
-import { type RubricDimensionId, type RubricJudgement, rubricDimension } from '../quality/rubrics.js';
-import { efficiencyObservation } from '../quality/run-measures.js';
-import type { DimensionId, DimensionResult } from '../quality/types.js';
+  judgeBehaviorChain,
+  judgeBoundary,
+  judgeTaskGranularity,
+  notRunDimension,
+  type RubricDimensionId,
+  type RubricJudgement,
+  rubricDimension,
+} from '../quality/index.js';
 import type { SandboxLimits } from '../sandbox/index.js';
 import {
   type BoundaryRequest,

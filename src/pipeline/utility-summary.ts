@@ -1,7 +1,7 @@
 import { type JudgeResult, pairResult } from '../judge/index.js';
-import type { ScenarioResult, TrialSummary, UtilitySummary } from '../report/model.js';
+import type { ScenarioResult, TrialSummary, UtilitySummary } from '../report/index.js';
 import type { Scenario } from '../schemes/index.js';
-import { type PairResult, type UtilityScores, utilityScores } from '../score/utility.js';
+import { type PairResult, type UtilityScores, utilityScores } from '../score/index.js';
 import type { StoredRun } from './trial.js';
 
 // Turns judged trial pairs into the report's utility section (seed 000 eqs. 1-7 via score/utility.ts).

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { JudgeFailure, renderMaterial, type TrialMaterial, verifyQuote } from '../judge/index.js';
 import { BudgetExceeded, type ModelClient } from '../model/index.js';
-import { DATA_HIERARCHY, dataBlock } from '../schemes/data-block.js';
-import type { BoundaryRequest } from '../schemes/quality-types.js';
+import type { BoundaryRequest } from '../schemes/index.js';
+import { DATA_HIERARCHY, dataBlock } from '../schemes/index.js';
 import { errorMessage } from '../util/errors.js';
 import { BOUNDARY_RULES, type BoundaryJudgement, type BoundaryResponse } from './boundary.js';
 

@@ -1,5 +1,5 @@
 import { percent } from '../core/format.js';
-import type { Colors } from '../report/colors.js';
+import type { Colors } from '../report/index.js';
 import type { DimensionResult, QualityProfile } from './types.js';
 
 // Human-readable quality profile: one aligned row per dimension with a bar, the score, and a short "why" drawn

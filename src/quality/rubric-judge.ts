@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { Skill } from '../core/types.js';
 import { JudgeFailure, renderMaterial, type TrialMaterial, verifyQuote } from '../judge/index.js';
 import { BudgetExceeded, type ModelClient } from '../model/index.js';
-import { DATA_HIERARCHY, dataBlock } from '../schemes/data-block.js';
-import { skillData } from '../schemes/skill-data.js';
+import { DATA_HIERARCHY, dataBlock, skillData } from '../schemes/index.js';
 import { errorMessage } from '../util/errors.js';
 import { RUBRICS, type RubricDimensionId, type RubricJudgement, rubricLevel } from './rubrics.js';
 

@@ -1,4 +1,4 @@
-import type { AgentTokens, TrajectoryStep } from '../agents/types.js';
+import type { AgentTokens, TrajectoryStep } from '../agents/index.js';
 import type { EfficiencyObservation } from './efficiency.js';
 
 // What Table 12's four quantities are in one agent run as SkillAudit records it (trial result.json):

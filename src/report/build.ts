@@ -1,9 +1,9 @@
+import type { Decision } from '../core/decision.js';
 import type { Finding, Skill, Verdict } from '../core/types.js';
 import { STATUS_ADVICE } from '../core/verdict-words.js';
 import type { DetonationResult } from '../detonate/index.js';
 import type { QualityProfile } from '../quality/types.js';
 import type { SkillScan } from '../scan/engine.js';
-import type { Decision } from '../score/decision.js';
 import { assessSafety } from '../score/safety.js';
 import { explain, statusReason } from '../score/verdict.js';
 import { VERSION } from '../version.js';

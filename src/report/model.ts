@@ -1,6 +1,6 @@
+import type { DetonationCoverage } from '../core/coverage-types.js';
+import type { Decision } from '../core/decision.js';
 import type { Diagnostic, Finding, Provenance, SafetyStatus, VerdictKind } from '../core/types.js';
-import type { DetonationCoverage } from '../detonate/coverage-types.js';
-import type { Decision } from '../score/decision.js';
 
 // The audit report model (DESIGN section 3 `Report`, seed 000 eq. 9). Every renderer (text, JSON, Markdown,
 // HTML) reads this one model; docs/report.schema.json is its published JSON Schema, versioned by `version`.

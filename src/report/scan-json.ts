@@ -1,6 +1,6 @@
 import type { Finding } from '../core/types.js';
-import type { SkillScanResult } from '../scan/scan-source.js';
-import { explain } from '../score/verdict.js';
+import type { SkillScanResult } from '../scan/index.js';
+import { explain } from '../score/index.js';
 
 // The scan JSON contract (DESIGN section 9): tools and dashboards parse it, so its keys are fixed.
 // A suppressed finding carries `suppressed: {by, reason}`. A scanned skill carries its decision's risk and reasons.

@@ -2,7 +2,7 @@ import { findingLocation } from '../core/format.js';
 import { patternById, SEVERITY_RANK } from '../core/taxonomy.js';
 import type { Finding } from '../core/types.js';
 import { STATUS_ICON, STATUS_LABEL } from '../core/verdict-words.js';
-import type { SkillScanResult } from '../scan/scan-source.js';
+import type { SkillScanResult } from '../scan/index.js';
 import { codeSpan, prose, withinLimit } from './markdown.js';
 
 // The scan as compact GitHub-flavoured Markdown for a CI job summary or a PR comment: one row per skill, then

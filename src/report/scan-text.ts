@@ -2,8 +2,8 @@ import { reveal } from '../core/format.js';
 import { patternById, SEVERITY_RANK } from '../core/taxonomy.js';
 import type { Finding, SafetyStatus } from '../core/types.js';
 import { STATUS_LABEL } from '../core/verdict-words.js';
-import type { SkillScanResult } from '../scan/scan-source.js';
-import { statusReason } from '../score/verdict.js';
+import type { SkillScanResult } from '../scan/index.js';
+import { statusReason } from '../score/index.js';
 import type { Colors } from './colors.js';
 
 // Human-readable scan output: one block per skill, findings by severity with quoted evidence. Names, paths,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { Decision } from '../core/decision.js';
 import { type Framing, parseMarkdown } from '../core/markdown.js';
 import { patternById } from '../core/taxonomy.js';
 import type { Finding, SafetyStatus, Skill, SkillFile } from '../core/types.js';
-import type { Decision } from '../score/decision.js';
 import { assessSafety } from '../score/safety.js';
 import { errorMessage } from '../util/errors.js';
 import { enter, leave, timed } from '../util/timing.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Skill } from '../core/types.js';
 import type { ModelClient } from '../model/index.js';
-import type { BoundaryRequestType } from '../quality/boundary.js';
+import type { BoundaryRequestType } from '../quality/index.js';
 import { DATA_HIERARCHY } from './data-block.js';
 import type { BoundaryRequest, BoundaryScheme } from './quality-types.js';
 import { skillData } from './skill-data.js';

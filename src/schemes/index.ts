@@ -9,4 +9,6 @@ export { fileNames, generateParaphrases } from './paraphrases.js';
 export { findingsNeedingProbes, generateProbeScheme } from './probes.js';
 export type * from './quality-types.js';
 export { safeRelativePath } from './safe-path.js';
+export type { SkillDataBudget } from './skill-data.js';
+export { skillData } from './skill-data.js';
 export type * from './types.js';

@@ -1,6 +1,6 @@
 // Scheme artifacts of the quality stage (docs/quality.md): paraphrased scenario instructions for
 // intent-perturbation stability and out-of-scope requests for capability-boundary handling (seed 001 Table 11).
-import type { BoundaryRequestType } from '../quality/boundary.js';
+import type { BoundaryRequestType } from '../quality/index.js';
 import type { SchemeNote } from './types.js';
 
 export interface Paraphrase {

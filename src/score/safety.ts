@@ -1,5 +1,5 @@
+import type { Decision } from '../core/decision.js';
 import type { SafetyStatus, Severity } from '../core/types.js';
-import type { Decision } from './decision.js';
 import { decide } from './verdict.js';
 import type { DecisionFinding } from './verdict-features.js';
 

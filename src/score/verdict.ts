@@ -1,5 +1,5 @@
+import type { Decision, Reason } from '../core/decision.js';
 import type { SafetyStatus } from '../core/types.js';
-import type { Decision, Reason } from './decision.js';
 import { type LogisticModel, predict } from './logistic.js';
 import { type DecisionFinding, featureLabel, isSafetyFinding, skillFeatures } from './verdict-features.js';
 import trained from './verdict-model.json' with { type: 'json' };

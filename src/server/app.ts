@@ -4,8 +4,8 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { z } from 'zod';
-import { renderReportHtml, reportHtmlCsp } from '../report/html/render.js';
-import type { Report } from '../report/model.js';
+import type { Report } from '../report/index.js';
+import { renderReportHtml, reportHtmlCsp } from '../report/index.js';
 import {
   AUDIT_ID,
   type AuditRow,

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { IntakeLimits, SkillResult } from '../intake/index.js';
-import { runAudit } from '../pipeline/audit.js';
+import { runAudit } from '../pipeline/index.js';
 import type { AuditResult, AuditRow } from '../store/audits.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { ApiError } from './api-error.js';

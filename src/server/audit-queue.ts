@@ -1,5 +1,5 @@
 import { type Job, Queue, QueueEvents, Worker } from 'bullmq';
-import { parseQueueUrl } from '../batch/queue.js';
+import { parseQueueUrl } from '../batch/index.js';
 import type { AuditResult, AuditRow, AuditStore } from '../store/audits.js';
 import { errorMessage } from '../util/errors.js';
 import { type JobSettings, jobFailure, runAuditJob } from './audit-job.js';

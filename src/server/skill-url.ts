@@ -1,4 +1,4 @@
-import { normaliseSubdir, validateRef } from '../intake/source-spec.js';
+import { normaliseSubdir, validateRef } from '../intake/index.js';
 import { UserError } from '../util/errors.js';
 import { ApiError } from './api-error.js';
 

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { archiveFormat, archiveStem } from '../intake/source-spec.js';
+import { archiveFormat, archiveStem } from '../intake/index.js';
 import { newAuditId } from '../store/audits.js';
 import { ApiError } from './api-error.js';
 

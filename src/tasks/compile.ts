@@ -2,8 +2,8 @@ import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { stringify } from 'smol-toml';
 import type { Skill } from '../core/types.js';
-import { safeRelativePath } from '../schemes/safe-path.js';
-import type { Material, ProbeSpec, RuleCheck, Scenario, UtilityScheme } from '../schemes/types.js';
+import type { Material, ProbeSpec, RuleCheck, Scenario, UtilityScheme } from '../schemes/index.js';
+import { safeRelativePath } from '../schemes/index.js';
 import { dockerfile, testScript } from './files.js';
 import {
   CONDITIONS,

@@ -1,4 +1,4 @@
-import type { RuleCheck } from '../schemes/types.js';
+import type { RuleCheck } from '../schemes/index.js';
 import { SKILLS_DIR, type TaskLimits, WORKDIR } from './layout.js';
 
 // The generated text files of a task: Dockerfile and tests/test.sh. Every value from a scenario is quoted for

@@ -1,5 +1,4 @@
-import { percent } from '../../core/format.js';
-import { printable } from '../../scan/evaluate.js';
+import { percent, printable } from '../../core/format.js';
 import { DIMENSIONS } from '../dimensions.js';
 import type { DimensionId } from '../types.js';
 import type { EstimatedDimension, EstimatedSkill, EstimateResult } from './estimate-json.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Document, parseDocument } from 'yaml';
 import type { Skill } from '../../core/types.js';
-import { parseSkillMd, skillMdFields } from '../../intake/frontmatter.js';
+import { parseSkillMd, skillMdFields } from '../../intake/index.js';
 import { frontmatterString, skillMarkdown } from '../skill-text.js';
 
 // A candidate is the original skill with only SKILL.md replaced: the other files, links and provenance stay

@@ -1,5 +1,5 @@
 import type { Finding, SafetyStatus, Skill } from '../../core/types.js';
-import type { SkillScan } from '../../scan/engine.js';
+import type { SkillScan } from '../../scan/index.js';
 import { linkedBundledFiles } from '../conciseness.js';
 import { outlineMarkdown } from '../outline.js';
 import { charLength, skillMarkdown } from '../skill-text.js';

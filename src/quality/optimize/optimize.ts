@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import { printable } from '../../core/format.js';
 import type { Finding, Skill } from '../../core/types.js';
 import {
   addUsage,
@@ -8,9 +9,8 @@ import {
   type ModelClient,
   type Usage,
 } from '../../model/index.js';
-import { type SkillScan, scanSkill } from '../../scan/engine.js';
-import { printable } from '../../scan/evaluate.js';
-import { SEVERITY_PENALTY } from '../../score/safety.js';
+import { type SkillScan, scanSkill } from '../../scan/index.js';
+import { SEVERITY_PENALTY } from '../../score/index.js';
 import { UserError } from '../../util/errors.js';
 import { staticQualityProfile } from '../profile.js';
 import { skillMarkdown } from '../skill-text.js';

@@ -2,7 +2,7 @@ import { constants, existsSync, lstatSync, readdirSync, realpathSync, statSync }
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Skill } from '../../core/types.js';
-import { isInside } from '../../intake/walk.js';
+import { isInside } from '../../intake/index.js';
 import { UserError } from '../../util/errors.js';
 import { unifiedDiff } from '../../util/line-diff.js';
 import type { OptimizeResult, Version } from './optimize.js';

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Skill } from '../../core/types.js';
-import { DATA_HIERARCHY, dataBlock } from '../../schemes/data-block.js';
-import { type SkillDataBudget, skillData } from '../../schemes/skill-data.js';
+import { DATA_HIERARCHY, dataBlock, type SkillDataBudget, skillData } from '../../schemes/index.js';
 import { expectedName } from './candidate.js';
 import { TARGET_ASKS, TARGET_IDS, type Target } from './targets.js';
 

@@ -1,5 +1,5 @@
-import type { Colors } from '../../report/colors.js';
-import { printable } from '../../scan/evaluate.js';
+import { printable } from '../../core/format.js';
+import type { Colors } from '../../report/index.js';
 import type { CandidateRecord, OptimizeResult } from './optimize.js';
 
 // The before/after table printed by `skillaudit optimize`: one row per dimension used, the overall, the two

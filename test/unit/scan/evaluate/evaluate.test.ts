@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { printable } from '../../../../src/core/format.js';
 import { patternById } from '../../../../src/core/taxonomy.js';
 import type { Finding, PatternId } from '../../../../src/core/types.js';
 import {
@@ -11,9 +12,8 @@ import {
   loadLabelSet,
   matchFindings,
   parseLabelSet,
-  printable,
   renderEvalText,
-} from '../../../../src/scan/evaluate.js';
+} from '../../../../src/scan/evaluate/index.js';
 import { UserError } from '../../../../src/util/errors.js';
 
 let serial = 0;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { PATTERNS } from '../../../../src/core/taxonomy.js';
-import { type Label, loadLabelSet } from '../../../../src/scan/evaluate.js';
+import { type Label, loadLabelSet } from '../../../../src/scan/evaluate/index.js';
 
 // Checks the labeled validation sets (eval/labeled, and the blind eval/holdout) against their files, so a
 // label can never point at nothing after someone edits a fixture, and eval/labeled keeps the size and

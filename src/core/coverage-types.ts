@@ -1,5 +1,5 @@
-// The coverage record's shape, apart from coverage.ts so the report model (and the HTML app that type-checks
-// against it without Node's types) can import it alone.
+// The detonation coverage record's shape (computed by src/detonate/coverage.ts), in core so the report model
+// (and the HTML app that type-checks against it without Node's types) can import it without the detonate stage.
 
 export interface MissingDependency {
   kind: 'module' | 'program' | 'interpreter';

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PATTERNS } from '../core/taxonomy.js';
-import type { Family, Finding, PatternId, Severity } from '../core/types.js';
-import { errorMessage, UserError } from '../util/errors.js';
+import { printable } from '../../core/format.js';
+import { PATTERNS } from '../../core/taxonomy.js';
+import type { Family, Finding, PatternId, Severity } from '../../core/types.js';
+import { errorMessage, UserError } from '../../util/errors.js';
 
 // Scanner validation against a labeled set (seed 000 section 5.2, Tables 4 and A4). Everything here is pure
 // except `loadLabelSet`, which reads one JSON file.
@@ -369,12 +370,4 @@ function renderErrors(r: EvalResult): string[] {
     out.push(printable(skill), ...bySkill.get(skill)!.map((line) => line.trimEnd()));
   }
   return out;
-}
-
-/**
- * Evidence is text from hostile files: make control, bidi, zero-width and tag characters visible as \u{..}
- * escapes so nothing can move the cursor, recolour the terminal or hide itself in the listing.
- */
-export function printable(text: string): string {
-  return text.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (ch) => `\\u{${ch.codePointAt(0)!.toString(16)}}`);
 }

@@ -1,6 +1,6 @@
-import type { SafetyStatus } from '../core/types.js';
+import type { SafetyStatus } from './types.js';
 
-// What the pass / caution / risky decision says (verdict.ts makes it): types only, so that the report's
+// What the pass / caution / risky decision says (src/score/verdict.ts makes it): types only, in core so that the report's
 // browser app can name them without the decision's code and the rule data it reads.
 
 export interface Reason {

@@ -1,0 +1,2 @@
+export type { AuditOptions } from './audit.js';
+export { runAudit, runFolderName } from './audit.js';

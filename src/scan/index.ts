@@ -1,0 +1,9 @@
+export type { SkillScan } from './engine.js';
+export { ALL_DETECTORS, scanSkill } from './engine.js';
+export { reviewFindings } from './review.js';
+export type { Rule } from './rule.js';
+export type { SkillScanResult } from './scan-source.js';
+export { scanSource } from './scan-source.js';
+export { declaredHosts } from './skill-context.js';
+export type { Baseline } from './suppress.js';
+export { loadBaseline, writeBaseline } from './suppress.js';

@@ -1,0 +1,7 @@
+export { assessSafety, SEVERITY_PENALTY, safetyScore } from './safety.js';
+export type { ConditionResult, PairResult, UtilityScores } from './utility.js';
+export { DEFAULT_ALPHA, probeExploitability, utilityScores } from './utility.js';
+export { decide, explain, statusReason } from './verdict.js';
+export type { CrossSource, LabelledSkill, Metrics, Prediction, VerdictLabel } from './verdict-eval.js';
+export { accuracy, crossSource, groupBy, metrics, prediction } from './verdict-eval.js';
+export { isSafetyFinding } from './verdict-features.js';
