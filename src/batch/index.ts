@@ -1,3 +1,5 @@
+// Whole-corpus runs as the CLI and the service use them: local runs, the BullMQ queue and its workers, the summary.
+
 export type { CategoryMap } from './categories.js';
 export { loadCategories } from './categories.js';
 export type { BatchConfig } from './config.js';

@@ -1,3 +1,6 @@
+// The report as other folders use it: build the one report model, validate it, render it (text, Markdown, HTML,
+// SARIF, scan JSON).
+
 export { buildReport } from './build.js';
 export type { Colors } from './colors.js';
 export { colorsFor } from './colors.js';

@@ -1,3 +1,6 @@
+// The static scan as other folders use it (docs/architecture.md): scan a skill or a source, its rules' metadata,
+// baselines and model review of findings.
+
 export type { SkillScan } from './engine.js';
 export { ALL_DETECTORS, scanSkill } from './engine.js';
 export { reviewFindings } from './review.js';
