@@ -1,9 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { RuleFolderCheck } from '../scan/engine/rule-fixtures.js';
-import type { RulePack } from '../scan/engine/rule-pack.js';
-import type { Rule } from '../scan/rule.js';
+import type { Rule, RuleFolderCheck, RulePack } from '../scan/index.js';
 import { UserError } from '../util/errors.js';
 import { emit, oneOf } from './output.js';
 
@@ -18,7 +16,7 @@ interface RulesFlags {
 /** Reads a user's rule pack for a command, as a usage error when it is not valid. */
 export async function userRulePacks(dirs: readonly string[] | undefined): Promise<RulePack[]> {
   if (!dirs?.length) return [];
-  const { loadUserRules, RulePackError } = await import('../scan/engine/rule-pack.js');
+  const { loadUserRules, RulePackError } = await import('../scan/index.js');
   return dirs.map((dir) => {
     try {
       return loadUserRules(resolve(dir));
@@ -43,7 +41,7 @@ interface Listed {
 }
 
 async function listed(flags: RulesFlags): Promise<Listed[]> {
-  const { builtinRules } = await import('../scan/engine/rule-pack.js');
+  const { builtinRules } = await import('../scan/index.js');
   const packs = [builtinRules(), ...(await userRulePacks(flags.rules))];
   return packs.flatMap((pack) => pack.rules.map((rule) => ({ rule, pack })));
 }
@@ -93,7 +91,7 @@ export function registerRules(program: Command): void {
     const folder = pack.folders.get(rule.id)!;
     const pattern = patternById(rule.pattern);
     if (flags.format === 'json') {
-      const { fixturesOf } = await import('../scan/engine/rule-fixtures.js');
+      const { fixturesOf } = await import('../scan/index.js');
       emit(
         `${JSON.stringify(
           {
@@ -148,8 +146,7 @@ export function registerRules(program: Command): void {
 
 /** The checks of `rules test [dir]`. */
 async function testRules(dir: string | undefined): Promise<RuleFolderCheck[]> {
-  const { BUILTIN_RULES_DIR, builtinRules } = await import('../scan/engine/rule-pack.js');
-  const { checkRuleFolder } = await import('../scan/engine/rule-fixtures.js');
+  const { BUILTIN_RULES_DIR, builtinRules, checkRuleFolder } = await import('../scan/index.js');
   const target = resolve(dir ?? BUILTIN_RULES_DIR);
   if (!existsSync(target)) throw new UserError('NOT_FOUND', `${dir} does not exist`, dir);
   // One rule folder, or a pack (a folder of rule folders).

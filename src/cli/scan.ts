@@ -1,9 +1,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import type { RulePack } from '../scan/engine/rule-pack.js';
-import type { SkillScanResult } from '../scan/scan-source.js';
-import type { Baseline } from '../scan/suppress.js';
+import type { Baseline, RulePack, SkillScanResult } from '../scan/index.js';
 import { UserError } from '../util/errors.js';
 import { type FailOn, gateExitCode } from './gate.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
@@ -79,10 +77,7 @@ export function registerScan(program: Command): void {
   command.action(async (sources: string[], flags: ScanFlags & Record<string, unknown>) => {
     // Loaded on use, so that `--help` and other commands start fast; of the report renderers, only the one
     // the format needs (see render below).
-    const [{ scanSource }, { loadBaseline, writeBaseline }] = await Promise.all([
-      import('../scan/scan-source.js'),
-      import('../scan/suppress.js'),
-    ]);
+    const { scanSource, loadBaseline, writeBaseline } = await import('../scan/index.js');
     const selection = await selectSources(sources, flags);
     const packs = await userRulePacks(flags.rules);
     const ruleDirs = packs.map((p) => p.dir);
@@ -117,7 +112,7 @@ export function registerScan(program: Command): void {
       flags.minConfidence,
     );
     const markdown = async () => {
-      const { renderScanMarkdown } = await import('../report/scan-markdown.js');
+      const { renderScanMarkdown } = await import('../report/index.js');
       return renderScanMarkdown(
         results,
         [selection.scope, gateLine(exitCode, flags)].filter(Boolean).join(' · '),
@@ -141,21 +136,18 @@ async function render(
 ): Promise<string> {
   if (flags.format === 'md') return markdown();
   if (flags.format === 'json') {
-    const { toScanJson } = await import('../report/scan-json.js');
+    const { toScanJson } = await import('../report/index.js');
     return `${JSON.stringify(toScanJson(results), null, 2)}\n`;
   }
   if (flags.format === 'sarif') {
     const [{ toSarif }, { ALL_DETECTORS }] = await Promise.all([
-      import('../report/sarif.js'),
-      import('../scan/engine.js'),
+      import('../report/index.js'),
+      import('../scan/index.js'),
     ]);
     const rules = [...ALL_DETECTORS.flatMap((d) => d.rules), ...packs.flatMap((p) => p.rules)];
     return `${JSON.stringify(toSarif(results, rules), null, 2)}\n`;
   }
-  const [{ renderScanText }, { colorsFor }] = await Promise.all([
-    import('../report/scan-text.js'),
-    import('../report/colors.js'),
-  ]);
+  const { renderScanText, colorsFor } = await import('../report/index.js');
   return renderScanText(results, colorsFor(flags.out ? null : process.stdout));
 }
 
@@ -190,7 +182,7 @@ async function selectSources(sources: string[], flags: ScanFlags): Promise<Selec
   // A baseline written from some skills would drop the accepted findings of all the others.
   if (flags.writeBaseline) throw new UserError('USAGE', `--write-baseline needs a full scan, not ${mode}`);
   const repoDir = flags.skillsOf ? '.' : (sources[0] ?? '.');
-  const { changedPathsSince, rootSource, skillRootsOf } = await import('../intake/changed-skills.js');
+  const { changedPathsSince, rootSource, skillRootsOf } = await import('../intake/index.js');
   const changed = flags.changedSince
     ? await changedPathsSince(repoDir, flags.changedSince, { uncommitted: flags.includeUncommitted === true })
     : { paths: sources, warnings: [] };
@@ -221,11 +213,7 @@ function gateLine(exitCode: number, flags: ScanFlags): string {
 /** Runs the model review over each scanned skill and rescores it; what could not be reviewed becomes a note. */
 async function reviewResults(results: SkillScanResult[], flags: Record<string, unknown>): Promise<void> {
   const [{ resolveModelSettings, createModelClient }, { reviewFindings }, { assessSafety }] =
-    await Promise.all([
-      import('../model/index.js'),
-      import('../scan/review.js'),
-      import('../score/safety.js'),
-    ]);
+    await Promise.all([import('../model/index.js'), import('../scan/index.js'), import('../score/index.js')]);
   const settings = resolveModelSettings(modelFlags(flags));
   if (!settings)
     throw new UserError('USAGE', '--model needs a provider/name, e.g. anthropic/claude-sonnet-4-6');

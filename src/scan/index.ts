@@ -1,10 +1,14 @@
 // The static scan as other folders use it (docs/architecture.md): scan a skill or a source, its rules' metadata,
 // baselines and model review of findings.
 
+export type { RuleFolderCheck } from './engine/rule-fixtures.js';
+export { checkRuleFolder, fixturesOf } from './engine/rule-fixtures.js';
+export type { RulePack } from './engine/rule-pack.js';
+export { BUILTIN_RULES_DIR, builtinRules, loadUserRules, RulePackError } from './engine/rule-pack.js';
 export type { SkillScan } from './engine.js';
 export { ALL_DETECTORS, scanSkill } from './engine.js';
 export { reviewFindings } from './review.js';
-export type { Rule } from './rule.js';
+export type { Rule, RuleInfo } from './rule.js';
 export type { SkillScanResult } from './scan-source.js';
 export { scanSource } from './scan-source.js';
 export { declaredHosts } from './skill-context.js';
