@@ -2,10 +2,9 @@ import type { Decision } from '../core/decision.js';
 import type { Finding, Skill, Verdict } from '../core/types.js';
 import { STATUS_ADVICE } from '../core/verdict-words.js';
 import type { DetonationResult } from '../detonate/index.js';
-import type { QualityProfile } from '../quality/types.js';
-import type { SkillScan } from '../scan/engine.js';
-import { assessSafety } from '../score/safety.js';
-import { explain, statusReason } from '../score/verdict.js';
+import type { QualityProfile } from '../quality/index.js';
+import type { SkillScan } from '../scan/index.js';
+import { assessSafety, explain, statusReason } from '../score/index.js';
 import { VERSION } from '../version.js';
 import type { Report, ReportFinding, RuntimeSummary, UtilitySummary } from './model.js';
 

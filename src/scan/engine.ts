@@ -3,7 +3,7 @@ import type { Decision } from '../core/decision.js';
 import { type Framing, parseMarkdown } from '../core/markdown.js';
 import { patternById } from '../core/taxonomy.js';
 import type { Finding, SafetyStatus, Skill, SkillFile } from '../core/types.js';
-import { assessSafety } from '../score/safety.js';
+import { assessSafety } from '../score/index.js';
 import { errorMessage } from '../util/errors.js';
 import { enter, leave, timed } from '../util/timing.js';
 import { codeMatchDetector } from './engine/code-match.js';
