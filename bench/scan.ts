@@ -54,12 +54,12 @@ function parseArgs(argv: string[]): Args {
 const args = parseArgs(process.argv.slice(2));
 
 type Intake = typeof import('../src/intake/index.js');
-type Engine = typeof import('../src/scan/engine.js');
+type Engine = typeof import('../src/scan/engine/scan.js');
 type Timing = typeof import('../src/util/timing.js');
 const load = async <T>(path: string): Promise<T> =>
   (await import(pathToFileURL(join(args.build, 'dist', path)).href)) as T;
 const { openSource, loadSkillFolder } = await load<Intake>('intake/index.js');
-const { scanSkill } = await load<Engine>('scan/engine.js');
+const { scanSkill } = await load<Engine>('scan/engine/scan.js');
 const { PHASES, startTiming, stopTiming } = await load<Timing>('util/timing.js');
 
 const loadNow = (): string => loadavg()[0]!.toFixed(1);

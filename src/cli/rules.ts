@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { Rule, RuleFolderCheck, RulePack } from '../scan/index.js';
+import type { Rule } from '../core/rule.js';
+import type { RuleFolderCheck, RulePack } from '../scan/index.js';
 import { UserError } from '../util/errors.js';
 import { emit, oneOf } from './output.js';
 

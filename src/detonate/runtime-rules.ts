@@ -1,4 +1,4 @@
-import type { RuleInfo } from '../scan/index.js';
+import type { RuleInfo } from '../core/rule.js';
 
 // Findings that only runtime evidence shows: behaviour the static scan missed. Rules are data, as in scan/.
 export const RUNTIME_RULES = {

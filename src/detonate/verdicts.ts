@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { RuleInfo } from '../core/rule.js';
 import { patternById } from '../core/taxonomy.js';
 import type { Finding, PatternId, Verdict, VerdictKind } from '../core/types.js';
-import type { RuleInfo } from '../scan/index.js';
 import { RUNTIME_RULES } from './runtime-rules.js';
 import type { RunSignals } from './signals.js';
 

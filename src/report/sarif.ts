@@ -1,8 +1,9 @@
 import { relative } from 'node:path';
 import type { Log, ReportingDescriptor, Result } from 'sarif';
+import type { RuleInfo } from '../core/rule.js';
 import { patternById } from '../core/taxonomy.js';
 import type { Severity } from '../core/types.js';
-import type { RuleInfo, SkillScanResult } from '../scan/index.js';
+import type { SkillScanResult } from '../scan/index.js';
 import { VERSION } from '../version.js';
 
 // SARIF 2.1.0 for GitHub code scanning: one reportingDescriptor per detector rule, results located in the

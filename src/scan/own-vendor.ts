@@ -4,7 +4,7 @@ import {
   freeHostOf,
   NO_REPUTATION_SOURCE,
   VENDOR_INSTALLER,
-} from './rules/prose-vocabulary.js';
+} from './detectors/prose-vocabulary.js';
 
 // Two things a skill does with its own vendor that read like attacks out of context, each kept as a finding
 // at a lower confidence:

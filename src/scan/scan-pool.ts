@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Skill } from '../core/types.js';
 import { errorMessage } from '../util/errors.js';
-import { type ScanOptions, type SkillScan, scanSkill } from './engine.js';
+import { type ScanOptions, type SkillScan, scanSkill } from './engine/scan.js';
 
 // Scans skills as intake hands them over. The main thread scans too (its modules are loaded already), but
 // reading the corpus comes first: it feeds every scanner, and it stalls while the main thread scans. Worker

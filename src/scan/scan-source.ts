@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { Skill } from '../core/types.js';
 import { type IntakeOptions, withSource } from '../intake/index.js';
 import type { UserErrorCode } from '../util/errors.js';
-import type { ScanOptions, SkillScan } from './engine.js';
+import type { ScanOptions, SkillScan } from './engine/scan.js';
 import { type ScanOutcome, ScanPool } from './scan-pool.js';
 import type { Baseline } from './suppress.js';
 

@@ -1,6 +1,11 @@
 import { PATTERNS, patternById } from '../core/taxonomy.js';
 import type { PatternId, Severity } from '../core/types.js';
-import { DYNAMIC_DNS_HOST, PASTE_HOST, RAW_IP_URL, REQUEST_CATCHER } from '../scan/rules/prose-vocabulary.js';
+import {
+  DYNAMIC_DNS_HOST,
+  PASTE_HOST,
+  RAW_IP_URL,
+  REQUEST_CATCHER,
+} from '../scan/detectors/prose-vocabulary.js';
 
 // The skill-level features the verdict model reads, computed from the findings alone (so `scan`, `audit`
 // and a re-scored report agree). Each feature is the strongest confidence among the findings it selects, in

@@ -1,13 +1,14 @@
+import type { Rule } from '../../core/rule.js';
 import { analyseCode } from '../code/analyse.js';
 import { callHit, dedupe } from '../code/hits.js';
 import { type Call, type CodeModel, T } from '../code/model.js';
-import type { Detector, Hit, Rule } from '../rule.js';
+import type { Detector, Hit } from '../rule.js';
 import { codeLanguage } from '../treesitter.js';
 
 // The declarative form of a code rule: a call of a named API or command, with conditions the code model
 // already computes (an argument's text or constant value, the kind of data it carries). It covers the common
 // shape "this call, with this in it" for rule packs of one's own; flows across functions and context-dependent
-// confidences stay in detectors written in code (src/scan/rules/code-*.ts).
+// confidences stay in detectors written in code (src/scan/detectors/code-*.ts).
 
 /** Kinds of data a value can carry, by the names rule files use (code/model.ts has their meaning). */
 export const CARRIED_KINDS = {

@@ -4,8 +4,7 @@ import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { z } from 'zod';
 import type { Framing } from '../../core/markdown.js';
-import type { Rule } from '../rule.js';
-import { type Adjustment, negated, type PhraseRule, type Variant } from '../rules/prose-phrase.js';
+import type { Rule } from '../../core/rule.js';
 import {
   CARRIED_KINDS,
   type CarriedKind,
@@ -13,6 +12,7 @@ import {
   type CodeMatchRule,
   calleePattern,
 } from './code-match.js';
+import { type Adjustment, negated, type PhraseRule, type Variant } from './prose-phrase.js';
 
 // Rules are data: one folder per rule (rules/<id>/rule.yaml with its fixtures beside it). This module reads a
 // folder of such rules (the built-in pack, or a user's with --rules DIR) into the Rule and PhraseRule objects

@@ -1,7 +1,7 @@
 import type { Finding, Verdict } from '../../../src/core/types.js';
 import { type DetonationResult, detonateSkill } from '../../../src/detonate/index.js';
 import { detectBackends } from '../../../src/sandbox/index.js';
-import { scanSkill } from '../../../src/scan/engine.js';
+import { scanSkill } from '../../../src/scan/engine/scan.js';
 import { loadLocalSkill } from '../../support/load-folder.js';
 
 // A fixture skill scanned and detonated on the real sandbox, with its findings and confirmed verdicts.

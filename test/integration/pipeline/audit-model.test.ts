@@ -8,7 +8,7 @@ import { loadSkillFolder } from '../../../src/intake/index.js';
 import { type AuditOptions, runAudit } from '../../../src/pipeline/audit.js';
 import type { Report } from '../../../src/report/model.js';
 import { validateReport } from '../../../src/report/schema.js';
-import { scanSkill } from '../../../src/scan/engine.js';
+import { scanSkill } from '../../../src/scan/engine/scan.js';
 import {
   CHECK_MARK,
   LOADS_AND_WRITES,

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { PHRASE_RULES } from '../../../src/scan/detectors/prose-detector.js';
+import { INLINE_COMMAND_RULES } from '../../../src/scan/detectors/prose-inline-commands.js';
 import { MB, slowExpressions } from '../../../src/scan/engine/regex-budget.js';
-import { PHRASE_RULES } from '../../../src/scan/rules/prose-detector.js';
-import { INLINE_COMMAND_RULES } from '../../../src/scan/rules/prose-inline-commands.js';
 
 // ReDoS guard: a skill is hostile input, and one line of it must not stall a scan through regular-expression
 // back-tracking. Every prose rule expression (variants, adjustments, scopes) runs against 1 MB adversarial
@@ -63,24 +63,24 @@ function literalRegexes(): Map<string, RegExp> {
  */
 const KNOWN_QUADRATIC: readonly [string, string][] = [
   ['../core/markdown.ts', String.raw`\s+$`],
-  ['rules/code-exfiltration.ts', String.raw`\s*\n\s*`],
-  ['rules/code-robust-temp.ts', String.raw`['")\s]+$`],
-  ['rules/code-robustness.ts', String.raw`(\w+)=\$\(\s*mktemp\b`],
-  ['rules/manifest-dependencies.ts', String.raw`\d+$`],
-  ['rules/prose-hidden.ts', String.raw`<([a-z][\w-]*)\b[^>]*?(?:`],
-  ['rules/prose-hidden.ts', String.raw`<[^>]*>`],
-  ['rules/prose-hidden.ts', String.raw`<(?:img|area|a|input)\b[^>]*?`],
-  ['rules/prose-hidden.ts', String.raw`^\s*(?:prettier-ignore|`],
-  ['rules/prose-hidden.ts', String.raw`[a-z]{2,}\s+[a-z]{2,}\s+[a-z]{2,}`],
-  ['rules/prose-hidden.ts', String.raw`^\s*-?\s*[\w.-]+\s*:(?:\s|$)`],
-  ['rules/prose-prerequisite-lure.ts', String.raw`([\w][\w.-]*(?:\s+CLI)?)\s+(?:is|are)\s+`],
-  ['rules/prose-prerequisite-lure.ts', String.raw`([\w][\w.-]*(?:\s+CLI)?)\s+must\s+be\s+`],
-  ['rules/prose-prerequisite-lure.ts', String.raw`\s+(?:CLI|app|tool|utility|client|desktop)$`],
-  ['rules/prose-prerequisite-lure.ts', String.raw`[\s.-]*(?:cli|app|tool|utility)$`],
+  ['detectors/code-exfiltration.ts', String.raw`\s*\n\s*`],
+  ['detectors/code-robust-temp.ts', String.raw`['")\s]+$`],
+  ['detectors/code-robustness.ts', String.raw`(\w+)=\$\(\s*mktemp\b`],
+  ['detectors/manifest-dependencies.ts', String.raw`\d+$`],
+  ['detectors/prose-hidden.ts', String.raw`<([a-z][\w-]*)\b[^>]*?(?:`],
+  ['detectors/prose-hidden.ts', String.raw`<[^>]*>`],
+  ['detectors/prose-hidden.ts', String.raw`<(?:img|area|a|input)\b[^>]*?`],
+  ['detectors/prose-hidden.ts', String.raw`^\s*(?:prettier-ignore|`],
+  ['detectors/prose-hidden.ts', String.raw`[a-z]{2,}\s+[a-z]{2,}\s+[a-z]{2,}`],
+  ['detectors/prose-hidden.ts', String.raw`^\s*-?\s*[\w.-]+\s*:(?:\s|$)`],
+  ['detectors/prose-prerequisite-lure.ts', String.raw`([\w][\w.-]*(?:\s+CLI)?)\s+(?:is|are)\s+`],
+  ['detectors/prose-prerequisite-lure.ts', String.raw`([\w][\w.-]*(?:\s+CLI)?)\s+must\s+be\s+`],
+  ['detectors/prose-prerequisite-lure.ts', String.raw`\s+(?:CLI|app|tool|utility|client|desktop)$`],
+  ['detectors/prose-prerequisite-lure.ts', String.raw`[\s.-]*(?:cli|app|tool|utility)$`],
   ['skill-context.ts', String.raw`\b((?:[a-z0-9-]+\.)+(?:com|`],
   ['code/network-channels.ts', String.raw`[\w$]+$`],
   // Linear, but up to 60 steps per character ({0,60}): about 250 ms per MB on a busy machine.
-  ['rules/code-secrets.ts', String.raw`(?<![\w$])["']?([A-Za-z_][\w.-]{0,60})`],
+  ['detectors/code-secrets.ts', String.raw`(?<![\w$])["']?([A-Za-z_][\w.-]{0,60})`],
 ];
 
 function known(where: string, re: RegExp): boolean {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkRuleFolder, type RuleFolderCheck } from '../../../src/scan/engine/rule-fixtures.js';
 import { builtinRules } from '../../../src/scan/engine/rule-pack.js';
-import { ALL_DETECTORS } from '../../../src/scan/engine.js';
+import { ALL_DETECTORS } from '../../../src/scan/engine/scan.js';
 
 // Every built-in rule is a folder (rules/<id>/) with a rule.yaml and annotated fixtures; this test finds
 // them all, scans each fixture and checks every annotation: the right rule on the right line, and nothing of

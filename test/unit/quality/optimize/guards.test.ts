@@ -6,7 +6,7 @@ import {
   renderSkillMd,
   scanProblems,
 } from '../../../../src/quality/optimize/index.js';
-import { scanSkill } from '../../../../src/scan/engine.js';
+import { scanSkill } from '../../../../src/scan/engine/scan.js';
 import { decide } from '../../../../src/score/verdict.js';
 import { makeSkill } from '../make-skill.js';
 

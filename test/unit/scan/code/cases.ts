@@ -1,6 +1,6 @@
 // Table-driven detector tests: each case is a file and the patterns the code detectors must (not) report.
 import { expect } from 'vitest';
-import { codeDetectors } from '../../../../src/scan/rules/code-index.js';
+import { codeDetectors } from '../../../../src/scan/detectors/code-index.js';
 import { type ContextOptions, runAll } from './make-context.js';
 
 export interface Case {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exfiltrationDetector } from '../../../../src/scan/rules/code-exfiltration.js';
+import { exfiltrationDetector } from '../../../../src/scan/detectors/code-exfiltration.js';
 import { makeContext } from './make-context.js';
 
 // code.context-leak (E4): reads of agent context with nothing that sends them, and reads of the skill's own

@@ -1,7 +1,7 @@
 // Shared checks of detector fixtures: a pattern reported at a line with at least some confidence, or
 // nothing from the given rules at or above a confidence (benign look-alikes must stay under the risky bar).
 import { expect } from 'vitest';
-import { codeDetectors } from '../../../../src/scan/rules/code-index.js';
+import { codeDetectors } from '../../../../src/scan/detectors/code-index.js';
 import { type ContextOptions, runAll } from './make-context.js';
 
 /** Rule ids of the reverse-shell, scheduled-persistence and embedded-script detectors. */

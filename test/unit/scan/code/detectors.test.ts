@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PATTERNS } from '../../../../src/core/taxonomy.js';
-import { codeDetectors } from '../../../../src/scan/rules/code-index.js';
+import { codeDetectors } from '../../../../src/scan/detectors/code-index.js';
 import { makeContext, runAll } from './make-context.js';
 
 describe('codeDetectors', () => {

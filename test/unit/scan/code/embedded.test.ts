@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { embeddedScripts } from '../../../../src/scan/rules/code-embedded.js';
+import { embeddedScripts } from '../../../../src/scan/detectors/code-embedded.js';
 import { checkDetectorCases, type DetectorCase } from './detector-cases.js';
 
 // Heredoc bodies that are code (written to a hook, a bin directory, a .py file, or fed to an interpreter)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { codeDetectors } from '../../../../src/scan/detectors/code-index.js';
 import type { Hit } from '../../../../src/scan/rule.js';
-import { codeDetectors } from '../../../../src/scan/rules/code-index.js';
 import { type ContextOptions, runAll } from './make-context.js';
 
 // Class 1: a credential read and a send of runtime data to an undeclared host in one script is one theft,

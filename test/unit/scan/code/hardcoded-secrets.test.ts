@@ -1,7 +1,7 @@
 // Credentials shipped in a skill's files: connection URIs with a real password, live token formats, private
 // keys, high-entropy values of secret-named keys. Placeholders, interpolation and format documentation are not.
 import { describe, expect, it } from 'vitest';
-import { codeDetectors } from '../../../../src/scan/rules/code-index.js';
+import { codeDetectors } from '../../../../src/scan/detectors/code-index.js';
 import { type Case, check } from './cases.js';
 import { runAll } from './make-context.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeDetectors } from '../../../../src/scan/rules/code-index.js';
+import { codeDetectors } from '../../../../src/scan/detectors/code-index.js';
 import { type ContextOptions, runAll } from './make-context.js';
 
 // Class 1 (second half): what the user pipes into a script or copied to the clipboard, forwarded to a host

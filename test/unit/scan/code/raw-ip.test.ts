@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeDetectors } from '../../../../src/scan/rules/code-index.js';
+import { codeDetectors } from '../../../../src/scan/detectors/code-index.js';
 import { runAll } from './make-context.js';
 
 // E1: data sent to a bare public IP address (no domain anyone could recognise or declare) is a drop box;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeDetectors } from '../../../../src/scan/rules/code-index.js';
+import { codeDetectors } from '../../../../src/scan/detectors/code-index.js';
 import { type Case, check } from './cases.js';
 import { runAll } from './make-context.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeDetectors } from '../../../../src/scan/rules/code-index.js';
+import { codeDetectors } from '../../../../src/scan/detectors/code-index.js';
 import { type ContextOptions, runAll } from './make-context.js';
 
 // Credentials harvested by shape: a script that searches diffs, files or history for credential formats

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { codeDetectors } from '../../../../src/scan/rules/code-index.js';
-import { dependencyTyposquat } from '../../../../src/scan/rules/manifest-dependencies.js';
+import { codeDetectors } from '../../../../src/scan/detectors/code-index.js';
+import { dependencyTyposquat } from '../../../../src/scan/detectors/manifest-dependencies.js';
 import { runAll } from './make-context.js';
 
 // Class: SC4 typosquats by swapping two adjacent letters of a popular package, including short names where a

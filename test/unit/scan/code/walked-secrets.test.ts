@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeDetectors } from '../../../../src/scan/rules/code-index.js';
+import { codeDetectors } from '../../../../src/scan/detectors/code-index.js';
 import { runAll } from './make-context.js';
 
 // Class 1 (walks): secret files picked out of a walk of the home folder by name (.env, id_rsa, *.pem) and

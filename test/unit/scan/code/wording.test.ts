@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeDetectors } from '../../../../src/scan/rules/code-index.js';
+import { codeDetectors } from '../../../../src/scan/detectors/code-index.js';
 import { runAll } from './make-context.js';
 
 // Class 6: a secret carried in a request body is data sent to the host (scored as a send), while a secret in

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../../../src/core/types.js';
-import { scanSkill } from '../../../../src/scan/engine.js';
+import { scanSkill } from '../../../../src/scan/engine/scan.js';
 import { makeSkill, skillMd } from '../prose/make-skill.js';
 
 // Inline code spans that are a command line are read by the code detectors the way fenced blocks are: the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../../../src/core/types.js';
-import { scanSkill } from '../../../../src/scan/engine.js';
+import { scanSkill } from '../../../../src/scan/engine/scan.js';
 import { makeSkill, skillMd } from '../prose/make-skill.js';
 
 // Fenced blocks in SKILL.md that are a dependency manifest are read by the manifest detector as that file:

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanSkill } from '../../../../src/scan/engine.js';
+import { scanSkill } from '../../../../src/scan/engine/scan.js';
 import { isOwnInstaller, ownServiceCall, subjectWords } from '../../../../src/scan/own-vendor.js';
 import { makeSkill } from '../prose/make-skill.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SKILL_BUDGET_MS, scanSkill } from '../../../../src/scan/engine.js';
-import type { Detector, Rule } from '../../../../src/scan/rule.js';
+import type { Rule } from '../../../../src/core/rule.js';
+import { SKILL_BUDGET_MS, scanSkill } from '../../../../src/scan/engine/scan.js';
+import type { Detector } from '../../../../src/scan/rule.js';
 import { makeSkill } from '../prose/make-skill.js';
 
 /** A rule of a test detector, weighted by framing as the built-in code rules are. */

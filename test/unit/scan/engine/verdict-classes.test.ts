@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanSkill } from '../../../../src/scan/engine.js';
+import { scanSkill } from '../../../../src/scan/engine/scan.js';
 import { makeSkill, skillMd } from '../prose/make-skill.js';
 
 // Issue 12 item 4 through the whole scan (every real detector, the engine and the decision): the classes

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SkillFile } from '../../../../src/core/types.js';
-import { proseDetectors } from '../../../../src/scan/rules/prose-index.js';
+import { proseDetectors } from '../../../../src/scan/detectors/prose-index.js';
 import { makeSkill, scanFile, skillMd } from './make-skill.js';
 
 // The prose detectors as the engine sees them: which files they read, which rules they declare, and how

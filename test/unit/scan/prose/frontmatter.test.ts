@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { editDistance, typosquatOf } from '../../../../src/scan/rules/frontmatter-namespace.js';
-import { toolGrants } from '../../../../src/scan/rules/frontmatter-permissions.js';
+import { editDistance, typosquatOf } from '../../../../src/scan/detectors/frontmatter-namespace.js';
+import { toolGrants } from '../../../../src/scan/detectors/frontmatter-permissions.js';
 import { makeSkill, scanFile, strongest } from './make-skill.js';
 
 // SC4 (name, typosquats, false official claims) and PE1 (allowed-tools) from SKILL.md frontmatter.

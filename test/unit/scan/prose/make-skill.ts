@@ -1,7 +1,7 @@
 import { parse } from 'yaml';
 import type { Skill, SkillFile } from '../../../../src/core/types.js';
+import { proseDetectors } from '../../../../src/scan/detectors/prose-index.js';
 import type { FileContext, Hit } from '../../../../src/scan/rule.js';
-import { proseDetectors } from '../../../../src/scan/rules/prose-index.js';
 
 // In-memory skills for the prose rules' tests: no disk, no intake. SKILL.md frontmatter is read with `yaml`
 // here so the tests pin name, description and key lines exactly as the rules see them.

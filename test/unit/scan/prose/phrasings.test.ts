@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { proseDetectors } from '../../../../src/scan/rules/prose-index.js';
+import { proseDetectors } from '../../../../src/scan/detectors/prose-index.js';
 import { scanBody } from './make-skill.js';
 
 // Phrasings written after the rules, to check they generalise: each risky sentence must raise its pattern,

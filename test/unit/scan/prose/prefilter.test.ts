@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PHRASE_RULES } from '../../../../src/scan/rules/prose-detector.js';
-import { requiredLiterals } from '../../../../src/scan/rules/prose-literals.js';
-import { Prefilter } from '../../../../src/scan/rules/prose-prefilter.js';
+import { PHRASE_RULES } from '../../../../src/scan/detectors/prose-detector.js';
+import { requiredLiterals } from '../../../../src/scan/engine/prose-literals.js';
+import { Prefilter } from '../../../../src/scan/engine/prose-prefilter.js';
 
 // The prefilter may only skip an expression that provably cannot match: these check the literal analysis
 // on known shapes, that it gives up on what it cannot reason about, and that it never rules out a real match.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sentences } from '../../../../src/scan/rules/prose-normalise.js';
+import { sentences } from '../../../../src/scan/engine/prose-normalise.js';
 import { makeSkill, scanBody, scanFile, skillMd, strongest } from './make-skill.js';
 
 // Each markdown table row is a sentence of its own: a verb in one row and an object or destination in another

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalise } from '../../../../src/scan/rules/prose-normalise.js';
+import { normalise } from '../../../../src/scan/engine/prose-normalise.js';
 import { makeSkill, scanBody, scanFile, skillMd, strongest } from './make-skill.js';
 
 // Issue 12 item 4, prose side: each class with what it must find and the look-alike it must leave alone

@@ -2,11 +2,13 @@
 // cron script, ~/.local/bin/…) or feeds to an interpreter (`python3 - <<EOF`). The body is code in its own
 // language, so it is analysed as such with the same code rules, and each finding points at the body's real
 // line in the file. Bodies with nothing saying they are code (config, YAML, prose) are left alone.
+
+import type { Rule } from '../../core/rule.js';
 import { analyseCode } from '../code/analyse.js';
 import { dedupe } from '../code/hits.js';
 import type { CodeModel } from '../code/model.js';
 import { builtinRules, rulesDetectedBy } from '../engine/rule-pack.js';
-import type { Detector, FileContext, Hit, Rule } from '../rule.js';
+import type { Detector, FileContext, Hit } from '../rule.js';
 import { codeLanguage } from '../treesitter.js';
 import { exfiltrationHits } from './code-exfiltration.js';
 import { filesystemHits } from './code-filesystem.js';

@@ -1,10 +1,12 @@
 import { agentAddressedFraming } from '../../core/markdown/framing.js';
 import { type MarkdownDoc, parseMarkdown } from '../../core/markdown.js';
 import type { Skill, SkillFile } from '../../core/types.js';
+import { applyRules, type Segment, type SkillPurpose } from '../engine/prose-apply.js';
+import { normalise } from '../engine/prose-normalise.js';
+import type { PhraseRule } from '../engine/prose-phrase.js';
 import { builtinPhraseRule, builtinRules, rulesDetectedBy } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
 import { lineStarts } from '../text.js';
-import { applyRules, type Segment, type SkillPurpose } from './prose-apply.js';
 import { decodedPayloadHits } from './prose-encoded.js';
 import { findHidden, HIDDEN_RULES } from './prose-hidden.js';
 import {
@@ -15,8 +17,6 @@ import {
   plainCommands,
   unpinnedCommandHits,
 } from './prose-inline-commands.js';
-import { normalise } from './prose-normalise.js';
-import type { PhraseRule } from './prose-phrase.js';
 import { prerequisiteLureHits } from './prose-prerequisite-lure.js';
 
 // The prose detector: every phrase rule over the visible prose of a document (frontmatter included) and

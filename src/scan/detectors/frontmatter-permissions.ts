@@ -1,6 +1,7 @@
 import { parseMarkdown } from '../../core/markdown.js';
+import type { Rule } from '../../core/rule.js';
 import { builtinRule } from '../engine/rule-pack.js';
-import type { Detector, FileContext, Hit, Rule } from '../rule.js';
+import type { Detector, FileContext, Hit } from '../rule.js';
 import { linesOf, quote } from '../text.js';
 
 // PE1 in the frontmatter: `allowed-tools` that grant more than the skill's body needs (every tool, shell

@@ -1,5 +1,5 @@
 import type { Framing } from '../../core/markdown.js';
-import type { Rule } from '../rule.js';
+import type { Rule } from '../../core/rule.js';
 
 // The shape of a prose rule, as read from its rule.yaml (engine/rule-pack.ts). A rule fires on a sentence
 // when every expression of one of its variants matches there; adjustments, framing and scope then set the

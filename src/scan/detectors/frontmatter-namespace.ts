@@ -1,8 +1,8 @@
 import { parseMarkdown } from '../../core/markdown.js';
+import { normalise } from '../engine/prose-normalise.js';
 import { builtinRule } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
 import { lineAt, lineStarts, linesOf, quote } from '../text.js';
-import { normalise } from './prose-normalise.js';
 
 // SC4: a skill's name against its folder, against well-known names it may be imitating, and claims to be
 // official or verified by a vendor that did not publish it.

@@ -1,9 +1,9 @@
 import type { Framing } from '../../core/markdown.js';
 import { findEncodedBlobs } from '../decode.js';
+import { applyRules, type Segment, type SkillPurpose } from '../engine/prose-apply.js';
+import { atOffset } from '../engine/prose-normalise.js';
+import type { PhraseRule } from '../engine/prose-phrase.js';
 import type { Hit } from '../rule.js';
-import { applyRules, type Segment, type SkillPurpose } from './prose-apply.js';
-import { atOffset } from './prose-normalise.js';
-import type { PhraseRule } from './prose-phrase.js';
 
 // An encoded command (`echo <base64> | base64 -d | bash`) is judged by what it decodes to: the decoded
 // command's own rules (SC2, PE3, E1 ...) are reported at the line that runs it, and a payload that fetches

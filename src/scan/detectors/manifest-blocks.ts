@@ -16,7 +16,7 @@ export const BLOCK_MANIFEST_SKIPPED: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * How much a manifest block's framing lowers its findings. As for fenced blocks (engine.ts), except that a
+ * How much a manifest block's framing lowers its findings. As for fenced blocks (engine/scan.ts, each code rule's framing weights), except that a
  * manifest handed to the user ("Setup: install dependencies with this package.json") is not safer for it:
  * npm runs its install scripts on the user's `npm install` without showing them, the same reason the
  * remote-script and prerequisite-lure rules keep user-addressed lures high.

@@ -1,11 +1,12 @@
 import { blankCode, commandStance } from '../../core/markdown/command-stance.js';
 import type { Framing, MarkdownDoc } from '../../core/markdown.js';
+import type { Rule } from '../../core/rule.js';
+import type { Segment } from '../engine/prose-apply.js';
+import { normalise } from '../engine/prose-normalise.js';
+import type { PhraseRule } from '../engine/prose-phrase.js';
 import { builtinPhraseRule, builtinRule } from '../engine/rule-pack.js';
-import type { FileContext, Hit, Rule } from '../rule.js';
+import type { FileContext, Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
-import type { Segment } from './prose-apply.js';
-import { normalise } from './prose-normalise.js';
-import type { PhraseRule } from './prose-phrase.js';
 
 // Commands written in inline code on a prose line (`curl … | sudo bash`, `npx tool`). Each is one command,
 // read like a line of a shell block: its own hits at its own line, so two lures in one paragraph are two
@@ -46,7 +47,7 @@ export function inlineCommands(doc: MarkdownDoc, text: string): InlineCommand[] 
   return out;
 }
 
-// Programs whose inline span is a command line the code detectors should read as shell (engine.ts): shells
+// Programs whose inline span is a command line the code detectors should read as shell (engine/scan.ts): shells
 // and interpreters, network tools (reverse shells), decoders, file and scheduler commands (persistence,
 // credential reads). Installers (npm, npx, pip, …) are left to the phrase rules above, which already read
 // inline installs with the care they need (pins in the skill's package.json, audience); `sudo` is looked

@@ -1,10 +1,10 @@
 import type { MarkdownDoc } from '../../core/markdown.js';
 import { BIDI_CONTROL, decodeUnicodeTags, findEncodedBlobs, RTL_SCRIPT } from '../decode.js';
+import type { Segment } from '../engine/prose-apply.js';
+import { atOffset, normalise } from '../engine/prose-normalise.js';
 import { builtinRule } from '../engine/rule-pack.js';
 import type { Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
-import type { Segment } from './prose-apply.js';
-import { atOffset, normalise } from './prose-normalise.js';
 
 // P2: content a human reader does not see. Each finder reports what it found and hands the hidden text
 // back as a segment, so the other prose rules read it too (prose-detector.ts).

@@ -1,23 +1,28 @@
 import { createHash } from 'node:crypto';
-import type { Decision } from '../core/decision.js';
-import { type Framing, parseMarkdown } from '../core/markdown.js';
-import { patternById } from '../core/taxonomy.js';
-import type { Finding, SafetyStatus, Skill, SkillFile } from '../core/types.js';
-import { assessSafety } from '../score/index.js';
-import { errorMessage } from '../util/errors.js';
-import { enter, leave, timed } from '../util/timing.js';
-import { codeMatchDetector } from './engine/code-match.js';
-import { loadUserRules } from './engine/rule-pack.js';
-import { discountOwnVendor } from './own-vendor.js';
-import { type Detector, type FileContext, type Hit, RULE_SEVERITY_FROM, type Rule } from './rule.js';
-import { codeDetectors } from './rules/code-index.js';
-import { BLOCK_MANIFEST_FRAMING, BLOCK_MANIFEST_SKIPPED, blockManifest } from './rules/manifest-blocks.js';
-import { phraseDetector } from './rules/prose-detector.js';
-import { proseDetectors } from './rules/prose-index.js';
-import { inlineShellCommands } from './rules/prose-inline-commands.js';
-import { declaredHosts, reachableScripts } from './skill-context.js';
-import { applySuppressions, type Baseline } from './suppress.js';
-import { lineAt, lineStarts } from './text.js';
+import type { Decision } from '../../core/decision.js';
+import { type Framing, parseMarkdown } from '../../core/markdown.js';
+import type { Rule } from '../../core/rule.js';
+import { patternById } from '../../core/taxonomy.js';
+import type { Finding, SafetyStatus, Skill, SkillFile } from '../../core/types.js';
+import { assessSafety } from '../../score/index.js';
+import { errorMessage } from '../../util/errors.js';
+import { enter, leave, timed } from '../../util/timing.js';
+import { codeDetectors } from '../detectors/code-index.js';
+import {
+  BLOCK_MANIFEST_FRAMING,
+  BLOCK_MANIFEST_SKIPPED,
+  blockManifest,
+} from '../detectors/manifest-blocks.js';
+import { phraseDetector } from '../detectors/prose-detector.js';
+import { proseDetectors } from '../detectors/prose-index.js';
+import { inlineShellCommands } from '../detectors/prose-inline-commands.js';
+import { discountOwnVendor } from '../own-vendor.js';
+import { type Detector, type FileContext, type Hit, RULE_SEVERITY_FROM } from '../rule.js';
+import { declaredHosts, reachableScripts } from '../skill-context.js';
+import { applySuppressions, type Baseline } from '../suppress.js';
+import { lineAt, lineStarts } from '../text.js';
+import { codeMatchDetector } from './code-match.js';
+import { loadUserRules } from './rule-pack.js';
 
 export const ALL_DETECTORS: readonly Detector[] = [...proseDetectors, ...codeDetectors];
 const PROSE_DETECTORS: ReadonlySet<Detector> = new Set(proseDetectors);
