@@ -12,9 +12,9 @@ import {
   isSecretName,
   normalisePath,
 } from '../code/values.js';
+import { codeDetector } from '../engine/code-detector.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { FileContext, Hit } from '../rule.js';
-import { codeDetector } from './code-detector.js';
 
 export const EXFILTRATION_RULES = rulesDetectedBy('code-exfiltration');
 

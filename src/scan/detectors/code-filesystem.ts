@@ -3,9 +3,9 @@ import { callHit } from '../code/hits.js';
 import type { Call, CodeModel, Value } from '../code/model.js';
 import { WALK_CALL_RE, WALK_COMMANDS } from '../code/names.js';
 import { candidates, normalisePath } from '../code/values.js';
+import { codeDetector } from '../engine/code-detector.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { FileContext, Hit } from '../rule.js';
-import { codeDetector } from './code-detector.js';
 
 export const FILESYSTEM_RULES = rulesDetectedBy('code-filesystem');
 

@@ -7,9 +7,9 @@ import { callHit } from '../code/hits.js';
 import type { Call, CodeModel, Value } from '../code/model.js';
 import { T, UNKNOWN } from '../code/model.js';
 import { isExecCallee } from '../code/script.js';
+import { codeDetector } from '../engine/code-detector.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { FileContext, Hit } from '../rule.js';
-import { codeDetector } from './code-detector.js';
 
 export const INJECTION_RULES = rulesDetectedBy('code-injection');
 

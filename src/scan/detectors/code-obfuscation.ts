@@ -6,10 +6,10 @@ import { T } from '../code/model.js';
 import { networkUses } from '../code/network.js';
 import { CMDLET_ALIASES } from '../code/powershell.js';
 import { BIDI_CONTROL, RTL_SCRIPT } from '../decode.js';
+import { codeDetector } from '../engine/code-detector.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { FileContext, Hit } from '../rule.js';
 import { lineAt, lineStarts, quote } from '../text.js';
-import { codeDetector } from './code-detector.js';
 import { codeArgs, stdinIsCode } from './code-supply-chain.js';
 
 export const OBFUSCATION_RULES = rulesDetectedBy('code-obfuscation');

@@ -5,9 +5,9 @@
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { isDeclared } from '../code/network.js';
+import { codeDetector } from '../engine/code-detector.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { FileContext, Hit } from '../rule.js';
-import { codeDetector } from './code-detector.js';
 
 export const REMOTE_SHELL_RULES = rulesDetectedBy('code-remote-shell');
 

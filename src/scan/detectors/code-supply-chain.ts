@@ -6,9 +6,9 @@ import { T } from '../code/model.js';
 import { INTERPRETERS } from '../code/names.js';
 import { hostOf, isIpHost, networkUses } from '../code/network.js';
 import { isExecCallee, isShellCallee } from '../code/script.js';
+import { codeDetector } from '../engine/code-detector.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { FileContext, Hit } from '../rule.js';
-import { codeDetector } from './code-detector.js';
 
 export const SUPPLY_CHAIN_RULES = rulesDetectedBy('code-supply-chain');
 

@@ -1,9 +1,8 @@
 import type { Rule } from '../../core/rule.js';
-import { analyseCode } from '../code/analyse.js';
-import { callHit, dedupe } from '../code/hits.js';
+import { callHit } from '../code/hits.js';
 import { type Call, type CodeModel, T } from '../code/model.js';
 import type { Detector, Hit } from '../rule.js';
-import { codeLanguage } from '../treesitter.js';
+import { codeDetector } from './code-detector.js';
 
 // The declarative form of a code rule: a call of a named API or command, with conditions the code model
 // already computes (an argument's text or constant value, the kind of data it carries). It covers the common
@@ -77,21 +76,14 @@ function matches(call: Call, m: CodeMatch): boolean {
 
 /** A detector for a pack's declarative code rules, over scripts and fenced code blocks. */
 export function codeMatchDetector(name: string, rules: readonly CodeMatchRule[]): Detector {
-  return {
-    name,
-    rules,
-    appliesTo: (file) => file.text !== null && codeLanguage(file.language) !== null,
-    async detect(ctx) {
-      const model = await analyseCode(ctx.file.language ?? '', ctx.text);
-      if (!model) return [];
-      const hits: Hit[] = [];
-      for (const rule of rules) {
-        const m = rule.code;
-        if (m.languages.length && !m.languages.includes(model.language)) continue;
-        for (const call of model.calls)
-          if (matches(call, m)) hits.push(callHit(ctx, call, rule.id, m.confidence, m.why));
-      }
-      return dedupe(hits);
-    },
-  };
+  return codeDetector(name, rules, (ctx, model) => {
+    const hits: Hit[] = [];
+    for (const rule of rules) {
+      const m = rule.code;
+      if (m.languages.length && !m.languages.includes(model.language)) continue;
+      for (const call of model.calls)
+        if (matches(call, m)) hits.push(callHit(ctx, call, rule.id, m.confidence, m.why));
+    }
+    return hits;
+  });
 }

@@ -51,10 +51,9 @@ export function slowExpressions(
   regexes: Map<string, RegExp>,
   length: number,
   full: boolean,
-  msPerMb = LIMIT_MS_PER_MB,
 ): Map<string, string> {
   const slow = new Map<string, string>();
-  const limit = msPerMb * (length / MB);
+  const limit = LIMIT_MS_PER_MB * (length / MB);
   for (const [name, original] of regexes) {
     const re = fresh(original);
     let worst = { seed: '', ms: -1 };
@@ -68,4 +67,40 @@ export function slowExpressions(
       slow.set(name, `${JSON.stringify(worst.seed)}: ${ms.toFixed(0)} ms (${re.source.slice(0, 80)}…)`);
   }
   return slow;
+}
+
+/**
+ * The expressions whose time grows faster than the line on some adversarial line: slow already on 10 KB, or
+ * the worst seed at 100 KB taking more than 30 times as long at 1 MB (linear is 10) and more than the budget.
+ * A ratio rather than a time, so that a loaded machine does not fail an expression that is merely slow-ish.
+ */
+export function backtrackingExpressions(regexes: Map<string, RegExp>): Map<string, string> {
+  const found = new Map<string, string>();
+  // On 10 KB a linear expression within budget takes half a millisecond; 50 times that is back-tracking.
+  const tooSlowOnSmall = 50 * LIMIT_MS_PER_MB * (10_000 / MB);
+  for (const [name, original] of regexes) {
+    const re = fresh(original);
+    let worst = { seed: '', ms: -1 };
+    let screened: string | null = null;
+    for (const seed of SEEDS) {
+      const onSmall = bestMs(re, line(seed, 10_000), tooSlowOnSmall);
+      if (onSmall > tooSlowOnSmall) {
+        screened = `${JSON.stringify(seed)}: ${onSmall.toFixed(0)} ms on 10 KB`;
+        break;
+      }
+      const ms = bestMs(re, line(seed, 100_000), 0);
+      if (ms > worst.ms) worst = { seed, ms };
+    }
+    if (screened) {
+      found.set(name, screened);
+      continue;
+    }
+    const big = bestMs(re, line(worst.seed, MB), 0);
+    if (big > LIMIT_MS_PER_MB && big > 30 * Math.max(worst.ms, 0.1))
+      found.set(
+        name,
+        `${JSON.stringify(worst.seed)}: ${worst.ms.toFixed(1)} ms on 100 KB, ${big.toFixed(0)} ms on 1 MB`,
+      );
+  }
+  return found;
 }

@@ -5,6 +5,8 @@ import YAML from 'yaml';
 import { z } from 'zod';
 import type { Framing } from '../../core/markdown.js';
 import type { Rule } from '../../core/rule.js';
+import { PATTERNS } from '../../core/taxonomy.js';
+import type { PatternId } from '../../core/types.js';
 import {
   CARRIED_KINDS,
   type CarriedKind,
@@ -80,29 +82,7 @@ const codeSchema = z.strictObject({
   confidence: z.number().min(0).max(1),
   why: z.string().min(1),
 });
-const PATTERN_IDS = [
-  'P1',
-  'P2',
-  'P3',
-  'P4',
-  'E1',
-  'E2',
-  'E3',
-  'E4',
-  'PE1',
-  'PE2',
-  'PE3',
-  'SC1',
-  'SC2',
-  'SC3',
-  'SC4',
-  'SC5',
-  'R1',
-  'R2',
-  'R3',
-  'R4',
-  'R5',
-] as const;
+const PATTERN_IDS = PATTERNS.map((p) => p.id) as [PatternId, ...PatternId[]];
 const ruleSchema = z.strictObject({
   id: z
     .string()
