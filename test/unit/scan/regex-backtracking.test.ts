@@ -4,7 +4,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { PHRASE_RULES } from '../../../src/scan/detectors/prose-detector.js';
 import { INLINE_COMMAND_RULES } from '../../../src/scan/detectors/prose-inline-commands.js';
-import { MB, slowExpressions } from '../../../src/scan/engine/regex-budget.js';
+import { backtrackingExpressions, MB, slowExpressions } from '../../../src/scan/engine/regex-budget.js';
 
 // ReDoS guard: a skill is hostile input, and one line of it must not stall a scan through regular-expression
 // back-tracking. Every prose rule expression (variants, adjustments, scopes) runs against 1 MB adversarial
@@ -101,5 +101,19 @@ describe('regular expressions on adversarial lines', () => {
     const unknown = new Map([...literals].filter(([where, re]) => !known(where, re)));
     expect(unknown.size).toBe(literals.size - KNOWN_QUADRATIC.length);
     expect(Object.fromEntries(slowExpressions(unknown, 100_000, false))).toEqual({});
+  });
+});
+
+describe('the back-tracking check of rule packs (skillaudit rules test)', () => {
+  it('flags expressions whose time grows faster than the line, and passes linear ones', () => {
+    const found = backtrackingExpressions(
+      new Map([
+        ['trailing blanks', /\s+$/],
+        ['lazy run then anything', /\w+?x\b.*y/],
+        ['words', /\bignore\s+(?:all\s+)?previous\s+instructions\b/i],
+        ['host', /\bapi\.segment\.io\b/i],
+      ]),
+    );
+    expect([...found.keys()]).toEqual(['trailing blanks', 'lazy run then anything']);
   });
 });
