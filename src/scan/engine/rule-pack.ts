@@ -101,20 +101,19 @@ const ruleSchema = z.strictObject({
     .refine((m) => (m.prose ? 1 : 0) + (m.code ? 1 : 0) === 1, 'a match is either `prose` or `code`')
     .optional(),
 });
-export type RuleFile = z.infer<typeof ruleSchema>;
 
 /**
  * Framing weights of a rule that does not state its own: how much a sentence or block framed as an example, a
  * step for the user, or a description of a risk says the agent will act on it. Built-in rules state theirs.
  */
-export const DEFAULT_FRAMING: Readonly<Record<Framing, number>> = {
+const DEFAULT_FRAMING: Readonly<Record<Framing, number>> = {
   instruction: 1,
   example: 0.45,
   'user-action': 0.25,
   'documents-risk': 0.17,
 };
 /** Factor for words quoted or in inline code (mentioned rather than said), when a rule does not state it. */
-export const DEFAULT_MENTION = 0.7;
+const DEFAULT_MENTION = 0.7;
 
 export interface RulePack {
   /** Folder the pack was read from. */
@@ -337,7 +336,7 @@ function twinOf(rule: Rule): Rule {
 }
 
 /** The rule folders of a pack: every sub-folder holding a rule.yaml (folders starting with `_` hold shared data). */
-export function ruleFolders(dir: string): string[] {
+function ruleFolders(dir: string): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);
