@@ -47,6 +47,11 @@ async function listed(flags: RulesFlags): Promise<Listed[]> {
   return packs.flatMap((pack) => pack.rules.map((rule) => ({ rule, pack })));
 }
 
+/** How a rule matches, as the JSON listing says it: the detector written in code that finds it, or data. */
+function matchOf(rule: Rule): { detect: string } | { declarative: true } {
+  return rule.detect ? { detect: rule.detect } : { declarative: true };
+}
+
 function kindOf(rule: Rule): string {
   return rule.detect ? `detector ${rule.detect}` : 'declarative (prose phrases)';
 }
@@ -68,7 +73,7 @@ export function registerRules(program: Command): void {
         severity: rule.severity ?? patternById(rule.pattern).severity,
         message: rule.message,
         tags: rule.tags,
-        match: rule.detect ? { detect: rule.detect } : { declarative: true },
+        match: matchOf(rule),
         pack: pack.dir,
       }));
       emit(`${JSON.stringify(rows, null, 2)}\n`, undefined);
@@ -104,7 +109,7 @@ export function registerRules(program: Command): void {
             help: rule.help,
             tags: rule.tags,
             framing: rule.framing,
-            match: rule.detect ? { detect: rule.detect } : { declarative: true },
+            match: matchOf(rule),
             folder,
             fixtures: fixturesOf(folder).map((f) => f.slice(folder.length + 1)),
           },

@@ -94,14 +94,6 @@ export function readAnnotations(file: string, text: string): { annotations: Anno
   return { annotations, text: lines.join('\n') };
 }
 
-function isAnnotatedText(path: string): boolean {
-  try {
-    return lstatSync(path).isFile() && lstatSync(path).size < 4_000_000;
-  } catch {
-    return false;
-  }
-}
-
 /** Blanks annotations in every file of a skill folder in place; returns them with skill-relative paths. */
 function stripTree(root: string, dir = root): Annotation[] {
   const found: Annotation[] = [];
@@ -109,7 +101,7 @@ function stripTree(root: string, dir = root): Annotation[] {
     const path = join(dir, name);
     const stat = lstatSync(path);
     if (stat.isDirectory()) found.push(...stripTree(root, path));
-    else if (isAnnotatedText(path)) {
+    else if (stat.isFile() && stat.size < 4_000_000) {
       const text = readFileSync(path, 'utf8');
       if (!text.includes('skillaudit-test:')) continue;
       const read = readAnnotations(relative(root, path).split('\\').join('/'), text);

@@ -406,6 +406,18 @@ export function vocabulary(name: string): string {
  * with the built-in vocabulary and shared adjustments available, ids distinct from the built-in ones.
  */
 export function loadUserRules(dir: string): RulePack {
+  // The CLI validates a pack before the scan, and the scan applies it: one read per process.
+  let pack = userPacks.get(dir);
+  if (!pack) {
+    pack = readUserPack(dir);
+    userPacks.set(dir, pack);
+  }
+  return pack;
+}
+
+const userPacks = new Map<string, RulePack>();
+
+function readUserPack(dir: string): RulePack {
   const base = builtinPack();
   const { pack } = readPack(dir, base.shared, new Set(base.pack.folders.keys()));
   if (pack.rules.length === 0) throw new RulePackError(dir, 'holds no rule folder (<id>/rule.yaml)');

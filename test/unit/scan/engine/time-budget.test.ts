@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Rule } from '../../../../src/core/rule.js';
 import { SKILL_BUDGET_MS, scanSkill } from '../../../../src/scan/engine/scan.js';
 import type { Detector } from '../../../../src/scan/rule.js';
 import { makeSkill } from '../prose/make-skill.js';
-
-/** A rule of a test detector, weighted by framing as the built-in code rules are. */
-function testRule(id: string, pattern: Rule['pattern'], message: string): Rule {
-  const framing = { instruction: 1, example: 0.5, 'user-action': 0.35, 'documents-risk': 0.2 };
-  return { id, pattern, message, help: 'h', tags: [], framing };
-}
+import { testRule } from './test-rule.js';
 
 // The per-skill time budget: once a skill's detectors have taken it, the rest are skipped and the scan says
 // which files they missed, so one pathological skill cannot stall a corpus.
