@@ -53,7 +53,8 @@ function matchOf(rule: Rule): { detect: string } | { declarative: true } {
 }
 
 function kindOf(rule: Rule): string {
-  return rule.detect ? `detector ${rule.detect}` : 'declarative (prose phrases)';
+  if (rule.detect) return `detector ${rule.detect}`;
+  return 'code' in rule ? 'declarative (code calls)' : 'declarative (prose phrases)';
 }
 
 export function registerRules(program: Command): void {

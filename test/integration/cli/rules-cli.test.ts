@@ -39,7 +39,8 @@ describe('skillaudit rules', () => {
     expect(ids).not.toContain('acme.production-write');
     const withPack = await run(['rules', 'list', '--rules', pack]);
     expect(withPack.status).toBe(0);
-    expect(withPack.stdout).toMatch(/^acme\.production-write\s+P4\s+medium\s+declarative/m);
+    expect(withPack.stdout).toMatch(/^acme\.production-write\s+P4\s+medium\s+declarative \(prose phrases\)/m);
+    expect(withPack.stdout).toMatch(/^acme\.analytics-upload\s+E1\s+\w+\s+declarative \(code calls\)/m);
   });
 
   it('shows one rule with its data and folder; an unknown id is an error', async () => {
