@@ -142,6 +142,13 @@ function findAudit(store: AuditStore, id: string): AuditRow {
 
 /** A finished audit's report.json; the run folder is ours, but its path is still kept inside the data dir. */
 async function readReport(settings: AppSettings, audit: AuditRow): Promise<Report> {
+  if (audit.status === 'done' && !audit.runDir) {
+    throw new ApiError(
+      409,
+      'SEVERAL_SKILLS',
+      `audit ${audit.id} covers several skills: each part has its own report (parts in /api/audits/${audit.id})`,
+    );
+  }
   if (audit.status !== 'done' || !audit.runDir) {
     throw new ApiError(409, 'NOT_READY', `audit ${audit.id} is ${audit.status}; its report is not ready`);
   }
@@ -374,7 +381,8 @@ export function createApp(deps: AppDeps): Hono {
 
   app.get('/audits/:id', async (c) => {
     const audit = findAudit(store, c.req.param('id'));
-    if (audit.status !== 'done') {
+    // Before the report exists, and for a group of part audits, which has none of its own.
+    if (audit.status !== 'done' || !audit.runDir) {
       c.header('Content-Security-Policy', STATUS_PAGE_CSP);
       c.header('Cache-Control', 'no-store');
       return c.html(statusPage(auditView(audit, store)));

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { IntakeLimits, SkillResult } from '../intake/index.js';
 import { runAudit } from '../pipeline/index.js';
-import type { AuditResult, AuditRow } from '../store/audits.js';
+import type { AuditResult, AuditRow, SkillPart } from '../store/audits.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { ApiError } from './api-error.js';
 import { checkHost, type HostPolicy, pinnedGitSettings } from './host-guard.js';
@@ -10,7 +10,8 @@ import { parseSkillUrl } from './skill-url.js';
 
 // One audit of the queue: the keyless audit (pipeline/audit.ts) of the one skill the submission names, into
 // `<data-dir>/runs/<audit id>/`. A git source's host is checked again here, at fetch time, and git is held
-// to the addresses that check saw.
+// to the addresses that check saw. A source holding several skills, none named, ends as a split: the store
+// queues one part audit per skill (up to MAX_PARTS), and each part picks its skill by folder.
 
 export interface JobSettings {
   dataDir: string;
@@ -41,15 +42,45 @@ export function jobFailure(error: unknown): { code: string; message: string } {
 }
 
 const NAMES_SHOWN = 20;
+/**
+ * Skills one submission may fan out into. Each part re-reads the source and runs a full audit: a source
+ * with more is a collection to batch (`skillaudit batch`), not one submission.
+ */
+export const MAX_PARTS = 50;
+
+/** How a job ended: one skill audited, or a source of several skills split into part audits. */
+export type JobOutcome = { kind: 'done'; result: AuditResult } | { kind: 'split'; parts: SkillPart[] };
+
+/** The source holds several skills and the submission named none: audit each. */
+class SeveralSkills extends Error {
+  constructor(readonly parts: SkillPart[]) {
+    super(`the source holds ${parts.length} skills`);
+  }
+}
+
+const folderOf = (s: SkillResult): string => (s.ok ? s.skill.provenance.subdir : s.path);
 
 function names(skills: SkillResult[]): string {
   const all = skills.map((s) => (s.ok ? s.skill.name || s.skill.folderName : s.path));
   return all.slice(0, NAMES_SHOWN).join(', ') + (all.length > NAMES_SHOWN ? `, … (${all.length})` : '');
 }
 
-/** The one skill a submission means: by name when it gives one, else the source's only skill. */
-export function pickSkill(wanted: string | null): (skills: SkillResult[]) => SkillResult[] {
+/**
+ * The one skill an audit means: a part's by its folder; by name when the submission gives one; else the
+ * source's only skill. Several skills and no name throw SeveralSkills (the job splits), or TOO_MANY_SKILLS.
+ */
+export function pickSkill(
+  audit: Pick<AuditRow, 'skill' | 'subdir' | 'parentId'>,
+): (skills: SkillResult[]) => SkillResult[] {
+  const wanted = audit.skill;
   return (skills) => {
+    if (audit.parentId !== null) {
+      const part = skills.filter((s) => folderOf(s) === audit.subdir);
+      if (part.length !== 1) {
+        throw new JobError('SKILL_NOT_FOUND', `no skill in folder "${audit.subdir}" of the source any more`);
+      }
+      return part;
+    }
     if (wanted !== null) {
       const named = skills.filter((s) => s.ok && s.skill.name === wanted);
       if (named.length === 0) {
@@ -66,10 +97,15 @@ export function pickSkill(wanted: string | null): (skills: SkillResult[]) => Ski
       }
       return named;
     }
-    if (skills.length > 1) {
+    if (skills.length > MAX_PARTS) {
       throw new JobError(
-        'SEVERAL_SKILLS',
-        `the source holds ${skills.length} skills (${names(skills)}); name one with "skill" or point at its folder`,
+        'TOO_MANY_SKILLS',
+        `the source holds ${skills.length} skills (${names(skills)}), more than the ${MAX_PARTS} one submission audits; name one with "skill" or point at a folder`,
+      );
+    }
+    if (skills.length > 1) {
+      throw new SeveralSkills(
+        skills.map((s) => ({ subdir: folderOf(s), name: s.ok ? s.skill.name || s.skill.folderName : null })),
       );
     }
     return skills;
@@ -88,8 +124,21 @@ async function gitAccess(audit: AuditRow, policy: HostPolicy) {
   };
 }
 
-/** Runs one claimed audit; resolves with its result or throws (JobError, UserError, ApiError). */
+/** Runs one claimed audit; resolves with how it ended or throws (JobError, UserError, ApiError). */
 export async function runAuditJob(
+  audit: AuditRow,
+  settings: JobSettings,
+  onStage: (stage: string) => void,
+): Promise<JobOutcome> {
+  try {
+    return { kind: 'done', result: await auditOne(audit, settings, onStage) };
+  } catch (error) {
+    if (error instanceof SeveralSkills) return { kind: 'split', parts: error.parts };
+    throw error;
+  }
+}
+
+async function auditOne(
   audit: AuditRow,
   settings: JobSettings,
   onStage: (stage: string) => void,
@@ -107,7 +156,7 @@ export async function runAuditJob(
       ...(settings.runTimeoutMs !== undefined ? { limits: { wallMs: settings.runTimeoutMs } } : {}),
     },
     onStage: (_skill, stage) => onStage(stage),
-    pick: pickSkill(audit.skill),
+    pick: pickSkill(audit),
   });
   if (!outcome || more.length > 0) throw new JobError('AUDIT_FAILED', 'the audit did not produce one report');
   if (outcome.error) throw new JobError(outcome.error.code, outcome.error.message);

@@ -1,10 +1,10 @@
 import { type Job, Queue, QueueEvents, Worker } from 'bullmq';
 import { parseQueueUrl } from '../batch/index.js';
-import type { AuditResult, AuditRow, AuditStore } from '../store/audits.js';
+import type { AuditRow, AuditStore } from '../store/audits.js';
 import { errorMessage } from '../util/errors.js';
 import { type JobSettings, jobFailure, runAuditJob } from './audit-job.js';
+import { type AttemptOutcome, recordOutcome } from './audit-outcome.js';
 import type { HostPolicy } from './host-guard.js';
-import { removeUpload } from './upload.js';
 
 // `serve --queue redis://…`: the service keeps its SQLite store (the API's record of every audit) but its
 // audits run on `skillaudit worker`s through a BullMQ queue, so the web service scales out with the same
@@ -27,7 +27,7 @@ interface ServeJobData {
   settings: SerializedSettings;
 }
 
-type ServeJobOutcome = { ok: true; result: AuditResult } | { ok: false; code: string; message: string };
+type ServeJobOutcome = AttemptOutcome;
 
 const jobIdOf = (audit: Pick<AuditRow, 'id' | 'attempts'>) => `${audit.id}-${audit.attempts}`;
 
@@ -60,7 +60,7 @@ export class QueuedAudits {
       void this.settle(jobId, returnvalue as unknown as ServeJobOutcome);
     });
     this.events.on('failed', ({ jobId, failedReason }) => {
-      void this.settle(jobId, { ok: false, code: 'AUDIT_FAILED', message: failedReason });
+      void this.settle(jobId, { kind: 'failed', code: 'AUDIT_FAILED', message: failedReason });
     });
   }
 
@@ -110,18 +110,19 @@ export class QueuedAudits {
     }
   }
 
-  /** Records a worker's outcome for its attempt (once), and frees the upload. */
+  /** Records a worker's outcome for its attempt (once), and frees the upload when nothing else reads it. */
   private async settle(jobId: string, outcome: ServeJobOutcome): Promise<void> {
     const open = this.open.get(jobId);
     if (!open) return;
     this.open.delete(jobId);
-    const recorded = outcome.ok
-      ? this.store.finish(open.id, open.attempt, outcome.result)
-      : this.store.fail(open.id, open.attempt, outcome.code, outcome.message);
-    this.log(
-      `audit ${open.id} ${outcome.ok ? `done: ${outcome.result.safetyStatus} ${outcome.result.safetyScore}` : `failed: ${outcome.code}: ${outcome.message}`}`,
+    const line = await recordOutcome(
+      this.store,
+      { id: open.id, attempts: open.attempt, uploadPath: open.uploadPath },
+      outcome,
     );
-    if (recorded && open.uploadPath) await removeUpload(open.uploadPath);
+    if (line) this.log(`audit ${open.id} ${line}`);
+    // A split queued part audits: dispatch them now rather than at the next poll.
+    if (outcome.kind === 'split') this.wake();
   }
 
   /** Catches outcomes whose event was missed (a Redis restart drops nothing from the queue, but may events). */
@@ -133,7 +134,7 @@ export class QueuedAudits {
         const state = await job.getState();
         if (state === 'completed') await this.settle(jobId, job.returnvalue);
         else if (state === 'failed')
-          await this.settle(jobId, { ok: false, code: 'AUDIT_FAILED', message: job.failedReason });
+          await this.settle(jobId, { kind: 'failed', code: 'AUDIT_FAILED', message: job.failedReason });
       } catch {
         return; // Redis unreachable: the next poll tries again
       }
@@ -177,15 +178,15 @@ export function startServeWorker(
         policy: { ...settings.policy, allowedHosts: new Set(settings.policy.allowedHosts) },
       };
       try {
-        const result = await runAuditJob(audit, jobSettings, (stage) => {
+        const outcome = await runAuditJob(audit, jobSettings, (stage) => {
           void job.updateProgress({ stage }).catch(() => {});
         });
-        log(`service audit ${audit.id} done: ${result.safetyStatus} ${result.safetyScore}`);
-        return { ok: true, result };
+        log(`service audit ${audit.id} ended: ${outcome.kind}`);
+        return outcome;
       } catch (error) {
         const failure = jobFailure(error);
         log(`service audit ${audit.id} failed: ${failure.code}: ${failure.message}`);
-        return { ok: false, ...failure };
+        return { kind: 'failed', ...failure };
       }
     },
     {

@@ -23,6 +23,13 @@ export interface AuditView {
   statusUrl: string;
   reportUrl: string;
   reportJsonUrl?: string;
+  /**
+   * A source that held several skills and named none: one part audit per skill, in folder order. The
+   * group has no verdict of its own; its status is running while any part is queued or running.
+   */
+  parts?: AuditView[];
+  /** The group audit this one is a part of. */
+  partOf?: { id: string; statusUrl: string; reportUrl: string };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -34,20 +41,31 @@ function shownMessage(row: AuditRow): string {
   return message.split(row.intakeSource).join(row.source.replace(/^upload:/, ''));
 }
 
+/** A finished audit without a content hash is a group: it ended by splitting into its parts. */
+const isGroup = (row: AuditRow) => row.status === 'done' && row.contentHash === undefined;
+
 export function auditView(row: AuditRow, store: AuditStore): AuditView {
   const skill = row.skillName ?? row.skill;
   const status = row.safetyStatus;
   const done = row.status === 'done' && isVerdictStatus(status) && row.safetyScore !== undefined;
+  const parts = isGroup(row) ? store.parts(row.id).map((part) => auditView(part, store)) : undefined;
+  const partsActive = parts?.some((p) => p.status === 'queued' || p.status === 'running') ?? false;
+  // A group ends with its last part, not when it split.
+  const finishedAt = partsActive
+    ? null
+    : parts?.length
+      ? Math.max(...parts.map((p) => Date.parse(p.finishedAt!)))
+      : row.finishedAt;
   return {
     id: row.id,
-    status: row.status,
+    status: partsActive ? 'running' : row.status,
     ...(row.stage ? { stage: row.stage } : {}),
     ...(row.status === 'queued' ? { queuePosition: store.queuePosition(row) } : {}),
     source: row.source,
     ...(skill ? { skill } : {}),
     createdAt: iso(row.createdAt),
     ...(row.startedAt !== null ? { startedAt: iso(row.startedAt) } : {}),
-    ...(row.finishedAt !== null ? { finishedAt: iso(row.finishedAt) } : {}),
+    ...(finishedAt !== null ? { finishedAt: iso(finishedAt) } : {}),
     attempts: row.attempts,
     ...(row.errorCode ? { error: { code: row.errorCode, message: shownMessage(row) } } : {}),
     ...(done
@@ -65,5 +83,15 @@ export function auditView(row: AuditRow, store: AuditStore): AuditView {
     statusUrl: `/api/audits/${row.id}`,
     reportUrl: `/audits/${row.id}`,
     ...(done ? { reportJsonUrl: `/api/audits/${row.id}/report` } : {}),
+    ...(parts ? { parts } : {}),
+    ...(row.parentId !== null
+      ? {
+          partOf: {
+            id: row.parentId,
+            statusUrl: `/api/audits/${row.parentId}`,
+            reportUrl: `/audits/${row.parentId}`,
+          },
+        }
+      : {}),
   };
 }

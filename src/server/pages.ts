@@ -66,8 +66,23 @@ function ordinal(n: number): string {
   return `${n}${s}`;
 }
 
+/** A group's state: how many parts are in each state; its tone is its worst part's once all are done. */
+function groupState(parts: readonly AuditView[]): { label: string; detail: string; tone: string } {
+  const states = parts.map(auditState);
+  const counts = new Map<string, number>();
+  for (const state of states) counts.set(state.label, (counts.get(state.label) ?? 0) + 1);
+  const tones = new Set(states.map((s) => s.tone));
+  const tone = ['busy', 'bad', 'warn'].find((t) => tones.has(t)) ?? 'good';
+  return {
+    label: `${parts.length} skills`,
+    detail: [...counts].map(([label, n]) => `${n} ${label.toLowerCase()}`).join(', '),
+    tone,
+  };
+}
+
 /** The audit's true state in words and a tone: queued with its place, running with its stage, done, failed. */
 export function auditState(audit: AuditView): { label: string; detail: string; tone: string } {
+  if (audit.parts) return groupState(audit.parts);
   if (audit.status === 'queued') {
     const place = audit.queuePosition ?? 1;
     return {
@@ -100,12 +115,20 @@ export function auditState(audit: AuditView): { label: string; detail: string; t
 
 const REFRESH_SECONDS = 5;
 
+/** One value of the status page's list: sources and hashes as code, the group as a link. */
+function cell(key: string, value: string): string {
+  if (key === 'Part of') return `<a href="${escapeHtml(value)}">all skills of this source</a>`;
+  return key === 'Content hash' || key === 'Source' ? `<code>${escapeHtml(value)}</code>` : escapeHtml(value);
+}
+
 /** /audits/:id before the report exists: the state, refreshed every few seconds while it can still change. */
 export function statusPage(audit: AuditView): string {
   const state = auditState(audit);
   const live = audit.status === 'queued' || audit.status === 'running';
+  const name = audit.skill ?? (audit.parts ? `in ${audit.source}` : 'audit');
   const rows: [string, string | undefined][] = [
     ['Source', audit.source],
+    ['Part of', audit.partOf ? audit.partOf.reportUrl : undefined],
     ['Skill', audit.skill],
     ['Content hash', audit.contentHash],
     ['Submitted', when(audit.createdAt)],
@@ -114,19 +137,17 @@ export function statusPage(audit: AuditView): string {
   ];
   const body = `
 <section class="card tone-${state.tone}" data-testid="audit-state" data-state="${audit.status}">
-<h1><span class="chip">${escapeHtml(state.label)}</span> ${escapeHtml(audit.skill ?? 'audit')}</h1>
+<h1><span class="chip">${escapeHtml(state.label)}</span> ${escapeHtml(name)}</h1>
 <p>${escapeHtml(state.detail)}</p>
 <dl>${rows
     .filter((r): r is [string, string] => r[1] !== undefined)
-    .map(
-      ([k, v]) =>
-        `<dt>${k}</dt><dd>${k === 'Content hash' || k === 'Source' ? `<code>${escapeHtml(v)}</code>` : escapeHtml(v)}</dd>`,
-    )
+    .map(([k, v]) => `<dt>${k}</dt><dd>${cell(k, v)}</dd>`)
     .join('')}</dl>
 </section>
-${live ? `<p class="muted">This page refreshes every ${REFRESH_SECONDS} seconds; the report appears here when the audit is done.</p>` : ''}
+${audit.parts ? `<h2>The skills in this source</h2>\n<p class="muted">The source holds several skills and the submission named none, so each is audited on its own; each has its own report.</p>\n${auditTable(audit.parts)}` : ''}
+${live ? `<p class="muted">This page refreshes every ${REFRESH_SECONDS} seconds; ${audit.parts ? 'each report appears on its skill’s page when its audit is done' : 'the report appears here when the audit is done'}.</p>` : ''}
 ${audit.status === 'failed' ? '<p class="muted">Submit the source again to retry.</p>' : ''}`;
-  return page(`${state.label}: ${audit.skill ?? audit.id}`, body, live ? REFRESH_SECONDS : undefined);
+  return page(`${state.label}: ${audit.skill ?? audit.source}`, body, live ? REFRESH_SECONDS : undefined);
 }
 
 /** GET /: what the service is and how to submit. */
@@ -177,16 +198,9 @@ function listUrl(q: { status?: string; source?: string; page?: number }): string
   return `/audits${text ? `?${text}` : ''}`;
 }
 
-/** GET /audits: newest first, filters by status and source, a page at a time. */
-export function auditsPage(list: AuditListPage): string {
-  const pages = Math.max(1, Math.ceil(list.total / list.pageSize));
-  const options = ['', 'queued', 'running', 'done', 'failed']
-    .map(
-      (s) =>
-        `<option value="${s}"${s === (list.status ?? '') ? ' selected' : ''}>${s || 'any status'}</option>`,
-    )
-    .join('');
-  const rows = list.audits
+/** Audits as a table, a row each: state, skill (linking to its page), source, detail, submitted. */
+function auditTable(audits: readonly AuditView[]): string {
+  const rows = audits
     .map((a) => {
       const state = auditState(a);
       return `<tr data-testid="audit-row" data-status="${a.status}">
@@ -198,6 +212,18 @@ export function auditsPage(list: AuditListPage): string {
 </tr>`;
     })
     .join('');
+  return `<table class="audits"><thead><tr><th>state</th><th>skill</th><th>source</th><th>detail</th><th>submitted</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** GET /audits: newest first, filters by status and source, a page at a time. */
+export function auditsPage(list: AuditListPage): string {
+  const pages = Math.max(1, Math.ceil(list.total / list.pageSize));
+  const options = ['', 'queued', 'running', 'done', 'failed']
+    .map(
+      (s) =>
+        `<option value="${s}"${s === (list.status ?? '') ? ' selected' : ''}>${s || 'any status'}</option>`,
+    )
+    .join('');
   const body = `
 <h1>Audits</h1>
 <form class="filters" method="get" action="/audits">
@@ -206,11 +232,7 @@ export function auditsPage(list: AuditListPage): string {
 <button type="submit">Filter</button>
 </form>
 <p class="muted" data-testid="audit-count">${list.total} audit${list.total === 1 ? '' : 's'}${pages > 1 ? `, page ${list.page} of ${pages}` : ''}</p>
-${
-  list.audits.length
-    ? `<table class="audits"><thead><tr><th>state</th><th>skill</th><th>source</th><th>detail</th><th>submitted</th></tr></thead><tbody>${rows}</tbody></table>`
-    : '<p>No audit matches.</p>'
-}
+${list.audits.length ? auditTable(list.audits) : '<p>No audit matches.</p>'}
 <div class="pager">${list.page > 1 ? `<a rel="prev" href="${escapeHtml(listUrl({ ...list, page: list.page - 1 }))}">← newer</a>` : ''}${
     list.page < pages
       ? `<a rel="next" href="${escapeHtml(listUrl({ ...list, page: list.page + 1 }))}">older →</a>`

@@ -1,13 +1,13 @@
-import type { AuditResult, AuditRow, AuditStore } from '../store/audits.js';
-import { jobFailure } from './audit-job.js';
-import { removeUpload } from './upload.js';
+import type { AuditRow, AuditStore } from '../store/audits.js';
+import { type JobOutcome, jobFailure } from './audit-job.js';
+import { type AttemptOutcome, recordOutcome } from './audit-outcome.js';
 
 // The worker pool: up to `concurrency` audits run at once in this process (an audit mostly waits on git,
 // the sandbox and the file system). Workers claim from the store, so the queue lives on disk and a restart
 // loses nothing. Stopping requeues what is running; a late result from a stopped attempt is discarded by
 // the store (it only accepts the attempt that holds the row).
 
-export type AuditRunner = (audit: AuditRow, onStage: (stage: string) => void) => Promise<AuditResult>;
+export type AuditRunner = (audit: AuditRow, onStage: (stage: string) => void) => Promise<JobOutcome>;
 
 // Claims are also retried on a timer, in case a wake-up was missed (e.g. a claim failed on a busy database).
 const POLL_MS = 2_000;
@@ -55,24 +55,19 @@ export class AuditWorkers {
   private async execute(audit: AuditRow): Promise<void> {
     const started = Date.now();
     this.log(`audit ${audit.id} started (attempt ${audit.attempts}): ${audit.source}`);
-    let recorded: boolean;
+    let outcome: AttemptOutcome;
     try {
-      const result = await this.run(audit, (stage) => {
+      outcome = await this.run(audit, (stage) => {
         this.store.setStage(audit.id, audit.attempts, stage);
       });
-      recorded = this.store.finish(audit.id, audit.attempts, result);
-      if (recorded) {
-        const seconds = ((Date.now() - started) / 1000).toFixed(1);
-        this.log(`audit ${audit.id} done in ${seconds} s: ${result.safetyStatus} ${result.safetyScore}`);
-      }
     } catch (error) {
       if (this.stopping) return; // interrupted by the shutdown, already queued again
-      const failure = jobFailure(error);
-      recorded = this.store.fail(audit.id, audit.attempts, failure.code, failure.message);
-      if (recorded) this.log(`audit ${audit.id} failed: ${failure.code}: ${failure.message}`);
+      outcome = { kind: 'failed', ...jobFailure(error) };
     }
     // The upload is needed until the audit has a recorded end; a requeued audit still reads it.
-    if (recorded && audit.uploadPath) await removeUpload(audit.uploadPath);
+    const line = await recordOutcome(this.store, audit, outcome);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (line) this.log(`audit ${audit.id} ${line} (${seconds} s)`);
   }
 
   get running(): number {

@@ -27,8 +27,16 @@ export interface NewAudit {
   skill: string | null;
   /** The source string handed to intake. */
   intakeSource: string;
-  /** Uploaded archive owned by this audit (removed when it finishes). */
+  /** Uploaded archive this audit reads (removed once no queued or running audit reads it). */
   uploadPath: string | null;
+}
+
+/** One skill of a source that holds several: what a part audit needs to pick it out again. */
+export interface SkillPart {
+  /** The skill's folder in the source, as intake names it (its provenance subdir). */
+  subdir: string;
+  /** Its name when it loaded; null when intake could not load it (the part audit then fails with why). */
+  name: string | null;
 }
 
 export interface AuditResult {
@@ -45,6 +53,8 @@ export interface AuditResult {
 
 export interface AuditRow extends NewAudit, Partial<AuditResult> {
   id: string;
+  /** The audit of the whole source this one is a part of (a source holding several skills); else null. */
+  parentId: string | null;
   status: AuditStatus;
   stage: string | null;
   attempts: number;
@@ -75,7 +85,8 @@ export interface LookupQuery {
   skill: string | null;
 }
 
-const SCHEMA_VERSION = 1;
+// 2: parent_id, for the part audits of a source that holds several skills.
+const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS audits (
@@ -106,13 +117,19 @@ CREATE TABLE IF NOT EXISTS audits (
   -- Unused: the verdict's words now follow from safety_status (src/core/verdict-words.ts). Kept so that
   -- databases written before stay the same shape.
   recommendation TEXT,
-  headline TEXT
+  headline TEXT,
+  parent_id TEXT
 );
+`;
+
+// Indexes come after the columns a version-1 database gains (see the constructor).
+const INDEXES = `
 -- One active audit per source: a second identical submission finds the first.
 CREATE UNIQUE INDEX IF NOT EXISTS audits_active_source ON audits (source_key) WHERE status IN ('queued', 'running');
 CREATE INDEX IF NOT EXISTS audits_queue ON audits (status, created_at);
 CREATE INDEX IF NOT EXISTS audits_repo ON audits (repo_key, status, finished_at);
 CREATE INDEX IF NOT EXISTS audits_hash ON audits (content_hash, status, finished_at);
+CREATE INDEX IF NOT EXISTS audits_parent ON audits (parent_id) WHERE parent_id IS NOT NULL;
 `;
 
 // Column ↔ field names: the one place the two spellings meet.
@@ -141,6 +158,7 @@ const COLUMNS = {
   runDir: 'run_dir',
   safetyStatus: 'safety_status',
   safetyScore: 'safety_score',
+  parentId: 'parent_id',
 } as const;
 
 const SELECT = `SELECT ${Object.entries(COLUMNS)
@@ -189,6 +207,9 @@ export class AuditStore {
       );
     }
     db.exec(SCHEMA);
+    const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('audits');
+    if (!columns.includes('parent_id')) db.exec('ALTER TABLE audits ADD COLUMN parent_id TEXT');
+    db.exec(INDEXES);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }
 
@@ -292,6 +313,61 @@ export class AuditStore {
     );
   }
 
+  /**
+   * Ends a running attempt whose source holds several skills and named none: the audit is done as the
+   * group of its parts, one queued audit per skill, each reading the same source (and upload) and picking
+   * its skill by folder. False when the row is no longer that attempt's.
+   */
+  split(id: string, attempt: number, parts: readonly SkillPart[], now: number = Date.now()): boolean {
+    return this.db.transaction((): boolean => {
+      const parent = this.one(`${SELECT} WHERE id = ? AND status = 'running' AND attempts = ?`, id, attempt);
+      if (!parent) return false;
+      // Shown as the source with the part's folder in place of any folder the submission named.
+      const suffix = parent.subdir ? `#${parent.subdir}` : '';
+      const base =
+        suffix && parent.source.endsWith(suffix) ? parent.source.slice(0, -suffix.length) : parent.source;
+      const insert = this.db.prepare(
+        `INSERT INTO audits (id, status, source, source_key, repo_key, ref, subdir, skill, intake_source,
+           upload_path, created_at, parent_id)
+         VALUES (?, 'queued', ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)`,
+      );
+      for (const part of parts) {
+        insert.run(
+          newAuditId(),
+          part.subdir === '.' ? base : `${base}#${part.subdir}`,
+          `part:${id}#${part.subdir}`,
+          parent.repoKey,
+          parent.ref,
+          part.subdir,
+          parent.intakeSource,
+          parent.uploadPath,
+          now,
+          id,
+        );
+      }
+      this.db
+        .prepare(`UPDATE audits SET status = 'done', stage = NULL, finished_at = ? WHERE id = ?`)
+        .run(now, id);
+      return true;
+    })();
+  }
+
+  /** The part audits of a source that held several skills, in the order of their folders. */
+  parts(id: string): AuditRow[] {
+    return (
+      this.db.prepare(`${SELECT} WHERE parent_id = ? ORDER BY rowid`).all(id) as Record<string, unknown>[]
+    ).map(withoutNulls);
+  }
+
+  /** Whether a queued or running audit still reads this upload (the parts of one archive share it). */
+  uploadInUse(path: string): boolean {
+    return (
+      this.db
+        .prepare("SELECT 1 FROM audits WHERE status IN ('queued', 'running') AND upload_path = ? LIMIT 1")
+        .get(path) !== undefined
+    );
+  }
+
   fail(id: string, attempt: number, code: string, message: string, now: number = Date.now()): boolean {
     return (
       this.db
@@ -362,7 +438,8 @@ export class AuditStore {
    * same ref, or the default branch when no audit of that ref exists.
    */
   latestByTarget(query: LookupQuery): AuditRow | null {
-    const where = ['repo_key = ?', "status = 'done'"];
+    // A group (a source of several skills) has no verdict of its own: its parts are found by their folder.
+    const where = ['repo_key = ?', "status = 'done'", 'content_hash IS NOT NULL'];
     const params: unknown[] = [query.repoKey];
     if (query.subdir !== null) {
       where.push('skill_subdir = ?');

@@ -42,6 +42,7 @@ let browser: Browser;
 let done: AuditJson;
 let queuedId: string;
 let failedId: string;
+let group: AuditJson;
 
 async function upload(name: string, files: Record<string, string>): Promise<AuditJson> {
   const response = await fetch(`${service.url}/api/audits?filename=${name}`, {
@@ -92,6 +93,11 @@ beforeAll(async () => {
   done = await waitFor(service.url, first.id, undefined, 180_000);
   await waitFor(service.url, queuedId, undefined, 180_000);
   await waitFor(service.url, failedId, undefined, 60_000);
+  const pack = await upload('pack.zip', {
+    'pack/alpha/SKILL.md': SKILL.replace('table-tidy', 'alpha'),
+    'pack/beta/SKILL.md': SKILL.replace('table-tidy', 'beta'),
+  });
+  group = await waitFor(service.url, pack.id, undefined, 120_000);
 }, 300_000);
 
 afterAll(async () => {
@@ -133,7 +139,8 @@ describe('pages in Chromium', () => {
   it('the audits list', async () => {
     const page = await browser.newPage();
     await page.goto(`${service.url}/audits`);
-    expect(await page.getByTestId('audit-row').count()).toBe(3);
+    // The three audits, the group of the two-skill archive and its two parts.
+    expect(await page.getByTestId('audit-row').count()).toBe(6);
     expect(await page.locator('[data-status="failed"] .chip').textContent()).toBe('Failed');
     await shoot(page, 'audits-list');
     await page.goto(`${service.url}/`);
@@ -147,6 +154,19 @@ describe('pages in Chromium', () => {
     expect(await page.getByTestId('audit-state').getAttribute('data-state')).toBe('failed');
     expect(await page.getByTestId('audit-state').textContent()).toContain('NO_SKILL');
     await shoot(page, 'status-failed');
+    await page.close();
+  });
+
+  it('the page of an archive of several skills: each part with its verdict and a link', async () => {
+    const parts = group.parts as AuditJson[];
+    expect(parts.map((p) => p.status)).toEqual(['done', 'done']);
+    const page = await browser.newPage();
+    await page.goto(`${service.url}/audits/${group.id}`);
+    expect(await page.getByTestId('audit-state').textContent()).toContain('2 skills');
+    const rows = page.getByTestId('audit-row');
+    expect(await rows.count()).toBe(2);
+    for (const part of parts) expect(await page.locator(`a[href="/audits/${part.id}"]`).count()).toBe(1);
+    await shoot(page, 'status-group');
     await page.close();
   });
 });

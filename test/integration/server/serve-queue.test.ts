@@ -84,6 +84,23 @@ describe('serve --queue', () => {
     expect(finished.status).toBe('done');
     expect(existsSync(join(root, 'data', 'uploads', uploaded.id))).toBe(false);
 
+    // An archive of two skills: the worker's split reaches the service, which dispatches a part audit each.
+    const pack = await fetch(`${service.url}/api/audits?filename=pack.zip`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/zip' },
+      body: buildZip([
+        { name: 'alpha/SKILL.md', data: skillMd('alpha') },
+        { name: 'beta/SKILL.md', data: skillMd('beta') },
+      ]),
+    });
+    const group = await waitFor(service.url, ((await pack.json()) as { id: string }).id, undefined, 60_000);
+    const parts = group.parts as { skill: string; status: string; id: string }[];
+    expect(parts.map((p) => [p.skill, p.status])).toEqual([
+      ['alpha', 'done'],
+      ['beta', 'done'],
+    ]);
+    for (const part of parts) expect(workerLog).toContain(`service audit ${part.id} started`);
+
     // A source the worker cannot audit fails with the worker's reason.
     const missing = await submit(service.url, { source: `${REPO_URL}/tree/main/skills/absent` });
     const failed = await waitFor(service.url, missing.json.id as string, undefined, 60_000);

@@ -21,6 +21,10 @@ let url: string;
 // Audits are submitted together up front and run side by side; each test waits for the ones it checks.
 const submitted: Record<string, { status: number; json: Record<string, unknown> }> = {};
 const ZIP = buildZip([{ name: 'SKILL.md', data: skillMd('zipped') }]);
+const TWO_SKILLS_ZIP = buildZip([
+  { name: 'pack/alpha/SKILL.md', data: skillMd('alpha') },
+  { name: 'pack/beta/SKILL.md', data: skillMd('beta') },
+]);
 
 function config(dataDir: string, extra: Partial<ServiceConfig> = {}): ServiceConfig {
   return {
@@ -71,7 +75,20 @@ beforeAll(async () => {
     body: ZIP,
   });
   submitted.upload = { status: upload.status, json: (await upload.json()) as Record<string, unknown> };
+  const pack = await fetch(`${url}/api/audits?filename=pack.zip`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/zip' },
+    body: TWO_SKILLS_ZIP,
+  });
+  submitted.pack = { status: pack.status, json: (await pack.json()) as Record<string, unknown> };
 });
+
+/** A group's parts once the group and every part have ended. */
+async function partsOf(id: string): Promise<AuditJson[]> {
+  const group = await waitFor(url, id, (a) => a.status === 'done' || a.status === 'failed', 120_000);
+  expect(group.status).toBe('done');
+  return group.parts as AuditJson[];
+}
 
 afterAll(async () => {
   await service?.close();
@@ -143,6 +160,9 @@ describe('skillaudit serve: audits', () => {
       `url=${encodeURIComponent(REPO_URL)}&skill=csv-summary`,
       `hash=${csv.contentHash}`,
     ];
+    // The repository's group audits csv-summary a second time (no ref): a lookup finds one of the two, the
+    // audit of the URL's ref first, else the latest.
+    const part = (await partsOf(submitted.several!.json.id as string))[0]!;
     for (const query of lookups) {
       const response = await fetch(`${url}/api/lookup?${query}`, {
         headers: { Origin: 'https://github.com' },
@@ -150,7 +170,12 @@ describe('skillaudit serve: audits', () => {
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
       const body = (await response.json()) as { found: boolean; audit?: AuditJson };
       expect(body.found, query).toBe(true);
-      expect(body.audit).toMatchObject({ id: csv.id, status: 'done', verdict: csv.verdict });
+      expect(body.audit).toMatchObject({
+        status: 'done',
+        skill: 'csv-summary',
+        contentHash: csv.contentHash,
+      });
+      expect([csv.id, part.id]).toContain(body.audit!.id);
     }
     const missing = await (
       await fetch(`${url}/api/lookup?url=${encodeURIComponent('https://skills.sh/acme/skills/other')}`)
@@ -160,10 +185,35 @@ describe('skillaudit serve: audits', () => {
     expect((await fetch(`${url}/api/lookup`)).status).toBe(400);
   });
 
-  it('needs a skill name when the repository holds several, and audits the named one', async () => {
-    const failed = await waitFor(url, submitted.several!.json.id as string);
-    expect(failed).toMatchObject({ status: 'failed', error: { code: 'SEVERAL_SKILLS' } });
-    expect(failed.error!.message).toMatch(/csv-summary, notes/);
+  it('audits each skill of a repository that holds several when none is named, and the named one alone', async () => {
+    const groupId = submitted.several!.json.id as string;
+    const parts = await partsOf(groupId);
+    expect(parts.map((p) => [p.status, p.skill, p.skillPath, p.source])).toEqual([
+      ['done', 'csv-summary', 'skills/csv-summary', `${REPO_URL}#skills/csv-summary`],
+      ['done', 'notes', 'skills/notes', `${REPO_URL}#skills/notes`],
+    ]);
+    for (const part of parts) {
+      expect(part.verdict?.status).toMatch(/^(pass|caution|risky)$/);
+      expect(part.partOf).toEqual({
+        id: groupId,
+        statusUrl: `/api/audits/${groupId}`,
+        reportUrl: `/audits/${groupId}`,
+      });
+      expect((await fetch(`${url}/api/audits/${part.id}/report`)).status).toBe(200);
+    }
+    // The group has no report of its own: its page lists the parts with their verdicts.
+    const report = await fetch(`${url}/api/audits/${groupId}/report`);
+    expect([report.status, ((await report.json()) as AuditJson).error?.code]).toEqual([
+      409,
+      'SEVERAL_SKILLS',
+    ]);
+    const page = await (await fetch(`${url}/audits/${groupId}`)).text();
+    expect(page).toContain('>2 skills<');
+    for (const part of parts) expect(page).toContain(`href="/audits/${part.id}"`);
+    // A lookup of the repository as a whole finds no verdict: a group has none.
+    const lookup = await (await fetch(`${url}/api/lookup?url=${encodeURIComponent(REPO_URL)}`)).json();
+    expect(lookup).toEqual({ found: false });
+
     const named = submitted.named!;
     expect(named.status).toBe(202);
     expect(await waitFor(url, named.json.id as string)).toMatchObject({
@@ -171,6 +221,7 @@ describe('skillaudit serve: audits', () => {
       skill: 'notes',
       skillPath: 'skills/notes',
     });
+    expect(named.json.parts).toBeUndefined();
     const missing = await waitFor(url, submitted.unnamed!.json.id as string);
     expect(missing.error?.code).toBe('SKILL_NOT_FOUND');
   });
@@ -181,6 +232,13 @@ describe('skillaudit serve: audits', () => {
     expect(created.source).toBe('upload:zipped.zip');
     const done = await waitFor(url, created.id);
     expect(done).toMatchObject({ status: 'done', skill: 'zipped' });
+    // An archive of several skills: a part audit each, reading the one upload, removed after the last.
+    expect(submitted.pack!.status).toBe(202);
+    const parts = await partsOf(submitted.pack!.json.id as string);
+    expect(parts.map((p) => [p.status, p.skill, p.source])).toEqual([
+      ['done', 'alpha', 'upload:pack.zip#pack/alpha'],
+      ['done', 'beta', 'upload:pack.zip#pack/beta'],
+    ]);
     expect(readdirSync(join(root, 'data', 'uploads'))).toEqual([]);
     const lookup = await (await fetch(`${url}/api/lookup?hash=${done.contentHash}`)).json();
     expect(lookup).toMatchObject({ found: true, audit: { id: created.id } });

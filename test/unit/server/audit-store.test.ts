@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AuditResult, AuditStore, type NewAudit } from '../../../src/store/audits.js';
 
@@ -202,5 +203,73 @@ describe('AuditStore', () => {
     expect(q({ skill: 'other' })).toBeNull();
     expect(q({})).toBeNull(); // the repository as a whole was never audited
     expect(q({ repoKey: 'github.com/acme/one' })).toBe(whole);
+  });
+
+  it('splits a source of several skills into queued part audits sharing its upload', () => {
+    const upload = '/data/uploads/u1/skills.zip';
+    const parent = created(
+      store.submit(
+        audit('x', { source: 'upload:skills.zip', repoKey: null, intakeSource: upload, uploadPath: upload }),
+        10,
+        1000,
+      ),
+    );
+    const claimed = store.claim(2000)!;
+    const parts = [
+      { subdir: 'skills/a', name: 'a' },
+      { subdir: 'skills/b', name: null },
+    ];
+    expect(store.split(claimed.id, 2, parts, 3000)).toBe(false); // a stale attempt splits nothing
+    expect(store.split(claimed.id, 1, parts, 3000)).toBe(true);
+    expect(store.get(parent.id)).toMatchObject({ status: 'done', finishedAt: 3000, parentId: null });
+    expect(store.get(parent.id)?.contentHash).toBeUndefined();
+    const children = store.parts(parent.id);
+    expect(children.map((c) => [c.source, c.subdir, c.status, c.parentId, c.intakeSource])).toEqual([
+      ['upload:skills.zip#skills/a', 'skills/a', 'queued', parent.id, upload],
+      ['upload:skills.zip#skills/b', 'skills/b', 'queued', parent.id, upload],
+    ]);
+    // The upload is read until the last part ends.
+    expect(store.uploadInUse(upload)).toBe(true);
+    const first = store.claim(4000)!;
+    expect(first.id).toBe(children[0]!.id);
+    expect(store.finish(first.id, 1, result('h1'))).toBe(true);
+    expect(store.uploadInUse(upload)).toBe(true);
+    const second = store.claim(5000)!;
+    expect(store.fail(second.id, 1, 'SKILL_NOT_FOUND', 'gone')).toBe(true);
+    expect(store.uploadInUse(upload)).toBe(false);
+  });
+
+  it('shows a part with the folder in place of the one the submission named; a group is never a lookup answer', () => {
+    const parent = created(
+      store.submit(
+        audit('acme/many', {
+          source: 'https://github.com/acme/many@main#skills',
+          repoKey: 'github.com/acme/many',
+          subdir: 'skills',
+        }),
+        10,
+      ),
+    );
+    store.claim();
+    store.split(parent.id, 1, [{ subdir: 'skills/pdf', name: 'pdf' }]);
+    expect(store.parts(parent.id)[0]?.source).toBe('https://github.com/acme/many@main#skills/pdf');
+    const q = { repoKey: 'github.com/acme/many', ref: null, subdir: 'skills', skill: null };
+    expect(store.latestByTarget(q)).toBeNull();
+  });
+
+  it('adds the part column to a database written before parts existed', () => {
+    store.close();
+    const old = join(dir, 'old');
+    rmSync(old, { recursive: true, force: true });
+    store = AuditStore.open(old); // creates the file; then make it look like a version-1 database
+    store.close();
+    const db = new Database(join(old, 'server.sqlite'));
+    db.exec('DROP INDEX audits_parent; ALTER TABLE audits DROP COLUMN parent_id');
+    db.pragma('user_version = 1');
+    db.close();
+    store = AuditStore.open(old);
+    const a = created(store.submit(audit('old/r'), 10));
+    expect(store.get(a.id)).toMatchObject({ parentId: null, status: 'queued' });
+    expect(store.parts(a.id)).toEqual([]);
   });
 });

@@ -44,6 +44,37 @@ describe('statusPage', () => {
     expect(html).not.toContain('http-equiv="refresh"');
   });
 
+  it('a source of several skills: its parts in a table, counted by state, refreshing while any runs', () => {
+    const part = (id: string, over: Partial<AuditView>): AuditView => ({
+      ...base,
+      id: id.repeat(16),
+      reportUrl: `/audits/${id.repeat(16)}`,
+      partOf: { id: base.id, statusUrl: `/api/audits/${base.id}`, reportUrl: `/audits/${base.id}` },
+      ...over,
+    });
+    const parts = [
+      part('b', { status: 'done', skill: 'pdf', verdict: { status: 'pass', safetyScore: 95, advice: '' } }),
+      part('c', { status: 'running', stage: 'scan', skill: 'notes' }),
+    ];
+    const live = statusPage({ ...base, status: 'running', parts });
+    expect(live).toContain('>2 skills<');
+    expect(live).toContain('1 pass, 1 running');
+    expect(live).toContain(`href="/audits/${'b'.repeat(16)}"`);
+    expect(live).toContain('http-equiv="refresh"');
+    expect(live).toContain('tone-busy');
+    const risky = part('c', {
+      status: 'done',
+      skill: 'notes',
+      verdict: { status: 'risky', safetyScore: 30, advice: '' },
+    });
+    const done = statusPage({ ...base, status: 'done', parts: [parts[0]!, risky] });
+    expect(done).toContain('1 pass, 1 risky');
+    expect(done).toContain('card tone-bad');
+    expect(done).not.toContain('http-equiv="refresh"');
+    // A part links back to its group.
+    expect(statusPage(parts[1]!)).toContain(`<a href="/audits/${base.id}">all skills of this source</a>`);
+  });
+
   it('the list shows each verdict in the shared words', () => {
     const html = auditsPage({
       audits: [{ ...base, status: 'done', verdict: { status: 'risky', safetyScore: 42, advice: '' } }],
