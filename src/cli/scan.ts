@@ -93,6 +93,8 @@ export function registerScan(program: Command): void {
           ...(ruleDirs.length ? { ruleDirs } : {}),
           ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
           onProgress: (done, total) => progress.count('scanned', done, total),
+          // The model review reads each skill again; otherwise a skill's text goes once it is scanned.
+          keepSkills: typeof flags.model === 'string',
         })),
       );
     }

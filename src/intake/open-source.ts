@@ -26,6 +26,11 @@ export interface IntakeOptions {
   onSkill?: (result: SkillResult) => void;
   /** Called once the skills of the source are found, with how many will load, before any loads. */
   onDiscovered?: (skillCount: number) => void;
+  /**
+   * Awaited before each skill loads: a consumer slower than the reading (the scan pool) holds intake back,
+   * so a corpus is never read into memory far ahead of its use.
+   */
+  beforeLoad?: () => Promise<void>;
 }
 
 export type SkillResult =
@@ -250,7 +255,10 @@ export async function openSource(source: string, options: IntakeOptions = {}): P
     const skills: SkillResult[] = [];
     const pending = [...discovery.roots];
     const loadNext = async (): Promise<void> => {
-      for (let rootRel = pending.shift(); rootRel !== undefined; rootRel = pending.shift()) {
+      for (;;) {
+        await options.beforeLoad?.();
+        const rootRel = pending.shift();
+        if (rootRel === undefined) return;
         const result = await loadOne(rootRel);
         skills.push(result);
         options.onSkill?.(result);

@@ -30,6 +30,8 @@ export interface ScanPoolOptions {
   spawnAfterChars?: number;
   /** Skills announced by expect() that start the workers at once (default SPAWN_AT_SKILLS). */
   spawnAtSkills?: number;
+  /** Characters added and not yet scanned past which room() waits (default BACKLOG_CHARS). */
+  backlogChars?: number;
   scan: ScanOptions;
   onDone: (id: number, outcome: ScanOutcome) => void;
 }
@@ -37,6 +39,8 @@ export interface ScanPoolOptions {
 interface Job {
   id: number;
   skill: Skill;
+  /** Characters of text the skill holds (its share of the backlog). */
+  size: number;
 }
 
 interface PoolWorker {
@@ -65,6 +69,11 @@ const PREFETCH = 2;
  * run, the main thread reads the whole source first (a scan there stalls every read) and they scan meanwhile.
  */
 const MAIN_TAKES_AT = 8;
+/**
+ * Text added and not yet scanned past which room() holds intake back: memory then follows this backlog and
+ * the largest skill, not the corpus. Far above what the threads need to stay busy (a few skills each).
+ */
+const BACKLOG_CHARS = 32 * 1024 * 1024;
 
 function textSize(skill: Skill): number {
   let n = 0;
@@ -84,6 +93,9 @@ export class ScanPool {
   private spawned = false;
   private started = 0;
   private wake: (() => void) | null = null;
+  /** Characters of the skills added and not done. */
+  private backlog = 0;
+  private roomWaiters: (() => void)[] = [];
 
   constructor(private readonly options: ScanPoolOptions) {}
 
@@ -94,9 +106,10 @@ export class ScanPool {
 
   /** Queues a skill; returns the id its outcome is reported under. */
   add(skill: Skill): number {
-    const job = { id: this.nextId++, skill };
+    const job = { id: this.nextId++, skill, size: textSize(skill) };
     this.queue.push(job);
-    this.added += textSize(skill);
+    this.added += job.size;
+    this.backlog += job.size;
     const chars = this.options.spawnAfterChars ?? SPAWN_AFTER_CHARS;
     if (!this.spawned && this.added >= chars && this.nextId >= MIN_JOBS_TO_SPAWN) this.spawn();
     this.dispatch();
@@ -109,9 +122,16 @@ export class ScanPool {
     if (!this.spawned && count >= (this.options.spawnAtSkills ?? SPAWN_AT_SKILLS)) this.spawn();
   }
 
+  /** Resolves once the text waiting to be scanned is under the backlog limit (intake awaits it). */
+  room(): Promise<void> {
+    if (this.closed || !this.held) return Promise.resolve();
+    return new Promise((resolve) => this.roomWaiters.push(resolve));
+  }
+
   /** No more skills will be added. */
   close(): void {
     this.closed = true;
+    this.freeRoom();
     this.notify();
   }
 
@@ -126,10 +146,12 @@ export class ScanPool {
     try {
       for (;;) {
         this.dispatch();
-        const reading = !this.closed && (this.workers.length > 0 || this.queue.length < MAIN_TAKES_AT);
+        // Intake held back by a full backlog is not reading: the main thread scans meanwhile.
+        const reading =
+          !this.closed && !this.held && (this.workers.length > 0 || this.queue.length < MAIN_TAKES_AT);
         const job = reading ? undefined : this.queue.shift();
         if (job) {
-          this.options.onDone(job.id, await scanHere(job.skill, this.options.scan));
+          this.finish(job, await scanHere(job.skill, this.options.scan));
           await nextTurn();
         } else if (this.closed && this.workers.every((w) => w.inFlight.length === 0)) {
           return;
@@ -142,6 +164,24 @@ export class ScanPool {
     } finally {
       await Promise.all(this.workers.map((w) => w.thread.terminate()));
     }
+  }
+
+  /** A job's outcome: reported, and its text leaves the backlog. */
+  private finish(job: Job, outcome: ScanOutcome): void {
+    this.backlog -= job.size;
+    this.options.onDone(job.id, outcome);
+    if (!this.held) this.freeRoom();
+  }
+
+  /** Whether the text waiting to be scanned is over the limit (intake is then held back). */
+  private get held(): boolean {
+    return this.backlog >= (this.options.backlogChars ?? BACKLOG_CHARS);
+  }
+
+  private freeRoom(): void {
+    const waiters = this.roomWaiters;
+    this.roomWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   private notify(): void {
@@ -158,7 +198,7 @@ export class ScanPool {
       const worker: PoolWorker = { thread, inFlight: [] };
       thread.on('message', (msg: { id: number; scan?: SkillScan; error?: string }) => {
         const job = worker.inFlight.shift();
-        if (job) this.options.onDone(job.id, msg.scan ?? { error: msg.error ?? 'unknown worker error' });
+        if (job) this.finish(job, msg.scan ?? { error: msg.error ?? 'unknown worker error' });
         this.dispatch();
         this.notify();
       });
@@ -177,7 +217,7 @@ export class ScanPool {
     this.workers.splice(index, 1);
     const [current, ...unstarted] = worker.inFlight;
     worker.inFlight = [];
-    if (current) this.options.onDone(current.id, { error: why });
+    if (current) this.finish(current, { error: why });
     this.queue.unshift(...unstarted);
     this.notify();
   }

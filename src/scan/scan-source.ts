@@ -7,12 +7,15 @@ import { type ScanOutcome, ScanPool } from './scan-pool.js';
 import type { Baseline } from './suppress.js';
 
 // Scanning a source: each skill goes to the scan pool as soon as intake has loaded it, so reading a corpus
-// and scanning it overlap. Results keep the order in which intake lists the skills.
+// and scanning it overlap. Results keep the order in which intake lists the skills. Memory follows the
+// pool's backlog, not the corpus: intake waits while the text loaded and not yet scanned is over the
+// pool's limit, and a skill's text is let go once it is scanned (unless the caller keeps the skills).
 
 export interface SkillScanResult {
   /** Where the skill is: the input path for a single skill, the input joined with its folder in a corpus. */
   path: string;
   name: string | null;
+  /** The skill as loaded, text included: only with `keepSkills`. */
   skill?: Skill;
   scan?: SkillScan;
   error?: { code: UserErrorCode | 'SCAN_FAILED'; message: string };
@@ -30,6 +33,14 @@ export interface ScanSourceOptions {
    */
   workers?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Keep each skill, text included, in its result (a model review reads it); else it is released. */
+  keepSkills?: boolean;
+}
+
+/** Lets a scanned skill's text go: the handle lists every skill to the end, but nothing reads it again. */
+function releaseText(skill: Skill): void {
+  for (const file of skill.files) file.text = null;
+  skill.body = '';
 }
 
 /** Loads every skill under `source` and scans each; a skill that fails intake is reported with its error. */
@@ -44,11 +55,15 @@ export async function scanSource(
   };
   const outcomes = new Map<number, ScanOutcome>();
   const ids = new Map<Skill, number>();
+  const queued = new Map<number, Skill>();
   const pool = new ScanPool({
     maxWorkers: Math.max(1, options.workers ?? availableParallelism()) - 1,
     scan: scanOptions,
     onDone: (id, outcome) => {
       outcomes.set(id, outcome);
+      const skill = queued.get(id);
+      queued.delete(id);
+      if (skill && !options.keepSkills) releaseText(skill);
       options.onProgress?.(outcomes.size, ids.size);
     },
   });
@@ -57,9 +72,13 @@ export async function scanSource(
     const intake: IntakeOptions = {
       ...options.intake,
       onSkill: (entry) => {
-        if (entry.ok) ids.set(entry.skill, pool.add(entry.skill));
+        if (!entry.ok) return;
+        const id = pool.add(entry.skill);
+        ids.set(entry.skill, id);
+        queued.set(id, entry.skill);
       },
       onDiscovered: (count) => pool.expect(count),
+      beforeLoad: () => pool.room(),
     };
     return await withSource(source, intake, async (handle) => {
       // Every skill is queued: wait for the scans before the handle (and any temporary folder) goes away.
@@ -73,7 +92,7 @@ export async function scanSource(
         return {
           path: handle.where(skill.provenance.subdir),
           name: skill.name || skill.folderName,
-          skill,
+          ...(options.keepSkills ? { skill } : {}),
           ...('error' in outcome
             ? { error: { code: 'SCAN_FAILED' as const, message: outcome.error } }
             : { scan: outcome }),

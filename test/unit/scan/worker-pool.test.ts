@@ -101,6 +101,34 @@ describe('scan pool', () => {
     expect(workers).toBe(0);
     expect(ids.map((id) => summary(outcomes.get(id)!))).toEqual(expected.slice(0, 3));
   });
+
+  it('holds intake back while the text not yet scanned is over the backlog, and scans meanwhile', async () => {
+    const done: number[] = [];
+    const p = new pool.ScanPool({
+      maxWorkers: 0,
+      backlogChars: 1,
+      scan: {},
+      onDone: (id) => done.push(id),
+    });
+    const settled = async (promise: Promise<void>) => {
+      let resolved = false;
+      void promise.then(() => {
+        resolved = true;
+      });
+      await new Promise((r) => setImmediate(r));
+      return resolved;
+    };
+    expect(await settled(p.room())).toBe(true); // nothing added yet
+    const id = p.add(skills[0]!);
+    const room = p.room();
+    expect(await settled(room)).toBe(false);
+    // Fewer skills than the main thread waits for, and not closed: it scans anyway, as intake is held.
+    const running = p.run();
+    await room;
+    expect(done).toEqual([id]);
+    p.close();
+    await running;
+  });
 });
 
 describe('scanSource', () => {
@@ -128,6 +156,10 @@ describe('scanSource', () => {
     expect(results[1]!.scan!.status).toBe('pass');
     expect(results[2]!.error?.code).toBe('EMPTY_SKILL_MD');
     expect(progress.at(-1)).toEqual([2, 2]);
+    // The skills are let go once scanned, unless the caller keeps them (a model review reads them again).
+    expect(results[0]!.skill).toBeUndefined();
+    const kept = await scanSource(dir, { keepSkills: true });
+    expect(kept[0]!.skill?.files.find((f) => f.path === 'SKILL.md')?.text).toContain('Ignore all previous');
   });
 
   it('refuses a missing source with its intake error', async () => {
