@@ -357,6 +357,8 @@ export async function createBubblewrapSandbox(
         stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
         detached: true,
         env: { PATH: '/usr/bin:/bin' },
+        // The links of the chain (a shell among them) export their working folder as PWD: never a host path.
+        cwd: '/',
       });
       liveRun.pid = child.pid ?? null;
       // bwrap's own arguments (environment with canaries included) go through a pipe, never argv.
@@ -637,7 +639,16 @@ function buildCommand(p: CommandParts): BuiltCommand {
   const args: string[] = ['--unshare-all', '--unshare-user'];
   if (p.tools.disableUserns) args.push('--disable-userns');
   if (p.network === 'sink') args.push('--share-net');
-  args.push('--die-with-parent', '--new-session', '--hostname', p.identity.hostname, '--clearenv');
+  // --as-pid-1: the command is pid 1, as in a container; bwrap's own command line as pid 1 would tell a
+  // skill it runs under bubblewrap. It exits when the command does, as bwrap's reaper did.
+  args.push(
+    '--die-with-parent',
+    '--new-session',
+    '--as-pid-1',
+    '--hostname',
+    p.identity.hostname,
+    '--clearenv',
+  );
   const env: Record<string, string> = {
     PATH: '/usr/local/bin:/usr/bin:/bin',
     HOME: INNER.home,

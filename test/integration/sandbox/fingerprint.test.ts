@@ -1,6 +1,7 @@
 // What evasive malware checks before it acts must look like an ordinary machine: no canary value on any
-// command line (bwrap's arguments come through a descriptor), a plausible hostname, and made-up DNS names
-// that do not exist, while a real-looking host still resolves (to the sink).
+// command line (bwrap's arguments come through a descriptor), no bwrap as pid 1 and no host path in its
+// environment, a plausible hostname, and made-up DNS names that do not exist, while a real-looking host
+// still resolves (to the sink).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../../src/sandbox/index.js';
@@ -32,11 +33,21 @@ afterAll(async () => {
 });
 
 describe('the sandbox does not give itself away', () => {
-  it('shows no canary value on any command line or in pid 1', () => {
-    const procs = result.stdout.split('\n').find((l) => l.startsWith('PROCS '))!;
+  const line = (key: string) => new RegExp(`^${key} (.*)$`, 'm').exec(result.stdout)?.[1] ?? '';
+
+  it('shows no canary value on any command line', () => {
+    const procs = line('PROCS');
     expect(procs).toContain('sandbox-check.py');
     for (const canary of result.evidence.canaries) expect(procs).not.toContain(canary.token);
     expect(procs).not.toMatch(/--setenv|_API_KEY|SECRET/);
+  });
+
+  it('has the command as pid 1, as a container does, and no host path in its environment', () => {
+    expect(line('PID1').trim()).toBe(`python3 sandbox-check.py ${junk} ${real}`);
+    const environ = line('PID1_ENV');
+    expect(environ).toContain('HOME=/home/');
+    expect(environ).not.toContain(process.cwd());
+    expect(environ).not.toMatch(/bwrap|skillaudit/i);
   });
 
   it('has a plausible hostname, the same in the kernel and /etc/hostname', () => {
