@@ -6,7 +6,8 @@ import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Language, Parser, type Tree as WasmTree } from 'web-tree-sitter';
 import { timed } from '../util/timing.js';
-import { materialise, type SyntaxTree, useBinding } from './code/syntax-tree.js';
+import { misparsedLineBreak } from './code/bash-misparse.js';
+import { materialise, type SyntaxTree, stitch, useBinding } from './code/syntax-tree.js';
 
 export type { SyntaxNode as Node, SyntaxTree as Tree } from './code/syntax-tree.js';
 
@@ -119,12 +120,50 @@ export async function parseSyntax(language: string, text: string): Promise<Synta
   return timed('parse', () => {
     const parsed = parseWith(parser, text);
     if (!parsed) return null;
+    let tree: SyntaxTree;
     try {
-      return materialise(parsed.tree, parsed.source);
+      tree = materialise(parsed.tree, parsed.source);
     } finally {
       parsed.tree.delete();
     }
+    if (lang !== 'bash') return tree;
+    return repairBash(parser, tree, parsed.source) ?? tree;
   });
+}
+
+/** Pieces a misparsed script is cut into at most; past that, the whole-text tree stands. */
+const MAX_PIECES = 64;
+
+/**
+ * The tree of a bash script that tree-sitter misparsed across a line break (code/bash-misparse.ts), parsed
+ * again in pieces cut at each such break; null when there is none, or the repair ran out of pieces or time.
+ */
+function repairBash(parser: Parser, whole: SyntaxTree, source: string): SyntaxTree | null {
+  let cut = misparsedLineBreak(whole.rootNode, source);
+  if (cut === null) return null;
+  const deadline = performance.now() + PARSE_TIMEOUT_MS;
+  const pieces: { tree: WasmTree; start: number }[] = [];
+  try {
+    // Each round parses up to the cut, then the rest, and cuts the rest again where its parse is wrong.
+    let start = 0;
+    while (cut !== null) {
+      if (pieces.length >= MAX_PIECES || performance.now() > deadline) return null;
+      const head = parseWithin(parser, source.slice(start, cut));
+      if (!head) return null;
+      pieces.push({ tree: head, start });
+      start = cut;
+      const rest = parseWithin(parser, source.slice(start));
+      if (!rest) return null;
+      pieces.push({ tree: rest, start });
+      const next = misparsedLineBreak(stitch([{ tree: rest, start }], source).rootNode, source);
+      cut = next !== null && next > start ? next : null;
+      // A rest that is cut again is parsed anew in pieces: drop this parse of it.
+      if (cut !== null) pieces.pop()!.tree.delete();
+    }
+    return stitch(pieces, source);
+  } finally {
+    for (const piece of pieces) piece.tree.delete();
+  }
 }
 
 /** The tree with the exact text it was parsed from (node indices point into it). */

@@ -228,17 +228,33 @@ export function hasDirectCursor(): boolean {
 
 /** Copies `tree` (parsed from `text`) without recursion: hostile input nests thousands deep. */
 export function materialise(tree: WasmTree, text: string): SyntaxTree {
-  const cursor = tree.walk();
-  try {
-    const direct = binding && directCursor(cursor, binding.module, binding.transfer);
-    const root = direct
-      ? copyTree(direct, new SourceText(text), tree.language)
-      : copyTree(publicCursor(cursor), new SourceText(text), tree.language);
-    if (direct) direct.finish();
-    return { rootNode: root, hasError: tree.rootNode.hasError };
-  } finally {
-    cursor.delete();
+  return stitch([{ tree, start: 0 }], text);
+}
+
+/**
+ * One tree over `text` from trees of consecutive pieces of it (each parsed from `text.slice(start)` up to the
+ * next piece): the first piece's root spans the whole text and adopts every piece's top-level nodes, their
+ * offsets shifted by the piece's start. Used where a grammar misparses across a line break (code/bash-misparse.ts).
+ */
+export function stitch(pieces: readonly { tree: WasmTree; start: number }[], text: string): SyntaxTree {
+  const source = new SourceText(text);
+  const first = pieces[0]!.tree.rootNode;
+  // One piece: its own root. Several: a root over the whole text that each piece's top-level nodes join.
+  let root: SyntaxNode | null =
+    pieces.length > 1 ? new SyntaxNode(source, null, first.type, true, 0, text.length) : null;
+  let hasError = false;
+  for (const { tree, start } of pieces) {
+    const cursor = tree.walk();
+    try {
+      const direct = binding && directCursor(cursor, binding.module, binding.transfer);
+      root = copyTree(direct ?? publicCursor(cursor), source, tree.language, start, root);
+      if (direct) direct.finish();
+    } finally {
+      cursor.delete();
+    }
+    hasError ||= tree.rootNode.hasError;
   }
+  return { rootNode: root!, hasError };
 }
 
 /** The cursor operations one copy needs. */
@@ -294,7 +310,17 @@ function directCursor(
   };
 }
 
-function copyTree(ops: CursorOps, source: SourceText, language: Language): SyntaxNode {
+/**
+ * Copies the cursor's tree, node offsets shifted by `offset`. With `under`, the tree's root is not copied:
+ * its children become `under`'s (a later piece of a stitched tree).
+ */
+function copyTree(
+  ops: CursorOps,
+  source: SourceText,
+  language: Language,
+  offset = 0,
+  under: SyntaxNode | null = null,
+): SyntaxNode {
   const types = language.types;
   const fields = language.fields;
   const copy = (parent: SyntaxNode | null): SyntaxNode => {
@@ -304,13 +330,13 @@ function copyTree(ops: CursorOps, source: SourceText, language: Language): Synta
       parent,
       types[typeId] || 'ERROR',
       isNamedType(language, typeId),
-      ops.start(),
-      ops.end(),
+      ops.start() + offset,
+      ops.end() + offset,
     );
     parent?.adopt(node, fields[ops.fieldId()] ?? null);
     return node;
   };
-  const root = copy(null);
+  const root = under ?? copy(null);
   let node = root;
   for (;;) {
     if (ops.firstChild()) {
