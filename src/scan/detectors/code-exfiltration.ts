@@ -478,22 +478,36 @@ function dumpNames(path: string): string[] {
 }
 
 /**
+ * The sentences of a SKILL.md body that ask the agent to write its private context somewhere. Asked once
+ * per body, not once per script of the skill: the last body's answer is kept.
+ */
+let lastDump: { body: string; asked: string[] } | null = null;
+
+function dumpInstructions(body: string): string[] {
+  if (lastDump?.body === body) return lastDump.asked;
+  // One instruction (a sentence, possibly wrapped over lines) asks to write the private context somewhere.
+  // Inside fenced code each line stands alone: a block of commands is not one long sentence whose words
+  // (`output:`, a `.system` field) could make up an instruction.
+  const asked = !PRIVATE_CONTEXT.test(body)
+    ? []
+    : body
+        .replace(/^(\s*)(```|~~~)[^\n]*\n([\s\S]*?)^\s*\2/gm, (_m, _i, _f, code: string) =>
+          code.replace(/\n/g, '.\n'),
+        )
+        .replace(/\s*\n\s*/g, ' ')
+        .split(/(?<=[.!?])\s+/)
+        .filter((sentence) => PRIVATE_CONTEXT.test(sentence) && WRITE_VERB.test(sentence));
+  lastDump = { body, asked };
+  return asked;
+}
+
+/**
  * E4 across files: SKILL.md tells the agent to write its system prompt or the conversation into a file, and
  * this script reads that file (to send or emit it). The read is the leak's code half.
  */
 function dumpedContextReads(ctx: FileContext, model: CodeModel): Hit[] {
-  const body = ctx.skill.body;
-  if (!PRIVATE_CONTEXT.test(body)) return [];
-  // One instruction (a sentence, possibly wrapped over lines) asks to write the private context somewhere.
-  // Inside fenced code each line stands alone: a block of commands is not one long sentence whose words
-  // (`output:`, a `.system` field) could make up an instruction.
-  const asked = body
-    .replace(/^(\s*)(```|~~~)[^\n]*\n([\s\S]*?)^\s*\2/gm, (_m, _i, _f, code: string) =>
-      code.replace(/\n/g, '.\n'),
-    )
-    .replace(/\s*\n\s*/g, ' ')
-    .split(/(?<=[.!?])\s+/)
-    .filter((sentence) => PRIVATE_CONTEXT.test(sentence) && WRITE_VERB.test(sentence));
+  const asked = dumpInstructions(ctx.skill.body);
+  if (asked.length === 0) return [];
   const hits: Hit[] = [];
   for (const c of model.calls) {
     for (const path of readNames(c)) {
