@@ -329,7 +329,7 @@ export class AuditStore {
       const insert = this.db.prepare(
         `INSERT INTO audits (id, status, source, source_key, repo_key, ref, subdir, skill, intake_source,
            upload_path, created_at, parent_id)
-         VALUES (?, 'queued', ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)`,
+         VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       for (const part of parts) {
         insert.run(
@@ -339,6 +339,8 @@ export class AuditStore {
           parent.repoKey,
           parent.ref,
           part.subdir,
+          // A part is picked by folder (its parent_id says so): the name is only what its page shows early.
+          part.name,
           parent.intakeSource,
           parent.uploadPath,
           now,

@@ -224,9 +224,9 @@ describe('AuditStore', () => {
     expect(store.get(parent.id)).toMatchObject({ status: 'done', finishedAt: 3000, parentId: null });
     expect(store.get(parent.id)?.contentHash).toBeUndefined();
     const children = store.parts(parent.id);
-    expect(children.map((c) => [c.source, c.subdir, c.status, c.parentId, c.intakeSource])).toEqual([
-      ['upload:skills.zip#skills/a', 'skills/a', 'queued', parent.id, upload],
-      ['upload:skills.zip#skills/b', 'skills/b', 'queued', parent.id, upload],
+    expect(children.map((c) => [c.source, c.subdir, c.skill, c.status, c.parentId, c.intakeSource])).toEqual([
+      ['upload:skills.zip#skills/a', 'skills/a', 'a', 'queued', parent.id, upload],
+      ['upload:skills.zip#skills/b', 'skills/b', null, 'queued', parent.id, upload],
     ]);
     // The upload is read until the last part ends.
     expect(store.uploadInUse(upload)).toBe(true);
