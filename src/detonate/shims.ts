@@ -42,6 +42,12 @@ if [ -n "$out" ] && [ "$out" != "-" ]; then /usr/bin/base64 $decode $garbage $wr
 exit 0`,
   // The macOS keychain: recorded, nothing found.
   security: 'exit 0',
+  // macOS file attributes, flags, signing and Gatekeeper: installers clear the download quarantine, hide a
+  // folder and sign a helper before their payload, under `set -e`. Recorded, nothing changed.
+  xattr: 'exit 0',
+  chflags: 'exit 0',
+  codesign: 'exit 0',
+  spctl: 'exit 0',
   pbcopy: 'cat > /dev/null',
   pbpaste: 'exit 0',
   sw_vers: `case "$1" in

@@ -21,6 +21,20 @@ describe('platform shims', () => {
     expect(exfil.length).toBeGreaterThan(0);
   });
 
+  it('a macOS installer under `set -e` gets past xattr, chflags, codesign and spctl to its payload', async () => {
+    const d = await detonateFixture('mac-quarantine');
+    const run = d.runs.find((r) => r.entry.argv.join(' ').includes('install.sh'));
+    expect(run, 'the install script is run').toBeDefined();
+    const used = run!.shimsUsed.join('\n');
+    for (const tool of ['xattr', 'chflags', 'codesign', 'spctl'])
+      expect(used).toMatch(new RegExp(`^${tool} `, 'm'));
+    expect(run!.canaryHits.map((h) => h.canary)).toContain('aws-credentials-file');
+    const exfil = d.confirmed.filter((f) =>
+      /canary aws-credentials-file seen in sink .*198\.51\.100\.41/.test(f.verdict.evidence.join('\n')),
+    );
+    expect(exfil.length).toBeGreaterThan(0);
+  });
+
   it('a PowerShell one-liner without pwsh is recorded as needing pwsh and lowers nothing', async () => {
     const d = await detonateFixture('win-pwsh');
     const run = d.runs.find((r) => r.entry.argv.join(' ').includes('iex'));
