@@ -16,6 +16,24 @@ function worldWritable(mode: string): boolean {
   if (octal) return (Number(octal[1]!.slice(-1)) & 2) !== 0;
   return /^[ugo]*[ao][ugo]*[+=][rwxXt]*w/.test(mode);
 }
+/** A umask that leaves others the write bit: octal with the 2 bit clear in the last digit (`umask 000`, `os.umask(0)`). */
+function umaskLetsOthersWrite(mask: string): boolean {
+  const octal = /^0?o?([0-7]{1,4})$/i.exec(mask);
+  return octal !== null && (Number(octal[1]!.slice(-1)) & 2) === 0;
+}
+
+/** The mode a `mkdir` or `install` command sets outright (`-m 777`, `-m777`, `--mode=777`), umask or not. */
+function creationMode(call: Call): string | null {
+  const args = call.args.map((a) => a.str ?? '');
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '-m' || arg === '--mode') return args[i + 1] ?? null;
+    const joined = /^(?:-m|--mode=)(.+)$/.exec(arg);
+    if (joined) return joined[1]!;
+  }
+  return null;
+}
+
 const SETUID_MODE = /^([ugoa]*[+=][rwxt]*s[rwxt]*|0?[2467][0-7]{3})$/;
 const SYSTEM_DIR =
   /^(\/etc|\/usr|\/bin|\/sbin|\/lib|\/boot|\/Library|\/System|\/var\/root|[a-z]:\/Windows|\/opt\/homebrew\/bin)(\/|$)/i;
@@ -98,6 +116,27 @@ export function privilegeHits(ctx: FileContext, model: CodeModel): Hit[] {
         );
       else if (mode && worldWritable(mode))
         hits.push(callHit(ctx, c, PE1, 0.7, `sets mode ${mode}`, `Makes files world-writable (${mode}).`));
+    }
+    if (c.kind === 'command' && (c.callee === 'mkdir' || c.callee === 'install')) {
+      const mode = creationMode(c);
+      if (mode && worldWritable(mode))
+        hits.push(
+          callHit(ctx, c, PE1, 0.7, `creates with mode ${mode}`, `Creates world-writable files (${mode}).`),
+        );
+    }
+    if (c.callee === 'umask' || /^(os\.umask|process\.umask)$/.test(c.callee)) {
+      const mask = c.kind === 'command' ? c.args[0]?.str : (c.args[0]?.str ?? c.args[0]?.text);
+      if (mask && umaskLetsOthersWrite(mask))
+        hits.push(
+          callHit(
+            ctx,
+            c,
+            PE1,
+            0.6,
+            `sets umask ${mask}: what it creates next is world-writable`,
+            `Sets umask ${mask}, so new files are world-writable.`,
+          ),
+        );
     }
     if (c.callee === 'icacls' && c.args.some((a) => /everyone:\(?[^)]*F|\*S-1-1-0:\(?F/i.test(a.str ?? '')))
       hits.push(callHit(ctx, c, PE1, 0.7, 'grants Everyone full control'));
