@@ -6,7 +6,7 @@ import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Language, Parser, type Tree as WasmTree } from 'web-tree-sitter';
 import { timed } from '../util/timing.js';
-import { misparsedLineBreak } from './code/bash-misparse.js';
+import { misparsedLineBreaks } from './code/bash-misparse.js';
 import { materialise, type SyntaxTree, stitch, useBinding } from './code/syntax-tree.js';
 
 export type { SyntaxNode as Node, SyntaxTree as Tree } from './code/syntax-tree.js';
@@ -131,36 +131,43 @@ export async function parseSyntax(language: string, text: string): Promise<Synta
   });
 }
 
-/** Pieces a misparsed script is cut into at most; past that, the whole-text tree stands. */
-const MAX_PIECES = 64;
+/** How often a piece is checked and cut again (a cut can reveal another misparse inside a piece). */
+const MAX_RECUTS = 4;
 
 /**
- * The tree of a bash script that tree-sitter misparsed across a line break (code/bash-misparse.ts), parsed
- * again in pieces cut at each such break; null when there is none, or the repair ran out of pieces or time.
+ * The tree of a bash script that tree-sitter misparsed across line breaks (code/bash-misparse.ts): the text is
+ * cut at every such break and each piece parsed alone, so the cost stays linear however many there are. A
+ * piece is checked again (up to MAX_RECUTS deep, within the parse budget). Null when nothing was misparsed or
+ * a piece could not be parsed.
  */
 function repairBash(parser: Parser, whole: SyntaxTree, source: string): SyntaxTree | null {
-  let cut = misparsedLineBreak(whole.rootNode, source);
-  if (cut === null) return null;
+  const cuts = misparsedLineBreaks(whole.rootNode, source);
+  if (cuts.length === 0) return null;
   const deadline = performance.now() + PARSE_TIMEOUT_MS;
   const pieces: { tree: WasmTree; start: number }[] = [];
-  try {
-    // Each round parses up to the cut, then the rest, and cuts the rest again where its parse is wrong.
-    let start = 0;
-    while (cut !== null) {
-      if (pieces.length >= MAX_PIECES || performance.now() > deadline) return null;
-      const head = parseWithin(parser, source.slice(start, cut));
-      if (!head) return null;
-      pieces.push({ tree: head, start });
-      start = cut;
-      const rest = parseWithin(parser, source.slice(start));
-      if (!rest) return null;
-      pieces.push({ tree: rest, start });
-      const next = misparsedLineBreak(stitch([{ tree: rest, start }], source).rootNode, source);
-      cut = next !== null && next > start ? next : null;
-      // A rest that is cut again is parsed anew in pieces: drop this parse of it.
-      if (cut !== null) pieces.pop()!.tree.delete();
+  // Parses [start, end) into pieces, in order; false when a parse failed (out of time).
+  const parsePieces = (bounds: number[], depth: number): boolean => {
+    for (let i = 0; i + 1 < bounds.length; i++) {
+      const start = bounds[i]!;
+      const end = bounds[i + 1]!;
+      const tree = parseWithin(parser, source.slice(start, end));
+      if (!tree) return false;
+      if (depth < MAX_RECUTS && performance.now() < deadline) {
+        const inner = misparsedLineBreaks(stitch([{ tree, start }], source).rootNode, source).filter(
+          (cut) => cut > start && cut < end,
+        );
+        if (inner.length > 0) {
+          tree.delete();
+          if (!parsePieces([start, ...inner, end], depth + 1)) return false;
+          continue;
+        }
+      }
+      pieces.push({ tree, start });
     }
-    return stitch(pieces, source);
+    return true;
+  };
+  try {
+    return parsePieces([0, ...cuts, source.length], 0) ? stitch(pieces, source) : null;
   } finally {
     for (const piece of pieces) piece.tree.delete();
   }

@@ -7,24 +7,25 @@ import type { SyntaxNode } from './syntax-tree.js';
 // the text is then parsed in pieces cut at that line break (treesitter.ts), which the grammar gets right.
 
 /**
- * Offset of the first line break inside a command node (between two of its parts, not escaped by a
- * backslash), or null. Null too when that line opens a here-document: its body follows the line break, and
- * cutting there would parse the body as commands.
+ * Offsets of the line breaks that end a misparsed command: in each command node, the first line break between
+ * two of its parts that no backslash escapes. Sorted. A command whose line opens a here-document is skipped:
+ * the body follows the line break, and cutting there would parse the body as commands.
  */
-export function misparsedLineBreak(root: SyntaxNode, text: string): number | null {
+export function misparsedLineBreaks(root: SyntaxNode, text: string): number[] {
+  const cuts = new Set<number>();
   for (const command of root.descendantsOfType('command')) {
     const parts = command.children;
     for (let i = 1; i < parts.length; i++) {
       const from = parts[i - 1]!.endIndex;
-      const gap = text.slice(from, parts[i]!.startIndex);
-      const at = unescapedBreak(gap);
+      const at = unescapedBreak(text.slice(from, parts[i]!.startIndex));
       if (at < 0) continue;
       const cut = from + at;
       const lineStart = text.lastIndexOf('\n', cut - 1) + 1;
-      return text.slice(lineStart, cut).includes('<<') ? null : cut;
+      if (!text.slice(lineStart, cut).includes('<<')) cuts.add(cut);
+      break;
     }
   }
-  return null;
+  return [...cuts].sort((a, b) => a - b);
 }
 
 function unescapedBreak(gap: string): number {

