@@ -33,7 +33,8 @@ export interface ScanPoolOptions {
   /** Characters added and not yet scanned past which room() waits (default BACKLOG_CHARS). */
   backlogChars?: number;
   scan: ScanOptions;
-  onDone: (id: number, outcome: ScanOutcome) => void;
+  /** A skill's outcome, with the skill (whoever scanned it, the main thread still holds it). */
+  onDone: (id: number, outcome: ScanOutcome, skill: Skill) => void;
 }
 
 interface Job {
@@ -169,7 +170,7 @@ export class ScanPool {
   /** A job's outcome: reported, and its text leaves the backlog. */
   private finish(job: Job, outcome: ScanOutcome): void {
     this.backlog -= job.size;
-    this.options.onDone(job.id, outcome);
+    this.options.onDone(job.id, outcome, job.skill);
     if (!this.held) this.freeRoom();
   }
 

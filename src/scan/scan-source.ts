@@ -55,15 +55,12 @@ export async function scanSource(
   };
   const outcomes = new Map<number, ScanOutcome>();
   const ids = new Map<Skill, number>();
-  const queued = new Map<number, Skill>();
   const pool = new ScanPool({
     maxWorkers: Math.max(1, options.workers ?? availableParallelism()) - 1,
     scan: scanOptions,
-    onDone: (id, outcome) => {
+    onDone: (id, outcome, skill) => {
       outcomes.set(id, outcome);
-      const skill = queued.get(id);
-      queued.delete(id);
-      if (skill && !options.keepSkills) releaseText(skill);
+      if (!options.keepSkills) releaseText(skill);
       options.onProgress?.(outcomes.size, ids.size);
     },
   });
@@ -72,10 +69,7 @@ export async function scanSource(
     const intake: IntakeOptions = {
       ...options.intake,
       onSkill: (entry) => {
-        if (!entry.ok) return;
-        const id = pool.add(entry.skill);
-        ids.set(entry.skill, id);
-        queued.set(id, entry.skill);
+        if (entry.ok) ids.set(entry.skill, pool.add(entry.skill));
       },
       onDiscovered: (count) => pool.expect(count),
       beforeLoad: () => pool.room(),

@@ -11,6 +11,7 @@ import {
   type AuditRow,
   type AuditStatus,
   type AuditStore,
+  isGroup,
   type NewAudit,
 } from '../store/audits.js';
 import { VERSION } from '../version.js';
@@ -142,7 +143,7 @@ function findAudit(store: AuditStore, id: string): AuditRow {
 
 /** A finished audit's report.json; the run folder is ours, but its path is still kept inside the data dir. */
 async function readReport(settings: AppSettings, audit: AuditRow): Promise<Report> {
-  if (audit.status === 'done' && !audit.runDir) {
+  if (isGroup(audit)) {
     throw new ApiError(
       409,
       'SEVERAL_SKILLS',
@@ -382,7 +383,7 @@ export function createApp(deps: AppDeps): Hono {
   app.get('/audits/:id', async (c) => {
     const audit = findAudit(store, c.req.param('id'));
     // Before the report exists, and for a group of part audits, which has none of its own.
-    if (audit.status !== 'done' || !audit.runDir) {
+    if (audit.status !== 'done' || isGroup(audit)) {
       c.header('Content-Security-Policy', STATUS_PAGE_CSP);
       c.header('Cache-Control', 'no-store');
       return c.html(statusPage(auditView(audit, store)));

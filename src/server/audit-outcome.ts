@@ -27,6 +27,7 @@ export async function recordOutcome(
     line = `failed: ${outcome.code}: ${outcome.message}`;
   }
   if (!recorded) return null;
-  if (audit.uploadPath && !store.uploadInUse(audit.uploadPath)) await removeUpload(audit.uploadPath);
+  if (audit.uploadPath && !store.activeUploadPaths().includes(audit.uploadPath))
+    await removeUpload(audit.uploadPath);
   return line;
 }

@@ -1,5 +1,5 @@
 import { isVerdictStatus, STATUS_ADVICE, type VerdictStatus } from '../core/verdict-words.js';
-import type { AuditRow, AuditStore } from '../store/audits.js';
+import { type AuditRow, type AuditStore, isGroup } from '../store/audits.js';
 
 // The public shape of an audit (GET /api/audits/:id, lookups, submissions). docs/server.md documents it;
 // the browser extension reads it, so fields are only ever added.
@@ -40,9 +40,6 @@ function shownMessage(row: AuditRow): string {
   if (!row.uploadPath && !row.source.startsWith('upload:')) return message;
   return message.split(row.intakeSource).join(row.source.replace(/^upload:/, ''));
 }
-
-/** A finished audit without a content hash is a group: it ended by splitting into its parts. */
-const isGroup = (row: AuditRow) => row.status === 'done' && row.contentHash === undefined;
 
 export function auditView(row: AuditRow, store: AuditStore): AuditView {
   const skill = row.skillName ?? row.skill;

@@ -65,6 +65,11 @@ export interface AuditRow extends NewAudit, Partial<AuditResult> {
   errorMessage: string | null;
 }
 
+/** A finished audit without a result is a group: it ended by splitting into its part audits (split). */
+export function isGroup(row: AuditRow): boolean {
+  return row.status === 'done' && row.contentHash === undefined;
+}
+
 export interface AuditListQuery {
   status?: AuditStatus;
   /** Part of the source to match (a repository name, an upload's file name). */
@@ -359,15 +364,6 @@ export class AuditStore {
     return (
       this.db.prepare(`${SELECT} WHERE parent_id = ? ORDER BY rowid`).all(id) as Record<string, unknown>[]
     ).map(withoutNulls);
-  }
-
-  /** Whether a queued or running audit still reads this upload (the parts of one archive share it). */
-  uploadInUse(path: string): boolean {
-    return (
-      this.db
-        .prepare("SELECT 1 FROM audits WHERE status IN ('queued', 'running') AND upload_path = ? LIMIT 1")
-        .get(path) !== undefined
-    );
   }
 
   fail(id: string, attempt: number, code: string, message: string, now: number = Date.now()): boolean {

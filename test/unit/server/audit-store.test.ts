@@ -229,14 +229,14 @@ describe('AuditStore', () => {
       ['upload:skills.zip#skills/b', 'skills/b', null, 'queued', parent.id, upload],
     ]);
     // The upload is read until the last part ends.
-    expect(store.uploadInUse(upload)).toBe(true);
+    expect(store.activeUploadPaths().includes(upload)).toBe(true);
     const first = store.claim(4000)!;
     expect(first.id).toBe(children[0]!.id);
     expect(store.finish(first.id, 1, result('h1'))).toBe(true);
-    expect(store.uploadInUse(upload)).toBe(true);
+    expect(store.activeUploadPaths().includes(upload)).toBe(true);
     const second = store.claim(5000)!;
     expect(store.fail(second.id, 1, 'SKILL_NOT_FOUND', 'gone')).toBe(true);
-    expect(store.uploadInUse(upload)).toBe(false);
+    expect(store.activeUploadPaths().includes(upload)).toBe(false);
   });
 
   it('shows a part with the folder in place of the one the submission named; a group is never a lookup answer', () => {
