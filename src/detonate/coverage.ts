@@ -17,11 +17,30 @@ const MISSING: { kind: MissingDependency['kind']; re: RegExp }[] = [
   { kind: 'program', re: /(?:^|\s)(?:\S+: )?(?:line \d+: )?([\w.+-]+): (?:command )?not found/m },
 ];
 
+const NOT_FOUND = /command not found|: not found/;
+
+/**
+ * Whether a program missing from the sandbox ended the run. A shell reports a missing command and goes on to
+ * the next line, so a script that named one Windows or macOS tool in passing still ran the rest: the run died on
+ * it only when the shell's status says so (127) or the complaint is the last thing it printed.
+ */
+export function diedOnMissingProgram(stderr: string, exitCode: number | null): boolean {
+  if (exitCode === 127) return true;
+  const last = stderr.trimEnd().split('\n').pop() ?? '';
+  return NOT_FOUND.test(last);
+}
+
 /** The dependency a run died on, read from its output, or null. */
-export function missingDependency(output: string): { kind: MissingDependency['kind']; name: string } | null {
+export function missingDependency(
+  output: string,
+  /** The run's stderr and exit status: a missing program it went on past is not what it died on. */
+  run?: { stderr: string; exitCode: number | null },
+): { kind: MissingDependency['kind']; name: string } | null {
   for (const { kind, re } of MISSING) {
     const m = re.exec(output);
-    if (m) return { kind, name: (kind === 'interpreter' ? m[2] : m[1])!.trim() };
+    if (!m) continue;
+    if (kind === 'program' && run && !diedOnMissingProgram(run.stderr, run.exitCode)) continue;
+    return { kind, name: (kind === 'interpreter' ? m[2] : m[1])!.trim() };
   }
   return null;
 }
@@ -46,7 +65,13 @@ export function detonationCoverage(
   const missing = new Map<string, MissingDependency>();
   let reachedCode = 0;
   for (const r of runs) {
-    const dep = r.exitCode !== 0 ? missingDependency(`${r.evidence.stderr}\n${r.evidence.stdout}`) : null;
+    const dep =
+      r.exitCode !== 0
+        ? missingDependency(`${r.evidence.stderr}\n${r.evidence.stdout}`, {
+            stderr: r.evidence.stderr,
+            exitCode: r.exitCode,
+          })
+        : null;
     if (!dep) {
       reachedCode++;
       continue;

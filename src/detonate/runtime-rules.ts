@@ -30,13 +30,19 @@ export const RUNTIME_RULES = {
     id: 'runtime.privilege',
     pattern: 'PE2',
     message: 'The code tried to gain root privileges',
-    help: 'sudo, su, doas or pkexec ran during detonation. A skill should not need root.',
+    help: 'During detonation the code ran sudo, su, doas or pkexec on an account, sudo or setuid target, or tried to write a system password or sudo file. A skill should not need root.',
   },
   fetchExec: {
     id: 'runtime.fetch-then-execute',
     pattern: 'SC2',
     message: 'The code downloaded something and executed it',
     help: 'A fetcher ran and a shell or interpreter ran after it (or a downloaded file was executed): remote code that nobody reviewed.',
+  },
+  decodedExec: {
+    id: 'runtime.decoded-code-ran',
+    pattern: 'SC3',
+    message: 'The code decoded hidden code and ran it',
+    help: 'During detonation an encoded payload was decoded and piped into a shell or interpreter, which ran commands of its own. Code hidden from review ran on the machine.',
   },
 } as const satisfies Record<string, RuleInfo>;
 

@@ -15,7 +15,24 @@ export const SHIM_HOME_DIR = '.local/bin';
 const MISSING = (tool: string, what: string) =>
   `echo "${tool}: ${what} is not installed in the sandbox; the command was recorded, not run" >&2\nexit 127`;
 
+// There is no root in the sandbox. The command runs as the same user (it fails wherever it needs root) and the
+// call is recorded by its execve, so a privileged step is seen with what it ran (process-signals.ts tells an
+// installer's `sudo apt-get install` from an escalation). A real sudo would stop at its setuid check instead.
+const SUDO = `while [ $# -gt 0 ]; do
+  case "$1" in
+    -u|-g|-p|-C|-h|-r|-t|-U|-D|--user|--group|--prompt) [ $# -gt 1 ] && shift; shift ;;
+    -s|-i|--shell|--login) shift; [ $# -eq 0 ] && set -- /bin/sh ;;
+    --) shift; break ;;
+    -*) shift ;;
+    *) break ;;
+  esac
+done
+[ $# -eq 0 ] && exit 0
+/usr/bin/env "$@"`;
+
 const SHIMS: Record<string, string> = {
+  sudo: SUDO,
+  doas: SUDO,
   // macOS: -D decodes, -i/-o name the input and output files, -b wraps; GNU: -d, positional file, -w.
   base64: `decode=; garbage=; wrap=; in=; out=
 while [ $# -gt 0 ]; do

@@ -1,5 +1,7 @@
 import type { EvidenceBundle, FsChange } from '../sandbox/evidence.js';
 import { SECOND_STAGE_MARKER } from '../sandbox/sink-payloads.js';
+import { diedOnMissingProgram } from './coverage.js';
+import { decodedCodeRuns, privilegeUse } from './process-signals.js';
 import type { ToolCredentialUse } from './tool-credentials.js';
 
 // What a detonation run did, read off its evidence bundle as the few behaviours that settle static findings.
@@ -24,7 +26,6 @@ const PERSISTENCE_RE =
 
 /** Sandbox folders for scratch files: what a run leaves there is staging, not persistence. */
 const SCRATCH_ROOTS: ReadonlySet<FsChange['root']> = new Set(['tmp', 'var-tmp', 'dev-shm']);
-const PRIVILEGE_PROGRAMS = new Set(['sudo', 'su', 'doas', 'pkexec', 'runuser', 'setpriv']);
 
 /** A file the sink's second-stage marker created (its name is the marker's, wherever $TMPDIR pointed). */
 export function isSecondStageMarker(path: string): boolean {
@@ -52,17 +53,18 @@ export interface RunSignals {
   credentialReads: { path: string; canary: string | null; argv: string[] }[];
   /** A tool using its own credential for its own endpoint (tool-credentials.ts): shown, never a confirmation. */
   expectedCredentialUse: string[];
+  /** Privileged commands that touched an account, sudo or setuid target, and writes to system secret files. */
   privilege: string[];
+  /** Privileged commands that touched none of those (an installer's package install): shown, never confirmed. */
+  privilegeOther: string[];
   persistence: FsChange[];
   /** Code fetched from the network ran: the sink's second-stage marker left its file. */
   fetchThenExec: string[];
+  /** Decoded code handed to an interpreter started commands (process-signals.ts). */
+  decodedExec: string[];
   tmpLeftovers: string[];
   timedOut: boolean;
   processes: string[];
-}
-
-function base(program: string | null | undefined): string {
-  return (program ?? '').split('/').pop() ?? '';
 }
 
 function hostMatches(host: string, list: Iterable<string>): boolean {
@@ -135,6 +137,7 @@ export function readSignals(
       ]
     : [];
 
+  const privilege = privilegeUse(evidence.processes, evidence.sensitiveReads);
   return {
     canaryExfil: canaryHits,
     undeclared,
@@ -146,9 +149,8 @@ export function readSignals(
       )
       .map((r) => ({ path: r.path, canary: r.canary, argv: r.argv })),
     expectedCredentialUse: toolUse.notes,
-    privilege: evidence.processes
-      .filter((p) => PRIVILEGE_PROGRAMS.has(base(p.executable ?? p.argv[0])))
-      .map((p) => p.argv.join(' ')),
+    privilege: privilege.escalations,
+    privilegeOther: privilege.other,
     persistence: evidence.fsChanges.filter(
       (c) =>
         c.change !== 'deleted' &&
@@ -158,6 +160,7 @@ export function readSignals(
         PERSISTENCE_RE.test(c.path),
     ),
     fetchThenExec,
+    decodedExec: decodedCodeRuns(evidence.processes),
     tmpLeftovers: evidence.fsChanges
       .filter((c) => SCRATCH_ROOTS.has(c.root) && c.change === 'created' && !isSecondStageMarker(c.path))
       .map((c) => c.path),
@@ -168,7 +171,12 @@ export function readSignals(
 
 // Why a run could not have completed what a static finding describes. A run that stopped early proves nothing
 // about the code after the point where it stopped, so it may never lower a finding to path_exists_not_triggered.
-const STOP_CAUSES: { re: RegExp; why: string }[] = [
+const STOP_CAUSES: {
+  re: RegExp;
+  why: string;
+  /** Whether the matched complaint ended the run (a shell goes on past a missing command). */
+  fatal?: (stderr: string, exitCode: number | null) => boolean;
+}[] = [
   {
     re: /ModuleNotFoundError|No module named|ImportError|Cannot find module|ERR_MODULE_NOT_FOUND|Can't locate \S+ in @INC|LoadError/,
     why: 'a missing module',
@@ -177,7 +185,12 @@ const STOP_CAUSES: { re: RegExp; why: string }[] = [
     re: /Could not resolve|Failed to connect|Connection refused|Network is unreachable|urlopen error|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|curl: \(\d+\)|wget: |ENOVERSIONS|ETARGET|E404|HTTPError|JSONDecodeError|No matching distribution/,
     why: 'a failed download: what it fetches (a package, a second stage) cannot arrive offline',
   },
-  { re: /command not found|: not found|is not installed/, why: 'a missing program or interpreter' },
+  { re: /is not installed/, why: 'a missing program or interpreter' },
+  {
+    re: /command not found|: not found/,
+    why: 'a missing program or interpreter',
+    fatal: diedOnMissingProgram,
+  },
   { re: /No such file or directory|ENOENT/, why: 'a missing file' },
 ];
 
@@ -203,12 +216,29 @@ export function stoppedEarly(
   const output = `${evidence.stderr}\n${evidence.stdout}`;
   if (exitCode !== 0) {
     for (const cause of STOP_CAUSES) {
-      if (cause.re.test(output)) return `the run stopped at ${cause.why} (${lastLine(output, cause.re)})`;
+      if (!cause.re.test(output) || (cause.fatal && !cause.fatal(evidence.stderr, exitCode))) continue;
+      return `the run stopped at ${cause.why} (${lastLine(output, cause.re)})`;
     }
     const tail = evidence.stderr.trim().split('\n').pop()?.slice(0, 200) ?? '';
     return `the run failed with ${exitCode === null ? 'a signal' : `exit code ${exitCode}`}${tail ? ` (${tail})` : ''}`;
   }
   if (GUARD_RE.test(output)) return `the run stopped at a guard (${lastLine(output, GUARD_RE)})`;
+  return null;
+}
+
+// How interpreters and tools name a file they could not open: node, Python, then `tool: path: No such file`.
+const MISSING_FILE = [
+  /ENOENT: no such file or directory, (?:open|stat|scandir|lstat) '([^']+)'/,
+  /No such file or directory: '([^']+)'/,
+  /(?:^|\n)[^\n:]*: (?:line \d+: )?([^\s:][^:\n]*): No such file or directory/,
+];
+
+/** A file the run could not open by a relative name (resolved against its working folder), or null. */
+export function missingRelativeFile(output: string): string | null {
+  for (const re of MISSING_FILE) {
+    const path = re.exec(output)?.[1];
+    if (path && !path.startsWith('/') && !path.startsWith('~')) return path;
+  }
   return null;
 }
 

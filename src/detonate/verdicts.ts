@@ -36,8 +36,9 @@ function malicious(s: RunSignals): string[] {
     ...undeclaredWhy(s),
     ...s.credentialReads.filter((r) => r.canary).map((r) => `opened ${r.path}`),
     ...s.persistence.map((p) => `wrote ${p.root}:${p.path}`),
-    ...s.privilege.map((p) => `ran ${p}`),
+    ...s.privilege,
     ...s.fetchThenExec,
+    ...s.decodedExec,
   ];
 }
 
@@ -94,13 +95,13 @@ const JUDGES: Partial<Record<PatternId, Judge>> = {
         : null,
   SC3: (s) => (malicious(s).length ? confirmed(0.9, malicious(s)) : null),
   SC5: (s) => (s.undeclared.length ? suspected(undeclaredWhy(s)) : null),
+  // Root for an account, sudo or setuid target is escalation; an installer's `sudo apt-get install` is not.
   PE2: (s) =>
     s.privilege.length
-      ? confirmed(
-          0.9,
-          s.privilege.map((p) => `ran ${p}`),
-        )
-      : null,
+      ? confirmed(0.9, s.privilege)
+      : s.privilegeOther.length
+        ? suspected(s.privilegeOther)
+        : null,
   P4: (s) =>
     s.persistence.length
       ? confirmed(
@@ -138,6 +139,8 @@ function merge(signals: RunSignals[]): RunSignals {
     privilege: all('privilege'),
     persistence: all('persistence'),
     fetchThenExec: all('fetchThenExec'),
+    decodedExec: all('decodedExec'),
+    privilegeOther: all('privilegeOther'),
     tmpLeftovers: all('tmpLeftovers'),
     timedOut: signals.some((s) => s.timedOut),
     processes: all('processes'),
@@ -261,6 +264,7 @@ const EXPLAINED_BY: Record<keyof typeof RUNTIME_RULES, PatternId[]> = {
   persistence: ['P4'],
   privilege: ['PE2'],
   fetchExec: ['SC2', 'SC3'],
+  decodedExec: ['SC3', 'SC2'],
 };
 
 function namesFile(process: string, file: string): boolean {
@@ -329,13 +333,9 @@ export function runtimeFindings(
       s.persistence.map((p) => `wrote ${p.root}:${p.path}`),
       0.92,
     );
-    add(
-      'privilege',
-      run,
-      s.privilege.map((p) => `ran ${p}`),
-      0.9,
-    );
+    add('privilege', run, s.privilege, 0.9);
     add('fetchExec', run, s.fetchThenExec, 0.92);
+    add('decodedExec', run, s.decodedExec, 0.9);
   }
   return out;
 }

@@ -25,4 +25,13 @@ describe('missingDependency', () => {
     ).toEqual({ kind: 'interpreter', name: 'PowerShell (pwsh)' });
     expect(missingDependency('Traceback: KeyError: 1')).toBeNull();
   });
+
+  it('does not blame a missing command the shell went on past', () => {
+    const stderr =
+      'x.sh: line 10: attrib: command not found\nx.sh: line 21: /etc/sudoers: Read-only file system';
+    expect(missingDependency(stderr, { stderr, exitCode: 1 })).toBeNull();
+    expect(missingDependency(stderr, { stderr, exitCode: 127 })).toEqual({ kind: 'program', name: 'attrib' });
+    const last = 'x.sh: line 3: uv: command not found';
+    expect(missingDependency(last, { stderr: last, exitCode: 1 })).toEqual({ kind: 'program', name: 'uv' });
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stoppedEarly } from '../../../src/detonate/signals.js';
+import { missingRelativeFile, stoppedEarly } from '../../../src/detonate/signals.js';
 import type { EvidenceBundle } from '../../../src/sandbox/evidence.js';
 
 // Which runs may lower a finding: only one that ran to a clean end; every other one says why it stopped.
@@ -30,5 +30,32 @@ describe('stoppedEarly', () => {
     expect(stoppedEarly(evidence('usage: x.py <file>\n', ''), 0, false, 'script')).toMatch(/guard/);
     expect(stoppedEarly(evidence('', 'OPENAI_API_KEY is not set'), 0, false, 'script')).toMatch(/guard/);
     expect(stoppedEarly(evidence('options: ...', ''), 0, false, 'script-help')).toMatch(/--help/);
+  });
+
+  it('goes on past a missing command the shell skipped, to what ended the run', () => {
+    const stderr =
+      'x.sh: line 10: attrib: command not found\nx.sh: line 21: /etc/sudoers: Read-only file system';
+    expect(stoppedEarly(evidence('', stderr), 1, false, 'script')).toMatch(
+      /exit code 1 \(.*Read-only file system\)/,
+    );
+  });
+});
+
+describe('missingRelativeFile', () => {
+  it('names a file opened by a relative name, from node, Python and shell tools', () => {
+    expect(missingRelativeFile("Error: ENOENT: no such file or directory, open '.env'")).toBe('.env');
+    expect(
+      missingRelativeFile("FileNotFoundError: [Errno 2] No such file or directory: 'config/settings.json'"),
+    ).toBe('config/settings.json');
+    expect(missingRelativeFile('cat: SOUL.md: No such file or directory')).toBe('SOUL.md');
+    expect(missingRelativeFile('x.sh: line 4: notes.txt: No such file or directory')).toBe('notes.txt');
+  });
+
+  it('ignores absolute and home paths', () => {
+    expect(
+      missingRelativeFile("Error: ENOENT: no such file or directory, open '/Users/victim/.ssh/id_rsa'"),
+    ).toBeNull();
+    expect(missingRelativeFile('cat: /tmp/evil-soul.md: No such file or directory')).toBeNull();
+    expect(missingRelativeFile('Traceback: KeyError')).toBeNull();
   });
 });
