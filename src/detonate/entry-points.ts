@@ -32,7 +32,7 @@ export interface EntryPoint {
    * What the run stands for: a skill script, a command SKILL.md tells the agent to run, or a setup step it tells
    * the user to run. Recorded in detonation.json with the framing and reason, so every run can be traced back.
    */
-  runAs: 'script' | 'instruction' | 'user-setup' | 'script-help';
+  runAs: 'script' | 'instruction' | 'user-setup' | 'script-help' | 'install-hook';
   /** The markdown framing of the span the command came from (null for scripts). */
   framing: Framing | null;
   /** Why this entry point was chosen, in a sentence. */
@@ -301,8 +301,51 @@ function commandEntries(
   return { entries, skipped };
 }
 
+/** The lifecycle scripts a package manager runs by itself when the package is installed, in npm's order. */
+const INSTALL_HOOKS = ['preinstall', 'install', 'postinstall', 'prepare'];
+
 /**
- * Every entry point, SKILL.md commands first (they are what the agent is told to run), then scripts: each
+ * A package.json's install hooks: `npm install` runs them with no one reading them first, which is why campaigns
+ * put their droppers there. Each runs as npm would run it: through the shell, in the package's folder, with
+ * its local binaries on PATH.
+ */
+function installHookEntries(skill: Skill, layout: SandboxLayout, bash: string): EntryPoint[] {
+  const entries: EntryPoint[] = [];
+  for (const file of skill.files) {
+    if (file.path.split('/').pop() !== 'package.json' || file.text === null) continue;
+    let scripts: unknown;
+    try {
+      scripts = (JSON.parse(file.text) as { scripts?: unknown }).scripts;
+    } catch {
+      continue;
+    }
+    if (typeof scripts !== 'object' || scripts === null) continue;
+    const dir = file.path.includes('/')
+      ? `${layout.skillDir}/${file.path.slice(0, file.path.lastIndexOf('/'))}`
+      : layout.skillDir;
+    const lines = file.text.split('\n');
+    for (const hook of INSTALL_HOOKS) {
+      const command = (scripts as Record<string, unknown>)[hook];
+      if (typeof command !== 'string' || !command.trim()) continue;
+      const index = lines.findIndex((l) => l.includes(`"${hook}"`));
+      const line = index < 0 ? 1 : index + 1;
+      entries.push({
+        id: `${file.path} ${hook}`,
+        argv: [bash, '-c', `PATH="${dir}/node_modules/.bin:$PATH"; ${command}`],
+        cwd: dir,
+        origin: { file: file.path, line, endLine: line },
+        runAs: 'install-hook',
+        framing: null,
+        why: `the package's ${hook} hook: npm runs it by itself on install`,
+      });
+    }
+  }
+  return entries;
+}
+
+/**
+ * Every entry point, SKILL.md commands first (they are what the agent is told to run), then package install
+ * hooks, then scripts: each
  * script run plainly, then with the subcommands and arguments its code shows, then with a sample input, then
  * with --help.
  */
@@ -312,6 +355,7 @@ export function findEntryPoints(
   samples: SampleInput[],
 ): { entries: EntryPoint[]; skipped: Skipped[] } {
   const commands = commandEntries(skill, layout, samples);
+  const hooks = installHookEntries(skill, layout, which('bash') ?? '/bin/sh');
   const skipped: Skipped[] = [...commands.skipped];
   const scripts: { entry: EntryPoint; rank: ScriptRank }[] = [];
   for (const file of skill.files) {
@@ -322,5 +366,5 @@ export function findEntryPoints(
   }
   // Stable: by rank, then in file order.
   scripts.sort((a, b) => a.rank - b.rank);
-  return { entries: [...commands.entries, ...scripts.map((s) => s.entry)], skipped };
+  return { entries: [...commands.entries, ...hooks, ...scripts.map((s) => s.entry)], skipped };
 }

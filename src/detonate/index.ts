@@ -10,11 +10,12 @@ import { declaredHosts } from '../scan/index.js';
 import { errorMessage } from '../util/errors.js';
 import { detonationCoverage } from './coverage.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
+import { projectSeedFiles } from './project.js';
 import { PY_SITE_DIR, pythonFallbackSeedFiles } from './python-fallbacks.js';
 import { referencedHosts } from './referenced-hosts.js';
 import { sampleInputs } from './samples.js';
 import { SHIM_HOME_DIR, shimOf, shimSeedFiles } from './shims.js';
-import { fetchedNothing, readSignals, stoppedEarly } from './signals.js';
+import { fetchedNothing, missingRelativeFile, readSignals, stoppedEarly } from './signals.js';
 import { declaredTools, toolCredentialUse } from './tool-credentials.js';
 import { type DetonationRun, runtimeFindings, verdictFor } from './verdicts.js';
 
@@ -77,7 +78,7 @@ async function seedFiles(skill: Skill, samples: ReturnType<typeof sampleInputs>)
     files.push({ path: `${rel}/${f.path}`, content, mode: f.kind === 'script' ? 0o755 : 0o644 });
   }
   for (const s of samples) files.push({ path: `inputs/${s.name}`, content: s.content });
-  files.push(...shimSeedFiles(), ...pythonFallbackSeedFiles());
+  files.push(...projectSeedFiles(), ...shimSeedFiles(), ...pythonFallbackSeedFiles());
   return files;
 }
 
@@ -115,6 +116,32 @@ async function runEntry(
   } finally {
     await sandbox.dispose();
   }
+}
+
+/**
+ * Entry points whose code carries a medium or high finding first, each group in its own order: when a skill
+ * has more entry points than the run budget (a repository of 80 scripts), the budget goes to the code the
+ * static scan flagged instead of the first scripts in file order.
+ */
+function byFindings(entries: EntryPoint[], findings: readonly Finding[]): EntryPoint[] {
+  const flagged = (e: EntryPoint) =>
+    findings.some(
+      (f) =>
+        f.severity !== 'low' &&
+        f.file === e.origin.file &&
+        (e.origin.file !== 'SKILL.md' || (f.line >= e.origin.line && f.line <= e.origin.endLine)),
+    );
+  return [...entries.filter(flagged), ...entries.filter((e) => !flagged(e))];
+}
+
+/** The same entry point run from the project's root, after it stopped on `file` in the skill's folder. */
+function fromProjectRoot(entry: EntryPoint, file: string, root: string): EntryPoint {
+  return {
+    ...entry,
+    id: `${entry.id} (from the project root)`,
+    cwd: root,
+    why: `${entry.why}; run again from the project's root, where agents run commands, after it stopped on a missing ${file}`,
+  };
 }
 
 /** Each platform shim call of a run, once, as `name args`. */
@@ -160,12 +187,11 @@ export async function detonateSkill(
   };
   const found = findEntryPoints(skill, layout, samples);
   const maxRuns = options.maxRuns ?? 24;
-  const entries = found.entries.slice(0, maxRuns);
+  const ranked = found.entries.length > maxRuns ? byFindings(found.entries, findings) : found.entries;
+  const entries = ranked.slice(0, maxRuns);
   const skipped = [
     ...found.skipped.map((s) => ({ entry: s.file, reason: s.reason })),
-    ...found.entries
-      .slice(maxRuns)
-      .map((e) => ({ entry: e.id, reason: `over the limit of ${maxRuns} runs` })),
+    ...ranked.slice(maxRuns).map((e) => ({ entry: e.id, reason: `over the limit of ${maxRuns} runs` })),
   ];
   const files = await seedFiles(skill, samples);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -173,28 +199,42 @@ export async function detonateSkill(
   const knownHosts = referencedHosts(skill);
   const tools = declaredTools(`${skill.description}\n${JSON.stringify(skill.frontmatter)}`);
 
-  const outcomes = await mapLimit(entries, options.concurrency ?? 2, async (entry, i) => {
-    try {
-      const run = await runEntry(entry, files, limits, knownHosts);
-      const artifact = options.writeEvidence
-        ? await options.writeEvidence(`run-${String(i + 1).padStart(2, '0')}`, { ...run.evidence, entry })
-        : `run-${i + 1}`;
-      const outcome: RunOutcome = {
-        entry,
-        ...run,
-        artifact,
-        canaryHits: [],
-        expectedCredentialUse: [],
-        stopped: stoppedEarly(run.evidence, run.exitCode, run.timedOut, entry.runAs),
-        shimsUsed: shimsUsed(run.evidence),
-      };
-      return outcome;
-    } catch (error) {
-      skipped.push({ entry: entry.id, reason: `sandbox run failed: ${errorMessage(error)}` });
-      return null;
-    }
-  });
-  const runs = outcomes.filter((o): o is RunOutcome => o !== null);
+  const runBatch = (batch: EntryPoint[], first: number) =>
+    mapLimit(batch, options.concurrency ?? 2, async (entry, i) => {
+      try {
+        const run = await runEntry(entry, files, limits, knownHosts);
+        const name = `run-${String(first + i + 1).padStart(2, '0')}`;
+        const artifact = options.writeEvidence
+          ? await options.writeEvidence(name, { ...run.evidence, entry })
+          : `run-${first + i + 1}`;
+        const outcome: RunOutcome = {
+          entry,
+          ...run,
+          artifact,
+          canaryHits: [],
+          expectedCredentialUse: [],
+          stopped: stoppedEarly(run.evidence, run.exitCode, run.timedOut, entry.runAs),
+          shimsUsed: shimsUsed(run.evidence),
+        };
+        return outcome;
+      } catch (error) {
+        skipped.push({ entry: entry.id, reason: `sandbox run failed: ${errorMessage(error)}` });
+        return null;
+      }
+    });
+  const firstRuns = (await runBatch(entries, 0)).filter((o): o is RunOutcome => o !== null);
+  // Agents run commands from the project's root: a script that stopped on a file it names relatively (`.env`,
+  // `SOUL.md`) runs again from there, within the run budget.
+  const retries = firstRuns
+    .flatMap((r) => {
+      const file = r.entry.runAs === 'script' && r.stopped ? missingRelativeFile(r.evidence.stderr) : null;
+      return file && r.entry.cwd !== inner.workspace ? [fromProjectRoot(r.entry, file, inner.workspace)] : [];
+    })
+    .slice(0, Math.max(0, maxRuns - entries.length));
+  const runs = [
+    ...firstRuns,
+    ...(await runBatch(retries, entries.length)).filter((o): o is RunOutcome => o !== null),
+  ];
 
   const toolUse = new Map<RunOutcome, ReturnType<typeof toolCredentialUse>>();
   for (const r of runs) {

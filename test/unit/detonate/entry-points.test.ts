@@ -120,4 +120,26 @@ describe('entry points respect framing', () => {
     ]);
     expect(argv[1]!.slice(0, 2)).toEqual(['/h/.local/bin/pwsh', '-NoProfile']);
   });
+
+  it("runs a package.json's install hooks (and no other script of it) as install-hook, at the hook's line", () => {
+    const pkg =
+      '{\n  "name": "x",\n  "scripts": {\n    "test": "vitest",\n    "postinstall": "node setup.js",\n    "preinstall": "sh pre.sh"\n  }\n}\n';
+    const skill = {
+      folderName: 'demo',
+      files: [
+        { path: 'SKILL.md', kind: 'doc', text: '---\nname: demo\ndescription: d\n---\n# Demo\n' },
+        { path: 'tool/package.json', kind: 'manifest', text: pkg },
+      ],
+    } as unknown as Skill;
+    const hooks = findEntryPoints(skill, layout, samples).entries.filter((e) => e.runAs === 'install-hook');
+    expect(hooks.map((e) => e.id)).toEqual(['tool/package.json preinstall', 'tool/package.json postinstall']);
+    expect(hooks[1]!.cwd).toBe('/w/.claude/skills/demo/tool');
+    expect(hooks[1]!.origin).toEqual({ file: 'tool/package.json', line: 5, endLine: 5 });
+    expect(hooks[1]!.argv.at(-1)).toMatch(/node_modules\/\.bin:\$PATH"; node setup\.js$/);
+    const broken = {
+      ...skill,
+      files: [{ path: 'package.json', kind: 'manifest', text: '{ not json' }],
+    } as unknown as Skill;
+    expect(findEntryPoints(broken, layout, samples).entries).toEqual([]);
+  });
 });

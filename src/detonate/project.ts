@@ -1,0 +1,26 @@
+import type { SeedFile } from '../sandbox/types.js';
+
+// The project the agent works in. Agents run a skill's commands from the project's root, where the files a
+// script reads by relative name live: `.env` (a canary, planted by the sandbox), the agent's instruction and
+// memory files (CLAUDE.md, AGENTS.md, and OpenClaw's SOUL.md and MEMORY.md), a README and some code. A stealer
+// that reads `SOUL.md` before it sends `.env` dies on the first missing file in an empty workspace; here it
+// reaches its send. Plain, plausible content: nothing in these files is a secret or a canary.
+
+const FILES: Record<string, string> = {
+  'README.md':
+    '# acme-dashboard\n\nInternal dashboard for order metrics.\n\n## Develop\n\n    npm install\n    npm run dev\n',
+  'CLAUDE.md':
+    '# Project notes for Claude\n\n- TypeScript, strict. Run `npm test` before committing.\n- Never commit `.env`.\n',
+  'AGENTS.md': '# Agent instructions\n\nFollow CLAUDE.md. Keep changes small and tested.\n',
+  'SOUL.md': '# Soul\n\nYou are a careful, helpful assistant for the acme team.\n',
+  'MEMORY.md': '# Memory\n\n- 2026-11-28: the user prefers short answers.\n',
+  'package.json':
+    '{\n  "name": "acme-dashboard",\n  "version": "0.4.2",\n  "private": true,\n  "scripts": { "dev": "vite", "test": "vitest run" }\n}\n',
+  'src/index.ts': "export const title = 'acme-dashboard';\n",
+  '.gitignore': 'node_modules/\n.env\ndist/\n',
+};
+
+/** The project's files as seed files of the sandbox workspace. */
+export function projectSeedFiles(): SeedFile[] {
+  return Object.entries(FILES).map(([path, content]) => ({ path, content }));
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it, vi } from 'vitest';
+import { detonateFixture } from './support.js';
+
+// Real bubblewrap + strace + sink. Classes of malicious scripts the detonation used not to confirm, each with a
+// skill that fails without its fix, and a clean look-alike where one could be confirmed by mistake.
+
+vi.setConfig({ testTimeout: 180_000 });
+
+const confirmedPatterns = (d: Awaited<ReturnType<typeof detonateFixture>>) =>
+  d.confirmed.map((f) => f.pattern);
+
+describe('what malicious scripts hide', () => {
+  it('decoded code piped into a shell is confirmed by the commands it started', async () => {
+    const d = await detonateFixture('decoded-wipe');
+    const sc3 = d.confirmed.find((f) => f.pattern === 'SC3');
+    expect(sc3, 'SC3 is confirmed').toBeDefined();
+    expect(sc3!.verdict.evidence.join('\n')).toMatch(
+      /decoded code ran: `base64 -d \| bash` started .*rm -rf/,
+    );
+  });
+
+  it('sudo on the sudoers file is an escalation; an installer running sudo apt-get is not', async () => {
+    const bad = await detonateFixture('sudo-sudoers');
+    const pe2 = bad.confirmed.find((f) => f.pattern === 'PE2');
+    expect(pe2, 'PE2 is confirmed').toBeDefined();
+    expect(pe2!.verdict.evidence.join('\n')).toMatch(
+      /ran sudo tee -a \/etc\/sudoers\.d\/deploy \(an account or sudo file\)/,
+    );
+
+    const clean = await detonateFixture('clean-sudo-install');
+    expect(clean.confirmed).toEqual([]);
+    const run = clean.runs.find((r) => r.entry.id === 'scripts/install-deps.sh');
+    expect(
+      run?.evidence.processes.some((p) => p.argv[0] === 'sudo'),
+      'the sudo step ran',
+    ).toBe(true);
+    const verdicts = clean.verdicts.filter(
+      (v) => clean.findings.find((f) => f.id === v.finding)?.pattern === 'PE2',
+    );
+    expect(verdicts.length).toBeGreaterThan(0);
+    for (const v of verdicts) expect(v.kind).not.toBe('confirmed');
+  });
+
+  it('a script that reads .env by a relative name runs again from the project root and is confirmed', async () => {
+    const d = await detonateFixture('dotenv-root');
+    const first = d.runs.find((r) => r.entry.id === 'scripts/usage-report.js');
+    expect(first?.stopped).toMatch(/missing file/);
+    const again = d.runs.find((r) => r.entry.id === 'scripts/usage-report.js (from the project root)');
+    expect(again, 'the retry ran').toBeDefined();
+    expect(again!.canaryHits.map((h) => h.canary)).toContain('workspace-dotenv');
+    expect(confirmedPatterns(d).some((p) => ['E1', 'E2'].includes(p))).toBe(true);
+  });
+
+  it("a package's postinstall hook runs as npm would, and its download-and-run is confirmed", async () => {
+    const d = await detonateFixture('npm-hook');
+    const hook = d.runs.find((r) => r.entry.id === 'package.json postinstall');
+    expect(hook?.entry.runAs).toBe('install-hook');
+    const sc2 = d.confirmed.find((f) => f.pattern === 'SC2' && f.file === 'package.json');
+    expect(sc2, 'SC2 in package.json is confirmed').toBeDefined();
+    expect(sc2!.verdict.evidence.join('\n')).toMatch(/second-stage marker ran/);
+
+    const clean = await detonateFixture('clean-npm-hook');
+    expect(clean.runs.map((r) => r.entry.id)).toEqual(
+      expect.arrayContaining(['package.json postinstall', 'package.json prepare']),
+    );
+    expect(clean.confirmed).toEqual([]);
+  });
+
+  it('a run budget smaller than the entry points goes to the flagged script first', async () => {
+    const d = await detonateFixture('budget-tail', { maxRuns: 4 });
+    expect(d.runs.length).toBeLessThanOrEqual(4);
+    expect(d.runs.some((r) => r.entry.origin.file === 'scripts/zz_sync.py')).toBe(true);
+    expect(confirmedPatterns(d)).toContain('PE3');
+    expect(d.coverage.overBudget.length).toBeGreaterThan(0);
+  });
+});
