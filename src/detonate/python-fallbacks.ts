@@ -145,11 +145,23 @@ class Session:
 Client = Session
 `;
 
+// sitecustomize also shortens time.sleep: code that waits out a sandbox (time.sleep(1800) before its payload)
+// reaches the payload within the run's few seconds, as the shell's sleep does through its shim (shims.ts).
 const SITECUSTOMIZE = `# SkillAudit sandbox: fallback modules (requests, httpx) at the end of sys.path, after anything installed.
 import os
 import sys
+import time as _time
 
 sys.path.append(os.path.join(os.path.expanduser("~"), "${FALLBACK_DIR}"))
+
+_real_sleep = _time.sleep
+
+
+def _short_sleep(seconds):
+    _real_sleep(min(max(seconds, 0), 0.01))
+
+
+_time.sleep = _short_sleep
 `;
 
 export function pythonFallbackSeedFiles(): SeedFile[] {

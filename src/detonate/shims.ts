@@ -65,6 +65,20 @@ exit 0`,
   chflags: 'exit 0',
   codesign: 'exit 0',
   spctl: 'exit 0',
+  // A delay that waits out the sandbox (`sleep 900 && curl … | sh`): recorded, returns at once, so the run reaches
+  // what comes after within its time limit. Python's time.sleep is shortened the same way (python-fallbacks.ts).
+  sleep: 'exit 0',
+  // Scheduled persistence: the table a skill installs is kept where the run's file changes show it
+  // (signals.ts counts it as persistence); `crontab -l` lists it, or says there is none, as cron does.
+  crontab: `tab="$HOME/.local/share/cron/crontab"
+case "$1" in
+  -l) if [ -f "$tab" ]; then cat "$tab"; else echo "no crontab for $(id -un)" >&2; exit 1; fi ;;
+  -r) rm -f "$tab" ;;
+  -e) exit 0 ;;
+  *) mkdir -p "\${tab%/*}"; if [ $# -eq 0 ] || [ "$1" = "-" ]; then cat > "$tab"; else cat "$1" > "$tab"; fi ;;
+esac`,
+  // macOS services: recorded, nothing loaded (the plist a skill writes is seen as a file change).
+  launchctl: 'exit 0',
   pbcopy: 'cat > /dev/null',
   pbpaste: 'exit 0',
   sw_vers: `case "$1" in

@@ -2,7 +2,7 @@ import type { EvidenceBundle, FsChange } from '../sandbox/evidence.js';
 import { SECOND_STAGE_MARKER } from '../sandbox/sink-payloads.js';
 import { diedOnMissingProgram } from './coverage.js';
 import { decodedCodeRuns, privilegeUse } from './process-signals.js';
-import type { ToolCredentialUse } from './tool-credentials.js';
+import { NO_TOOL_USE, type ToolCredentialUse } from './tool-credentials.js';
 
 // What a detonation run did, read off its evidence bundle as the few behaviours that settle static findings.
 
@@ -22,7 +22,7 @@ const VENDOR_HOSTS = [
 ];
 
 const PERSISTENCE_RE =
-  /(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.config\/fish\/|\.config\/autostart\/|\.config\/systemd\/user\/|Library\/LaunchAgents\/|\.ssh\/authorized_keys|\.gitconfig|CLAUDE\.md|AGENTS\.md|\.claude\/|\.codex\/|\.config\/opencode\/|\.cursor\/|\.agents\/skills\/|\.local\/bin\/)/;
+  /(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.config\/fish\/|\.config\/autostart\/|\.config\/systemd\/user\/|Library\/LaunchAgents\/|\.ssh\/authorized_keys|\.gitconfig|CLAUDE\.md|AGENTS\.md|\.claude\/|\.codex\/|\.config\/opencode\/|\.cursor\/|\.agents\/skills\/|\.local\/bin\/|\.local\/share\/cron\/)/;
 
 /** Sandbox folders for scratch files: what a run leaves there is staging, not persistence. */
 const SCRATCH_ROOTS: ReadonlySet<FsChange['root']> = new Set(['tmp', 'var-tmp', 'dev-shm']);
@@ -118,11 +118,14 @@ export function readSignals(
   timedOut: boolean,
   /** The skill's own folder relative to the workspace: what it writes there is its output, not persistence. */
   skillDir: string,
-  toolUse: ToolCredentialUse = { reads: new Set(), hits: new Set(), notes: [] },
+  toolUse: ToolCredentialUse = NO_TOOL_USE,
 ): RunSignals {
   const dests = destinations(evidence);
   const undeclared = dests.filter(
-    (d) => !hostMatches(d.host, declaredHosts) && !hostMatches(d.host, VENDOR_HOSTS),
+    (d) =>
+      !hostMatches(d.host, declaredHosts) &&
+      !hostMatches(d.host, VENDOR_HOSTS) &&
+      !toolUse.hosts.has(d.host.toLowerCase()),
   );
   const expected = dests.filter((d) => !undeclared.includes(d));
 

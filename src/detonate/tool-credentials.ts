@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import type { CanaryHit } from '../sandbox/canaries.js';
 import type { EvidenceBundle, ProcessRecord, SensitiveRead } from '../sandbox/evidence.js';
 
@@ -49,6 +50,21 @@ const PROGRAM_TOOL: Record<string, string> = {
   aws: 'aws',
   kubectl: 'kubectl',
   helm: 'helm',
+  gcloud: 'gcloud',
+  'gcloud.py': 'gcloud',
+  az: 'az',
+};
+
+/**
+ * The vendor's own hosts a cloud CLI contacts by itself (its API, its sign-in, the cloud's metadata server it
+ * probes to learn whether it runs on a cloud VM). Reaching them is the tool's behaviour, not the skill sending
+ * data somewhere: shown as expected. A canary sent there is still exfiltration (canary hits are judged apart).
+ */
+const TOOL_HOSTS: Record<string, readonly string[]> = {
+  gcloud: ['googleapis.com', 'metadata.google.internal', 'accounts.google.com', 'gcr.io', 'pkg.dev'],
+  aws: ['amazonaws.com', 'aws.amazon.com'],
+  az: ['azure.com', 'azure.net', 'microsoftonline.com', 'windows.net'],
+  gh: ['github.com', 'githubusercontent.com'],
 };
 
 const INTERPRETER = /^(node|nodejs|python[\d.]*)$/;
@@ -62,7 +78,8 @@ function base(path: string | null | undefined): string {
  * only writable places), so a skill's own script named `npm` is not mistaken for npm.
  */
 function installed(path: string | undefined): boolean {
-  return !!path && path.startsWith('/') && !/^\/(home|tmp|var\/tmp|root)\//.test(path);
+  // Normalised first: `/usr/bin/../../home/skill/npm` is in HOME, whatever it starts with.
+  return !!path && path.startsWith('/') && !/^\/(home|tmp|var\/tmp|root)\//.test(posix.normalize(path));
 }
 
 /** The tool a process is, from its own program (never its parent's: npm's lifecycle scripts are not npm). */
@@ -94,9 +111,18 @@ export interface ToolCredentialUse {
   reads: ReadonlySet<SensitiveRead>;
   /** Canary hits that were the owning tool presenting its credential to its own endpoint. */
   hits: ReadonlySet<CanaryHit>;
+  /** Hosts only a cloud CLI looked up, each one of that CLI's own (TOOL_HOSTS): expected, not undeclared. */
+  hosts: ReadonlySet<string>;
   /** One line each, for detonation.json and the report's expected evidence. */
   notes: string[];
 }
+
+export const NO_TOOL_USE: ToolCredentialUse = {
+  reads: new Set(),
+  hits: new Set(),
+  hosts: new Set(),
+  notes: [],
+};
 
 function hostOf(hit: CanaryHit): string {
   // findCanaryHits writes sink hits as `<protocol> <host>:<port><path>`.
@@ -120,6 +146,7 @@ export function toolCredentialUse(
     const p = pid === undefined ? undefined : byPid.get(pid);
     return p ? toolOf(p) : null;
   };
+  const hosts = toolHosts(evidence, toolAt);
   for (const [canary, owner] of Object.entries(OWNERS)) {
     const readers = evidence.sensitiveReads.filter(
       (r) => r.canary === canary && !r.write && r.error === null,
@@ -147,5 +174,26 @@ export function toolCredentialUse(
         (where.length ? ` and presented only to ${where.join(', ')}, its configured endpoint` : ', not sent'),
     );
   }
-  return { reads, hits, notes };
+  return { reads, hits, hosts, notes };
+}
+
+/** Hosts that only a cloud CLI looked up, each among that CLI's own (the pair: looking-up process, host). */
+function toolHosts(
+  evidence: EvidenceBundle,
+  toolAt: (pid: number | undefined) => string | null,
+): Set<string> {
+  const lookups = new Map<string, (string | null)[]>();
+  for (const q of evidence.network.dnsQueries) {
+    if (q.source !== 'strace') continue;
+    const name = q.name.toLowerCase();
+    lookups.set(name, [...(lookups.get(name) ?? []), toolAt(q.pid)]);
+  }
+  const out = new Set<string>();
+  for (const [host, tools] of lookups) {
+    const tool = tools[0];
+    if (!tool || !tools.every((t) => t === tool)) continue;
+    if (!(TOOL_HOSTS[tool] ?? []).some((h) => host === h || host.endsWith(`.${h}`))) continue;
+    out.add(host);
+  }
+  return out;
 }

@@ -74,3 +74,18 @@ describe('what malicious scripts hide', () => {
     expect(d.coverage.overBudget.length).toBeGreaterThan(0);
   });
 });
+
+describe('guards that wait out the sandbox', () => {
+  it('a long sleep before the payload is shortened, in Python and in the shell, and a crontab entry is seen', async () => {
+    const d = await detonateFixture('delayed-drop');
+    const warmup = d.runs.find((r) => r.entry.id === 'scripts/warmup.py');
+    expect(warmup?.timedOut).toBe(false);
+    expect(warmup?.canaryHits.map((h) => h.canary)).toContain('aws-credentials-file');
+    const schedule = d.runs.find((r) => r.entry.id === 'scripts/schedule.sh');
+    expect(schedule?.shimsUsed).toEqual(expect.arrayContaining(['sleep 600']));
+    const p4 = d.confirmed.find((f) => f.pattern === 'P4' && f.file === 'scripts/schedule.sh');
+    expect(p4, 'the crontab entry is confirmed').toBeDefined();
+    expect([p4!.evidence, ...p4!.verdict.evidence].join('\n')).toMatch(/\.local\/share\/cron\/crontab/);
+    expect(confirmedPatterns(d)).toEqual(expect.arrayContaining(['PE3', 'E1']));
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { declaredTools, toolOf } from '../../../src/detonate/tool-credentials.js';
+import { declaredTools, toolCredentialUse, toolOf } from '../../../src/detonate/tool-credentials.js';
+import type { EvidenceBundle } from '../../../src/sandbox/evidence.js';
 
 const proc = (executable: string, argv: string[]) => ({ pid: 1, ppid: null, executable, argv, exit: null });
 
@@ -18,6 +19,7 @@ describe('toolOf: which tool a process is, from its own program', () => {
     expect(toolOf(proc(`${skill}/bin/npm`, ['npm', 'install']))).toBeNull();
     expect(toolOf(proc('/usr/bin/node', ['node', `${skill}/npm`, 'install']))).toBeNull();
     expect(toolOf(proc('/usr/bin/node', ['node', 'npm']))).toBeNull();
+    expect(toolOf(proc('/usr/bin/node', ['node', '/usr/bin/../../home/skill/work/npm']))).toBeNull();
     // A lifecycle script (`node install.js` under node_modules) is the package's code, not npm.
     expect(toolOf(proc('/usr/bin/node', ['node', 'install.js']))).toBeNull();
     // python -m imports from the working directory first, which the skill controls.
@@ -28,5 +30,56 @@ describe('toolOf: which tool a process is, from its own program', () => {
     expect(declaredTools('description: Manage issues').has('gh')).toBe(false);
     expect(declaredTools('{"requires":{"bins":["gh"]}}').has('gh')).toBe(true);
     expect(declaredTools('').has('npm')).toBe(true);
+  });
+});
+
+describe("a cloud CLI's own hosts", () => {
+  const sdk = '/usr/bin/../lib/google-cloud-sdk';
+  const gcloud = {
+    pid: 7,
+    ppid: 1,
+    executable: `${sdk}/platform/bundledpythonunix/bin/python3`,
+    argv: ['python3', `${sdk}/lib/gcloud.py`, 'run', 'deploy'],
+    exit: null,
+  };
+  const script = {
+    pid: 8,
+    ppid: 1,
+    executable: '/usr/bin/python3',
+    argv: ['python3', '/home/skill/work/x.py'],
+    exit: null,
+  };
+  const evidence = (queries: { name: string; pid: number }[]) =>
+    ({
+      processes: [gcloud, script],
+      sensitiveReads: [],
+      network: { dnsQueries: queries.map((q) => ({ ...q, type: 'A', source: 'strace' })) },
+    }) as unknown as EvidenceBundle;
+
+  it('are expected when only that CLI looked them up', () => {
+    expect(toolOf(gcloud)).toBe('gcloud');
+    const use = toolCredentialUse(
+      evidence([
+        { name: 'metadata.google.internal', pid: 7 },
+        { name: 'run.googleapis.com', pid: 7 },
+      ]),
+      [],
+      new Set(),
+    );
+    expect([...use.hosts]).toEqual(['metadata.google.internal', 'run.googleapis.com']);
+  });
+
+  it("are not when the skill's own code looked them up too, or the host is not the CLI's", () => {
+    const both = toolCredentialUse(
+      evidence([
+        { name: 'storage.googleapis.com', pid: 7 },
+        { name: 'storage.googleapis.com', pid: 8 },
+      ]),
+      [],
+      new Set(),
+    );
+    expect(both.hosts.size).toBe(0);
+    const other = toolCredentialUse(evidence([{ name: 'collector.example.net', pid: 7 }]), [], new Set());
+    expect(other.hosts.size).toBe(0);
   });
 });
