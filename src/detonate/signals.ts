@@ -82,7 +82,10 @@ function destinations(evidence: EvidenceBundle): Destination[] {
       r.kind === 'dns'
         ? `DNS ${r.queryType ?? 'A'} ${host}`
         : `${r.method ?? r.protocol.toUpperCase()} ${host}${r.path ?? ''}`;
-    out.push({ host, address: r.address, port: r.port, protocol: r.protocol, bytes: r.bytes, summary: what });
+    // A lookup carries no data of the run's but the name (a name carrying a canary is a canary hit, judged
+    // apart): a tool resolving its vendor's update host has contacted it, not sent it anything.
+    const bytes = r.kind === 'dns' ? 0 : r.bytes;
+    out.push({ host, address: r.address, port: r.port, protocol: r.protocol, bytes, summary: what });
   }
   if (evidence.network.mode !== 'sink') {
     for (const q of evidence.network.dnsQueries) {

@@ -53,6 +53,7 @@ const PROGRAM_TOOL: Record<string, string> = {
   gcloud: 'gcloud',
   'gcloud.py': 'gcloud',
   az: 'az',
+  terraform: 'terraform',
 };
 
 /**
@@ -65,6 +66,7 @@ const TOOL_HOSTS: Record<string, readonly string[]> = {
   aws: ['amazonaws.com', 'aws.amazon.com'],
   az: ['azure.com', 'azure.net', 'microsoftonline.com', 'windows.net'],
   gh: ['github.com', 'githubusercontent.com'],
+  terraform: ['hashicorp.com', 'terraform.io'],
 };
 
 const INTERPRETER = /^(node|nodejs|python[\d.]*)$/;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { missingRelativeFile, stoppedEarly } from '../../../src/detonate/signals.js';
+import { missingRelativeFile, readSignals, stoppedEarly } from '../../../src/detonate/signals.js';
 import type { EvidenceBundle } from '../../../src/sandbox/evidence.js';
 
 // Which runs may lower a finding: only one that ran to a clean end; every other one says why it stopped.
@@ -57,5 +57,42 @@ describe('missingRelativeFile', () => {
     ).toBeNull();
     expect(missingRelativeFile('cat: /tmp/evil-soul.md: No such file or directory')).toBeNull();
     expect(missingRelativeFile('Traceback: KeyError')).toBeNull();
+  });
+});
+
+describe('readSignals: destinations', () => {
+  const bundle = (sink: unknown[]) =>
+    ({
+      processes: [],
+      sensitiveReads: [],
+      fsChanges: [],
+      network: { mode: 'sink', sink, dnsQueries: [], attempts: [] },
+    }) as unknown as EvidenceBundle;
+
+  it('counts a lookup of an undeclared host as contact, not as data sent', () => {
+    const dns = {
+      kind: 'dns',
+      host: 'checkpoint-api.hashicorp.com',
+      address: '192.0.2.1',
+      port: 53,
+      protocol: 'udp',
+      bytes: 61,
+      queryType: 'A',
+    };
+    const post = {
+      kind: 'tcp',
+      host: 'collect.example.net',
+      address: '192.0.2.1',
+      port: 443,
+      protocol: 'tcp',
+      bytes: 380,
+      method: 'POST',
+      path: '/',
+    };
+    const s = readSignals(bundle([dns, post]), new Set(), [], false, '.claude/skills/x');
+    expect(s.undeclared.map((d) => [d.host, d.bytes])).toEqual([
+      ['checkpoint-api.hashicorp.com', 0],
+      ['collect.example.net', 380],
+    ]);
   });
 });
