@@ -184,11 +184,17 @@ function toolHosts(
   evidence: EvidenceBundle,
   toolAt: (pid: number | undefined) => string | null,
 ): Set<string> {
+  // Who reached each host: the processes strace saw look it up, and those that connected to the sink address
+  // and port it was served on (a Go tool resolves without a lookup strace can read). The sink serves every name
+  // at one address, so a skill process reaching any host on the same port makes the host nobody's own.
   const lookups = new Map<string, (string | null)[]>();
-  for (const q of evidence.network.dnsQueries) {
-    if (q.source !== 'strace') continue;
-    const name = q.name.toLowerCase();
-    lookups.set(name, [...(lookups.get(name) ?? []), toolAt(q.pid)]);
+  const add = (host: string, tool: string | null) =>
+    lookups.set(host.toLowerCase(), [...(lookups.get(host.toLowerCase()) ?? []), tool]);
+  for (const q of evidence.network.dnsQueries) if (q.source === 'strace') add(q.name, toolAt(q.pid));
+  for (const r of evidence.network.sink) {
+    if (r.kind !== 'tcp' || !r.host) continue;
+    for (const a of evidence.network.attempts)
+      if (a.syscall === 'connect' && a.address === r.address && a.port === r.port) add(r.host, toolAt(a.pid));
   }
   const out = new Set<string>();
   for (const [host, tools] of lookups) {

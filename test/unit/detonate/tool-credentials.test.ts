@@ -53,7 +53,11 @@ describe("a cloud CLI's own hosts", () => {
     ({
       processes: [gcloud, script],
       sensitiveReads: [],
-      network: { dnsQueries: queries.map((q) => ({ ...q, type: 'A', source: 'strace' })) },
+      network: {
+        dnsQueries: queries.map((q) => ({ ...q, type: 'A', source: 'strace' })),
+        sink: [],
+        attempts: [],
+      },
     }) as unknown as EvidenceBundle;
 
   it('are expected when only that CLI looked them up', () => {
@@ -81,5 +85,34 @@ describe("a cloud CLI's own hosts", () => {
     expect(both.hosts.size).toBe(0);
     const other = toolCredentialUse(evidence([{ name: 'collector.example.net', pid: 7 }]), [], new Set());
     expect(other.hosts.size).toBe(0);
+  });
+
+  it('are attributed by connection when the tool resolved names itself (terraform, a Go program)', () => {
+    const tf = {
+      pid: 9,
+      ppid: 1,
+      executable: '/usr/local/bin/terraform',
+      argv: ['terraform', 'plan'],
+      exit: null,
+    };
+    const sink = { kind: 'tcp', host: 'checkpoint-api.hashicorp.com', address: '192.0.2.1', port: 443 };
+    const connect = (pid: number) => ({
+      pid,
+      syscall: 'connect',
+      address: '192.0.2.1',
+      port: 443,
+      protocol: 'tcp',
+    });
+    const bundle = (pids: number[]) =>
+      ({
+        processes: [tf, script],
+        sensitiveReads: [],
+        network: { dnsQueries: [], sink: [sink], attempts: pids.map(connect) },
+      }) as unknown as EvidenceBundle;
+    expect([...toolCredentialUse(bundle([9]), [], new Set()).hosts]).toEqual([
+      'checkpoint-api.hashicorp.com',
+    ]);
+    // The skill's own script reached the same sink address and port: the host is nobody's own.
+    expect(toolCredentialUse(bundle([9, 8]), [], new Set()).hosts.size).toBe(0);
   });
 });
