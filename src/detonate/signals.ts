@@ -21,8 +21,21 @@ const VENDOR_HOSTS = [
   'rubygems.org',
 ];
 
+// Files whose change outlives the task: shell start-up files, autostart and scheduler entries, SSH access, git
+// config, and in an agent's own folders only what the agent loads (instructions, settings and hooks, MCP
+// servers, skills, commands, agents, prompts, rules). An index or cache a skill keeps in ~/.codex is data the
+// agent never reads by itself, not a change to its behaviour.
 const PERSISTENCE_RE =
-  /(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.config\/fish\/|\.config\/autostart\/|\.config\/systemd\/user\/|Library\/LaunchAgents\/|\.ssh\/authorized_keys|\.gitconfig|CLAUDE\.md|AGENTS\.md|\.claude\/|\.codex\/|\.config\/opencode\/|\.cursor\/|\.agents\/skills\/|\.local\/bin\/|\.local\/share\/cron\/)/;
+  /(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.config\/fish\/|\.config\/autostart\/|\.config\/systemd\/user\/|Library\/LaunchAgents\/|\.ssh\/authorized_keys|\.gitconfig|CLAUDE\.md|AGENTS\.md|\.local\/bin\/|\.local\/share\/cron\/)/;
+const AGENT_DIR = /(^|\/)(\.claude|\.codex|\.config\/opencode|\.cursor|\.agents|\.gemini)\/(.*)$/;
+const AGENT_LOADS =
+  /^(?:[^/]*\.md|[^/]*settings[^/]*\.json|config\.(?:toml|json|ya?ml)|[^/]*mcp[^/]*\.json|opencode\.jsonc?|(?:skills|commands|agents|hooks|prompts|rules|plugins)\/.*)$/;
+
+function changesBehaviour(path: string): boolean {
+  if (PERSISTENCE_RE.test(path)) return true;
+  const inAgent = AGENT_DIR.exec(path)?.[3];
+  return inAgent !== undefined && AGENT_LOADS.test(inAgent);
+}
 
 /** Sandbox folders for scratch files: what a run leaves there is staging, not persistence. */
 const SCRATCH_ROOTS: ReadonlySet<FsChange['root']> = new Set(['tmp', 'var-tmp', 'dev-shm']);
@@ -163,7 +176,7 @@ export function readSignals(
         (c.root === 'home' ||
           c.root === 'root' ||
           (c.root === 'workspace' && !c.path.startsWith(`${skillDir}/`))) &&
-        PERSISTENCE_RE.test(c.path),
+        changesBehaviour(c.path),
     ),
     fetchThenExec,
     decodedExec: decodedCodeRuns(evidence.processes),

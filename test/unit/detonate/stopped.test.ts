@@ -95,4 +95,21 @@ describe('readSignals: destinations', () => {
       ['collect.example.net', 380],
     ]);
   });
+
+  it('counts as persistence what an agent loads from its folders, not an index a skill keeps there', () => {
+    const change = (path: string) => ({ root: 'home', path, change: 'created', before: null, after: null });
+    const paths = [
+      '.codex/skill-index.json',
+      '.claude/projects/x/log.jsonl',
+      '.codex/config.toml',
+      '.claude/settings.json',
+      '.claude/skills/helper/SKILL.md',
+      '.agents/skills/helper/run.sh',
+      '.bashrc',
+      '.local/share/cron/crontab',
+    ];
+    const evidence = { ...bundle([]), fsChanges: paths.map(change) } as unknown as EvidenceBundle;
+    const s = readSignals(evidence, new Set(), [], false, '.claude/skills/x');
+    expect(s.persistence.map((c) => c.path)).toEqual(paths.slice(2));
+  });
 });
