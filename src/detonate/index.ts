@@ -16,7 +16,7 @@ import { referencedHosts } from './referenced-hosts.js';
 import { sampleInputs } from './samples.js';
 import { SHIM_HOME_DIR, shimOf, shimSeedFiles } from './shims.js';
 import { fetchedNothing, missingRelativeFile, readSignals, stoppedEarly } from './signals.js';
-import { declaredTools, toolCredentialUse } from './tool-credentials.js';
+import { toolCredentialUse } from './tool-credentials.js';
 import { type DetonationRun, runtimeFindings, verdictFor } from './verdicts.js';
 
 // Detonation: the skill's own scripts and the commands SKILL.md tells the agent to run, each run in a fresh
@@ -197,7 +197,6 @@ export async function detonateSkill(
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const hosts = declaredHosts(skill);
   const knownHosts = referencedHosts(skill);
-  const tools = declaredTools(`${skill.description}\n${JSON.stringify(skill.frontmatter)}`);
 
   const runBatch = (batch: EntryPoint[], first: number) =>
     mapLimit(batch, options.concurrency ?? 2, async (entry, i) => {
@@ -239,7 +238,7 @@ export async function detonateSkill(
   const toolUse = new Map<RunOutcome, ReturnType<typeof toolCredentialUse>>();
   for (const r of runs) {
     const allProofs = findCanaryHits(r.evidence).filter((h) => h.proof);
-    const own = toolCredentialUse(r.evidence, allProofs, tools);
+    const own = toolCredentialUse(r.evidence, allProofs);
     toolUse.set(r, own);
     r.expectedCredentialUse = own.notes;
     const proofs = allProofs.filter((h) => !own.hits.has(h));

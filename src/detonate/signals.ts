@@ -1,8 +1,10 @@
 import type { EvidenceBundle, FsChange } from '../sandbox/evidence.js';
+import { SINKHOLE_ADDRESS } from '../sandbox/network-sink.js';
 import { SECOND_STAGE_MARKER } from '../sandbox/sink-payloads.js';
 import { diedOnMissingProgram } from './coverage.js';
 import { decodedCodeRuns, privilegeUse } from './process-signals.js';
-import { NO_TOOL_USE, type ToolCredentialUse } from './tool-credentials.js';
+import { bareHost, NO_TOOL_USE, type ToolCredentialUse } from './tool-credentials.js';
+import { vendorInstaller } from './vendor-installers.js';
 
 // What a detonation run did, read off its evidence bundle as the few behaviours that settle static findings.
 
@@ -73,6 +75,8 @@ export interface RunSignals {
   persistence: FsChange[];
   /** Code fetched from the network ran: the sink's second-stage marker left its file. */
   fetchThenExec: string[];
+  /** Downloaded code that ran when every download was a tool's official installer (vendor-installers.ts). */
+  vendorInstalls: string[];
   /** Decoded code handed to an interpreter started commands (process-signals.ts). */
   decodedExec: string[];
   tmpLeftovers: string[];
@@ -141,7 +145,7 @@ export function readSignals(
     (d) =>
       !hostMatches(d.host, declaredHosts) &&
       !hostMatches(d.host, VENDOR_HOSTS) &&
-      !toolUse.hosts.has(d.host.toLowerCase()),
+      !toolUse.hosts.has(bareHost(d.host)),
   );
   const expected = dests.filter((d) => !undeclared.includes(d));
 
@@ -150,11 +154,15 @@ export function readSignals(
   // file (sink-payloads.ts). A fetcher followed by an interpreter proves nothing by itself (a clean script may
   // download data and then run its own helper), so nothing short of the marker counts.
   const markers = evidence.fsChanges.filter((c) => c.change === 'created' && isSecondStageMarker(c.path));
-  const fetchThenExec = markers.length
+  const ran = markers.length
     ? [
         `executed code fetched from the network (${fetchedNothing(evidence).slice(0, 3).join(', ') || 'a download'}): the sandbox's second-stage marker ran (${markers.map((m) => `${m.root}:${m.path}`).join(', ')})`,
       ]
     : [];
+  // Every download an official installer (uv from astral.sh): the tool installed as its docs say, not a confirmation.
+  const installers = vendorDownloadsOnly(evidence);
+  const fetchThenExec = installers ? [] : ran;
+  const vendorInstalls = installers && ran.length ? installers : [];
 
   const privilege = privilegeUse(evidence.processes, evidence.sensitiveReads);
   return {
@@ -179,6 +187,7 @@ export function readSignals(
         changesBehaviour(c.path),
     ),
     fetchThenExec,
+    vendorInstalls,
     decodedExec: decodedCodeRuns(evidence.processes),
     tmpLeftovers: evidence.fsChanges
       .filter((c) => SCRATCH_ROOTS.has(c.root) && c.change === 'created' && !isSecondStageMarker(c.path))
@@ -259,6 +268,24 @@ export function missingRelativeFile(output: string): string | null {
     if (path && !path.startsWith('/') && !path.startsWith('~')) return path;
   }
   return null;
+}
+
+/** When every download of the run was an official installer, one line each; null when any was not (or none). */
+function vendorDownloadsOnly(evidence: EvidenceBundle): string[] | null {
+  if (evidence.network.mode !== 'sink') return null;
+  const fetched = evidence.network.sink.filter((r) => r.kind === 'tcp');
+  if (fetched.length === 0) return null;
+  const lines: string[] = [];
+  for (const r of fetched) {
+    // Reached through a name the sink resolved: a connection to a literal address that only claims the vendor's
+    // name (`curl --resolve astral.sh:443:203.0.113.9 …`) would reach someone else's server outside the sandbox.
+    const installer = r.address === SINKHOLE_ADDRESS ? vendorInstaller(r.host ?? '', r.path ?? '') : null;
+    if (!installer) return null;
+    lines.push(
+      `ran the official ${installer.tool} installer (${r.method ?? 'GET'} ${r.host}${r.path ?? ''})`,
+    );
+  }
+  return [...new Set(lines)];
 }
 
 /**

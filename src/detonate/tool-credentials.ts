@@ -2,11 +2,13 @@ import { posix } from 'node:path';
 import type { CanaryHit } from '../sandbox/canaries.js';
 import type { EvidenceBundle, ProcessRecord, SensitiveRead } from '../sandbox/evidence.js';
 
-// A package manager, git or a CLI the skill declares reads its own credential file and presents the token to
-// the endpoint that file binds it to (npm's token to its registry, git's to its remote): that is the tool
-// using its own credential for its own purpose, not the skill stealing it. The decision is made from the pair
-// (reader process, destination): the canary must be read only by its owning tool, reach nothing but that
-// tool's endpoint, and the destination must have been looked up by that tool. Anything else stays evidence.
+// A package manager, git or a cloud CLI reads its own credential file and presents the token to the endpoint
+// that file binds it to (npm's token to its registry, git's to its remote, kubectl's to its cluster): that is
+// the tool using its own credential for its own purpose, not the skill stealing it. The decision is made from
+// the pair (reader process, destination): the canary must be read only by its owning tool, reach nothing but
+// that tool's endpoint, and the destination must have been looked up by that tool. Anything else stays
+// evidence. Whether the skill declares the tool does not matter: the endpoint is the credential file's own, so
+// a skill can only move the token elsewhere (`kubectl --server https://collector…`), which is then a hit.
 
 interface Owner {
   /** Tools that read this credential for their own use. */
@@ -23,9 +25,6 @@ const OWNERS: Record<string, Owner> = {
   'aws-credentials-file': { tools: ['aws'], endpoints: ['amazonaws.com'] },
   'kube-config': { tools: ['kubectl', 'helm'], endpoints: ['10.20.0.1'] },
 };
-
-// Package managers and git own their credentials whatever the skill says; other CLIs only when it declares them.
-const ALWAYS_OWNED = new Set(['npm', 'pnpm', 'yarn', 'pip', 'uv', 'poetry', 'cargo', 'git']);
 
 const PROGRAM_TOOL: Record<string, string> = {
   npm: 'npm',
@@ -99,15 +98,6 @@ export function toolOf(p: ProcessRecord): string | null {
   return PROGRAM_TOOL[name] ?? null;
 }
 
-/** CLIs the skill declares in its frontmatter or description (`requires: [gh]`, `allowed-tools: Bash(gh:*)`). */
-export function declaredTools(frontmatterText: string): Set<string> {
-  const tools = new Set(ALWAYS_OWNED);
-  for (const tool of Object.values(PROGRAM_TOOL)) {
-    if (new RegExp(`(^|[^\\w-])${tool}([^\\w-]|$)`).test(frontmatterText)) tools.add(tool);
-  }
-  return tools;
-}
-
 export interface ToolCredentialUse {
   /** Canary reads that were the owning tool reading its own credential. */
   reads: ReadonlySet<SensitiveRead>;
@@ -135,11 +125,7 @@ function onEndpoint(host: string, owner: Owner): boolean {
   return owner.endpoints.some((e) => host === e || host.endsWith(`.${e}`));
 }
 
-export function toolCredentialUse(
-  evidence: EvidenceBundle,
-  proofs: readonly CanaryHit[],
-  tools: ReadonlySet<string>,
-): ToolCredentialUse {
+export function toolCredentialUse(evidence: EvidenceBundle, proofs: readonly CanaryHit[]): ToolCredentialUse {
   const reads = new Set<SensitiveRead>();
   const hits = new Set<CanaryHit>();
   const notes: string[] = [];
@@ -155,7 +141,7 @@ export function toolCredentialUse(
     );
     if (readers.length === 0) continue;
     const tool = toolAt(readers[0]!.pid);
-    if (!tool || !tools.has(tool) || !owner.tools.includes(tool)) continue;
+    if (!tool || !owner.tools.includes(tool)) continue;
     if (!readers.every((r) => toolAt(r.pid) === tool)) continue;
     const sent = proofs.filter((h) => h.canary === canary);
     const ownEndpoint = (h: CanaryHit) => {
@@ -179,6 +165,17 @@ export function toolCredentialUse(
   return { reads, hits, hosts, notes };
 }
 
+/** A host name as compared here: lower case, without the port an HTTP Host header carries. */
+export function bareHost(host: string): string {
+  return host.toLowerCase().replace(/:\d+$/, '');
+}
+
+/** A tool's own hosts: its vendor's, and the endpoints its credential files bind (kubectl's cluster). */
+function ownHosts(tool: string): string[] {
+  const bound = Object.values(OWNERS).filter((o) => o.tools.includes(tool));
+  return [...(TOOL_HOSTS[tool] ?? []), ...bound.flatMap((o) => o.endpoints)];
+}
+
 /** Hosts that only a cloud CLI looked up, each among that CLI's own (the pair: looking-up process, host). */
 function toolHosts(
   evidence: EvidenceBundle,
@@ -189,7 +186,7 @@ function toolHosts(
   // at one address, so a skill process reaching any host on the same port makes the host nobody's own.
   const lookups = new Map<string, (string | null)[]>();
   const add = (host: string, tool: string | null) =>
-    lookups.set(host.toLowerCase(), [...(lookups.get(host.toLowerCase()) ?? []), tool]);
+    lookups.set(bareHost(host), [...(lookups.get(bareHost(host)) ?? []), tool]);
   for (const q of evidence.network.dnsQueries) if (q.source === 'strace') add(q.name, toolAt(q.pid));
   for (const r of evidence.network.sink) {
     if (r.kind !== 'tcp' || !r.host) continue;
@@ -200,7 +197,7 @@ function toolHosts(
   for (const [host, tools] of lookups) {
     const tool = tools[0];
     if (!tool || !tools.every((t) => t === tool)) continue;
-    if (!(TOOL_HOSTS[tool] ?? []).some((h) => host === h || host.endsWith(`.${h}`))) continue;
+    if (!ownHosts(tool).some((h) => host === h || host.endsWith(`.${h}`))) continue;
     out.add(host);
   }
   return out;

@@ -90,8 +90,8 @@ const JUDGES: Partial<Record<PatternId, Judge>> = {
   SC2: (s) =>
     s.fetchThenExec.length
       ? confirmed(0.92, s.fetchThenExec)
-      : s.undeclared.length
-        ? suspected(undeclaredWhy(s))
+      : s.undeclared.length || s.vendorInstalls.length
+        ? suspected([...s.vendorInstalls, ...undeclaredWhy(s)])
         : null,
   SC3: (s) => (malicious(s).length ? confirmed(0.9, malicious(s)) : null),
   SC5: (s) => (s.undeclared.length ? suspected(undeclaredWhy(s)) : null),
@@ -140,6 +140,7 @@ function merge(signals: RunSignals[]): RunSignals {
     persistence: all('persistence'),
     fetchThenExec: all('fetchThenExec'),
     decodedExec: all('decodedExec'),
+    vendorInstalls: all('vendorInstalls'),
     privilegeOther: all('privilegeOther'),
     tmpLeftovers: all('tmpLeftovers'),
     timedOut: signals.some((s) => s.timedOut),

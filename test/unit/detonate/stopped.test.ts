@@ -113,3 +113,54 @@ describe('readSignals: destinations', () => {
     expect(s.persistence.map((c) => c.path)).toEqual(paths.slice(2));
   });
 });
+
+describe('readSignals: downloads that ran', () => {
+  const marker = {
+    root: 'tmp',
+    path: 'skillaudit-second-stage-sh-1a2b',
+    change: 'created',
+    before: null,
+    after: null,
+  };
+  const get = (host: string, path: string, address = '192.0.2.1') => ({
+    kind: 'tcp',
+    host,
+    address,
+    port: 443,
+    protocol: 'tcp',
+    bytes: 90,
+    method: 'GET',
+    path,
+  });
+  const run = (sink: unknown[]) =>
+    readSignals(
+      {
+        processes: [],
+        sensitiveReads: [],
+        fsChanges: [marker],
+        network: { mode: 'sink', sink, dnsQueries: [], attempts: [] },
+      } as unknown as EvidenceBundle,
+      new Set(),
+      [],
+      false,
+      '.claude/skills/x',
+    );
+
+  it('an official installer that ran is shown, not proof of remote code', () => {
+    const s = run([get('astral.sh', '/uv/install.sh')]);
+    expect(s.fetchThenExec).toEqual([]);
+    expect(s.vendorInstalls).toEqual(['ran the official uv installer (GET astral.sh/uv/install.sh)']);
+  });
+
+  it('anything else fetched, a look-alike path, or a forged name on a literal address stays proof', () => {
+    for (const sink of [
+      [get('astral.sh', '/uv/install.sh'), get('paste.example.net', '/raw/x')],
+      [get('raw.githubusercontent.com', '/someone/tools/main/install.sh')],
+      [get('astral.sh', '/uv/install.sh', '203.0.113.9')],
+    ]) {
+      const s = run(sink);
+      expect(s.fetchThenExec).toHaveLength(1);
+      expect(s.vendorInstalls).toEqual([]);
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { declaredTools, toolCredentialUse, toolOf } from '../../../src/detonate/tool-credentials.js';
+import { toolCredentialUse, toolOf } from '../../../src/detonate/tool-credentials.js';
 import type { EvidenceBundle } from '../../../src/sandbox/evidence.js';
 
 const proc = (executable: string, argv: string[]) => ({ pid: 1, ppid: null, executable, argv, exit: null });
@@ -24,12 +24,6 @@ describe('toolOf: which tool a process is, from its own program', () => {
     expect(toolOf(proc('/usr/bin/node', ['node', 'install.js']))).toBeNull();
     // python -m imports from the working directory first, which the skill controls.
     expect(toolOf(proc('/usr/bin/python3', ['python3', '-m', 'pip', 'install', 'x']))).toBeNull();
-  });
-
-  it('counts other CLIs only when the skill declares them', () => {
-    expect(declaredTools('description: Manage issues').has('gh')).toBe(false);
-    expect(declaredTools('{"requires":{"bins":["gh"]}}').has('gh')).toBe(true);
-    expect(declaredTools('').has('npm')).toBe(true);
   });
 });
 
@@ -68,7 +62,6 @@ describe("a cloud CLI's own hosts", () => {
         { name: 'run.googleapis.com', pid: 7 },
       ]),
       [],
-      new Set(),
     );
     expect([...use.hosts]).toEqual(['metadata.google.internal', 'run.googleapis.com']);
   });
@@ -80,10 +73,9 @@ describe("a cloud CLI's own hosts", () => {
         { name: 'storage.googleapis.com', pid: 8 },
       ]),
       [],
-      new Set(),
     );
     expect(both.hosts.size).toBe(0);
-    const other = toolCredentialUse(evidence([{ name: 'collector.example.net', pid: 7 }]), [], new Set());
+    const other = toolCredentialUse(evidence([{ name: 'collector.example.net', pid: 7 }]), []);
     expect(other.hosts.size).toBe(0);
   });
 
@@ -109,10 +101,74 @@ describe("a cloud CLI's own hosts", () => {
         sensitiveReads: [],
         network: { dnsQueries: [], sink: [sink], attempts: pids.map(connect) },
       }) as unknown as EvidenceBundle;
-    expect([...toolCredentialUse(bundle([9]), [], new Set()).hosts]).toEqual([
-      'checkpoint-api.hashicorp.com',
-    ]);
+    expect([...toolCredentialUse(bundle([9]), []).hosts]).toEqual(['checkpoint-api.hashicorp.com']);
     // The skill's own script reached the same sink address and port: the host is nobody's own.
-    expect(toolCredentialUse(bundle([9, 8]), [], new Set()).hosts.size).toBe(0);
+    expect(toolCredentialUse(bundle([9, 8]), []).hosts.size).toBe(0);
+  });
+});
+
+describe("a tool's own credential, declared by the skill or not", () => {
+  const kubectl = {
+    pid: 5,
+    ppid: 1,
+    executable: '/usr/bin/kubectl',
+    argv: ['kubectl', 'get', 'events'],
+    exit: null,
+  };
+  const script = {
+    pid: 6,
+    ppid: 1,
+    executable: '/usr/bin/python3',
+    argv: ['python3', '/home/skill/work/s.py'],
+    exit: null,
+  };
+  const read = (pid: number) => ({
+    pid,
+    argv: [],
+    path: '/home/skill/.kube/config',
+    rule: 'kube-config',
+    canary: 'kube-config',
+    write: false,
+    error: null,
+  });
+  const hit = (where: string) => ({
+    canary: 'kube-config',
+    location: 'home:.kube/config',
+    kind: 'sink' as const,
+    encoding: 'raw' as const,
+    where,
+    proof: true,
+  });
+  const bundle = (reader: number) =>
+    ({
+      processes: [kubectl, script],
+      sensitiveReads: [read(reader)],
+      network: { dnsQueries: [], sink: [], attempts: [] },
+    }) as unknown as EvidenceBundle;
+
+  it('kubectl presenting its token to the cluster its kubeconfig names is expected', () => {
+    const use = toolCredentialUse(bundle(5), [hit('https 10.20.0.1:6443/version')]);
+    expect(use.hits.size).toBe(1);
+    expect(use.notes.join('\n')).toMatch(/kube-config read by kubectl .* 10\.20\.0\.1/);
+  });
+
+  it('the token sent anywhere else, or read by the skill, stays a hit', () => {
+    expect(toolCredentialUse(bundle(5), [hit('https collector.example.net:443/k')]).hits.size).toBe(0);
+    expect(toolCredentialUse(bundle(6), [hit('https 10.20.0.1:6443/version')]).hits.size).toBe(0);
+  });
+
+  it("the cluster its kubeconfig names is kubectl's own host, reached by kubectl alone", () => {
+    const reached = (pid: number) =>
+      ({
+        processes: [kubectl, script],
+        sensitiveReads: [],
+        network: {
+          dnsQueries: [],
+          sink: [{ kind: 'tcp', host: '10.20.0.1:6443', address: '10.20.0.1', port: 6443 }],
+          attempts: [{ pid, syscall: 'connect', address: '10.20.0.1', port: 6443, protocol: 'tcp' }],
+        },
+      }) as unknown as EvidenceBundle;
+    expect([...toolCredentialUse(reached(5), []).hosts]).toEqual(['10.20.0.1']);
+    expect(toolCredentialUse(reached(6), []).hosts.size).toBe(0);
   });
 });

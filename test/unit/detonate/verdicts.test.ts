@@ -16,6 +16,7 @@ const quiet: RunSignals = {
   privilegeOther: [],
   persistence: [],
   fetchThenExec: [],
+  vendorInstalls: [],
   decodedExec: [],
   tmpLeftovers: [],
   timedOut: false,
