@@ -10,7 +10,7 @@ import { declaredHosts } from '../scan/index.js';
 import { errorMessage } from '../util/errors.js';
 import { detonationCoverage } from './coverage.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
-import { projectSeedFiles } from './project.js';
+import { inProjectRoot, projectSeedFiles } from './project.js';
 import { PY_SITE_DIR, pythonFallbackSeedFiles } from './python-fallbacks.js';
 import { referencedHosts } from './referenced-hosts.js';
 import { sampleInputs } from './samples.js';
@@ -222,12 +222,14 @@ export async function detonateSkill(
       }
     });
   const firstRuns = (await runBatch(entries, 0)).filter((o): o is RunOutcome => o !== null);
-  // Agents run commands from the project's root: a script that stopped on a file it names relatively (`.env`,
-  // `SOUL.md`) runs again from there, within the run budget.
+  // Agents run commands from the project's root: a script that stopped on a file it names relatively and the
+  // project holds (`.env`, `SOUL.md`) runs again from there, within the run budget.
   const retries = firstRuns
     .flatMap((r) => {
       const file = r.entry.runAs === 'script' && r.stopped ? missingRelativeFile(r.evidence.stderr) : null;
-      return file && r.entry.cwd !== inner.workspace ? [fromProjectRoot(r.entry, file, inner.workspace)] : [];
+      return file && inProjectRoot(file) && r.entry.cwd !== inner.workspace
+        ? [fromProjectRoot(r.entry, file, inner.workspace)]
+        : [];
     })
     .slice(0, Math.max(0, maxRuns - entries.length));
   const runs = [

@@ -4,7 +4,8 @@ import type { SeedFile } from '../sandbox/types.js';
 // script reads by relative name live: `.env` (a canary, planted by the sandbox), the agent's instruction and
 // memory files (CLAUDE.md, AGENTS.md, and OpenClaw's SOUL.md and MEMORY.md), a README and some code. A stealer
 // that reads `SOUL.md` before it sends `.env` dies on the first missing file in an empty workspace; here it
-// reaches its send. Plain, plausible content: nothing in these files is a secret or a canary.
+// reaches its send. Plain, plausible content: nothing in these files is a secret or a canary. (`.env` is the
+// sandbox's canary, planted beside them.)
 
 const FILES: Record<string, string> = {
   'README.md':
@@ -23,4 +24,11 @@ const FILES: Record<string, string> = {
 /** The project's files as seed files of the sandbox workspace. */
 export function projectSeedFiles(): SeedFile[] {
   return Object.entries(FILES).map(([path, content]) => ({ path, content }));
+}
+
+/** Whether `path`, named relative to the project's root, is there: a project file, a folder of them, or `.env`. */
+export function inProjectRoot(path: string): boolean {
+  const rel = path.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+  if (rel === '.env') return true;
+  return Object.keys(FILES).some((f) => f === rel || f.startsWith(`${rel}/`));
 }
