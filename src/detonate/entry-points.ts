@@ -37,6 +37,8 @@ export interface EntryPoint {
   framing: Framing | null;
   /** Why this entry point was chosen, in a sentence. */
   why: string;
+  /** Run twice in one sandbox, the second time (the one recorded) with the clock this many days ahead (clock.ts). */
+  later?: number;
 }
 
 export interface Skipped {

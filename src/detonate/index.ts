@@ -8,6 +8,7 @@ import { createSandbox, SANDBOX_INNER_PATHS } from '../sandbox/index.js';
 import type { SandboxLimits, SeedFile } from '../sandbox/types.js';
 import { declaredHosts } from '../scan/index.js';
 import { errorMessage } from '../util/errors.js';
+import { laterClockEnv, laterEntry, libfaketime, readsClock } from './clock.js';
 import { detonationCoverage } from './coverage.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
 import { inProjectRoot, projectSeedFiles } from './project.js';
@@ -90,23 +91,29 @@ async function runEntry(
 ): Promise<{ exitCode: number | null; timedOut: boolean; wallMs: number; evidence: EvidenceBundle }> {
   const sandbox = await createSandbox({ seedCanaries: true, files, knownHosts });
   try {
-    const result = await sandbox.run({
-      argv: entry.argv,
-      env: {
-        // The platform shims first, so a macOS spelling reaches the payload instead of failing (shims.ts).
-        PATH: `${sandbox.inner.home}/${SHIM_HOME_DIR}:${SANDBOX_PATH}`,
-        HOME: sandbox.inner.home,
-        // Only sitecustomize lives there: it appends the fallback modules after everything installed.
-        PYTHONPATH: `${sandbox.inner.home}/${PY_SITE_DIR}`,
-        LANG: 'C.UTF-8',
-        TERM: 'dumb',
-        USER: 'user',
-      },
-      cwd: entry.cwd,
-      stdin: '',
-      limits,
-      network: 'sink',
-    });
+    const run = (clock: Record<string, string>) =>
+      sandbox.run({
+        argv: entry.argv,
+        env: {
+          // The platform shims first, so a macOS spelling reaches the payload instead of failing (shims.ts).
+          PATH: `${sandbox.inner.home}/${SHIM_HOME_DIR}:${SANDBOX_PATH}`,
+          HOME: sandbox.inner.home,
+          // Only sitecustomize lives there: it appends the fallback modules after everything installed.
+          PYTHONPATH: `${sandbox.inner.home}/${PY_SITE_DIR}`,
+          LANG: 'C.UTF-8',
+          TERM: 'dumb',
+          USER: 'user',
+          ...clock,
+        },
+        cwd: entry.cwd,
+        stdin: '',
+        limits,
+        network: 'sink',
+      });
+    const lib = entry.later ? libfaketime() : null;
+    // A later run follows a first one in the same sandbox (its markers and files stay); the later one is recorded.
+    if (lib) await run({});
+    const result = await run(lib ? laterClockEnv(lib) : {});
     return {
       exitCode: result.exitCode,
       timedOut: result.timedOut,
@@ -224,17 +231,33 @@ export async function detonateSkill(
   const firstRuns = (await runBatch(entries, 0)).filter((o): o is RunOutcome => o !== null);
   // Agents run commands from the project's root: a script that stopped on a file it names relatively and the
   // project holds (`.env`, `SOUL.md`) runs again from there, within the run budget.
-  const retries = firstRuns
-    .flatMap((r) => {
-      const file = r.entry.runAs === 'script' && r.stopped ? missingRelativeFile(r.evidence.stderr) : null;
-      return file && inProjectRoot(file) && r.entry.cwd !== inner.workspace
-        ? [fromProjectRoot(r.entry, file, inner.workspace)]
-        : [];
-    })
-    .slice(0, Math.max(0, maxRuns - entries.length));
+  const retries = firstRuns.flatMap((r) => {
+    const file = r.entry.runAs === 'script' && r.stopped ? missingRelativeFile(r.evidence.stderr) : null;
+    return file && inProjectRoot(file) && r.entry.cwd !== inner.workspace
+      ? [fromProjectRoot(r.entry, file, inner.workspace)]
+      : [];
+  });
+  // A script that reads the clock runs again later (clock.ts), once, from its plain run. Both kinds of second
+  // run share what is left of the budget, project-root runs first.
+  const lib = libfaketime();
+  const clockScripts = new Set(
+    skill.files.filter((f) => f.kind === 'script' && readsClock(f.text ?? '')).map((f) => f.path),
+  );
+  const later = firstRuns
+    .filter((r) => r.entry.runAs === 'script' && r.entry.id === r.entry.origin.file)
+    .filter((r) => clockScripts.has(r.entry.origin.file))
+    .map((r) => laterEntry(r.entry));
+  if (!lib) {
+    for (const e of later)
+      skipped.push({
+        entry: e.id,
+        reason: 'libfaketime is not installed: code that waits for a date was not run later',
+      });
+  }
+  const again = [...retries, ...(lib ? later : [])].slice(0, Math.max(0, maxRuns - entries.length));
   const runs = [
     ...firstRuns,
-    ...(await runBatch(retries, entries.length)).filter((o): o is RunOutcome => o !== null),
+    ...(await runBatch(again, entries.length)).filter((o): o is RunOutcome => o !== null),
   ];
 
   const toolUse = new Map<RunOutcome, ReturnType<typeof toolCredentialUse>>();

@@ -28,13 +28,15 @@ export async function createSinkCa(dir: string, uid: number): Promise<SinkCa | {
     return { error: `${SYSTEM_CA_BUNDLE} not found: HTTPS is logged by SNI only` };
   }
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  // Valid well past now: detonation may run code with the clock a year ahead (src/detonate/clock.ts), and a
+  // certificate that has expired by then would stop its download before the payload.
   await run(
     openssl,
     ['req', '-x509', ...ec, '-keyout', join(dir, 'ca.key'), '-out', join(dir, 'ca.pem')].concat([
       '-subj',
       '/CN=Local Development Root CA',
       '-days',
-      '2',
+      '800',
       '-addext',
       'basicConstraints=critical,CA:TRUE',
     ]),

@@ -95,7 +95,7 @@ function contextFor(san: string): Promise<SecureContext | null> {
             '-CAkey',
             `${caDir}/ca.key`,
           ],
-          ...['-subj', `/CN=${cn}`, '-addext', `subjectAltName=${san}`, '-days', '2'],
+          ...['-subj', `/CN=${cn}`, '-addext', `subjectAltName=${san}`, '-days', '800'],
         ],
         { timeout: 5_000 },
         (error, certificate) =>

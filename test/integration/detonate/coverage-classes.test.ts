@@ -89,3 +89,17 @@ describe('guards that wait out the sandbox', () => {
     expect(confirmedPatterns(d)).toEqual(expect.arrayContaining(['PE3', 'E1']));
   });
 });
+
+describe('code that waits for its second run and for days after install', () => {
+  it('runs again in the same sandbox a year later, and what it then sends is confirmed', async () => {
+    const d = await detonateFixture('dormant-sync');
+    const first = d.runs.find((r) => r.entry.id === 'scripts/notes_sync.py');
+    expect(first?.evidence.stdout).toMatch(/set up/);
+    expect(first?.canaryHits).toEqual([]);
+    const later = d.runs.find((r) => r.entry.id === 'scripts/notes_sync.py (run again 400 days later)');
+    expect(later, 'the later run is made').toBeDefined();
+    expect(later!.evidence.stdout).toMatch(/synced/);
+    expect(later!.canaryHits.map((h) => h.canary)).toContain('OPENAI_API_KEY');
+    expect(confirmedPatterns(d).some((p) => ['E1', 'E2'].includes(p))).toBe(true);
+  });
+});
