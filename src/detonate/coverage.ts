@@ -17,7 +17,8 @@ const MISSING: { kind: MissingDependency['kind']; re: RegExp }[] = [
   { kind: 'program', re: /(?:^|\s)(?:\S+: )?(?:line \d+: )?([\w.+-]+): (?:command )?not found/m },
 ];
 
-const NOT_FOUND = /command not found|: not found/;
+/** How shells say a command is missing. */
+export const NOT_FOUND = /command not found|: not found/;
 
 /**
  * Whether a program missing from the sandbox ended the run. A shell reports a missing command and goes on to

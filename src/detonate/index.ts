@@ -88,6 +88,8 @@ async function runEntry(
   files: SeedFile[],
   limits: Partial<SandboxLimits>,
   knownHosts: string[],
+  /** libfaketime's path, for an entry to be run later (entry.later); null when the host has none. */
+  faketime: string | null,
 ): Promise<{ exitCode: number | null; timedOut: boolean; wallMs: number; evidence: EvidenceBundle }> {
   const sandbox = await createSandbox({ seedCanaries: true, files, knownHosts });
   try {
@@ -110,7 +112,7 @@ async function runEntry(
         limits,
         network: 'sink',
       });
-    const lib = entry.later ? libfaketime() : null;
+    const lib = entry.later ? faketime : null;
     // A later run follows a first one in the same sandbox (its markers and files stay); the later one is recorded.
     if (lib) await run({});
     const result = await run(lib ? laterClockEnv(lib) : {});
@@ -204,11 +206,12 @@ export async function detonateSkill(
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const hosts = declaredHosts(skill);
   const knownHosts = referencedHosts(skill);
+  const lib = libfaketime();
 
   const runBatch = (batch: EntryPoint[], first: number) =>
     mapLimit(batch, options.concurrency ?? 2, async (entry, i) => {
       try {
-        const run = await runEntry(entry, files, limits, knownHosts);
+        const run = await runEntry(entry, files, limits, knownHosts, lib);
         const name = `run-${String(first + i + 1).padStart(2, '0')}`;
         const artifact = options.writeEvidence
           ? await options.writeEvidence(name, { ...run.evidence, entry })
@@ -239,7 +242,6 @@ export async function detonateSkill(
   });
   // A script that reads the clock runs again later (clock.ts), once, from its plain run. Both kinds of second
   // run share what is left of the budget, project-root runs first.
-  const lib = libfaketime();
   const clockScripts = new Set(
     skill.files.filter((f) => f.kind === 'script' && readsClock(f.text ?? '')).map((f) => f.path),
   );

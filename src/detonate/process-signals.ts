@@ -3,8 +3,9 @@ import type { ProcessRecord, SensitiveRead } from '../sandbox/evidence.js';
 // Behaviour read off the process tree of a run: decoded code handed to an interpreter, and privileged
 // commands told apart by what they touch. Both are what a static finding predicts (SC3, PE2), seen happening.
 
-function base(program: string | null | undefined): string {
-  return (program ?? '').split('/').pop() ?? '';
+/** The file name of a program path (`/usr/bin/sudo` → `sudo`), '' for none. */
+export function programName(path: string | null | undefined): string {
+  return (path ?? '').split('/').pop() ?? '';
 }
 
 // --- Decoded code that ran ---------------------------------------------------------------------------------
@@ -29,14 +30,14 @@ const INTERPRETERS = new Set([...SHELLS, 'python', 'python3', 'node', 'perl', 'r
 
 /** An interpreter that reads its program from stdin: no script, no `-c`/`-e` program, or `-`/`-s`. */
 function readsProgramFromStdin(argv: string[]): boolean {
-  if (!INTERPRETERS.has(base(argv[0]))) return false;
+  if (!INTERPRETERS.has(programName(argv[0]))) return false;
   const args = argv.slice(1);
   if (args.some((a) => /^-[a-zA-Z]*[ceE]$/.test(a) || a === '--eval')) return false;
   return args.every((a) => a.startsWith('-'));
 }
 
 function isDecoder(argv: string[]): boolean {
-  return DECODERS[base(argv[0])]?.(argv.slice(1)) ?? false;
+  return DECODERS[programName(argv[0])]?.(argv.slice(1)) ?? false;
 }
 
 function childrenOf(processes: readonly ProcessRecord[]): Map<number, ProcessRecord[]> {
@@ -128,7 +129,7 @@ export function privilegeUse(
   const escalations: string[] = [];
   const other: string[] = [];
   for (const p of processes) {
-    if (!PRIVILEGE_PROGRAMS.has(base(p.executable ?? p.argv[0]))) continue;
+    if (!PRIVILEGE_PROGRAMS.has(programName(p.executable ?? p.argv[0]))) continue;
     const command = p.argv.join(' ');
     const target = ESCALATION_TARGETS.find((t) => t.re.test(command));
     if (target) escalations.push(`ran ${command.slice(0, 200)} (${target.what})`);

@@ -1,9 +1,10 @@
 import type { EvidenceBundle, FsChange } from '../sandbox/evidence.js';
 import { SINKHOLE_ADDRESS } from '../sandbox/network-sink.js';
 import { SECOND_STAGE_MARKER } from '../sandbox/sink-payloads.js';
-import { diedOnMissingProgram } from './coverage.js';
+import { diedOnMissingProgram, NOT_FOUND } from './coverage.js';
+import { bareHost, hostMatches } from './host-names.js';
 import { decodedCodeRuns, privilegeUse } from './process-signals.js';
-import { bareHost, NO_TOOL_USE, type ToolCredentialUse } from './tool-credentials.js';
+import { NO_TOOL_USE, type ToolCredentialUse } from './tool-credentials.js';
 import { vendorInstaller } from './vendor-installers.js';
 
 // What a detonation run did, read off its evidence bundle as the few behaviours that settle static findings.
@@ -82,12 +83,6 @@ export interface RunSignals {
   tmpLeftovers: string[];
   timedOut: boolean;
   processes: string[];
-}
-
-function hostMatches(host: string, list: Iterable<string>): boolean {
-  const h = host.toLowerCase();
-  for (const d of list) if (h === d || h.endsWith(`.${d}`)) return true;
-  return false;
 }
 
 /** The destinations of a run: hostnames from the sink when it ran, else the DNS names and addresses strace saw. */
@@ -214,11 +209,7 @@ const STOP_CAUSES: {
     why: 'a failed download: what it fetches (a package, a second stage) cannot arrive offline',
   },
   { re: /is not installed/, why: 'a missing program or interpreter' },
-  {
-    re: /command not found|: not found/,
-    why: 'a missing program or interpreter',
-    fatal: diedOnMissingProgram,
-  },
+  { re: NOT_FOUND, why: 'a missing program or interpreter', fatal: diedOnMissingProgram },
   { re: /No such file or directory|ENOENT/, why: 'a missing file' },
 ];
 

@@ -1,6 +1,8 @@
 import { posix } from 'node:path';
 import type { CanaryHit } from '../sandbox/canaries.js';
 import type { EvidenceBundle, ProcessRecord, SensitiveRead } from '../sandbox/evidence.js';
+import { bareHost, hostMatches } from './host-names.js';
+import { programName } from './process-signals.js';
 
 // A package manager, git or a cloud CLI reads its own credential file and presents the token to the endpoint
 // that file binds it to (npm's token to its registry, git's to its remote, kubectl's to its cluster): that is
@@ -70,10 +72,6 @@ const TOOL_HOSTS: Record<string, readonly string[]> = {
 
 const INTERPRETER = /^(node|nodejs|python[\d.]*)$/;
 
-function base(path: string | null | undefined): string {
-  return (path ?? '').split('/').pop() ?? '';
-}
-
 /**
  * A program the sandboxed code could not have written: installed outside HOME, the workspace and /tmp (the
  * only writable places), so a skill's own script named `npm` is not mistaken for npm.
@@ -87,13 +85,15 @@ function installed(path: string | undefined): boolean {
 export function toolOf(p: ProcessRecord): string | null {
   const exe = p.executable ?? p.argv[0] ?? '';
   if (!installed(exe)) return null;
-  if (INTERPRETER.test(base(exe))) {
+  if (INTERPRETER.test(programName(exe))) {
     // `node /usr/bin/npm`, `python3 /usr/local/bin/pip`: the tool is the installed script it runs. `python -m`
     // is left out: it imports from the working directory first, which the skill controls.
     const script = p.argv[1];
-    return installed(script) ? (PROGRAM_TOOL[base(script).replace(/^pip3\.\d+$/, 'pip3')] ?? null) : null;
+    return installed(script)
+      ? (PROGRAM_TOOL[programName(script).replace(/^pip3\.\d+$/, 'pip3')] ?? null)
+      : null;
   }
-  const name = base(exe).replace(/^(pip3?|python3?)\.\d+$/, '$1');
+  const name = programName(exe).replace(/^(pip3?|python3?)\.\d+$/, '$1');
   if (/^git-(remote|credential)-/.test(name)) return 'git';
   return PROGRAM_TOOL[name] ?? null;
 }
@@ -121,10 +121,6 @@ function hostOf(hit: CanaryHit): string {
   return (hit.where.split(' ')[1] ?? '').replace(/:\d+.*$/, '').toLowerCase();
 }
 
-function onEndpoint(host: string, owner: Owner): boolean {
-  return owner.endpoints.some((e) => host === e || host.endsWith(`.${e}`));
-}
-
 export function toolCredentialUse(evidence: EvidenceBundle, proofs: readonly CanaryHit[]): ToolCredentialUse {
   const reads = new Set<SensitiveRead>();
   const hits = new Set<CanaryHit>();
@@ -145,7 +141,7 @@ export function toolCredentialUse(evidence: EvidenceBundle, proofs: readonly Can
     if (!readers.every((r) => toolAt(r.pid) === tool)) continue;
     const sent = proofs.filter((h) => h.canary === canary);
     const ownEndpoint = (h: CanaryHit) => {
-      if (h.kind !== 'sink' || !onEndpoint(hostOf(h), owner)) return false;
+      if (h.kind !== 'sink' || !hostMatches(hostOf(h), owner.endpoints)) return false;
       // Who sent it: the process that looked the host up (strace sees the query leave). A lookup by anyone but
       // the tool means another process knows where to send the token, so it is not the tool's own use.
       const lookups = evidence.network.dnsQueries.filter(
@@ -163,11 +159,6 @@ export function toolCredentialUse(evidence: EvidenceBundle, proofs: readonly Can
     );
   }
   return { reads, hits, hosts, notes };
-}
-
-/** A host name as compared here: lower case, without the port an HTTP Host header carries. */
-export function bareHost(host: string): string {
-  return host.toLowerCase().replace(/:\d+$/, '');
 }
 
 /** A tool's own hosts: its vendor's, and the endpoints its credential files bind (kubectl's cluster). */
@@ -197,7 +188,7 @@ function toolHosts(
   for (const [host, tools] of lookups) {
     const tool = tools[0];
     if (!tool || !tools.every((t) => t === tool)) continue;
-    if (!ownHosts(tool).some((h) => host === h || host.endsWith(`.${h}`))) continue;
+    if (!hostMatches(host, ownHosts(tool))) continue;
     out.add(host);
   }
   return out;

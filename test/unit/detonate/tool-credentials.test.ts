@@ -2,7 +2,36 @@ import { describe, expect, it } from 'vitest';
 import { toolCredentialUse, toolOf } from '../../../src/detonate/tool-credentials.js';
 import type { EvidenceBundle } from '../../../src/sandbox/evidence.js';
 
-const proc = (executable: string, argv: string[]) => ({ pid: 1, ppid: null, executable, argv, exit: null });
+const proc = (executable: string, argv: string[], pid = 1) => ({
+  pid,
+  ppid: pid === 1 ? null : 1,
+  executable,
+  argv,
+  exit: null,
+});
+
+/** A run's evidence with only what toolCredentialUse reads. */
+const evidenceOf = (
+  processes: ReturnType<typeof proc>[],
+  parts: { sensitiveReads?: unknown[]; dnsQueries?: unknown[]; sink?: unknown[]; attempts?: unknown[] } = {},
+) =>
+  ({
+    processes,
+    sensitiveReads: parts.sensitiveReads ?? [],
+    network: { dnsQueries: parts.dnsQueries ?? [], sink: parts.sink ?? [], attempts: parts.attempts ?? [] },
+  }) as unknown as EvidenceBundle;
+
+/** A connect() to a sink address and port, by `pid`. */
+const connect = (pid: number, address: string, port: number) => ({
+  pid,
+  syscall: 'connect',
+  address,
+  port,
+  protocol: 'tcp',
+});
+
+/** A skill's own script, beside the tool in the same run. */
+const script = (pid: number) => proc('/usr/bin/python3', ['python3', '/home/skill/work/x.py'], pid);
 
 describe('toolOf: which tool a process is, from its own program', () => {
   it('knows installed package managers and git helpers', () => {
@@ -29,35 +58,20 @@ describe('toolOf: which tool a process is, from its own program', () => {
 
 describe("a cloud CLI's own hosts", () => {
   const sdk = '/usr/bin/../lib/google-cloud-sdk';
-  const gcloud = {
-    pid: 7,
-    ppid: 1,
-    executable: `${sdk}/platform/bundledpythonunix/bin/python3`,
-    argv: ['python3', `${sdk}/lib/gcloud.py`, 'run', 'deploy'],
-    exit: null,
-  };
-  const script = {
-    pid: 8,
-    ppid: 1,
-    executable: '/usr/bin/python3',
-    argv: ['python3', '/home/skill/work/x.py'],
-    exit: null,
-  };
-  const evidence = (queries: { name: string; pid: number }[]) =>
-    ({
-      processes: [gcloud, script],
-      sensitiveReads: [],
-      network: {
-        dnsQueries: queries.map((q) => ({ ...q, type: 'A', source: 'strace' })),
-        sink: [],
-        attempts: [],
-      },
-    }) as unknown as EvidenceBundle;
+  const gcloud = proc(
+    `${sdk}/platform/bundledpythonunix/bin/python3`,
+    ['python3', `${sdk}/lib/gcloud.py`, 'run', 'deploy'],
+    7,
+  );
+  const looked = (queries: { name: string; pid: number }[]) =>
+    evidenceOf([gcloud, script(8)], {
+      dnsQueries: queries.map((q) => ({ ...q, type: 'A', source: 'strace' })),
+    });
 
   it('are expected when only that CLI looked them up', () => {
     expect(toolOf(gcloud)).toBe('gcloud');
     const use = toolCredentialUse(
-      evidence([
+      looked([
         { name: 'metadata.google.internal', pid: 7 },
         { name: 'run.googleapis.com', pid: 7 },
       ]),
@@ -68,39 +82,25 @@ describe("a cloud CLI's own hosts", () => {
 
   it("are not when the skill's own code looked them up too, or the host is not the CLI's", () => {
     const both = toolCredentialUse(
-      evidence([
+      looked([
         { name: 'storage.googleapis.com', pid: 7 },
         { name: 'storage.googleapis.com', pid: 8 },
       ]),
       [],
     );
     expect(both.hosts.size).toBe(0);
-    const other = toolCredentialUse(evidence([{ name: 'collector.example.net', pid: 7 }]), []);
+    const other = toolCredentialUse(looked([{ name: 'collector.example.net', pid: 7 }]), []);
     expect(other.hosts.size).toBe(0);
   });
 
   it('are attributed by connection when the tool resolved names itself (terraform, a Go program)', () => {
-    const tf = {
-      pid: 9,
-      ppid: 1,
-      executable: '/usr/local/bin/terraform',
-      argv: ['terraform', 'plan'],
-      exit: null,
-    };
+    const tf = proc('/usr/local/bin/terraform', ['terraform', 'plan'], 9);
     const sink = { kind: 'tcp', host: 'checkpoint-api.hashicorp.com', address: '192.0.2.1', port: 443 };
-    const connect = (pid: number) => ({
-      pid,
-      syscall: 'connect',
-      address: '192.0.2.1',
-      port: 443,
-      protocol: 'tcp',
-    });
     const bundle = (pids: number[]) =>
-      ({
-        processes: [tf, script],
-        sensitiveReads: [],
-        network: { dnsQueries: [], sink: [sink], attempts: pids.map(connect) },
-      }) as unknown as EvidenceBundle;
+      evidenceOf([tf, script(8)], {
+        sink: [sink],
+        attempts: pids.map((pid) => connect(pid, '192.0.2.1', 443)),
+      });
     expect([...toolCredentialUse(bundle([9]), []).hosts]).toEqual(['checkpoint-api.hashicorp.com']);
     // The skill's own script reached the same sink address and port: the host is nobody's own.
     expect(toolCredentialUse(bundle([9, 8]), []).hosts.size).toBe(0);
@@ -108,20 +108,7 @@ describe("a cloud CLI's own hosts", () => {
 });
 
 describe("a tool's own credential, declared by the skill or not", () => {
-  const kubectl = {
-    pid: 5,
-    ppid: 1,
-    executable: '/usr/bin/kubectl',
-    argv: ['kubectl', 'get', 'events'],
-    exit: null,
-  };
-  const script = {
-    pid: 6,
-    ppid: 1,
-    executable: '/usr/bin/python3',
-    argv: ['python3', '/home/skill/work/s.py'],
-    exit: null,
-  };
+  const kubectl = proc('/usr/bin/kubectl', ['kubectl', 'get', 'events'], 5);
   const read = (pid: number) => ({
     pid,
     argv: [],
@@ -139,12 +126,7 @@ describe("a tool's own credential, declared by the skill or not", () => {
     where,
     proof: true,
   });
-  const bundle = (reader: number) =>
-    ({
-      processes: [kubectl, script],
-      sensitiveReads: [read(reader)],
-      network: { dnsQueries: [], sink: [], attempts: [] },
-    }) as unknown as EvidenceBundle;
+  const bundle = (reader: number) => evidenceOf([kubectl, script(6)], { sensitiveReads: [read(reader)] });
 
   it('kubectl presenting its token to the cluster its kubeconfig names is expected', () => {
     const use = toolCredentialUse(bundle(5), [hit('https 10.20.0.1:6443/version')]);
@@ -159,15 +141,10 @@ describe("a tool's own credential, declared by the skill or not", () => {
 
   it("the cluster its kubeconfig names is kubectl's own host, reached by kubectl alone", () => {
     const reached = (pid: number) =>
-      ({
-        processes: [kubectl, script],
-        sensitiveReads: [],
-        network: {
-          dnsQueries: [],
-          sink: [{ kind: 'tcp', host: '10.20.0.1:6443', address: '10.20.0.1', port: 6443 }],
-          attempts: [{ pid, syscall: 'connect', address: '10.20.0.1', port: 6443, protocol: 'tcp' }],
-        },
-      }) as unknown as EvidenceBundle;
+      evidenceOf([kubectl, script(6)], {
+        sink: [{ kind: 'tcp', host: '10.20.0.1:6443', address: '10.20.0.1', port: 6443 }],
+        attempts: [connect(pid, '10.20.0.1', 6443)],
+      });
     expect([...toolCredentialUse(reached(5), []).hosts]).toEqual(['10.20.0.1']);
     expect(toolCredentialUse(reached(6), []).hosts.size).toBe(0);
   });
