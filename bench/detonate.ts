@@ -1,6 +1,7 @@
 // Detonation benchmark, printed as figures (not assertions): `npx tsx bench/detonate.ts [sets] [benign-count]`.
 // `sets` is a comma list of: fixtures (the team-written set in test/fixtures/detonate, labels in
-// eval/detonate/labels.json), corpus (the malicious skills with scripts in ../shared/corpus), campaign (the
+// eval/detonate/labels.json), labeled and holdout (the scanner's injected and clean sets in eval/, never tuned on
+// by detonation; holdout was written blind), corpus (the malicious skills with scripts in ../shared/corpus), campaign (the
 // corpus's in-the-wild malicious skills without scripts: SKILL.md commands only), benign (the first
 // `benign-count` in-the-wild benign corpus skills with scripts, for false confirmations). Default: fixtures,corpus.
 // Every skill goes through `skillaudit audit` (keyless, the built CLI: run `npm run build` first), so corpus
@@ -45,6 +46,14 @@ interface Detonation {
   skipped: { entry: string; reason: string }[];
 }
 
+function hasScriptFiles(dir: string): boolean {
+  return readdirSync(dir, { withFileTypes: true }).some((e) =>
+    e.isDirectory()
+      ? hasScriptFiles(join(dir, e.name))
+      : /\.(py|sh|bash|js|mjs|cjs|ts|ps1|rb|pl)$/.test(e.name),
+  );
+}
+
 function cases(): Case[] {
   const out: Case[] = [];
   if (sets.has('fixtures')) {
@@ -60,6 +69,21 @@ function cases(): Case[] {
         confirm: l.confirm ?? [],
       });
   }
+  // The scanner's labeled sets (eval/labeled, and eval/holdout, written blind): a skill whose labels put a risk
+  // pattern in a script or manifest is malicious, one labeled clean with scripts is clean; skills whose scripts
+  // carry only other risks (a fetch without timeout) are left out.
+  for (const set of ['labeled', 'holdout'].filter((s) => sets.has(s))) {
+    const labels = JSON.parse(readFileSync(join(ROOT, 'eval', set, 'labels.json'), 'utf8')) as {
+      skills: Record<string, { pattern: string; file: string }[]>;
+    };
+    for (const [name, l] of Object.entries(labels.skills)) {
+      const path = join(ROOT, 'eval', set, name);
+      if (!hasScriptFiles(path)) continue;
+      const risky = l.some((x) => RISK_PATTERNS.includes(x.pattern) && !x.file.endsWith('.md'));
+      if (l.length === 0 || risky)
+        out.push({ set, name, path, label: risky ? 'malicious' : 'clean', confirm: RISK_PATTERNS });
+    }
+  }
   const manifest = existsSync(join(CORPUS, 'manifest.json'))
     ? (JSON.parse(readFileSync(join(CORPUS, 'manifest.json'), 'utf8')) as {
         id: string;
@@ -67,13 +91,7 @@ function cases(): Case[] {
         kind: string;
       }[])
     : [];
-  const hasScripts = (id: string): boolean => {
-    const walk = (dir: string): boolean =>
-      readdirSync(dir, { withFileTypes: true }).some((e) =>
-        e.isDirectory() ? walk(join(dir, e.name)) : /\.(py|sh|bash|js|mjs|cjs|ts|ps1|rb|pl)$/.test(e.name),
-      );
-    return walk(join(CORPUS, 'skills', id));
-  };
+  const hasScripts = (id: string): boolean => hasScriptFiles(join(CORPUS, 'skills', id));
   const corpus = (set: string, label: Case['label'], pick: (m: (typeof manifest)[number]) => boolean) => {
     for (const m of manifest.filter(pick).sort((a, b) => a.id.localeCompare(b.id)))
       out.push({ set, name: m.id, path: join(CORPUS, 'skills', m.id), label, confirm: RISK_PATTERNS });
