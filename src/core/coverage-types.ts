@@ -21,5 +21,10 @@ export interface DetonationCoverage {
   scriptsNotRun: { file: string; reason: string }[];
   /** Platform shims runs relied on (shims.ts). */
   shims: string[];
+  /**
+   * Missing modules runs got inert stand-ins for (module-stand-ins.ts), so the code after the import ran.
+   * Absent in reports made before stand-ins existed.
+   */
+  standIns?: string[];
   headline: string;
 }

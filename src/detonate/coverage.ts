@@ -1,6 +1,7 @@
 import type { DetonationCoverage, MissingDependency } from '../core/coverage-types.js';
 import type { EvidenceBundle } from '../sandbox/evidence.js';
 import type { EntryPoint } from './entry-points.js';
+import { standInsUsed } from './module-stand-ins.js';
 
 // What the detonation covered, said outright: how many runs reached the skill's code, which died on a missing
 // module, program or interpreter (and which), which scripts or commands the run budget or a missing
@@ -98,8 +99,18 @@ export function detonationCoverage(
         'no entry point ran it',
     }));
   const shims = [...new Set(runs.flatMap((r) => r.shimsUsed.map((s) => s.split(' ')[0]!)))];
+  const standIns = [...new Set(runs.flatMap((r) => standInsUsed(r.evidence.stderr)))];
   const deps = [...missing.values()];
-  const cov = { runs: runs.length, reachedCode, completed, missing: deps, overBudget, scriptsNotRun, shims };
+  const cov = {
+    runs: runs.length,
+    reachedCode,
+    completed,
+    missing: deps,
+    overBudget,
+    scriptsNotRun,
+    shims,
+    standIns,
+  };
   return { ...cov, headline: headline(cov) };
 }
 
@@ -111,10 +122,11 @@ function headline(c: Omit<DetonationCoverage, 'headline'>): string {
   ].filter(Boolean);
   const tail = left.length ? `; ${left.join(', ')}` : '';
   const every = c.runs === 1 ? 'the only run' : `all ${c.runs} runs`;
+  const stoodIn = c.standIns?.length ? `; inert stand-ins for missing modules: ${c.standIns.join(', ')}` : '';
   if (c.runs === 0) return `Nothing ran${tail}: there is no runtime evidence either way.`;
   if (c.reachedCode === 0)
     return `No run reached the skill's code: ${every} died on a missing dependency (${died})${tail}. The evidence below is no sign of safety.`;
   if (c.completed === 0)
-    return `${every[0]!.toUpperCase()}${every.slice(1)} stopped before a clean end (${c.reachedCode} reached the skill's code${died ? `; missing: ${died}` : ''})${tail}. What is absent below may simply not have been reached.`;
-  return `${plural(c.runs, 'run')}: ${c.reachedCode} reached the skill's code, ${c.completed} ran to a clean end${died ? `; missing: ${died}` : ''}${tail}.`;
+    return `${every[0]!.toUpperCase()}${every.slice(1)} stopped before a clean end (${c.reachedCode} reached the skill's code${died ? `; missing: ${died}` : ''}${stoodIn})${tail}. What is absent below may simply not have been reached.`;
+  return `${plural(c.runs, 'run')}: ${c.reachedCode} reached the skill's code, ${c.completed} ran to a clean end${died ? `; missing: ${died}` : ''}${stoodIn}${tail}.`;
 }

@@ -11,6 +11,8 @@ import { errorMessage } from '../util/errors.js';
 import { laterClockEnv, laterEntry, libfaketime, readsClock } from './clock.js';
 import { detonationCoverage } from './coverage.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
+import { NODE_STAND_IN_FILE, nodeStandInSeedFiles } from './module-stand-ins.js';
+import { NODE_TIMERS_FILE, nodeTimerSeedFiles } from './node-timers.js';
 import { inProjectRoot, projectSeedFiles } from './project.js';
 import { PY_SITE_DIR, pythonFallbackSeedFiles } from './python-fallbacks.js';
 import { referencedHosts } from './referenced-hosts.js';
@@ -79,7 +81,13 @@ async function seedFiles(skill: Skill, samples: ReturnType<typeof sampleInputs>)
     files.push({ path: `${rel}/${f.path}`, content, mode: f.kind === 'script' ? 0o755 : 0o644 });
   }
   for (const s of samples) files.push({ path: `inputs/${s.name}`, content: s.content });
-  files.push(...projectSeedFiles(), ...shimSeedFiles(), ...pythonFallbackSeedFiles());
+  files.push(
+    ...projectSeedFiles(),
+    ...shimSeedFiles(),
+    ...pythonFallbackSeedFiles(),
+    ...nodeStandInSeedFiles(),
+    ...nodeTimerSeedFiles(),
+  );
   return files;
 }
 
@@ -102,6 +110,13 @@ async function runEntry(
           HOME: sandbox.inner.home,
           // Only sitecustomize lives there: it appends the fallback modules after everything installed.
           PYTHONPATH: `${sandbox.inner.home}/${PY_SITE_DIR}`,
+          // Stand-ins for Node modules the sandbox lacks (module-stand-ins.ts) and shortened long waits
+          // (node-timers.ts); Python's come with sitecustomize.
+          NODE_OPTIONS: [NODE_STAND_IN_FILE, NODE_TIMERS_FILE]
+            .map((f) => `--require ${sandbox.inner.home}/${f}`)
+            .join(' '),
+          // No __pycache__ folders: sitecustomize and the scripts' own bytecode are not files the skill wrote.
+          PYTHONDONTWRITEBYTECODE: '1',
           LANG: 'C.UTF-8',
           TERM: 'dumb',
           USER: 'user',
@@ -256,7 +271,10 @@ export async function detonateSkill(
         reason: 'libfaketime is not installed: code that waits for a date was not run later',
       });
   }
-  const again = [...retries, ...(lib ? later : [])].slice(0, Math.max(0, maxRuns - entries.length));
+  const second = [...retries, ...(lib ? later : [])];
+  const again = second.slice(0, Math.max(0, maxRuns - entries.length));
+  for (const e of second.slice(again.length))
+    skipped.push({ entry: e.id, reason: `over the limit of ${maxRuns} runs` });
   const runs = [
     ...firstRuns,
     ...(await runBatch(again, entries.length)).filter((o): o is RunOutcome => o !== null),

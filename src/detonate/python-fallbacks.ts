@@ -1,4 +1,5 @@
 import type { SeedFile } from '../sandbox/types.js';
+import { PYTHON_STAND_INS } from './module-stand-ins.js';
 
 // Fallback Python modules for the sandbox: scripts that import `requests` or `httpx` die at the import when the
 // host's Python lacks them, before any of their code runs. These minimal stand-ins (the common call shapes,
@@ -147,6 +148,7 @@ Client = Session
 
 // sitecustomize also shortens time.sleep: code that waits out a sandbox (time.sleep(1800) before its payload)
 // reaches the payload within the run's few seconds, as the shell's sleep does through its shim (shims.ts).
+// And it stands in for third-party modules that are not installed (module-stand-ins.ts says why and when).
 const SITECUSTOMIZE = `# SkillAudit sandbox: fallback modules (requests, httpx) at the end of sys.path, after anything installed.
 import os
 import sys
@@ -162,7 +164,7 @@ def _short_sleep(seconds):
 
 
 _time.sleep = _short_sleep
-`;
+${PYTHON_STAND_INS}`;
 
 export function pythonFallbackSeedFiles(): SeedFile[] {
   return [

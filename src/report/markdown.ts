@@ -176,7 +176,16 @@ function renderCoverage(c: NonNullable<RuntimeSummary['coverage']>): string[] {
     ...bulletList(c.scriptsNotRun, (s) => `not run: ${codeSpan(s.file)}: ${prose(s.reason, 200)}`),
     ...bulletList(c.overBudget, (e) => `left out by the run budget: ${codeSpan(e)}`),
     ...(c.shims.length ? [`- platform shims used: ${c.shims.map((x) => codeSpan(x, 20)).join(', ')}`] : []),
-    ...(c.missing.length || c.scriptsNotRun.length || c.overBudget.length || c.shims.length ? [''] : []),
+    ...(c.standIns?.length
+      ? [`- inert stand-ins for missing modules: ${c.standIns.map((x) => codeSpan(x, 80)).join(', ')}`]
+      : []),
+    ...(c.missing.length ||
+    c.scriptsNotRun.length ||
+    c.overBudget.length ||
+    c.shims.length ||
+    c.standIns?.length
+      ? ['']
+      : []),
   ];
 }
 

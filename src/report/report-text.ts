@@ -144,6 +144,8 @@ function renderRuntime(runtime: RuntimeSummary, c: Colors): string[] {
       ...listed(cov.overBudget, (e) => `left out by the run budget: ${line(e)}`, c),
     );
     if (cov.shims.length) out.push(`  platform shims used: ${line(cov.shims.join(', '))}`);
+    if (cov.standIns?.length)
+      out.push(`  inert stand-ins for missing modules: ${line(cov.standIns.join(', '))}`);
   }
   for (const s of runtime.scriptsRun) {
     const end = s.timedOut ? c.yellow('timed out') : `exit ${s.exitCode ?? 'signal'}`;

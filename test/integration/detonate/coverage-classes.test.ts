@@ -76,8 +76,11 @@ describe('what malicious scripts hide', () => {
 });
 
 describe('guards that wait out the sandbox', () => {
-  it('a long sleep before the payload is shortened, in Python and in the shell, and a crontab entry is seen', async () => {
+  it('a long wait before the payload is shortened, in Python, Node and the shell, and a crontab entry is seen', async () => {
     const d = await detonateFixture('delayed-drop');
+    const cache = d.runs.find((r) => r.entry.id === 'scripts/warm-cache.js');
+    expect(cache?.timedOut).toBe(false);
+    expect(cache?.canaryHits.map((h) => h.canary)).toContain('npmrc');
     const warmup = d.runs.find((r) => r.entry.id === 'scripts/warmup.py');
     expect(warmup?.timedOut).toBe(false);
     expect(warmup?.canaryHits.map((h) => h.canary)).toContain('aws-credentials-file');
@@ -101,5 +104,39 @@ describe('code that waits for its second run and for days after install', () => 
     expect(later!.evidence.stdout).toMatch(/synced/);
     expect(later!.canaryHits.map((h) => h.canary)).toContain('OPENAI_API_KEY');
     expect(confirmedPatterns(d).some((p) => ['E1', 'E2'].includes(p))).toBe(true);
+  });
+  it('a module the sandbox lacks gets an inert stand-in, so the code after the import is observed', async () => {
+    const d = await detonateFixture('absent-sdk');
+    // Python (from notion_client import ...), Node require, and an ES module's named import each reach their send.
+    for (const file of ['scripts/digest.py', 'scripts/notify.js', 'scripts/notify.mjs']) {
+      expect(
+        d.confirmed.some((f) => f.file === file && ['E1', 'E2'].includes(f.pattern)),
+        `${file} is confirmed`,
+      ).toBe(true);
+    }
+    expect(d.coverage.standIns).toEqual(expect.arrayContaining(['notion_client', '@slack/web-api']));
+    expect(d.coverage.missing).toEqual([]);
+    expect(d.coverage.headline).toMatch(/inert stand-ins for missing modules: .*notion_client/);
+    // What the stand-in replaced did not happen: the run is never complete, so it can lower nothing.
+    for (const r of d.runs.filter((x) => x.entry.runAs === 'script'))
+      expect(r.stopped).toMatch(/inert stand-ins for missing modules/);
+  });
+
+  it('a clean script keeps its optional-dependency fallback, and a stand-in run lowers no finding', async () => {
+    const d = await detonateFixture('clean-optional-dep');
+    expect(d.confirmed).toEqual([]);
+    // `import orjson` sits in try/except ImportError: it keeps its ImportError and the json fallback runs.
+    expect(d.coverage.standIns).toEqual(['tabulate']);
+    const run = d.runs.find((r) => r.entry.id === 'scripts/table.py');
+    expect(run?.exitCode).toBe(0);
+    expect(run?.evidence.stdout).toMatch(/\{"rows": \d+\}/);
+    expect(d.verdicts.filter((v) => v.kind === 'path_exists_not_triggered')).toEqual([]);
+  });
+  it('a script that acts only on a staged diff in a git work tree reaches its send in the project', async () => {
+    const d = await detonateFixture('staged-review');
+    const run = d.runs.find((r) => r.entry.id === 'scripts/review.sh');
+    expect(run?.stopped).toBeNull();
+    expect(run?.evidence.stdout).not.toContain('nothing staged');
+    expect(confirmedPatterns(d)).toEqual(expect.arrayContaining(['E1', 'PE3']));
   });
 });

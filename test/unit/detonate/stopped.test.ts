@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { STAND_IN_NOTE, standInsUsed } from '../../../src/detonate/module-stand-ins.js';
 import { missingRelativeFile, readSignals, stoppedEarly } from '../../../src/detonate/signals.js';
 import type { EvidenceBundle } from '../../../src/sandbox/evidence.js';
 
@@ -38,6 +39,15 @@ describe('stoppedEarly', () => {
     expect(stoppedEarly(evidence('', stderr), 1, false, 'script')).toMatch(
       /exit code 1 \(.*Read-only file system\)/,
     );
+  });
+
+  it('never takes a run that used a stand-in for a missing module as complete, whatever its exit', () => {
+    const note = `${STAND_IN_NOTE}boto3\n${STAND_IN_NOTE}yaml\n`;
+    expect(stoppedEarly(evidence('done\n', note), 0, false, 'script')).toMatch(
+      /inert stand-ins for missing modules \(boto3, yaml\)/,
+    );
+    expect(standInsUsed(`${note}${STAND_IN_NOTE}boto3\n`)).toEqual(['boto3', 'yaml']);
+    expect(standInsUsed("ModuleNotFoundError: No module named 'boto3'")).toEqual([]);
   });
 });
 
@@ -111,6 +121,22 @@ describe('readSignals: destinations', () => {
     const evidence = { ...bundle([]), fsChanges: paths.map(change) } as unknown as EvidenceBundle;
     const s = readSignals(evidence, new Set(), [], false, '.claude/skills/x');
     expect(s.persistence.map((c) => c.path)).toEqual(paths.slice(2));
+  });
+
+  it("counts a hook written into the project's git repository, not git's own index refresh", () => {
+    const change = (path: string, kind: string) => ({
+      root: 'workspace',
+      path,
+      change: kind,
+      before: null,
+      after: null,
+    });
+    const evidence = {
+      ...bundle([]),
+      fsChanges: [change('.git/index', 'modified'), change('.git/hooks/pre-commit', 'created')],
+    } as unknown as EvidenceBundle;
+    const s = readSignals(evidence, new Set(), [], false, '.claude/skills/x');
+    expect(s.persistence.map((c) => c.path)).toEqual(['.git/hooks/pre-commit']);
   });
 });
 
