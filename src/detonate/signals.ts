@@ -3,6 +3,7 @@ import { SINKHOLE_ADDRESS } from '../sandbox/network-sink.js';
 import { SECOND_STAGE_MARKER } from '../sandbox/sink-payloads.js';
 import { diedOnMissingProgram, NOT_FOUND } from './coverage.js';
 import { bareHost, hostMatches } from './host-names.js';
+import { standInsUsed } from './module-stand-ins.js';
 import { decodedCodeRuns, privilegeUse } from './process-signals.js';
 import { NO_TOOL_USE, type ToolCredentialUse } from './tool-credentials.js';
 import { vendorInstaller } from './vendor-installers.js';
@@ -25,11 +26,11 @@ const VENDOR_HOSTS = [
 ];
 
 // Files whose change outlives the task: shell start-up files, autostart and scheduler entries, SSH access, git
-// config, and in an agent's own folders only what the agent loads (instructions, settings and hooks, MCP
+// config and the project's git hooks (run on every commit), and in an agent's own folders only what the agent loads (instructions, settings and hooks, MCP
 // servers, skills, commands, agents, prompts, rules). An index or cache a skill keeps in ~/.codex is data the
 // agent never reads by itself, not a change to its behaviour.
 const PERSISTENCE_RE =
-  /(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.config\/fish\/|\.config\/autostart\/|\.config\/systemd\/user\/|Library\/LaunchAgents\/|\.ssh\/authorized_keys|\.gitconfig|CLAUDE\.md|AGENTS\.md|\.local\/bin\/|\.local\/share\/cron\/)/;
+  /(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.config\/fish\/|\.config\/autostart\/|\.config\/systemd\/user\/|Library\/LaunchAgents\/|\.ssh\/authorized_keys|\.gitconfig|\.git\/hooks\/|CLAUDE\.md|AGENTS\.md|\.local\/bin\/|\.local\/share\/cron\/)/;
 const AGENT_DIR = /(^|\/)(\.claude|\.codex|\.config\/opencode|\.cursor|\.agents|\.gemini)\/(.*)$/;
 const AGENT_LOADS =
   /^(?:[^/]*\.md|[^/]*settings[^/]*\.json|config\.(?:toml|json|ya?ml)|[^/]*mcp[^/]*\.json|opencode\.jsonc?|(?:skills|commands|agents|hooks|prompts|rules|plugins)\/.*)$/;
@@ -241,6 +242,9 @@ export function stoppedEarly(
     const tail = evidence.stderr.trim().split('\n').pop()?.slice(0, 200) ?? '';
     return `the run failed with ${exitCode === null ? 'a signal' : `exit code ${exitCode}`}${tail ? ` (${tail})` : ''}`;
   }
+  const standIns = standInsUsed(evidence.stderr);
+  if (standIns.length)
+    return `the run used inert stand-ins for missing modules (${standIns.join(', ')}): what they would have done did not happen`;
   if (GUARD_RE.test(output)) return `the run stopped at a guard (${lastLine(output, GUARD_RE)})`;
   return null;
 }

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inProjectRoot, projectSeedFiles } from '../../../src/detonate/project.js';
 
@@ -17,5 +21,26 @@ describe('the sandbox project', () => {
       expect(inProjectRoot(name)).toBe(true);
     for (const name of ['config.json', 'data/input.csv', 'src/main.py'])
       expect(inProjectRoot(name)).toBe(false);
+  });
+
+  it('is a git repository git itself accepts: one commit, a staged edit, a remote', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skillaudit-project-git-'));
+    try {
+      // Our own generated files, not a skill's: git runs on them here to check they are what git writes.
+      for (const f of projectSeedFiles().filter((x) => !x.path.startsWith('~/'))) {
+        mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+        writeFileSync(join(dir, f.path), f.content);
+      }
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-c', 'safe.directory=*', '-C', dir, ...args], { encoding: 'utf8' }).trim();
+      expect(git('fsck', '--strict')).toBe('');
+      expect(git('rev-parse', '--is-inside-work-tree')).toBe('true');
+      expect(git('log', '--format=%s')).toBe('Add order metrics panel');
+      expect(git('diff', '--cached', '--name-only')).toBe('README.md');
+      expect(git('status', '--porcelain')).toBe('M  README.md');
+      expect(git('config', '--get', 'remote.origin.url')).toMatch(/^https:\/\/github\.com\//);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
