@@ -184,10 +184,19 @@ export function inferInvocations(file: SkillFile, values: ValueSource): Invocati
     found.push(...javascript(text, values));
   else if (file.language === 'bash') found.push(...shell(text, values));
   if (found.length === 0) {
-    // Usage lines: `usage: sync.py {pull,push}`, `Usage: tool.sh (start|stop)`.
+    // Usage lines: `usage: sync.py {pull,push}`, `Usage: tool.sh (start|stop)`, and the required positionals
+    // of `usage: gen.js <openapi.yaml> <out-dir>`, each given a value by what its name says it is.
     for (const line of text.matchAll(/usage:?\s*([^\n]{0,200})/gi)) {
-      for (const word of choicesIn(line[1]!))
-        found.push({ args: [word], why: `usage line \`${line[0].trim().slice(0, 80)}\`` });
+      const why = `usage line \`${line[0].trim().slice(0, 80)}\``;
+      for (const word of choicesIn(line[1]!)) found.push({ args: [word], why });
+      const positionals = [...line[1]!.matchAll(/<([\w.-]{1,40})>/g)].map((m) => m[1]!);
+      if (positionals.length)
+        found.push({
+          args: positionals.map((name) =>
+            /\.[a-z]{2,5}$/i.test(name) ? values.file(name) : valueFor(name, values),
+          ),
+          why,
+        });
     }
   }
   return unique(found).slice(0, MAX_INVOCATIONS);

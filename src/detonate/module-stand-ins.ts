@@ -96,6 +96,24 @@ class _StandIn(metaclass=_StandInType):
     def __float__(self):
         return 0.0
 
+    def __format__(self, spec):
+        try:
+            return format(0, spec)
+        except (TypeError, ValueError):
+            return ""
+
+    # Arithmetic gives back the real operand (date - relativedelta(...) stays a date), so real types flow on.
+    def _other(self, other):
+        return other
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _other
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _other
+
+    def __lt__(self, other):
+        return False
+
+    __le__ = __gt__ = __ge__ = __lt__
+
 
 _classes = {}
 

@@ -65,4 +65,10 @@ describe('inferInvocations', () => {
     expect(run('ruby', 'puts "usage: tool.rb {pull,push,help}"')).toEqual(['pull', 'push']);
     expect(run('perl', 'die "Usage: $0 (start|stop)\\n";')).toEqual(['start', 'stop']);
   });
+
+  it("a usage line's required positionals, each with a value by its name or file type", () => {
+    const text =
+      "if (process.argv.length < 4) { console.error('usage: gen.js <report.csv> <out-dir> <limit>'); }";
+    expect(run('javascript', text)).toEqual(['/in/sample.csv /in/output.txt 3']);
+  });
 });
