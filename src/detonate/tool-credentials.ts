@@ -175,19 +175,29 @@ function toolHosts(
   // Who reached each host: the processes strace saw look it up, and those that connected to the sink address
   // and port it was served on (a Go tool resolves without a lookup strace can read). The sink serves every name
   // at one address, so a skill process reaching any host on the same port makes the host nobody's own.
-  const lookups = new Map<string, (string | null)[]>();
-  const add = (host: string, tool: string | null) =>
-    lookups.set(bareHost(host), [...(lookups.get(bareHost(host)) ?? []), tool]);
+  // Sets, not lists: a script retrying in a loop makes thousands of lookups and connects to one host.
+  const lookups = new Map<string, Set<string | null>>();
+  const add = (host: string, tool: string | null) => {
+    const key = bareHost(host);
+    const tools = lookups.get(key) ?? new Set();
+    lookups.set(key, tools.add(tool));
+  };
   for (const q of evidence.network.dnsQueries) if (q.source === 'strace') add(q.name, toolAt(q.pid));
+  const connectors = new Map<string, Set<string | null>>();
+  for (const a of evidence.network.attempts) {
+    if (a.syscall !== 'connect') continue;
+    const key = `${a.address} ${a.port}`;
+    connectors.set(key, (connectors.get(key) ?? new Set()).add(toolAt(a.pid)));
+  }
   for (const r of evidence.network.sink) {
     if (r.kind !== 'tcp' || !r.host) continue;
-    for (const a of evidence.network.attempts)
-      if (a.syscall === 'connect' && a.address === r.address && a.port === r.port) add(r.host, toolAt(a.pid));
+    for (const tool of connectors.get(`${r.address} ${r.port}`) ?? []) add(r.host, tool);
   }
   const out = new Set<string>();
-  for (const [host, tools] of lookups) {
+  for (const [host, set] of lookups) {
+    const tools = [...set];
     const tool = tools[0];
-    if (!tool || !tools.every((t) => t === tool)) continue;
+    if (!tool || tools.length > 1) continue;
     if (!hostMatches(host, ownHosts(tool))) continue;
     out.add(host);
   }
