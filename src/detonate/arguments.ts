@@ -18,6 +18,8 @@ export interface ValueSource {
   file: (hint: string) => string;
   /** A writable output path. */
   output: string;
+  /** An existing folder holding the sample inputs. */
+  dir: string;
 }
 
 const MAX_INVOCATIONS = 8;
@@ -26,10 +28,8 @@ const HELP = /^(-h|--help|help|-\?|--version|-v|version|\*)$/;
 const NAME_VALUE: [RegExp, (v: ValueSource, name: string) => string][] = [
   [/out(put)?|dest|target|save|write/i, (v) => v.output],
   [/url|uri|endpoint|host|server|link/i, () => 'https://example.com/'],
-  [
-    /file|path|input|src|source|doc|image|img|pdf|csv|json|data|dir|folder|repo|project/i,
-    (v, n) => v.file(n),
-  ],
+  [/dir|folder|root|repo|project|workspace/i, (v) => v.dir],
+  [/file|path|input|src|source|doc|image|img|pdf|csv|json|data/i, (v, n) => v.file(n)],
   [/count|num|number|limit|days|size|max|min|port|top|^n$|^k$/i, () => '3'],
   [/date|since|until/i, () => '2026-01-05'],
   [/lang|locale/i, () => 'en'],
@@ -148,13 +148,27 @@ function javascript(text: string, values: ValueSource): Invocation[] {
 
 function shell(text: string, values: ValueSource): Invocation[] {
   const out: Invocation[] = [];
+  // Positional parameters by the names the script gives them: `db="${2:?database}"`, `engine=$1`. A script
+  // that takes two or more, or insists on one (`:?`), gets a run with each filled; subcommand runs get the rest.
+  const names = new Map<number, string>();
+  for (const m of text.matchAll(/(?:^|\s)(?:local\s+)?(\w+)=["']?\$\{?([1-9])(?::?[?-]([\w-]*))?/gm))
+    if (!names.has(Number(m[2]))) names.set(Number(m[2]), m[3] || m[1]!);
+  const last = Math.max(0, ...names.keys());
+  const insists = /\$\{[1-9]:?\?/.test(text);
+  const positional = (from: number) =>
+    Array.from({ length: Math.max(0, last - from + 1) }, (_, i) =>
+      valueFor(names.get(from + i) ?? 'value', values),
+    );
+  if (last >= 2 || (last === 1 && insists))
+    out.push({ args: positional(1), why: `positional parameters ${[...names.values()].join(', ')}` });
   // `case "$1" in a) … ;; b|c) … ;; esac`, also through `cmd=$1` / `cmd="${1:-}"`.
-  const argVar = /^\s*(?:local\s+)?(\w+)=["']?\$\{?1(?::-[^}]*)?\}?["']?\s*$/m.exec(text)?.[1];
-  const subject = `\\$\\{?(?:1${argVar ? `|${argVar}` : ''})(?::-[^}]*)?\\}?`;
+  const argVar = /^\s*(?:local\s+)?(\w+)=["']?\$\{?1(?::?[-?][^}]*)?\}?["']?\s*$/m.exec(text)?.[1];
+  const subject = `\\$\\{?(?:1${argVar ? `|${argVar}` : ''})(?::?[-?][^}]*)?\\}?`;
   for (const m of text.matchAll(new RegExp(`case\\s+"?${subject}"?\\s+in([\\s\\S]*?)\\besac\\b`, 'g'))) {
     for (const label of m[1]!.matchAll(/^\s*\(?\s*([\w.-]+(?:\s*\|\s*[\w.-]+)*)\s*\)/gm)) {
       const word = label[1]!.split('|')[0]!.trim();
-      if (!HELP.test(word)) out.push({ args: [word], why: `\`case "$1"\` branch \`${word}\`` });
+      if (!HELP.test(word))
+        out.push({ args: [word, ...positional(2)], why: `\`case "$1"\` branch \`${word}\`` });
     }
   }
   // `[ "$1" = "sync" ]`, `[[ $1 == sync ]]`.

@@ -159,6 +159,7 @@ function scriptEntries(
   const values = {
     file: (hint: string) => `${layout.inputsDir}/${sampleFor(hint)?.name ?? 'sample.txt'}`,
     output: `${layout.inputsDir}/output.txt`,
+    dir: layout.inputsDir,
   };
   for (const inv of inferInvocations(file, values)) {
     out.push({

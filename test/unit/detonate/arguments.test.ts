@@ -7,6 +7,7 @@ import { inferInvocations } from '../../../src/detonate/arguments.js';
 const values = {
   file: (hint: string) => `/in/sample.${/csv/.test(hint) ? 'csv' : 'txt'}`,
   output: '/in/output.txt',
+  dir: '/in',
 };
 const run = (language: string, text: string) =>
   inferInvocations({ path: 'x', kind: 'script', language, text } as unknown as SkillFile, values).map((i) =>
@@ -64,6 +65,28 @@ describe('inferInvocations', () => {
   it('usage lines when no parser is recognised', () => {
     expect(run('ruby', 'puts "usage: tool.rb {pull,push,help}"')).toEqual(['pull', 'push']);
     expect(run('perl', 'die "Usage: $0 (start|stop)\\n";')).toEqual(['start', 'stop']);
+  });
+
+  it('shell positional parameters by their names, after each subcommand too', () => {
+    const text = [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell source, meant literally
+      'engine="${1:?engine}"',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell source, meant literally
+      'db="${2:?database}"',
+      'dest=$3',
+      'case "$engine" in',
+      '  postgres) pg_dump "$db" > "$dest" ;;',
+      '  mysql) mysqldump "$db" > "$dest" ;;',
+      'esac',
+    ].join('\n');
+    expect(run('bash', text)).toEqual([
+      'sample /in/sample.txt /in/output.txt',
+      'postgres /in/sample.txt /in/output.txt',
+      'mysql /in/sample.txt /in/output.txt',
+    ]);
+    // One optional positional is not worth a run of its own.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell source, meant literally
+    expect(run('bash', 'name="${1:-world}"\necho "hi $name"')).toEqual([]);
   });
 
   it("a usage line's required positionals, each with a value by its name or file type", () => {
