@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
 import { blankCode, commandStance } from '../core/markdown/command-stance.js';
 import { type Framing, parseMarkdown } from '../core/markdown.js';
@@ -8,6 +7,7 @@ import { inferInvocations } from './arguments.js';
 import { harnessArgv, uncalledFunctions } from './harness.js';
 import type { SampleInput } from './samples.js';
 import { SHIM_HOME_DIR } from './shims.js';
+import { typescriptLoader } from './typescript-loader.js';
 
 // Entry points of a skill: its scripts (run with no arguments, with --help, and with a sample input) and the
 // commands SKILL.md tells the agent to run (fenced shell blocks and inline commands framed as instructions).
@@ -39,6 +39,8 @@ export interface EntryPoint {
   why: string;
   /** Run twice in one sandbox, the second time (the one recorded) with the clock this many days ahead (clock.ts). */
   later?: number;
+  /** Host folders the interpreter needs, shown read-only inside (typescript-loader.ts). */
+  readOnlyPaths?: string[];
 }
 
 export interface Skipped {
@@ -67,13 +69,8 @@ function interpreterFor(file: SkillFile): string[] | string {
     case 'javascript':
       return [process.execPath];
     case 'typescript': {
-      try {
-        // tsx ships with SkillAudit's own dependencies; Node 20 cannot strip types by itself.
-        const loader = createRequire(import.meta.url).resolve('tsx/esm');
-        return [process.execPath, '--import', loader];
-      } catch {
-        return 'no TypeScript loader (tsx) is available';
-      }
+      const loader = typescriptLoader();
+      return typeof loader === 'string' ? loader : [process.execPath, ...loader.nodeArgs];
     }
     case 'powershell':
       return which('pwsh') ? [which('pwsh')!, '-NoProfile', '-File'] : 'PowerShell (pwsh) is not installed';
@@ -137,7 +134,13 @@ function scriptEntries(
   const script = `${layout.skillDir}/${file.path}`;
   const origin = { file: file.path, line: 1, endLine: Math.max(1, (file.text ?? '').split('\n').length) };
   const base = [...interpreter, script];
-  const shared = { cwd: layout.skillDir, origin, framing: null };
+  const loader = file.language === 'typescript' ? typescriptLoader() : null;
+  const shared = {
+    cwd: layout.skillDir,
+    origin,
+    framing: null,
+    ...(loader && typeof loader !== 'string' ? { readOnlyPaths: loader.readOnlyPaths } : {}),
+  };
   const text = file.text ?? '';
   // With an input file of a type the script mentions (or plain text), so argument-driven paths run too.
   const sampleFor = (hint: string) =>

@@ -99,7 +99,12 @@ async function runEntry(
   /** libfaketime's path, for an entry to be run later (entry.later); null when the host has none. */
   faketime: string | null,
 ): Promise<{ exitCode: number | null; timedOut: boolean; wallMs: number; evidence: EvidenceBundle }> {
-  const sandbox = await createSandbox({ seedCanaries: true, files, knownHosts });
+  const sandbox = await createSandbox({
+    seedCanaries: true,
+    files,
+    knownHosts,
+    readOnlyPaths: entry.readOnlyPaths ?? [],
+  });
   try {
     const run = (clock: Record<string, string>) =>
       sandbox.run({
@@ -117,6 +122,8 @@ async function runEntry(
             .join(' '),
           // No __pycache__ folders: sitecustomize and the scripts' own bytecode are not files the skill wrote.
           PYTHONDONTWRITEBYTECODE: '1',
+          // tsx's transform cache would be a file the skill seemed to leave in /tmp.
+          TSX_DISABLE_CACHE: '1',
           LANG: 'C.UTF-8',
           TERM: 'dumb',
           USER: 'user',

@@ -139,4 +139,13 @@ describe('code that waits for its second run and for days after install', () => 
     expect(run?.evidence.stdout).not.toContain('nothing staged');
     expect(confirmedPatterns(d)).toEqual(expect.arrayContaining(['E1', 'PE3']));
   });
+  it('a TypeScript script runs with the loader shown read-only inside, and its send is confirmed', async () => {
+    const d = await detonateFixture('ts-report');
+    const run = d.runs.find((r) => r.entry.id === 'scripts/report.ts');
+    expect(run?.stopped).toBeNull();
+    expect(run?.evidence.stdout).toContain('report sent for acme');
+    expect(d.confirmed.some((f) => f.file === 'scripts/report.ts' && ['E1', 'E2'].includes(f.pattern))).toBe(
+      true,
+    );
+  });
 });
