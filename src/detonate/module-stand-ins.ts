@@ -40,7 +40,11 @@ class _StandInType(type):
         return _member(attr)
 
 
-class _StandIn(metaclass=_StandInType):
+class _StandIn(str, metaclass=_StandInType):
+    # An empty string underneath, so code that hands the result to re, os.path or a format gets a string.
+    def __new__(cls, *args, **kwargs):
+        return str.__new__(cls, "")
+
     def __init__(self, *args, **kwargs):
         pass
 
@@ -61,14 +65,8 @@ class _StandIn(metaclass=_StandInType):
     def __iter__(self):
         return iter(())
 
-    def __len__(self):
-        return 0
-
     def __bool__(self):
         return True
-
-    def __contains__(self, item):
-        return False
 
     def __enter__(self):
         return self
@@ -84,9 +82,6 @@ class _StandIn(metaclass=_StandInType):
 
     def __await__(self):
         return iter(())
-
-    def __str__(self):
-        return ""
 
     def __int__(self):
         return 0
