@@ -95,9 +95,15 @@ function destinations(evidence: EvidenceBundle): Destination[] {
       r.kind === 'dns'
         ? `DNS ${r.queryType ?? 'A'} ${host}`
         : `${r.method ?? r.protocol.toUpperCase()} ${host}${r.path ?? ''}`;
-    // A lookup carries no data of the run's but the name (a name carrying a canary is a canary hit, judged
-    // apart): a tool resolving its vendor's update host has contacted it, not sent it anything.
-    const bytes = r.kind === 'dns' ? 0 : r.bytes;
+    // What the run sent: a lookup carries no data of the run's but the name, and an HTTP request only its body
+    // (a name, path or header carrying a canary is a canary hit, judged apart). A download from an undeclared host
+    // has contacted it, not sent it anything. A TLS handshake the client refused shows nothing it would have sent.
+    const bytes =
+      r.kind === 'dns' || r.protocol === 'tls'
+        ? 0
+        : r.protocol === 'http' || r.protocol === 'https'
+          ? (r.bodyBytes ?? r.bytes)
+          : r.bytes;
     out.push({ host, address: r.address, port: r.port, protocol: r.protocol, bytes, summary: what });
   }
   if (evidence.network.mode !== 'sink') {

@@ -53,7 +53,10 @@ export interface SinkRecord {
   headers?: string;
   /** First bytes of the body (HTTP) or of the stream (raw), base64. */
   bodyBase64?: string;
+  /** All bytes the client sent: request line, headers and body (HTTP), or the stream (raw). */
   bytes: number;
+  /** HTTP: the body's length, the data a request carries beyond asking for something. */
+  bodyBytes?: number;
   /** The sandbox's address on its link to the sink (which sandbox sent it). */
   client?: string;
 }

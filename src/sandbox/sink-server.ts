@@ -150,6 +150,7 @@ function readPlain(stream: Duplex, meta: StreamMeta, first: Buffer): void {
         path: head.path,
         headers: head.headers.slice(0, 8192),
         bodyBase64: data.subarray(head.bodyStart, head.bodyStart + BODY_BYTES).toString('base64'),
+        bodyBytes: Math.max(head.contentLength ?? 0, total - head.bodyStart),
       },
       httpResponse(head),
     );

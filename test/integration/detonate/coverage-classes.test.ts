@@ -148,4 +148,10 @@ describe('code that waits for its second run and for days after install', () => 
       true,
     );
   });
+  it('a clean installer downloading a pinned release from an unnamed host confirms nothing', async () => {
+    const d = await detonateFixture('clean-release-fetch');
+    const run = d.runs.find((r) => r.entry.id === 'scripts/get-yq.sh');
+    expect(run?.evidence.network.sink.some((r) => r.method === 'GET' && r.host === 'github.com')).toBe(true);
+    expect(d.confirmed).toEqual([]);
+  });
 });

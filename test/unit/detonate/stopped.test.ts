@@ -106,6 +106,31 @@ describe('readSignals: destinations', () => {
     ]);
   });
 
+  it("counts an HTTP request's body as data sent, not the request line and headers of a download", () => {
+    const request = (method: string, host: string, bytes: number, bodyBytes: number) => ({
+      kind: 'tcp',
+      host,
+      address: '192.0.2.1',
+      port: 443,
+      protocol: 'https',
+      method,
+      path: '/releases/download/v1.2.0/tool.tar.gz',
+      bytes,
+      bodyBytes,
+    });
+    const s = readSignals(
+      bundle([request('GET', 'github.com', 212, 0), request('POST', 'drop.example.net', 690, 412)]),
+      new Set(),
+      [],
+      false,
+      '.claude/skills/x',
+    );
+    expect(s.undeclared.map((d) => [d.host, d.bytes])).toEqual([
+      ['github.com', 0],
+      ['drop.example.net', 412],
+    ]);
+  });
+
   it('counts as persistence what an agent loads from its folders, not an index a skill keeps there', () => {
     const change = (path: string) => ({ root: 'home', path, change: 'created', before: null, after: null });
     const paths = [
