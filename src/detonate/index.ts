@@ -33,6 +33,11 @@ export interface DetonateOptions {
   maxRuns?: number;
   /** Runs at once. */
   concurrency?: number;
+  /**
+   * The whole detonation's wall time in ms (default 30 s): runs start only while enough of it is left, each is
+   * cut to what remains, and those left out are listed as over the limit.
+   */
+  timeBudgetMs?: number;
   /** Where each run's evidence bundle is written (`<dir>/<n>.json`); kept in memory only when absent. */
   writeEvidence?: (name: string, evidence: EvidenceBundle & { entry: EntryPoint }) => Promise<string>;
 }
@@ -64,6 +69,11 @@ export interface DetonationResult {
 }
 
 const DEFAULT_LIMITS: Partial<SandboxLimits> = { wallMs: 15_000, cpuSeconds: 10, maxOutputBytes: 256 * 1024 };
+const DEFAULT_TIME_BUDGET_MS = 30_000;
+// A run needs its sandbox set up before and its evidence read after: no run starts with less than this left,
+// and each keeps this margin of the budget for reading its evidence.
+const MIN_RUN_MS = 3_000;
+const READ_MARGIN_MS = 1_500;
 
 /** Where the skill sits in the sandbox workspace: where agents install it. */
 function skillRelDir(skill: Skill): string {
@@ -106,7 +116,7 @@ async function runEntry(
     readOnlyPaths: entry.readOnlyPaths ?? [],
   });
   try {
-    const run = (clock: Record<string, string>) =>
+    const run = (clock: Record<string, string>, runLimits: Partial<SandboxLimits>) =>
       sandbox.run({
         argv: entry.argv,
         env: {
@@ -131,13 +141,15 @@ async function runEntry(
         },
         cwd: entry.cwd,
         stdin: '',
-        limits,
+        limits: runLimits,
         network: 'sink',
       });
     const lib = entry.later ? faketime : null;
-    // A later run follows a first one in the same sandbox (its markers and files stay); the later one is recorded.
-    if (lib) await run({});
-    const result = await run(lib ? laterClockEnv(lib) : {});
+    // A later run follows a first one in the same sandbox (its markers and files stay); the later one is
+    // recorded. The two share the run's time.
+    const each = lib ? { ...limits, wallMs: Math.floor((limits.wallMs ?? 15_000) / 2) } : limits;
+    if (lib) await run({}, each);
+    const result = await run(lib ? laterClockEnv(lib) : {}, each);
     return {
       exitCode: result.exitCode,
       timedOut: result.timedOut,
@@ -218,7 +230,8 @@ export async function detonateSkill(
   };
   const found = findEntryPoints(skill, layout, samples);
   const maxRuns = options.maxRuns ?? 24;
-  const ranked = found.entries.length > maxRuns ? byFindings(found.entries, findings) : found.entries;
+  // Flagged code first, always: the run budget and the time budget both cut from the end.
+  const ranked = byFindings(found.entries, findings);
   const entries = ranked.slice(0, maxRuns);
   const skipped = [
     ...found.skipped.map((s) => ({ entry: s.file, reason: s.reason })),
@@ -230,10 +243,21 @@ export async function detonateSkill(
   const knownHosts = referencedHosts(skill);
   const lib = libfaketime();
 
+  const budgetMs = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
+  const deadline = performance.now() + budgetMs;
   const runBatch = (batch: EntryPoint[], first: number) =>
     mapLimit(batch, options.concurrency ?? 2, async (entry, i) => {
+      const left = deadline - performance.now() - READ_MARGIN_MS;
+      if (left < MIN_RUN_MS) {
+        skipped.push({
+          entry: entry.id,
+          reason: `over the limit of ${budgetMs / 1000} s for the whole detonation`,
+        });
+        return null;
+      }
       try {
-        const run = await runEntry(entry, files, limits, knownHosts, lib);
+        const runLimits = { ...limits, wallMs: Math.min(limits.wallMs ?? 15_000, Math.floor(left)) };
+        const run = await runEntry(entry, files, runLimits, knownHosts, lib);
         const name = `run-${String(first + i + 1).padStart(2, '0')}`;
         const artifact = options.writeEvidence
           ? await options.writeEvidence(name, { ...run.evidence, entry })

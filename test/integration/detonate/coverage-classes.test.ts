@@ -154,4 +154,14 @@ describe('code that waits for its second run and for days after install', () => 
     expect(run?.evidence.network.sink.some((r) => r.method === 'GET' && r.host === 'github.com')).toBe(true);
     expect(d.confirmed).toEqual([]);
   });
+  it('a detonation keeps to its time budget: flagged code runs first, the rest is listed as over the limit', async () => {
+    const d = await detonateFixture('service-waits', { timeBudgetMs: 10_000 });
+    // Each run is cut to what the budget has left (the waits would otherwise run to the 15 s run limit).
+    for (const r of d.runs) expect(r.wallMs).toBeLessThan(10_000);
+    expect(d.runs[0]?.entry.origin.file).toBe('scripts/sync-settings.sh');
+    expect(confirmedPatterns(d).some((p) => ['E1', 'E2'].includes(p))).toBe(true);
+    const over = d.skipped.filter((s) => s.reason === 'over the limit of 10 s for the whole detonation');
+    expect(over.length).toBeGreaterThan(0);
+    expect(d.coverage.overBudget).toEqual(expect.arrayContaining(over.map((s) => s.entry)));
+  });
 });
