@@ -45,6 +45,8 @@ const PACKAGE_KEYS = [
   'optionalDependencies',
   'peerDependencies',
 ];
+/** Text in which one of PACKAGE_KEYS can be a key: written out, or escaped in a double-quoted YAML key. */
+const MAY_HOLD_PACKAGE_KEY = /scripts|[dD]ependencies|\\/;
 const PYPROJECT_TABLES = /^\s*\[(?:project|tool\.poetry|tool\.uv|tool\.pdm|build-system)[\].]/m;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -85,6 +87,9 @@ const same = (line: number) => line;
 /** The manifest a fenced block is, if any. */
 export function blockManifest(block: Pick<CodeBlock, 'lang' | 'rawLang' | 'code'>): BlockManifest | null {
   const raw = block.rawLang.split(/\s/)[0] ?? '';
+  // Most JSON and YAML blocks are configs, and parsing each cost more than the rest of this module: one can
+  // only be package-shaped if a package key is written in it, or spelled with a double-quoted escape.
+  if ((block.lang === 'json' || block.lang === 'yaml') && !MAY_HOLD_PACKAGE_KEY.test(block.code)) return null;
   if (block.lang === 'json') {
     const text = tolerantJson(block.code);
     try {
