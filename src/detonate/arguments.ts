@@ -203,12 +203,14 @@ export function inferInvocations(file: SkillFile, values: ValueSource): Invocati
     for (const line of text.matchAll(/usage:?\s*([^\n]{0,200})/gi)) {
       const why = `usage line \`${line[0].trim().slice(0, 80)}\``;
       for (const word of choicesIn(line[1]!)) found.push({ args: [word], why });
-      const positionals = [...line[1]!.matchAll(/<([\w.-]{1,40})>/g)].map((m) => m[1]!);
-      if (positionals.length)
+      // `<file> --to <lang> [--glossary <csv>]`: every placeholder, with the option written before it, if any.
+      const placeholders = [...line[1]!.matchAll(/(?:(--?[\w-]+)[ =])?<([\w.-]{1,40})>/g)];
+      if (placeholders.length)
         found.push({
-          args: positionals.map((name) =>
-            /\.[a-z]{2,5}$/i.test(name) ? values.file(name) : valueFor(name, values),
-          ),
+          args: placeholders.flatMap(([, option, name]) => [
+            ...(option ? [option] : []),
+            /\.[a-z]{2,5}$/i.test(name!) ? values.file(name!) : valueFor(name!, values),
+          ]),
           why,
         });
     }

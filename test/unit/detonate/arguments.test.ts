@@ -93,5 +93,7 @@ describe('inferInvocations', () => {
     const text =
       "if (process.argv.length < 4) { console.error('usage: gen.js <report.csv> <out-dir> <limit>'); }";
     expect(run('javascript', text)).toEqual(['/in/sample.csv /in/output.txt 3']);
+    const options = "console.error('usage: translate.js <file> --to <lang> [--glossary <csv>]');";
+    expect(run('javascript', options)).toEqual(['/in/sample.txt --to en --glossary /in/sample.csv']);
   });
 });
