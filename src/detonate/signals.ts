@@ -172,9 +172,15 @@ export function readSignals(
     undeclared,
     expected,
     credentialReads: evidence.sensitiveReads
-      // The skill's own files sit under .claude/skills/ (the agent-config rule): reading itself is not a credential read.
+      // The skill's own folder and files sit under .claude/skills/ (the agent-config rule): reading itself is not a
+      // credential read.
       .filter(
-        (r) => !r.write && r.error === null && !toolUse.reads.has(r) && !r.path.includes(`/${skillDir}/`),
+        (r) =>
+          !r.write &&
+          r.error === null &&
+          !toolUse.reads.has(r) &&
+          !r.path.includes(`/${skillDir}/`) &&
+          !r.path.endsWith(`/${skillDir}`),
       )
       .map((r) => ({ path: r.path, canary: r.canary, argv: r.argv })),
     expectedCredentialUse: toolUse.notes,

@@ -94,7 +94,8 @@ export function toolOf(p: ProcessRecord): string | null {
       : null;
   }
   const name = programName(exe).replace(/^(pip3?|python3?)\.\d+$/, '$1');
-  if (/^git-(remote|credential)-/.test(name)) return 'git';
+  // git's own helpers (git-remote-https, git-http-push, git-credential-store) act for git.
+  if (/^git-[a-z]/.test(name)) return 'git';
   return PROGRAM_TOOL[name] ?? null;
 }
 

@@ -148,6 +148,27 @@ describe('readSignals: destinations', () => {
     expect(s.persistence.map((c) => c.path)).toEqual(paths.slice(2));
   });
 
+  it("does not take the skill reading its own folder for a read of the agent's files", () => {
+    const read = (path: string) => ({
+      path,
+      pid: 1,
+      argv: ['python3'],
+      canary: null,
+      write: false,
+      error: null,
+    });
+    const evidence = {
+      ...bundle([]),
+      sensitiveReads: [
+        read('/home/skill/work/.claude/skills/x'),
+        read('/home/skill/work/.claude/skills/x/SKILL.md'),
+        read('/home/skill/work/.claude/skills/other/SKILL.md'),
+      ],
+    } as unknown as EvidenceBundle;
+    const s = readSignals(evidence, new Set(), [], false, '.claude/skills/x');
+    expect(s.credentialReads.map((r) => r.path)).toEqual(['/home/skill/work/.claude/skills/other/SKILL.md']);
+  });
+
   it("counts a hook written into the project's git repository, not git's own index refresh", () => {
     const change = (path: string, kind: string) => ({
       root: 'workspace',

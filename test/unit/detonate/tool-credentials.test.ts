@@ -41,6 +41,8 @@ describe('toolOf: which tool a process is, from its own program', () => {
     );
     expect(toolOf(proc('/usr/bin/pip3.11', ['pip3.11', 'download', 'x']))).toBe('pip');
     expect(toolOf(proc('/usr/lib/git-core/git-remote-https', ['git-remote-https', 'origin']))).toBe('git');
+    // A push over HTTP runs git-http-push, which reads ~/.netrc through libcurl like git-remote-https.
+    expect(toolOf(proc('/usr/lib/git-core/git-http-push', ['git-http-push', '--helper-status']))).toBe('git');
   });
 
   it("never takes the skill's own files for a tool, nor a script npm runs for npm", () => {
