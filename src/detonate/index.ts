@@ -68,7 +68,12 @@ export interface DetonationResult {
   coverage: DetonationCoverage;
 }
 
-const DEFAULT_LIMITS: Partial<SandboxLimits> = { wallMs: 15_000, cpuSeconds: 10, maxOutputBytes: 256 * 1024 };
+const DEFAULT_WALL_MS = 15_000;
+const DEFAULT_LIMITS: Partial<SandboxLimits> = {
+  wallMs: DEFAULT_WALL_MS,
+  cpuSeconds: 10,
+  maxOutputBytes: 256 * 1024,
+};
 const DEFAULT_TIME_BUDGET_MS = 30_000;
 // A run needs its sandbox set up before and its evidence read after: no run starts with less than this left,
 // and each keeps this margin of the budget for reading its evidence.
@@ -147,7 +152,7 @@ async function runEntry(
     const lib = entry.later ? faketime : null;
     // A later run follows a first one in the same sandbox (its markers and files stay); the later one is
     // recorded. The two share the run's time.
-    const each = lib ? { ...limits, wallMs: Math.floor((limits.wallMs ?? 15_000) / 2) } : limits;
+    const each = lib ? { ...limits, wallMs: Math.floor((limits.wallMs ?? DEFAULT_WALL_MS) / 2) } : limits;
     if (lib) await run({}, each);
     const result = await run(lib ? laterClockEnv(lib) : {}, each);
     return {
@@ -256,7 +261,7 @@ export async function detonateSkill(
         return null;
       }
       try {
-        const runLimits = { ...limits, wallMs: Math.min(limits.wallMs ?? 15_000, Math.floor(left)) };
+        const runLimits = { ...limits, wallMs: Math.min(limits.wallMs ?? DEFAULT_WALL_MS, Math.floor(left)) };
         const run = await runEntry(entry, files, runLimits, knownHosts, lib);
         const name = `run-${String(first + i + 1).padStart(2, '0')}`;
         const artifact = options.writeEvidence

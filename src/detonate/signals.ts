@@ -26,8 +26,8 @@ const VENDOR_HOSTS = [
 ];
 
 // Files whose change outlives the task: shell start-up files, autostart and scheduler entries, SSH access, git
-// config and the project's git hooks (run on every commit), and in an agent's own folders only what the agent loads (instructions, settings and hooks, MCP
-// servers, skills, commands, agents, prompts, rules). An index or cache a skill keeps in ~/.codex is data the
+// config and the project's git hooks (run on every commit), and in an agent's own folders only what the agent
+// loads (instructions, settings and hooks, MCP servers, skills, commands, agents, prompts, rules). An index or cache a skill keeps in ~/.codex is data the
 // agent never reads by itself, not a change to its behaviour.
 const PERSISTENCE_RE =
   /(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.config\/fish\/|\.config\/autostart\/|\.config\/systemd\/user\/|Library\/LaunchAgents\/|\.ssh\/authorized_keys|\.gitconfig|\.git\/hooks\/|CLAUDE\.md|AGENTS\.md|\.local\/bin\/|\.local\/share\/cron\/)/;

@@ -195,10 +195,10 @@ function toolHosts(
     for (const tool of connectors.get(`${r.address} ${r.port}`) ?? []) add(r.host, tool);
   }
   const out = new Set<string>();
-  for (const [host, set] of lookups) {
-    const tools = [...set];
-    const tool = tools[0];
-    if (!tool || tools.length > 1) continue;
+  for (const [host, tools] of lookups) {
+    // One tool, and only that tool, reached the host.
+    const [tool] = tools;
+    if (tools.size !== 1 || !tool) continue;
     if (!hostMatches(host, ownHosts(tool))) continue;
     out.add(host);
   }
