@@ -11,3 +11,26 @@ export function hostMatches(host: string, domains: Iterable<string>): boolean {
   for (const d of domains) if (h === d || h.endsWith(`.${d}`)) return true;
   return false;
 }
+
+// Second-level labels that sit under a country code as a suffix of their own (example.co.uk, example.com.au).
+const COUNTRY_SECOND_LEVEL = new Set(['co', 'com', 'net', 'org', 'ac', 'gov', 'edu', 'or', 'ne']);
+
+/** The label a domain is registered under: `notion` for api.notion.com and for api.notion.co.uk. */
+export function registrableLabel(host: string): string {
+  const labels = bareHost(host).split('.');
+  if (labels.length < 2) return labels[0] ?? '';
+  const second = labels[labels.length - 2]!;
+  const last = labels[labels.length - 1]!;
+  return last.length === 2 && labels.length >= 3 && COUNTRY_SECOND_LEVEL.has(second)
+    ? labels[labels.length - 3]!
+    : second;
+}
+
+/**
+ * Whether an environment key is named for the host it went to: NOTION_TOKEN to api.notion.com, DEEPL_API_KEY to
+ * api-free.deepl.com. Keys are named after their vendor by the vendor's own docs; a stealer's collector is not.
+ */
+export function keyNamedFor(envName: string, host: string): boolean {
+  const vendor = envName.split('_')[0]!.toLowerCase();
+  return vendor.length >= 3 && registrableLabel(host) === vendor;
+}

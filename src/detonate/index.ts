@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DetonationCoverage } from '../core/coverage-types.js';
 import type { Finding, Skill, Verdict } from '../core/types.js';
-import { findCanaryHits } from '../sandbox/canaries.js';
+import { findCanaryHits, STANDARD_ENV_CANARIES } from '../sandbox/canaries.js';
 import type { EvidenceBundle } from '../sandbox/evidence.js';
 import { createSandbox, SANDBOX_INNER_PATHS } from '../sandbox/index.js';
 import type { SandboxLimits, SeedFile } from '../sandbox/types.js';
@@ -11,12 +11,14 @@ import { errorMessage } from '../util/errors.js';
 import { laterClockEnv, laterEntry, libfaketime, readsClock } from './clock.js';
 import { detonationCoverage } from './coverage.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
+import { hostMatches, keyNamedFor } from './host-names.js';
 import { NODE_STAND_IN_FILE, nodeStandInSeedFiles } from './module-stand-ins.js';
 import { NODE_TIMERS_FILE, nodeTimerSeedFiles } from './node-timers.js';
 import { inProjectRoot, projectSeedFiles } from './project.js';
 import { PY_SITE_DIR, pythonFallbackSeedFiles } from './python-fallbacks.js';
-import { referencedHosts } from './referenced-hosts.js';
+import { namedServices, referencedHosts } from './referenced-hosts.js';
 import { sampleInputs } from './samples.js';
+import { type ScriptEnv, scriptEnv } from './script-env.js';
 import { SHIM_HOME_DIR, shimOf, shimSeedFiles } from './shims.js';
 import { fetchedNothing, missingRelativeFile, readSignals, stoppedEarly } from './signals.js';
 import { toolCredentialUse } from './tool-credentials.js';
@@ -113,9 +115,11 @@ async function runEntry(
   knownHosts: string[],
   /** libfaketime's path, for an entry to be run later (entry.later); null when the host has none. */
   faketime: string | null,
+  env: ScriptEnv,
 ): Promise<{ exitCode: number | null; timedOut: boolean; wallMs: number; evidence: EvidenceBundle }> {
   const sandbox = await createSandbox({
     seedCanaries: true,
+    envCanaries: env.secrets,
     files,
     knownHosts,
     readOnlyPaths: entry.readOnlyPaths ?? [],
@@ -142,6 +146,7 @@ async function runEntry(
           LANG: 'C.UTF-8',
           TERM: 'dumb',
           USER: 'user',
+          ...env.values,
           ...clock,
         },
         cwd: entry.cwd,
@@ -246,7 +251,9 @@ export async function detonateSkill(
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const hosts = declaredHosts(skill);
   const knownHosts = referencedHosts(skill);
+  const services = namedServices(skill);
   const lib = libfaketime();
+  const env = scriptEnv(skill, layout.inputsDir, STANDARD_ENV_CANARIES);
 
   const budgetMs = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
   const deadline = performance.now() + budgetMs;
@@ -262,7 +269,7 @@ export async function detonateSkill(
       }
       try {
         const runLimits = { ...limits, wallMs: Math.min(limits.wallMs ?? DEFAULT_WALL_MS, Math.floor(left)) };
-        const run = await runEntry(entry, files, runLimits, knownHosts, lib);
+        const run = await runEntry(entry, files, runLimits, knownHosts, lib, env);
         const name = `run-${String(first + i + 1).padStart(2, '0')}`;
         const artifact = options.writeEvidence
           ? await options.writeEvidence(name, { ...run.evidence, entry })
@@ -320,30 +327,38 @@ export async function detonateSkill(
   for (const r of runs) {
     const allProofs = findCanaryHits(r.evidence).filter((h) => h.proof);
     const own = toolCredentialUse(r.evidence, allProofs);
-    toolUse.set(r, own);
-    r.expectedCredentialUse = own.notes;
+    r.expectedCredentialUse = [...own.notes];
+    toolUse.set(r, { ...own, notes: r.expectedCredentialUse });
     const proofs = allProofs.filter((h) => !own.hits.has(h));
-    // One environment key sent to a host the skill declares is the skill using its own key, not exfiltration;
-    // several different keys sent to one host is harvesting, wherever it goes.
+    // One environment key sent to a host the skill declares, or to the vendor it is named for (NOTION_TOKEN to
+    // api.notion.com), is the skill using its own key, not exfiltration: shown, never a confirmation. Several
+    // different keys sent to one host is harvesting, wherever it goes.
     const keysPerDestination = new Map<string, Set<string>>();
     for (const h of proofs) {
       if (h.kind === 'sink' && h.location.startsWith('env:')) {
         keysPerDestination.set(h.where, (keysPerDestination.get(h.where) ?? new Set()).add(h.canary));
       }
     }
-    const ownKeyUse = (h: (typeof proofs)[number]) =>
-      h.kind === 'sink' &&
-      h.location.startsWith('env:') &&
-      keysPerDestination.get(h.where)!.size === 1 &&
-      [...hosts].some((d) => h.where.includes(d));
+    const ownKeyUse = (h: (typeof proofs)[number]) => {
+      if (h.kind !== 'sink' || !h.location.startsWith('env:') || keysPerDestination.get(h.where)!.size !== 1)
+        return false;
+      const host = /^\S+ ([^\s:/]+)/.exec(h.where)?.[1] ?? '';
+      return hostMatches(host, hosts) || keyNamedFor(h.canary, host);
+    };
+    const ownKeys = proofs.filter(ownKeyUse);
+    r.expectedCredentialUse.push(
+      ...new Set(
+        ownKeys.map((h) => `${h.canary} sent to ${h.where}: the skill's own key, to its own service`),
+      ),
+    );
     r.canaryHits = proofs
-      .filter((h) => !ownKeyUse(h))
+      .filter((h) => !ownKeys.includes(h))
       .map((h) => ({ canary: h.canary, where: `${h.kind} ${h.where}` }));
   }
   const detonations: DetonationRun[] = runs.map((r) => ({
     entry: r.entry,
     artifact: r.artifact,
-    signals: readSignals(r.evidence, hosts, r.canaryHits, r.timedOut, rel, toolUse.get(r)!),
+    signals: readSignals(r.evidence, hosts, r.canaryHits, r.timedOut, rel, toolUse.get(r)!, services),
     stopped: r.stopped,
     fetched: fetchedNothing(r.evidence),
   }));

@@ -24,3 +24,13 @@ export function referencedHosts(skill: Skill): string[] {
   }
   return [...hosts];
 }
+
+/**
+ * The services a skill says it works with, as the label their domains are registered under: the words of its
+ * name and description ("Translate a text file with DeepL's API" names deepl). Talking to them is what the
+ * skill declares it does; a secret sent there is still judged from the canaries.
+ */
+export function namedServices(skill: Skill): Set<string> {
+  const words = `${skill.name} ${skill.description}`.toLowerCase().match(/[a-z][a-z0-9]{3,}/g) ?? [];
+  return new Set(words);
+}

@@ -2,7 +2,7 @@ import type { EvidenceBundle, FsChange } from '../sandbox/evidence.js';
 import { SINKHOLE_ADDRESS } from '../sandbox/network-sink.js';
 import { SECOND_STAGE_MARKER } from '../sandbox/sink-payloads.js';
 import { diedOnMissingProgram, NOT_FOUND } from './coverage.js';
-import { bareHost, hostMatches } from './host-names.js';
+import { bareHost, hostMatches, registrableLabel } from './host-names.js';
 import { standInsUsed } from './module-stand-ins.js';
 import { decodedCodeRuns, privilegeUse } from './process-signals.js';
 import { NO_TOOL_USE, type ToolCredentialUse } from './tool-credentials.js';
@@ -141,11 +141,14 @@ export function readSignals(
   /** The skill's own folder relative to the workspace: what it writes there is its output, not persistence. */
   skillDir: string,
   toolUse: ToolCredentialUse = NO_TOOL_USE,
+  /** Services the skill's name or description names (`DeepL`): their domains are its declared destinations. */
+  namedServices: ReadonlySet<string> = new Set(),
 ): RunSignals {
   const dests = destinations(evidence);
   const undeclared = dests.filter(
     (d) =>
       !hostMatches(d.host, declaredHosts) &&
+      !namedServices.has(registrableLabel(d.host)) &&
       !hostMatches(d.host, VENDOR_HOSTS) &&
       !toolUse.hosts.has(bareHost(d.host)),
   );

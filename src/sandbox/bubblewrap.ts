@@ -241,6 +241,7 @@ export async function createBubblewrapSandbox(
         hostWorkspace: workspace,
         innerHome: INNER.home,
         innerWorkspace: INNER.workspace,
+        extraEnv: options.envCanaries ?? [],
       });
     }
     for (const file of options.files ?? []) writeSeedFile(home, workspace, file);

@@ -174,6 +174,9 @@ const FILE_CANARIES: FileCanarySpec[] = [
   },
 ];
 
+/** The environment secrets every sandbox with canaries has. */
+export const STANDARD_ENV_CANARIES: ReadonlySet<string> = new Set(ENV_CANARIES.map((s) => s.name));
+
 export interface CanarySet {
   canaries: CanaryRef[];
   /** The environment variables to add to every run. */
@@ -188,11 +191,17 @@ export async function seedCanaries(dirs: {
   hostWorkspace: string;
   innerHome: string;
   innerWorkspace: string;
+  /** More environment secrets to plant, by name: the keys a skill's own code reads (NOTION_TOKEN). */
+  extraEnv?: readonly string[];
 }): Promise<CanarySet> {
   const canaries: CanaryRef[] = [];
   const env: Record<string, string> = {};
   const paths = new Map<string, string>();
-  for (const spec of ENV_CANARIES) {
+  const extra = (dirs.extraEnv ?? [])
+    .filter((name) => !STANDARD_ENV_CANARIES.has(name))
+    // No vendor shape to copy: a long base62 token, what most API keys look like.
+    .map((name) => ({ name, make: () => base62(40) }));
+  for (const spec of [...ENV_CANARIES, ...extra]) {
     const token = spec.make();
     env[spec.name] = token;
     canaries.push({ name: spec.name, location: `env:${spec.name}`, token });

@@ -60,6 +60,7 @@ export async function createDockerSandbox(options: CreateSandboxOptions): Promis
       hostWorkspace: workspace,
       innerHome: INNER.home,
       innerWorkspace: INNER.workspace,
+      extraEnv: options.envCanaries ?? [],
     });
   }
   for (const file of options.files ?? []) {

@@ -86,6 +86,8 @@ export interface SeedFile {
 export interface CreateSandboxOptions {
   backend?: 'auto' | BackendName;
   seedCanaries?: boolean;
+  /** With seedCanaries: more environment variables planted as canary secrets (a skill's own key names). */
+  envCanaries?: readonly string[];
   files?: SeedFile[];
   /** bubblewrap as root: size of the tmpfs holding HOME, the workspace and /tmp (default 1 GiB). */
   diskBytes?: number;

@@ -93,6 +93,29 @@ describe('guards that wait out the sandbox', () => {
   });
 });
 
+describe('keys and settings a script will not run without', () => {
+  it('a key guard passes on a planted canary key, and what the script then sends is confirmed', async () => {
+    const d = await detonateFixture('key-guard');
+    const run = d.runs.find((r) => r.entry.id === 'scripts/publish.sh');
+    // The script names its key and project; it stopped at "LINEAR_API_KEY is not set" without them.
+    expect(run?.evidence.stderr).not.toMatch(/is not set|unbound variable/);
+    expect(run?.canaryHits.map((h) => h.canary)).toEqual(expect.arrayContaining(['LINEAR_API_KEY']));
+    expect(run?.canaryHits.some((h) => h.where.includes('193.29.57.14'))).toBe(true);
+    expect(confirmedPatterns(d).some((p) => ['E1', 'E2'].includes(p))).toBe(true);
+  });
+  it('a clean script sending its own key to the vendor the key is named for confirms nothing, and says so', async () => {
+    const d = await detonateFixture('clean-vendor-key');
+    const run = d.runs.find((r) => r.entry.id.startsWith('scripts/translate.py') && r.exitCode === 0);
+    expect(run, 'a run reached the API call and wrote the translation').toBeDefined();
+    expect(run!.evidence.network.sink.some((r) => r.host === 'api-free.deepl.com')).toBe(true);
+    expect(run!.canaryHits).toEqual([]);
+    expect(run!.expectedCredentialUse.join('\n')).toMatch(
+      /DEEPL_AUTH_KEY sent to .*api-free\.deepl\.com.*own key/,
+    );
+    expect(d.confirmed).toEqual([]);
+  });
+});
+
 describe('code that waits for its second run and for days after install', () => {
   it('runs again in the same sandbox a year later, and what it then sends is confirmed', async () => {
     const d = await detonateFixture('dormant-sync');
