@@ -41,6 +41,7 @@ describe('scriptEnv', () => {
         'a.py':
           'if os.environ.get("CI"): pass\nos.getenv("DRY_RUN")\nos.getenv("API_BASE_URL")\nos.getenv("HOME")',
         'b.sh':
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: shell source, meant literally
           'OUT_DIR=./out\necho "$OUT_DIR" "${CACHE_DIR:-/tmp}" "$PATH"\nfor FILE_PATH in *; do :; done\nread -r ANSWER_ID',
         'c.js': 'process.env.OPENAI_API_KEY; process.env.SKIP_UPLOAD; process.env.SLACK_WEBHOOK_URL',
       }),
