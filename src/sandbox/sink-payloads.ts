@@ -94,28 +94,44 @@ function tarHeader(name: string, size: number, mode: number): Buffer {
   return h;
 }
 
-/** A .tar.gz with the script marker as `install.sh` and `setup.py`, the names installers look for. */
-function archiveMarker(): Buffer {
+/**
+ * A .tar.gz holding the script marker under the names installers run (`install.sh`, `setup.py`, `configure`, a
+ * Makefile that runs it), at the top and in the folder a source tarball unpacks to (`tool-1.2.tar.gz` holds
+ * `tool-1.2/`), so `tar xzf tool-1.2.tar.gz && cd tool-1.2 && ./configure && make` reaches its second step.
+ */
+function archiveMarker(stem: string): Buffer {
   const parts: Buffer[] = [];
-  for (const name of ['install.sh', 'setup.py']) {
-    const body = Buffer.from(scriptMarker());
+  const add = (name: string, text: string) => {
+    const body = Buffer.from(text);
     parts.push(tarHeader(name, body.length, 0o755), body, Buffer.alloc((512 - (body.length % 512)) % 512));
+  };
+  const makefile = 'all install:\n\tsh ./install.sh\n';
+  for (const dir of stem ? ['', `${stem}/`] : ['']) {
+    for (const name of ['install.sh', 'setup.py', 'configure']) add(`${dir}${name}`, scriptMarker());
+    add(`${dir}Makefile`, makefile);
   }
   parts.push(Buffer.alloc(1024));
   return gzipSync(Buffer.concat(parts));
 }
 
-const BODIES: Record<Kind, () => { type: string; body: Buffer | string }> = {
+/** The folder a downloaded archive is expected to unpack to: its file name without the archive extension. */
+function archiveStem(head: HttpHead): string {
+  const last = (head.path.split(/[?#]/)[0] ?? '').split('/').pop() ?? '';
+  const stem = last.replace(/\.(tar\.gz|tgz|tar)$/i, '');
+  return /^[\w.+-]{1,80}$/.test(stem) && !stem.startsWith('.') ? stem : '';
+}
+
+const BODIES: Record<Kind, (head: HttpHead) => { type: string; body: Buffer | string }> = {
   script: () => ({ type: 'text/plain; charset=utf-8', body: scriptMarker() }),
   javascript: () => ({ type: 'application/javascript', body: javascriptMarker() }),
   powershell: () => ({ type: 'text/plain; charset=utf-8', body: powershellMarker() }),
-  archive: () => ({ type: 'application/gzip', body: archiveMarker() }),
+  archive: (head) => ({ type: 'application/gzip', body: archiveMarker(archiveStem(head)) }),
   json: () => ({ type: 'application/json', body: '{"ok": true, "status": "success", "data": {}}' }),
 };
 
 /** The whole HTTP response to a request the sink logged. */
 export function httpResponse(head: HttpHead): Buffer {
-  const { type, body } = BODIES[kindOf(head)]();
+  const { type, body } = BODIES[kindOf(head)](head);
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
   const status = `HTTP/1.1 200 OK\r\nContent-Type: ${type}\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`;
   return Buffer.concat([Buffer.from(status), head.method === 'HEAD' ? Buffer.alloc(0) : bytes]);

@@ -48,6 +48,9 @@ describe('sink payloads', () => {
     writeFileSync(join(dir, 'a.tar.gz'), tgz);
     execFileSync('tar', ['-xzf', 'a.tar.gz'], { cwd: dir });
     expect(markersAfter(['./install.sh'], undefined, dir)).toHaveLength(1);
+    // A source tarball unpacks to the folder its name says, where configure and make run the marker too.
+    expect(markersAfter(['./configure'], undefined, join(dir, 'tool-1.0'))).toHaveLength(1);
+    expect(markersAfter(['make', '-s'], undefined, join(dir, 'tool-1.0'))).toHaveLength(1);
   });
 
   it('an API call, an upload or a data file gets plausible JSON, never a script', () => {
