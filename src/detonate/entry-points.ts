@@ -5,7 +5,7 @@ import { type Framing, parseMarkdown } from '../core/markdown.js';
 import type { Skill, SkillFile } from '../core/types.js';
 import { inferInvocations } from './arguments.js';
 import { harnessArgv, uncalledFunctions } from './harness.js';
-import type { SampleInput } from './samples.js';
+import { type NamedInput, namedInputs, type SampleInput } from './samples.js';
 import { SHIM_HOME_DIR } from './shims.js';
 import { typescriptLoader } from './typescript-loader.js';
 
@@ -232,13 +232,26 @@ function commandArgv(code: string, powershell: boolean, layout: SandboxLayout, b
     : [bash, '-c', code];
 }
 
+/** A command that runs TypeScript through tsx or ts-node (the sandbox's shims) is shown the loader read-only. */
+function typescriptRunnerPaths(command: string): { readOnlyPaths?: string[] } {
+  if (!/(^|[\s;&|(])(npx\s+(-y\s+|--yes\s+)?)?(tsx|ts-node)(@\S*)?\s/.test(command)) return {};
+  const loader = typescriptLoader();
+  return typeof loader === 'string' ? {} : { readOnlyPaths: loader.readOnlyPaths };
+}
+
 function commandEntries(
   skill: Skill,
   layout: SandboxLayout,
   samples: SampleInput[],
-): { entries: EntryPoint[]; skipped: Skipped[] } {
+): { entries: EntryPoint[]; skipped: Skipped[]; inputs: NamedInput[] } {
   const skillMd = skill.files.find((f) => f.path === 'SKILL.md');
-  if (!skillMd?.text) return { entries: [], skipped: [] };
+  if (!skillMd?.text) return { entries: [], skipped: [], inputs: [] };
+  const shipped = new Set(skill.files.map((f) => f.path));
+  const inputs: NamedInput[] = [];
+  const addInputs = (command: string) => {
+    for (const input of namedInputs(command, shipped))
+      if (!inputs.some((i) => i.path === input.path)) inputs.push(input);
+  };
   const doc = parseMarkdown(skillMd.text);
   const prose = blankCode(skillMd.text, doc.codeRanges);
   const entries: EntryPoint[] = [];
@@ -269,10 +282,12 @@ function commandEntries(
       .split('\n')
       .map((l) => l.replace(/^\s*\$\s+/, ''))
       .join('\n');
+    addInputs(code);
     entries.push({
       id: `SKILL.md:${block.line}`,
       argv: commandArgv(substitutePlaceholders(code, skill, layout, samples), powershell, layout, bash),
       cwd: layout.skillDir,
+      ...typescriptRunnerPaths(code),
       origin: { file: 'SKILL.md', line: block.line, endLine: block.endLine },
       runAs: runAs(block.framing),
       framing: block.framing,
@@ -294,17 +309,26 @@ function commandEntries(
       continue;
     }
     const command = substitutePlaceholders(inline.text.replace(/^\$\s+/, ''), skill, layout, samples);
+    addInputs(command);
     entries.push({
       id,
       argv: commandArgv(command, POWERSHELL_ONE_LINER.test(inline.text), layout, bash),
       cwd: layout.skillDir,
+      ...typescriptRunnerPaths(command),
       origin: { file: 'SKILL.md', line: inline.line, endLine: inline.line },
       runAs: runAs(inline.framing),
       framing: inline.framing,
       why: `inline command framed as ${inline.framing}: ${framedAs(inline.framing, '')}; its sentence: "${sentence.slice(0, 160)}"`,
     });
   }
-  return { entries, skipped };
+  return { entries, skipped, inputs };
+}
+
+/** The folder holding a skill file, as the sandboxed process sees it: where its package manager runs. */
+function folderInSandbox(file: SkillFile, layout: SandboxLayout): string {
+  return file.path.includes('/')
+    ? `${layout.skillDir}/${file.path.slice(0, file.path.lastIndexOf('/'))}`
+    : layout.skillDir;
 }
 
 /** The lifecycle scripts a package manager runs by itself when the package is installed, in npm's order. */
@@ -326,9 +350,7 @@ function installHookEntries(skill: Skill, layout: SandboxLayout, bash: string): 
       continue;
     }
     if (typeof scripts !== 'object' || scripts === null) continue;
-    const dir = file.path.includes('/')
-      ? `${layout.skillDir}/${file.path.slice(0, file.path.lastIndexOf('/'))}`
-      : layout.skillDir;
+    const dir = folderInSandbox(file, layout);
     const lines = file.text.split('\n');
     for (const hook of INSTALL_HOOKS) {
       const command = (scripts as Record<string, unknown>)[hook];
@@ -349,19 +371,65 @@ function installHookEntries(skill: Skill, layout: SandboxLayout, bash: string): 
   return entries;
 }
 
+// setup.py commands pip runs on install (`pip install .`: egg_info, build, install; `pip install -e .`: develop),
+// each as a legacy install invokes it; --user keeps an install in HOME, as the sandbox has no system site.
+const SETUP_COMMANDS: Record<string, string[]> = {
+  egg_info: ['egg_info'],
+  build: ['build'],
+  build_py: ['build_py'],
+  build_ext: ['build_ext'],
+  install: ['install', '--user'],
+  develop: ['develop', '--user'],
+  bdist_wheel: ['bdist_wheel'],
+};
+
 /**
- * Every entry point, SKILL.md commands first (they are what the agent is told to run), then package install
- * hooks, then scripts: each
- * script run plainly, then with the subcommands and arguments its code shows, then with a sample input, then
- * with --help.
+ * A setup.py's own commands (`cmdclass={"develop": PostDevelop}`): pip runs them on install, and only then, which
+ * is where campaigns put their code; a plain run of setup.py stops at "no commands supplied". Each custom command
+ * runs as the install would run it.
+ */
+function setupPyHookEntries(skill: Skill, layout: SandboxLayout): EntryPoint[] {
+  const python = which('python3');
+  if (!python) return [];
+  const entries: EntryPoint[] = [];
+  for (const file of skill.files) {
+    if (file.path.split('/').pop() !== 'setup.py' || !file.text) continue;
+    const cmdclass = /\bcmdclass\s*=\s*\{([^}]*)\}/.exec(file.text);
+    if (!cmdclass) continue;
+    const dir = folderInSandbox(file, layout);
+    const line = file.text.slice(0, cmdclass.index).split('\n').length;
+    for (const m of cmdclass[1]!.matchAll(/["'](\w+)["']\s*:/g)) {
+      const args = SETUP_COMMANDS[m[1]!];
+      if (!args) continue;
+      entries.push({
+        id: `${file.path} ${args.join(' ')}`,
+        argv: [python, `${layout.skillDir}/${file.path}`, ...args],
+        cwd: dir,
+        origin: { file: file.path, line, endLine: line },
+        runAs: 'install-hook',
+        framing: null,
+        why: `setup.py's own ${m[1]} command: pip runs it on install`,
+      });
+    }
+  }
+  return entries;
+}
+
+/**
+ * Every entry point, SKILL.md commands first (they are what the agent is told to run; with them, the input files
+ * they name that the skill does not ship), then package install hooks, then scripts: each script run plainly,
+ * then with the subcommands and arguments its code shows, then with a sample input, then with --help.
  */
 export function findEntryPoints(
   skill: Skill,
   layout: SandboxLayout,
   samples: SampleInput[],
-): { entries: EntryPoint[]; skipped: Skipped[] } {
+): { entries: EntryPoint[]; skipped: Skipped[]; inputs: NamedInput[] } {
   const commands = commandEntries(skill, layout, samples);
-  const hooks = installHookEntries(skill, layout, which('bash') ?? '/bin/sh');
+  const hooks = [
+    ...installHookEntries(skill, layout, which('bash') ?? '/bin/sh'),
+    ...setupPyHookEntries(skill, layout),
+  ];
   const skipped: Skipped[] = [...commands.skipped];
   const scripts: { entry: EntryPoint; rank: ScriptRank }[] = [];
   for (const file of skill.files) {
@@ -372,5 +440,9 @@ export function findEntryPoints(
   }
   // Stable: by rank, then in file order.
   scripts.sort((a, b) => a.rank - b.rank);
-  return { entries: [...commands.entries, ...hooks, ...scripts.map((s) => s.entry)], skipped };
+  return {
+    entries: [...commands.entries, ...hooks, ...scripts.map((s) => s.entry)],
+    skipped,
+    inputs: commands.inputs,
+  };
 }

@@ -22,6 +22,7 @@ import { type ScriptEnv, scriptEnv } from './script-env.js';
 import { SHIM_HOME_DIR, shimOf, shimSeedFiles } from './shims.js';
 import { fetchedNothing, missingRelativeFile, readSignals, stoppedEarly } from './signals.js';
 import { toolCredentialUse } from './tool-credentials.js';
+import { typescriptLoader } from './typescript-loader.js';
 import { type DetonationRun, runtimeFindings, verdictFor } from './verdicts.js';
 
 // Detonation: the skill's own scripts and the commands SKILL.md tells the agent to run, each run in a fresh
@@ -87,6 +88,12 @@ function skillRelDir(skill: Skill): string {
   return `.claude/skills/${skill.folderName.replace(/[^\w.-]/g, '_') || 'skill'}`;
 }
 
+/** Node's arguments that load tsx, for the sandbox's `npx tsx` and `tsx` shims; null when there is no loader. */
+function tsxNodeArgs(): string[] | null {
+  const loader = typescriptLoader();
+  return typeof loader === 'string' ? null : loader.nodeArgs;
+}
+
 async function seedFiles(skill: Skill, samples: ReturnType<typeof sampleInputs>): Promise<SeedFile[]> {
   const rel = skillRelDir(skill);
   const files: SeedFile[] = [];
@@ -100,7 +107,7 @@ async function seedFiles(skill: Skill, samples: ReturnType<typeof sampleInputs>)
   for (const s of samples) files.push({ path: `inputs/${s.name}`, content: s.content });
   files.push(
     ...projectSeedFiles(),
-    ...shimSeedFiles(),
+    ...shimSeedFiles(tsxNodeArgs()),
     ...pythonFallbackSeedFiles(),
     ...nodeStandInSeedFiles(),
     ...nodeTimerSeedFiles(),
@@ -248,6 +255,8 @@ export async function detonateSkill(
     ...ranked.slice(maxRuns).map((e) => ({ entry: e.id, reason: `over the limit of ${maxRuns} runs` })),
   ];
   const files = await seedFiles(skill, samples);
+  // Input files SKILL.md's commands name, where the commands run (the skill's folder).
+  for (const input of found.inputs) files.push({ path: `${rel}/${input.path}`, content: input.content });
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const hosts = declaredHosts(skill);
   const knownHosts = referencedHosts(skill);

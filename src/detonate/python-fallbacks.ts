@@ -1,5 +1,6 @@
 import type { SeedFile } from '../sandbox/types.js';
 import { PYTHON_STAND_INS } from './module-stand-ins.js';
+import { INSTALL_NOTE } from './shims.js';
 
 // Fallback Python modules for the sandbox: scripts that import `requests` or `httpx` die at the import when the
 // host's Python lacks them, before any of their code runs. These minimal stand-ins (the common call shapes,
@@ -146,6 +147,48 @@ class Session:
 Client = Session
 `;
 
+// Every pip run (\`pip install\`, \`python3 -m pip\`, a virtualenv's bin/pip started from a script) does what the
+// npm shim does (shims.ts): pip is allowed to install (PEP 668), and an install that cannot complete offline says
+// so on stderr (INSTALL_NOTE) and returns success, so the script goes on. pip's entry point is wrapped as its
+// module loads, whichever interpreter or console script starts it.
+const PIP_INSTALLS = `
+import importlib.abc as _pip_abc
+
+
+class _PipInstalls(_pip_abc.MetaPathFinder):
+    def find_spec(self, fullname, path, target=None):
+        if fullname != "pip._internal.cli.main":
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None and spec.loader is not None:
+                real_exec = spec.loader.exec_module
+
+                def exec_module(module, _real=real_exec):
+                    _real(module)
+                    real_main = module.main
+
+                    def main(args=None):
+                        argv = list(sys.argv[1:] if args is None else args)
+                        os.environ["PIP_BREAK_SYSTEM_PACKAGES"] = "1"
+                        code = real_main(args)
+                        if code and "install" in argv:
+                            sys.stderr.write((${JSON.stringify(INSTALL_NOTE)} + "pip " + " ".join(argv))[:300] + "\\n")
+                            return 0
+                        return code
+
+                    module.main = main
+
+                spec.loader.exec_module = exec_module
+                return spec
+        return None
+
+
+sys.meta_path.insert(0, _PipInstalls())
+`;
+
 // sitecustomize also shortens time.sleep: code that waits out a sandbox (time.sleep(1800) before its payload)
 // reaches the payload within the run's few seconds, as the shell's sleep does through its shim (shims.ts).
 // And it stands in for third-party modules that are not installed (module-stand-ins.ts says why and when).
@@ -164,7 +207,7 @@ def _short_sleep(seconds):
 
 
 _time.sleep = _short_sleep
-${PYTHON_STAND_INS}`;
+${PIP_INSTALLS}${PYTHON_STAND_INS}`;
 
 export function pythonFallbackSeedFiles(): SeedFile[] {
   return [

@@ -36,9 +36,43 @@ const SAMPLES: Record<string, string | Buffer> = {
   sql: 'SELECT id, name FROM users WHERE active = 1;\n',
   py: 'def add(a, b):\n    return a + b\n',
   js: 'export function add(a, b) {\n  return a + b;\n}\n',
+  vtt: 'WEBVTT\n\n00:00:00.000 --> 00:00:03.000\nAlice: Let us start with the release plan.\n\n00:00:03.500 --> 00:00:06.000\nBob: The build is green; we ship on Friday.\n',
+  srt: '1\n00:00:00,000 --> 00:00:03,000\nAlice: Let us start with the release plan.\n\n2\n00:00:03,500 --> 00:00:06,000\nBob: The build is green; we ship on Friday.\n',
+  ipynb: `${JSON.stringify({
+    cells: [
+      { cell_type: 'markdown', metadata: {}, source: ['# Sample notebook'] },
+      {
+        cell_type: 'code',
+        execution_count: 1,
+        metadata: {},
+        outputs: [{ name: 'stdout', output_type: 'stream', text: ['3\n'] }],
+        source: ['print(1 + 2)'],
+      },
+    ],
+    metadata: { kernelspec: { display_name: 'Python 3', language: 'python', name: 'python3' } },
+    nbformat: 4,
+    nbformat_minor: 5,
+  })}\n`,
   png: PNG_1X1,
   pdf: PDF_MINIMAL,
 };
+
+// Formats a file's name gives away, whatever its extension says: an OpenAPI document has to have paths.
+const OPENAPI_YAML =
+  'openapi: 3.0.3\ninfo:\n  title: Sample API\n  version: 1.0.0\npaths:\n  /items:\n    get:\n      summary: List items\n      responses:\n        "200":\n          description: The items\n';
+const OPENAPI_JSON = `${JSON.stringify({
+  openapi: '3.0.3',
+  info: { title: 'Sample API', version: '1.0.0' },
+  paths: { '/items': { get: { summary: 'List items', responses: { '200': { description: 'The items' } } } } },
+})}\n`;
+const NAMED: { stem: RegExp; ext: RegExp; content: string }[] = [
+  { stem: /^(openapi|swagger)\b/i, ext: /^ya?ml$/, content: OPENAPI_YAML },
+  { stem: /^(openapi|swagger)\b/i, ext: /^json$/, content: OPENAPI_JSON },
+];
+
+function sampleContent(fileName: string, ext: string): string | Buffer | null {
+  return NAMED.find((n) => n.stem.test(fileName) && n.ext.test(ext))?.content ?? SAMPLES[ext] ?? null;
+}
 
 const EXTENSION_RE = /\.([a-z]{2,5})\b/gi;
 
@@ -55,6 +89,42 @@ export function sampleInputs(skill: Skill): SampleInput[] {
   return [...mentioned].sort().map((ext) => ({
     name: `sample.${ext}`,
     extension: ext,
-    content: Buffer.isBuffer(SAMPLES[ext]) ? (SAMPLES[ext] as Buffer) : Buffer.from(SAMPLES[ext] as string),
+    content: Buffer.from(SAMPLES[ext]!),
   }));
+}
+
+export interface NamedInput {
+  /** Relative to the folder the command runs in. */
+  path: string;
+  content: Buffer;
+}
+
+// A relative file name with an extension, as a command's argument: `openapi.yaml`, `data/*.csv`, `./notes.vtt`.
+const RELATIVE_FILE = /^(?:\.\/)?(?:[\w][\w.*-]*\/)*[\w*][\w.*-]*\.([a-z0-9]{2,6})$/i;
+// Options and redirections whose argument is an output: the command writes it, so it is not created first.
+const OUTPUT_FLAG = /^(?:\d?>>?|-o|-O|--out(?:put)?(?:-\w+)?|--dest\w*|--to-file|--save(?:-to)?)$/;
+// Code and the manifests a package manager reads: not sample data (a requirements file of prose breaks pip).
+const NOT_DATA =
+  /\.(py|sh|bash|js|mjs|cjs|ts|rb|pl|ps1|exe|lock)$|^(requirements[\w.-]*\.txt|package(-lock)?\.json|pyproject\.toml|setup\.(cfg|py)|tsconfig\.json|cargo\.toml|go\.mod)$/i;
+
+/**
+ * Input files a SKILL.md command names that the skill does not ship (`python3 scripts/gen.py openapi.yaml`):
+ * the agent would run it on the user's file, so the run gets a small valid one of that type, at that name, instead
+ * of stopping at "No such file". A glob (`notebooks/*.ipynb`) gets one matching file.
+ */
+export function namedInputs(command: string, shipped: ReadonlySet<string>): NamedInput[] {
+  const words = command.split(/[\s;|&()]+/).map((w) => w.replace(/^["']|["']$/g, ''));
+  const out: NamedInput[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const m = RELATIVE_FILE.exec(word);
+    if (!m || (i > 0 && OUTPUT_FLAG.test(words[i - 1]!))) continue;
+    const path = word.replace(/^\.\//, '').replaceAll('*', 'sample');
+    const name = path.split('/').pop()!;
+    if (path.split('/').includes('..') || shipped.has(path) || NOT_DATA.test(name)) continue;
+    const content = sampleContent(name, m[1]!.toLowerCase());
+    if (content !== null && !out.some((o) => o.path === path))
+      out.push({ path, content: Buffer.from(content) });
+  }
+  return out;
 }

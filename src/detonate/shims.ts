@@ -100,15 +100,60 @@ ${MISSING('pwsh', 'PowerShell (pwsh)')}`,
 ${MISSING('powershell', 'PowerShell (pwsh)')}`,
 };
 
+// Installs that cannot complete offline. `npm install` (and pip, through sitecustomize: python-fallbacks.ts) runs
+// for real (what it contacts is evidence: an extra index, a registry), but offline it fails, and a skill's `npm
+// install && node scripts/run.js` or a script's `set -e` then stops before its own code. So a failed install says
+// so on stderr (INSTALL_NOTE: the run is never counted complete, signals.ts) and lets the command go on, as it
+// would on a machine with the packages; what they would have done is missing (module stand-ins cover imports).
+export const INSTALL_NOTE = 'skillaudit-sandbox: install could not complete offline: ';
+const INSTALL = (tool: string, paths: string, installs: string) =>
+  `real=; for p in ${paths}; do [ -x "$p" ] && { real=$p; break; }; done
+[ -n "$real" ] || { ${MISSING(tool, tool)}; }
+case " $* " in ${installs}) ;; *) "$real" "$@"; exit $? ;; esac
+"$real" "$@" && exit 0
+echo "${INSTALL_NOTE}${tool} $*" | cut -c1-300 >&2
+exit 0`;
+const INSTALL_SHIMS: Record<string, string> = {
+  npm: INSTALL('npm', '/usr/local/bin/npm /usr/bin/npm', `" install "*|" i "*|" ci "*|" add "*`),
+};
+
+/**
+ * TypeScript runners the sandbox has no package for (`npx tsx scripts/x.ts`, `tsx x.ts`): run with SkillAudit's
+ * own tsx loader (typescript-loader.ts), which a run that names them is shown read-only. npx's other packages
+ * run through the real npx.
+ */
+function typescriptRunners(nodeArgs: readonly string[]): Record<string, string> {
+  const node = `${process.execPath} ${nodeArgs.map((a) => `'${a}'`).join(' ')}`;
+  return {
+    tsx: `${node} "$@"`,
+    'ts-node': `${node} "$@"`,
+    npx: `first=$1
+case "$first" in -y|--yes) shift ;; esac
+case "$1" in tsx|tsx@*|ts-node|ts-node@*) shift; ${node} "$@"; exit $? ;; esac
+[ "$first" = "$1" ] || set -- "$first" "$@"
+for p in /usr/local/bin/npx /usr/bin/npx; do [ -x "$p" ] && { "$p" "$@"; exit $?; }; done
+${MISSING('npx', 'npx')}`,
+  };
+}
+
 const SHIM_HEADER = '#!/bin/sh\n# Platform shim of the SkillAudit sandbox (src/detonate/shims.ts).\n';
 
-/** The shims as seed files for the sandbox HOME. */
-export function shimSeedFiles(): SeedFile[] {
-  return Object.entries(SHIMS).map(([name, body]) => ({
+/** The shims as seed files for the sandbox HOME; `tsxArgs`: node's arguments that load tsx, when there is one. */
+export function shimSeedFiles(tsxArgs: readonly string[] | null = null): SeedFile[] {
+  const all = { ...SHIMS, ...INSTALL_SHIMS, ...(tsxArgs ? typescriptRunners(tsxArgs) : {}) };
+  return Object.entries(all).map(([name, body]) => ({
     path: `~/${SHIM_HOME_DIR}/${name}`,
     content: `${SHIM_HEADER}${body}\n`,
     mode: 0o755,
   }));
+}
+
+/** The installs a run let go on past (INSTALL_NOTE), once each. */
+export function installsCut(stderr: string): string[] {
+  const out = new Set<string>();
+  for (const line of stderr.split('\n'))
+    if (line.startsWith(INSTALL_NOTE)) out.add(line.slice(INSTALL_NOTE.length));
+  return [...out];
 }
 
 /** Which shim an executable path is, or null: the run used a platform shim (recorded as coverage). */
@@ -116,5 +161,5 @@ export function shimOf(executable: string | null | undefined, innerHome: string)
   const prefix = `${innerHome}/${SHIM_HOME_DIR}/`;
   if (!executable?.startsWith(prefix)) return null;
   const name = executable.slice(prefix.length);
-  return name in SHIMS ? name : null;
+  return name in SHIMS || name in INSTALL_SHIMS || /^(tsx|ts-node|npx)$/.test(name) ? name : null;
 }

@@ -5,6 +5,7 @@ import { diedOnMissingProgram, NOT_FOUND } from './coverage.js';
 import { bareHost, hostMatches, registrableLabel } from './host-names.js';
 import { standInsUsed } from './module-stand-ins.js';
 import { decodedCodeRuns, privilegeUse } from './process-signals.js';
+import { INSTALL_NOTE, installsCut } from './shims.js';
 import { NO_TOOL_USE, type ToolCredentialUse } from './tool-credentials.js';
 import { vendorInstaller } from './vendor-installers.js';
 
@@ -248,7 +249,9 @@ export function stoppedEarly(
   if (runAs === 'script-help') return 'a --help run only prints usage; it never reaches the main path';
   if (timedOut || evidence.killedFor === 'timeout') return 'the run was stopped at its time limit';
   if (evidence.killedFor) return `the run was stopped at its ${evidence.killedFor} limit`;
-  const output = `${evidence.stderr}\n${evidence.stdout}`;
+  // What an install printed before the sandbox let the run go on past it (shims.ts) is not why the run stopped.
+  const cut = evidence.stderr.lastIndexOf(INSTALL_NOTE);
+  const output = `${cut < 0 ? evidence.stderr : evidence.stderr.slice(cut)}\n${evidence.stdout}`;
   if (exitCode !== 0) {
     for (const cause of STOP_CAUSES) {
       if (!cause.re.test(output) || (cause.fatal && !cause.fatal(evidence.stderr, exitCode))) continue;
@@ -257,6 +260,9 @@ export function stoppedEarly(
     const tail = evidence.stderr.trim().split('\n').pop()?.slice(0, 200) ?? '';
     return `the run failed with ${exitCode === null ? 'a signal' : `exit code ${exitCode}`}${tail ? ` (${tail})` : ''}`;
   }
+  const installs = installsCut(evidence.stderr);
+  if (installs.length)
+    return `the run went on past an install that could not complete offline (${installs.join('; ').slice(0, 200)}): what it installs never arrived`;
   const standIns = standInsUsed(evidence.stderr);
   if (standIns.length)
     return `the run used inert stand-ins for missing modules (${standIns.join(', ')}): what they would have done did not happen`;

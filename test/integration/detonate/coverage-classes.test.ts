@@ -116,6 +116,48 @@ describe('keys and settings a script will not run without', () => {
   });
 });
 
+describe('inputs and installs a command needs before it reaches its code', () => {
+  it('an input file a SKILL.md command names gets a sample of its type, so the script reads it and goes on', async () => {
+    const d = await detonateFixture('named-input');
+    const run = d.runs.find((r) => r.entry.id.startsWith('SKILL.md:'));
+    expect(run?.evidence.stderr).not.toMatch(/No such file/);
+    expect(run?.evidence.stdout).toMatch(/\| north \| \d/);
+    expect(run?.canaryHits.map((h) => h.canary)).toContain('aws-credentials-file');
+    expect(confirmedPatterns(d)).toEqual(expect.arrayContaining(['PE3']));
+  });
+  it('pip and npm installs that cannot complete offline let the script go on, and say so', async () => {
+    const d = await detonateFixture('offline-install');
+    const run = d.runs.find((r) => r.entry.id === 'scripts/bootstrap.sh');
+    expect(run?.evidence.stderr).toMatch(/install could not complete offline: pip install --quiet ruff/);
+    expect(run?.evidence.stderr).toMatch(/install could not complete offline: npm install --no-save/);
+    // What the installs would have done never happened: the run can lower nothing.
+    expect(run?.stopped).toMatch(/install that could not complete offline/);
+    const sc2 = d.confirmed.find((f) => f.pattern === 'SC2' && f.file === 'scripts/bootstrap.sh');
+    expect(sc2, 'the download piped into sh after the installs is confirmed').toBeDefined();
+  });
+  it('a source tarball from a raw address unpacks to its folder, and its configure step is confirmed', async () => {
+    const d = await detonateFixture('tarball-build');
+    const run = d.runs.find((r) => r.entry.id === 'scripts/build.sh');
+    expect(run?.evidence.processes.some((p) => p.argv[0] === './configure')).toBe(true);
+    expect(d.confirmed.some((f) => f.pattern === 'SC2' && f.file === 'scripts/build.sh')).toBe(true);
+  });
+  it("a setup.py's own install command runs as pip would run it, and what it sends is confirmed", async () => {
+    const d = await detonateFixture('setup-hook');
+    const hook = d.runs.find((r) => r.entry.id === 'setup.py install --user');
+    expect(hook?.entry.runAs).toBe('install-hook');
+    expect(hook?.canaryHits.map((h) => h.canary)).toContain('ssh-private-key');
+    expect(d.confirmed.some((f) => f.file === 'setup.py' && ['E1', 'E2', 'PE3'].includes(f.pattern))).toBe(
+      true,
+    );
+  });
+  it('`npx tsx` in SKILL.md runs with the bundled loader instead of failing to fetch tsx', async () => {
+    const d = await detonateFixture('ts-report');
+    const run = d.runs.find((r) => r.entry.id.startsWith('SKILL.md:'));
+    expect(run?.evidence.stderr).not.toMatch(/ENOVERSIONS|ETARGET|E404|could not determine executable/);
+    expect(run?.evidence.stdout).toContain('report sent for acme');
+  });
+});
+
 describe('code that waits for its second run and for days after install', () => {
   it('runs again in the same sandbox a year later, and what it then sends is confirmed', async () => {
     const d = await detonateFixture('dormant-sync');
