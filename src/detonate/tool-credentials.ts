@@ -26,6 +26,10 @@ const OWNERS: Record<string, Owner> = {
   'gh-cli-token': { tools: ['gh'], endpoints: ['github.com', 'api.github.com'] },
   'aws-credentials-file': { tools: ['aws'], endpoints: ['amazonaws.com'] },
   'kube-config': { tools: ['kubectl', 'helm'], endpoints: ['10.20.0.1'] },
+  pgpass: { tools: ['psql'], endpoints: ['db.internal'] },
+  'mysql-client-config': { tools: ['mysql'], endpoints: ['db.internal'] },
+  'docker-config': { tools: ['docker'], endpoints: ['ghcr.io'] },
+  pypirc: { tools: ['twine'], endpoints: ['upload.pypi.org', 'pypi.org'] },
 };
 
 const PROGRAM_TOOL: Record<string, string> = {
@@ -55,6 +59,18 @@ const PROGRAM_TOOL: Record<string, string> = {
   'gcloud.py': 'gcloud',
   az: 'az',
   terraform: 'terraform',
+  // PostgreSQL's and MySQL's clients read their password files by themselves.
+  psql: 'psql',
+  pg_dump: 'psql',
+  pg_dumpall: 'psql',
+  pg_restore: 'psql',
+  pg_basebackup: 'psql',
+  mysql: 'mysql',
+  mysqldump: 'mysql',
+  mariadb: 'mysql',
+  'mariadb-dump': 'mysql',
+  docker: 'docker',
+  twine: 'twine',
 };
 
 /**

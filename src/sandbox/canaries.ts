@@ -165,6 +165,43 @@ const FILE_CANARIES: FileCanarySpec[] = [
     write: text((t) => `github.com:\n    oauth_token: ${t}\n    user: deploy-bot\n    git_protocol: https\n`),
   },
   {
+    name: 'pgpass',
+    root: 'home',
+    path: '.pgpass',
+    mode: 0o600,
+    make: () => base62(28),
+    write: text((t) => `db.internal:5432:app:app:${t}\n`),
+  },
+  {
+    name: 'mysql-client-config',
+    root: 'home',
+    path: '.my.cnf',
+    mode: 0o600,
+    make: () => base62(28),
+    write: text((t) => `[client]\nuser=app\npassword=${t}\nhost=db.internal\n`),
+  },
+  {
+    name: 'docker-config',
+    root: 'home',
+    path: '.docker/config.json',
+    mode: 0o600,
+    make: () => base62(36),
+    write: text(
+      (t) =>
+        `${JSON.stringify({ auths: { 'ghcr.io': { auth: Buffer.from(`deploy-bot:${t}`).toString('base64') } } }, null, 2)}\n`,
+    ),
+  },
+  {
+    name: 'pypirc',
+    root: 'home',
+    path: '.pypirc',
+    mode: 0o600,
+    make: () => `pypi-${randomBytes(48).toString('base64url')}`,
+    write: text(
+      (t) => `[distutils]\nindex-servers = pypi\n\n[pypi]\nusername = __token__\npassword = ${t}\n`,
+    ),
+  },
+  {
     name: 'chrome-cookies',
     root: 'home',
     path: '.config/google-chrome/Default/Cookies',

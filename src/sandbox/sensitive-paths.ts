@@ -22,6 +22,11 @@ export const SENSITIVE_PATH_RULES: readonly SensitivePathRule[] = [
     what: 'git credential store',
   },
   { id: 'kube-config', pattern: /\/\.kube\/config$/, what: 'Kubernetes credentials' },
+  {
+    id: 'database-client',
+    pattern: /\/\.pgpass$|\/\.my\.cnf$|\/\.mylogin\.cnf$/,
+    what: 'database client passwords',
+  },
   { id: 'docker-config', pattern: /\/\.docker\/config\.json$/, what: 'Docker registry auth' },
   { id: 'npmrc', pattern: /\/\.npmrc$/, what: 'npm auth token' },
   { id: 'pypirc', pattern: /\/\.pypirc$/, what: 'PyPI credentials' },

@@ -66,6 +66,15 @@ describe('what malicious scripts hide', () => {
     expect(clean.confirmed).toEqual([]);
   });
 
+  it("the database clients' password files are canaries: reading and sending them is confirmed", async () => {
+    const d = await detonateFixture('db-creds');
+    const run = d.runs.find((r) => r.entry.id === 'scripts/check.sh');
+    expect(run?.evidence.sensitiveReads.map((r) => r.path)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/\.pgpass$/), expect.stringMatching(/\.my\.cnf$/)]),
+    );
+    expect(confirmedPatterns(d)).toEqual(expect.arrayContaining(['PE3']));
+  });
+
   it('a run budget smaller than the entry points goes to the flagged script first', async () => {
     const d = await detonateFixture('budget-tail', { maxRuns: 4 });
     expect(d.runs.length).toBeLessThanOrEqual(4);
