@@ -27,10 +27,18 @@ export function registrableLabel(host: string): string {
 }
 
 /**
- * Whether an environment key is named for the host it went to: NOTION_TOKEN to api.notion.com, DEEPL_API_KEY to
- * api-free.deepl.com. Keys are named after their vendor by the vendor's own docs; a stealer's collector is not.
+ * Whether an environment key is named for the host it went to: NOTION_TOKEN to api.notion.com, DEEPL_AUTH_KEY to
+ * api-free.deepl.com, EXPO_POSTHOG_KEY to us.i.posthog.com. Keys are named after their vendor by the vendor's own
+ * docs; a stealer's collector is not.
  */
 export function keyNamedFor(envName: string, host: string): boolean {
-  const vendor = envName.split('_')[0]!.toLowerCase();
-  return vendor.length >= 3 && registrableLabel(host) === vendor;
+  const label = registrableLabel(host);
+  return label.length >= 3 && !KEY_WORDS.has(label) && envName.toLowerCase().split('_').includes(label);
 }
+
+// The words key names are built from besides the vendor's: a host registered under one names no vendor.
+const KEY_WORDS = new Set(
+  'api key keys token secret auth access client public private app bot user pass password cloud service skills oauth bearer'.split(
+    ' ',
+  ),
+);

@@ -61,8 +61,10 @@ describe('keys named for their vendor', () => {
   it('matches a key to its vendor only, never to a look-alike or a subdomain of someone else', () => {
     expect(keyNamedFor('NOTION_TOKEN', 'api.notion.com')).toBe(true);
     expect(keyNamedFor('LINEAR_API_KEY', 'api.linear.app')).toBe(true);
+    expect(keyNamedFor('EXPO_SKILLS_POSTHOG_KEY', 'us.i.posthog.com')).toBe(true);
     expect(keyNamedFor('NOTION_TOKEN', 'notion.collector.io')).toBe(false);
     expect(keyNamedFor('NOTION_TOKEN', 'notion-sync.net')).toBe(false);
+    expect(keyNamedFor('NOTION_API_KEY', 'api.key')).toBe(false);
     // Too short to name a vendor.
     expect(keyNamedFor('HF_TOKEN', 'hf.co')).toBe(false);
   });
