@@ -128,23 +128,21 @@ function runsFor(f: Finding, runs: readonly DetonationRun[]): DetonationRun[] {
   );
 }
 
-function merge(signals: RunSignals[]): RunSignals {
-  const all = <K extends keyof RunSignals>(k: K) => signals.flatMap((s) => s[k] as unknown[]) as never;
+/**
+ * The verdict of several runs of the same code: each run is judged on its own, since a confirmation must be what
+ * one run did (an agent file read in one run and a contact in another is not exfiltration); the strongest
+ * outcome wins, with the reasons of every run that reached it.
+ */
+function judgeRuns(judge: Judge, runs: readonly DetonationRun[]): ReturnType<Judge> {
+  const outcomes = runs.map((r) => judge(r.signals)).filter((o) => o !== null);
+  const rank = (o: NonNullable<ReturnType<Judge>>) => (o.kind === 'confirmed' ? 1 : 0);
+  const top = Math.max(-1, ...outcomes.map(rank));
+  const best = outcomes.filter((o) => rank(o) === top);
+  if (!best.length) return null;
   return {
-    canaryExfil: all('canaryExfil'),
-    undeclared: all('undeclared'),
-    expected: all('expected'),
-    credentialReads: all('credentialReads'),
-    expectedCredentialUse: all('expectedCredentialUse'),
-    privilege: all('privilege'),
-    persistence: all('persistence'),
-    fetchThenExec: all('fetchThenExec'),
-    decodedExec: all('decodedExec'),
-    vendorInstalls: all('vendorInstalls'),
-    privilegeOther: all('privilegeOther'),
-    tmpLeftovers: all('tmpLeftovers'),
-    timedOut: signals.some((s) => s.timedOut),
-    processes: all('processes'),
+    kind: best[0]!.kind,
+    exploit: Math.max(...best.map((o) => o.exploit)),
+    why: [...new Set(best.flatMap((o) => o.why))],
   };
 }
 
@@ -182,7 +180,7 @@ export function verdictFor(
       : [];
     return { finding: f.id, kind: 'no_probe', exploitConfidence: 0.6, evidence: notRun.slice(0, 5) };
   }
-  const outcome = judge(merge(relevant.map((r) => r.signals)));
+  const outcome = judgeRuns(judge, relevant);
   const artifacts = relevant.map((r) => r.artifact);
   if (outcome) {
     return {

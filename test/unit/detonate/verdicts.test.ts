@@ -54,6 +54,38 @@ describe('verdictFor', () => {
   });
 });
 
+describe('verdictFor over several runs of one script', () => {
+  const e4 = { id: 'f3', pattern: 'E4', file: 'scripts/a.py', line: 3 } as Finding;
+  const withSignals = (n: number, signals: Partial<RunSignals>): DetonationRun => ({
+    ...run(null, n),
+    signals: { ...quiet, ...signals },
+  });
+  const agentRead = {
+    credentialReads: [{ path: '/home/skill/.claude/history.jsonl', canary: null, argv: ['python3'] }],
+  };
+  const contact = {
+    undeclared: [
+      {
+        host: 'x.example',
+        address: '198.18.0.9',
+        port: 443,
+        protocol: 'https',
+        bytes: 120,
+        summary: 'POST x.example/',
+      },
+    ],
+  };
+  it('confirms from what one run did, never from an agent file read in one run and a contact in another', () => {
+    const apart = verdictFor(e4, [withSignals(1, agentRead), withSignals(2, contact)]);
+    expect(apart.kind).toBe('suspected');
+    const together = verdictFor(e4, [withSignals(1, { ...agentRead, ...contact }), withSignals(2, {})]);
+    expect(together.kind).toBe('confirmed');
+    expect(together.evidence).toEqual(
+      expect.arrayContaining(['POST x.example/ (120 bytes)', 'run-1', 'run-2']),
+    );
+  });
+});
+
 describe('verdictFor on a command SKILL.md forbids', () => {
   it('says the command was quoted as a warning and not run', () => {
     const f = { id: 'f2', pattern: 'SC2', file: 'SKILL.md', line: 9 } as Finding;
