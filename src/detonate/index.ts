@@ -214,6 +214,16 @@ function shimsUsed(evidence: EvidenceBundle): string[] {
   return [...calls];
 }
 
+/** Top-level Python modules a skill ships: `x` for x.py or x/__init__.py anywhere in it. */
+function pythonModules(skill: Skill): Set<string> {
+  const out = new Set<string>();
+  for (const f of skill.files) {
+    const m = /(?:^|\/)([\w-]+)(?:\.py|\/__init__\.py|\/__main__\.py)$/.exec(f.path);
+    if (m) out.add(m[1]!);
+  }
+  return out;
+}
+
 /** Bounded parallel map that keeps order. */
 async function mapLimit<T, R>(
   items: T[],
@@ -261,6 +271,7 @@ export async function detonateSkill(
   const hosts = declaredHosts(skill);
   const knownHosts = referencedHosts(skill);
   const services = namedServices(skill);
+  const modules = pythonModules(skill);
   const lib = libfaketime();
   const env = scriptEnv(skill, layout.inputsDir, STANDARD_ENV_CANARIES);
 
@@ -335,7 +346,7 @@ export async function detonateSkill(
   const toolUse = new Map<RunOutcome, ReturnType<typeof toolCredentialUse>>();
   for (const r of runs) {
     const allProofs = findCanaryHits(r.evidence).filter((h) => h.proof);
-    const own = toolCredentialUse(r.evidence, allProofs);
+    const own = toolCredentialUse(r.evidence, allProofs, modules);
     r.expectedCredentialUse = [...own.notes];
     toolUse.set(r, { ...own, notes: r.expectedCredentialUse });
     const proofs = allProofs.filter((h) => !own.hits.has(h));

@@ -46,6 +46,8 @@ const PROGRAM_TOOL: Record<string, string> = {
   'yarn.cjs': 'yarn',
   pip: 'pip',
   pip3: 'pip',
+  // pip runs itself again through this file to install a build's requirements (build isolation).
+  '__pip-runner__.py': 'pip',
   uv: 'uv',
   uvx: 'uv',
   poetry: 'poetry',
@@ -97,13 +99,17 @@ function installed(path: string | undefined): boolean {
   return !!path && path.startsWith('/') && !/^\/(home|tmp|var\/tmp|root)\//.test(posix.normalize(path));
 }
 
-/** The tool a process is, from its own program (never its parent's: npm's lifecycle scripts are not npm). */
-export function toolOf(p: ProcessRecord): string | null {
+/**
+ * The tool a process is, from its own program (never its parent's: npm's lifecycle scripts are not npm).
+ * `installedPip`: whether `python3 -m pip` can only be the installed pip (see pipIsInstalled).
+ */
+export function toolOf(p: ProcessRecord, installedPip = false): string | null {
   const exe = p.executable ?? p.argv[0] ?? '';
   if (!installed(exe)) return null;
   if (INTERPRETER.test(programName(exe))) {
-    // `node /usr/bin/npm`, `python3 /usr/local/bin/pip`: the tool is the installed script it runs. `python -m`
-    // is left out: it imports from the working directory first, which the skill controls.
+    if (p.argv[1] === '-m')
+      return p.argv[2] === 'pip' && installedPip && /^python/.test(programName(exe)) ? 'pip' : null;
+    // `node /usr/bin/npm`, `python3 /usr/local/bin/pip`: the tool is the installed script it runs.
     const script = p.argv[1];
     return installed(script)
       ? (PROGRAM_TOOL[programName(script).replace(/^pip3\.\d+$/, 'pip3')] ?? null)
@@ -138,14 +144,33 @@ function hostOf(hit: CanaryHit): string {
   return (hit.where.split(' ')[1] ?? '').replace(/:\d+.*$/, '').toLowerCase();
 }
 
-export function toolCredentialUse(evidence: EvidenceBundle, proofs: readonly CanaryHit[]): ToolCredentialUse {
+/**
+ * `python3 -m pip` imports pip from the working folder, the user site and PYTHONPATH before the installed one: it
+ * is the installed pip only when the skill ships no module named pip and the run wrote none (a skill could plant
+ * a `pip/` that reads ~/.netrc and pass for pip).
+ */
+function pipIsInstalled(evidence: EvidenceBundle, shippedModules: ReadonlySet<string>): boolean {
+  const pipModule = /(^|\/)pip(\/|\.py$)/;
+  return (
+    !shippedModules.has('pip') &&
+    !evidence.fsChanges.some((c) => c.change !== 'deleted' && pipModule.test(c.path))
+  );
+}
+
+export function toolCredentialUse(
+  evidence: EvidenceBundle,
+  proofs: readonly CanaryHit[],
+  /** Top-level Python modules the skill ships (`pip` for a pip/ folder or pip.py). */
+  shippedModules: ReadonlySet<string> = new Set(),
+): ToolCredentialUse {
   const reads = new Set<SensitiveRead>();
   const hits = new Set<CanaryHit>();
   const notes: string[] = [];
   const byPid = new Map(evidence.processes.map((p) => [p.pid, p]));
+  const installedPip = pipIsInstalled(evidence, shippedModules);
   const toolAt = (pid: number | undefined) => {
     const p = pid === undefined ? undefined : byPid.get(pid);
-    return p ? toolOf(p) : null;
+    return p ? toolOf(p, installedPip) : null;
   };
   const hosts = toolHosts(evidence, toolAt);
   for (const [canary, owner] of Object.entries(OWNERS)) {

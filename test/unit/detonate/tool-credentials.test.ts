@@ -13,11 +13,18 @@ const proc = (executable: string, argv: string[], pid = 1) => ({
 /** A run's evidence with only what toolCredentialUse reads. */
 const evidenceOf = (
   processes: ReturnType<typeof proc>[],
-  parts: { sensitiveReads?: unknown[]; dnsQueries?: unknown[]; sink?: unknown[]; attempts?: unknown[] } = {},
+  parts: {
+    sensitiveReads?: unknown[];
+    dnsQueries?: unknown[];
+    sink?: unknown[];
+    attempts?: unknown[];
+    fsChanges?: unknown[];
+  } = {},
 ) =>
   ({
     processes,
     sensitiveReads: parts.sensitiveReads ?? [],
+    fsChanges: parts.fsChanges ?? [],
     network: { dnsQueries: parts.dnsQueries ?? [], sink: parts.sink ?? [], attempts: parts.attempts ?? [] },
   }) as unknown as EvidenceBundle;
 
@@ -40,6 +47,15 @@ describe('toolOf: which tool a process is, from its own program', () => {
       'pip',
     );
     expect(toolOf(proc('/usr/bin/pip3.11', ['pip3.11', 'download', 'x']))).toBe('pip');
+    expect(
+      toolOf(
+        proc('/usr/bin/python3', [
+          'python3',
+          '/usr/lib/python3/dist-packages/pip/__pip-runner__.py',
+          'install',
+        ]),
+      ),
+    ).toBe('pip');
     expect(toolOf(proc('/usr/lib/git-core/git-remote-https', ['git-remote-https', 'origin']))).toBe('git');
     // A push over HTTP runs git-http-push, which reads ~/.netrc through libcurl like git-remote-https.
     expect(toolOf(proc('/usr/lib/git-core/git-http-push', ['git-http-push', '--helper-status']))).toBe('git');
@@ -53,8 +69,11 @@ describe('toolOf: which tool a process is, from its own program', () => {
     expect(toolOf(proc('/usr/bin/node', ['node', '/usr/bin/../../home/skill/work/npm']))).toBeNull();
     // A lifecycle script (`node install.js` under node_modules) is the package's code, not npm.
     expect(toolOf(proc('/usr/bin/node', ['node', 'install.js']))).toBeNull();
-    // python -m imports from the working directory first, which the skill controls.
+    // python -m imports from the working directory first, which the skill controls: pip only when no other can be.
     expect(toolOf(proc('/usr/bin/python3', ['python3', '-m', 'pip', 'install', 'x']))).toBeNull();
+    expect(toolOf(proc('/usr/bin/python3', ['python3', '-m', 'pip', 'install', 'x']), true)).toBe('pip');
+    expect(toolOf(proc('/usr/bin/python3', ['python3', '-m', 'httpie', 'x']), true)).toBeNull();
+    expect(toolOf(proc('/usr/bin/node', ['node', '-m', 'pip']), true)).toBeNull();
   });
 });
 
@@ -149,5 +168,33 @@ describe("a tool's own credential, declared by the skill or not", () => {
       });
     expect([...toolCredentialUse(reached(5), []).hosts]).toEqual(['10.20.0.1']);
     expect(toolCredentialUse(reached(6), []).hosts.size).toBe(0);
+  });
+});
+
+describe('`python3 -m pip` reading ~/.netrc', () => {
+  const pip = proc('/usr/bin/python3', ['python3', '-m', 'pip', 'install', 'pre-commit==3.7.1'], 5);
+  const netrc = {
+    pid: 5,
+    argv: pip.argv,
+    path: '/home/skill/.netrc',
+    rule: 'netrc',
+    canary: 'netrc',
+    write: false,
+    error: null,
+  };
+  it('is pip using its own credential file when no other pip module can be imported', () => {
+    const use = toolCredentialUse(evidenceOf([pip], { sensitiveReads: [netrc] }), []);
+    expect(use.reads.size).toBe(1);
+    expect(use.notes.join('\n')).toMatch(/netrc read by pip/);
+  });
+  it('is not when the skill ships a pip module or the run wrote one', () => {
+    expect(
+      toolCredentialUse(evidenceOf([pip], { sensitiveReads: [netrc] }), [], new Set(['pip'])).reads.size,
+    ).toBe(0);
+    const planted = evidenceOf([pip], {
+      sensitiveReads: [netrc],
+      fsChanges: [{ root: 'workspace', path: '.claude/skills/x/pip/__main__.py', change: 'created' }],
+    });
+    expect(toolCredentialUse(planted, []).reads.size).toBe(0);
   });
 });
