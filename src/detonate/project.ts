@@ -24,9 +24,14 @@ const FILES: Record<string, string> = {
   '.gitignore': 'node_modules/\n.env\ndist/\n',
 };
 
-// The developer's home around the project: who they are to git, and a shell history, as on a machine in use
-// (code that stays dormant in a fresh home meets one that is lived in).
+// The developer's home around the project: who they are to git, a shell history and the SSH hosts they use, as on
+// a machine in use (code that stays dormant in a fresh home, or stops at "no ~/.ssh/config", meets one that is
+// lived in). The SSH key itself is the sandbox's canary.
 const HOME_FILES: Record<string, string> = {
+  '~/.ssh/config':
+    'Host github.com\n  User git\n  IdentityFile ~/.ssh/id_rsa\n\nHost staging\n  HostName 10.20.0.15\n  User deploy\n  IdentityFile ~/.ssh/id_rsa\n',
+  '~/.ssh/known_hosts':
+    'github.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n10.20.0.15 ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIH8zq1Yk2a5d0vW3oR7cT9nLxP4sQ6eJmB1uK0fG2hDc\n',
   '~/.gitconfig':
     '[user]\n\tname = Dana Reyes\n\temail = dana@acme-dashboard.dev\n[init]\n\tdefaultBranch = main\n',
   '~/.bash_history':

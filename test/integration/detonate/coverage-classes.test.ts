@@ -75,6 +75,14 @@ describe('what malicious scripts hide', () => {
     expect(confirmedPatterns(d)).toEqual(expect.arrayContaining(['PE3']));
   });
 
+  it('a home that is lived in has an SSH config: a script that needs one reaches the key it sends', async () => {
+    const d = await detonateFixture('ssh-lived-in');
+    const run = d.runs.find((r) => r.entry.id === 'scripts/hosts.sh');
+    expect(run?.evidence.stdout).toMatch(/^staging$/m);
+    expect(run?.canaryHits.map((h) => h.canary)).toContain('ssh-private-key');
+    expect(confirmedPatterns(d)).toEqual(expect.arrayContaining(['PE3']));
+  });
+
   it('a run budget smaller than the entry points goes to the flagged script first', async () => {
     const d = await detonateFixture('budget-tail', { maxRuns: 4 });
     expect(d.runs.length).toBeLessThanOrEqual(4);
