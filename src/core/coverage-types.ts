@@ -26,5 +26,12 @@ export interface DetonationCoverage {
    * Absent in reports made before stand-ins existed.
    */
   standIns?: string[];
+  /** Installs that could not complete offline, which runs went on past (shims.ts); absent in older reports. */
+  installsCut?: string[];
+  /**
+   * What the sandbox gave the skill because its code asked for it: environment variables its scripts read (keys
+   * as canaries) and input files its SKILL.md commands name. Absent in older reports.
+   */
+  provided?: string[];
   headline: string;
 }

@@ -2,6 +2,7 @@ import type { DetonationCoverage, MissingDependency } from '../core/coverage-typ
 import type { EvidenceBundle } from '../sandbox/evidence.js';
 import type { EntryPoint } from './entry-points.js';
 import { standInsUsed } from './module-stand-ins.js';
+import { installsCut } from './shims.js';
 
 // What the detonation covered, said outright: how many runs reached the skill's code, which died on a missing
 // module, program or interpreter (and which), which scripts or commands the run budget or a missing
@@ -63,6 +64,8 @@ export function detonationCoverage(
   runs: readonly CoverageRun[],
   skipped: readonly { entry: string; reason: string }[],
   scripts: readonly string[],
+  /** What the sandbox provided because the skill asked for it (environment names, named input files). */
+  provided: readonly string[] = [],
 ): DetonationCoverage {
   const missing = new Map<string, MissingDependency>();
   let reachedCode = 0;
@@ -100,6 +103,7 @@ export function detonationCoverage(
     }));
   const shims = [...new Set(runs.flatMap((r) => r.shimsUsed.map((s) => s.split(' ')[0]!)))];
   const standIns = [...new Set(runs.flatMap((r) => standInsUsed(r.evidence.stderr)))];
+  const installs = [...new Set(runs.flatMap((r) => installsCut(r.evidence.stderr)))];
   const deps = [...missing.values()];
   const cov = {
     runs: runs.length,
@@ -110,6 +114,8 @@ export function detonationCoverage(
     scriptsNotRun,
     shims,
     standIns,
+    installsCut: installs,
+    provided: [...provided],
   };
   return { ...cov, headline: headline(cov) };
 }
@@ -122,7 +128,9 @@ function headline(c: Omit<DetonationCoverage, 'headline'>): string {
   ].filter(Boolean);
   const tail = left.length ? `; ${left.join(', ')}` : '';
   const every = c.runs === 1 ? 'the only run' : `all ${c.runs} runs`;
-  const stoodIn = c.standIns?.length ? `; inert stand-ins for missing modules: ${c.standIns.join(', ')}` : '';
+  const stoodIn =
+    (c.standIns?.length ? `; inert stand-ins for missing modules: ${c.standIns.join(', ')}` : '') +
+    (c.installsCut?.length ? `; ${plural(c.installsCut.length, 'install')} could not complete offline` : '');
   if (c.runs === 0) return `Nothing ran${tail}: there is no runtime evidence either way.`;
   if (c.reachedCode === 0)
     return `No run reached the skill's code: ${every} died on a missing dependency (${died})${tail}. The evidence below is no sign of safety.`;

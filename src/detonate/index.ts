@@ -390,7 +390,11 @@ export async function detonateSkill(
     verdicts: [...verdicts, ...extra.map((e) => e.verdict)],
     runtimeFindings: extra.map((e) => e.finding),
     skipped,
-    coverage: detonationCoverage(runs, skipped, scripts),
+    coverage: detonationCoverage(runs, skipped, scripts, [
+      ...env.secrets.map((n) => `environment ${n} (a canary key)`),
+      ...Object.keys(env.values).map((n) => `environment ${n}`),
+      ...found.inputs.map((i) => `input file ${i.path}`),
+    ]),
   };
 }
 export { RUNTIME_RULE_LIST } from './runtime-rules.js';

@@ -147,7 +147,7 @@ class Session:
 Client = Session
 `;
 
-// Every pip run (\`pip install\`, \`python3 -m pip\`, a virtualenv's bin/pip started from a script) does what the
+// Every pip run (`pip install`, `python3 -m pip`, a virtualenv's bin/pip started from a script) does what the
 // npm shim does (shims.ts): pip is allowed to install (PEP 668), and an install that cannot complete offline says
 // so on stderr (INSTALL_NOTE) and returns success, so the script goes on. pip's entry point is wrapped as its
 // module loads, whichever interpreter or console script starts it.

@@ -179,11 +179,20 @@ function renderCoverage(c: NonNullable<RuntimeSummary['coverage']>): string[] {
     ...(c.standIns?.length
       ? [`- inert stand-ins for missing modules: ${c.standIns.map((x) => codeSpan(x, 80)).join(', ')}`]
       : []),
+    ...bulletList(
+      c.installsCut ?? [],
+      (i) => `went on past an install that could not complete offline: ${codeSpan(i)}`,
+    ),
+    ...(c.provided?.length
+      ? [`- provided because the skill asked: ${c.provided.map((x) => prose(x, 80)).join(', ')}`]
+      : []),
     ...(c.missing.length ||
     c.scriptsNotRun.length ||
     c.overBudget.length ||
     c.shims.length ||
-    c.standIns?.length
+    c.standIns?.length ||
+    c.installsCut?.length ||
+    c.provided?.length
       ? ['']
       : []),
   ];

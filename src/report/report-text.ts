@@ -146,6 +146,10 @@ function renderRuntime(runtime: RuntimeSummary, c: Colors): string[] {
     if (cov.shims.length) out.push(`  platform shims used: ${line(cov.shims.join(', '))}`);
     if (cov.standIns?.length)
       out.push(`  inert stand-ins for missing modules: ${line(cov.standIns.join(', '))}`);
+    for (const i of cov.installsCut ?? [])
+      out.push(`  went on past an install that could not complete offline: ${line(i)}`);
+    if (cov.provided?.length)
+      out.push(`  provided because the skill asked: ${line(cov.provided.join(', '))}`);
   }
   for (const s of runtime.scriptsRun) {
     const end = s.timedOut ? c.yellow('timed out') : `exit ${s.exitCode ?? 'signal'}`;

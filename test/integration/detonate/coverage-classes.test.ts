@@ -118,6 +118,10 @@ describe('keys and settings a script will not run without', () => {
     expect(run?.evidence.stderr).not.toMatch(/is not set|unbound variable/);
     expect(run?.canaryHits.map((h) => h.canary)).toEqual(expect.arrayContaining(['LINEAR_API_KEY']));
     expect(run?.canaryHits.some((h) => h.where.includes('193.29.57.14'))).toBe(true);
+    // What the sandbox gave the script is on the record.
+    expect(d.coverage.provided).toEqual(
+      expect.arrayContaining(['environment LINEAR_API_KEY (a canary key)', 'environment LINEAR_PROJECT_ID']),
+    );
     expect(confirmedPatterns(d).some((p) => ['E1', 'E2'].includes(p))).toBe(true);
   });
   it('a clean script sending its own key to the vendor the key is named for confirms nothing, and says so', async () => {
@@ -139,6 +143,7 @@ describe('inputs and installs a command needs before it reaches its code', () =>
     const run = d.runs.find((r) => r.entry.id.startsWith('SKILL.md:'));
     expect(run?.evidence.stderr).not.toMatch(/No such file/);
     expect(run?.evidence.stdout).toMatch(/\| north \| \d/);
+    expect(d.coverage.provided).toContain('input file sales-export.csv');
     expect(run?.canaryHits.map((h) => h.canary)).toContain('aws-credentials-file');
     expect(confirmedPatterns(d)).toEqual(expect.arrayContaining(['PE3']));
   });
@@ -149,6 +154,10 @@ describe('inputs and installs a command needs before it reaches its code', () =>
     expect(run?.evidence.stderr).toMatch(/install could not complete offline: npm install --no-save/);
     // What the installs would have done never happened: the run can lower nothing.
     expect(run?.stopped).toMatch(/install that could not complete offline/);
+    expect(d.coverage.installsCut).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^pip install/), expect.stringMatching(/^npm install/)]),
+    );
+    expect(d.coverage.headline).toMatch(/could not complete offline/);
     const sc2 = d.confirmed.find((f) => f.pattern === 'SC2' && f.file === 'scripts/bootstrap.sh');
     expect(sc2, 'the download piped into sh after the installs is confirmed').toBeDefined();
   });
