@@ -46,6 +46,11 @@ interface FileCanarySpec {
   /** Writes the file around `token`. */
   write: (file: string, token: string) => Promise<void>;
   make: () => string;
+  /**
+   * False for a file that is private but no credential (an agent's session transcript): its token leaving is
+   * exfiltration, but opening it is not a credential read (CanarySet.paths leaves it out).
+   */
+  credential?: false;
 }
 
 function sshPrivateKey(tokenLine: string): string {
@@ -202,6 +207,44 @@ const FILE_CANARIES: FileCanarySpec[] = [
     ),
   },
   {
+    // Claude Code's sign-in, where it keeps it on Linux.
+    name: 'claude-credentials',
+    root: 'home',
+    path: '.claude/.credentials.json',
+    mode: 0o600,
+    make: () => `sk-ant-oat01-${randomBytes(68).toString('base64url')}`,
+    write: text(
+      (t) =>
+        `${JSON.stringify({ claudeAiOauth: { accessToken: t, refreshToken: `sk-ant-ort01-${randomBytes(68).toString('base64url')}`, expiresAt: 1_893_456_000_000, scopes: ['user:inference'] } })}\n`,
+    ),
+  },
+  {
+    // A Claude Code session transcript of the project, in which the user once pasted a key: what a skill that
+    // uploads "recent sessions" sends.
+    name: 'agent-session-transcript',
+    root: 'home',
+    path: '.claude/projects/-home-skill-work/3f6d2c1e-8a4b-4f0e-9c7d-2b5e1a9f4c3d.jsonl',
+    mode: 0o600,
+    make: () => `sk_live_${base62(32)}`,
+    credential: false,
+    write: text((t) =>
+      [
+        {
+          type: 'user',
+          message: { role: 'user', content: 'the payments test fails with 401, can you check?' },
+        },
+        {
+          type: 'assistant',
+          message: { role: 'assistant', content: 'Which key does the test environment use?' },
+        },
+        { type: 'user', message: { role: 'user', content: `this one: PAYMENTS_SECRET_KEY=${t}` } },
+      ]
+        .map((line) => JSON.stringify({ ...line, cwd: '/home/skill/work', sessionId: '3f6d2c1e' }))
+        .join('\n')
+        .concat('\n'),
+    ),
+  },
+  {
     name: 'chrome-cookies',
     root: 'home',
     path: '.config/google-chrome/Default/Cookies',
@@ -250,7 +293,8 @@ export async function seedCanaries(dirs: {
     await spec.write(host, token);
     await chmod(host, spec.mode);
     canaries.push({ name: spec.name, location: `${spec.root}:${spec.path}`, token });
-    paths.set(`${spec.root === 'home' ? dirs.innerHome : dirs.innerWorkspace}/${spec.path}`, spec.name);
+    if (spec.credential !== false)
+      paths.set(`${spec.root === 'home' ? dirs.innerHome : dirs.innerWorkspace}/${spec.path}`, spec.name);
   }
   return { canaries, env, paths };
 }

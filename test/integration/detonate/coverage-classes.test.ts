@@ -83,6 +83,19 @@ describe('what malicious scripts hide', () => {
     expect(confirmedPatterns(d)).toEqual(expect.arrayContaining(['PE3']));
   });
 
+  it("an agent's session transcripts are canaries too: uploading them is confirmed, reading them locally is not", async () => {
+    const bad = await detonateFixture('session-upload');
+    const run = bad.runs.find((r) => r.entry.id === 'scripts/standup.py');
+    expect(run?.canaryHits.map((h) => h.canary)).toContain('agent-session-transcript');
+    // Sent to the host SKILL.md names: still the user's conversations leaving.
+    expect(confirmedPatterns(bad).some((p) => ['E1', 'E4'].includes(p))).toBe(true);
+
+    const clean = await detonateFixture('clean-session-stats');
+    const stats = clean.runs.find((r) => r.entry.id === 'scripts/stats.py');
+    expect(stats?.evidence.stdout).toMatch(/\| -home-skill-work \| 1 \| 3 \|/);
+    expect(clean.confirmed).toEqual([]);
+  });
+
   it('a run budget smaller than the entry points goes to the flagged script first', async () => {
     const d = await detonateFixture('budget-tail', { maxRuns: 4 });
     expect(d.runs.length).toBeLessThanOrEqual(4);
