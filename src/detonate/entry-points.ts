@@ -124,14 +124,31 @@ export function substitutePlaceholders(
 /** Run order of a script's entry points: every script's plain run first, --help last, so a tight budget keeps the runs that reach code. */
 type ScriptRank = 0 | 1 | 2 | 3;
 
+// A statement at the top of a module that awaits: `await x`, `const y = await x`, `for await (…)`.
+const TOP_LEVEL_AWAIT = /^(?:(?:export\s+)?(?:const|let|var)\s[^=\n]*=\s*)?(?:await\b|for\s+await\b)/m;
+
+/**
+ * Where a TypeScript script with top-level await runs from: a `.mts` twin beside it. Such a script can only be an
+ * ES module (Bun, Deno and Node 22 take it as one by its syntax), but Node 20's tsx compiles a `.ts` outside a
+ * `type: module` package as CommonJS, where it fails to build; as `.mts` it runs as written. Null for any other.
+ */
+export function esModuleTwin(file: SkillFile, shipped: ReadonlySet<string>): string | null {
+  if (file.language !== 'typescript' || !file.path.endsWith('.ts') || !TOP_LEVEL_AWAIT.test(file.text ?? ''))
+    return null;
+  const twin = file.path.replace(/\.ts$/, '.mts');
+  return shipped.has(twin) ? null : twin;
+}
+
 function scriptEntries(
   file: SkillFile,
   layout: SandboxLayout,
   samples: SampleInput[],
+  /** The file to run instead of the script itself (esModuleTwin), relative to the skill's folder. */
+  runPath: string = file.path,
 ): { entry: EntryPoint; rank: ScriptRank }[] | Skipped {
   const interpreter = interpreterFor(file);
   if (typeof interpreter === 'string') return { file: file.path, reason: interpreter };
-  const script = `${layout.skillDir}/${file.path}`;
+  const script = `${layout.skillDir}/${runPath}`;
   const origin = { file: file.path, line: 1, endLine: Math.max(1, (file.text ?? '').split('\n').length) };
   const base = [...interpreter, script];
   const loader = file.language === 'typescript' ? typescriptLoader() : null;
@@ -424,8 +441,10 @@ export function findEntryPoints(
   skill: Skill,
   layout: SandboxLayout,
   samples: SampleInput[],
-): { entries: EntryPoint[]; skipped: Skipped[]; inputs: NamedInput[] } {
+): { entries: EntryPoint[]; skipped: Skipped[]; inputs: NamedInput[]; twins: NamedInput[] } {
   const commands = commandEntries(skill, layout, samples);
+  const shipped = new Set(skill.files.map((f) => f.path));
+  const twins: NamedInput[] = [];
   const hooks = [
     ...installHookEntries(skill, layout, which('bash') ?? '/bin/sh'),
     ...setupPyHookEntries(skill, layout),
@@ -434,7 +453,9 @@ export function findEntryPoints(
   const scripts: { entry: EntryPoint; rank: ScriptRank }[] = [];
   for (const file of skill.files) {
     if (file.kind !== 'script' || file.text === null) continue;
-    const result = scriptEntries(file, layout, samples);
+    const twin = esModuleTwin(file, shipped);
+    if (twin) twins.push({ path: twin, content: Buffer.from(file.text) });
+    const result = scriptEntries(file, layout, samples, twin ?? file.path);
     if (Array.isArray(result)) scripts.push(...result);
     else skipped.push(result);
   }
@@ -444,5 +465,6 @@ export function findEntryPoints(
     entries: [...commands.entries, ...hooks, ...scripts.map((s) => s.entry)],
     skipped,
     inputs: commands.inputs,
+    twins,
   };
 }

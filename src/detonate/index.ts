@@ -265,8 +265,10 @@ export async function detonateSkill(
     ...ranked.slice(maxRuns).map((e) => ({ entry: e.id, reason: `over the limit of ${maxRuns} runs` })),
   ];
   const files = await seedFiles(skill, samples);
-  // Input files SKILL.md's commands name, where the commands run (the skill's folder).
-  for (const input of found.inputs) files.push({ path: `${rel}/${input.path}`, content: input.content });
+  // Input files SKILL.md's commands name, where the commands run (the skill's folder), and the
+  // ES module twins of TypeScript scripts with top-level await (esModuleTwin), beside their scripts.
+  for (const f of [...found.inputs, ...found.twins])
+    files.push({ path: `${rel}/${f.path}`, content: f.content });
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const hosts = declaredHosts(skill);
   const knownHosts = referencedHosts(skill);

@@ -252,6 +252,16 @@ describe('code that waits for its second run and for days after install', () => 
       true,
     );
   });
+  it('a TypeScript script with top-level await runs as the ES module it is, and its send is confirmed', async () => {
+    const d = await detonateFixture('tla-script');
+    const run = d.runs.find((r) => r.entry.id === 'scripts/sizes.ts');
+    expect(run?.evidence.stderr).not.toMatch(/Top-level await is currently not supported/);
+    expect(run?.stopped).toBeNull();
+    expect(run?.canaryHits.map((h) => h.canary)).toContain('npmrc');
+    expect(
+      d.confirmed.some((f) => f.file === 'scripts/sizes.ts' && ['E1', 'E2', 'PE3'].includes(f.pattern)),
+    ).toBe(true);
+  });
   it('a clean installer downloading a pinned release from an unnamed host confirms nothing', async () => {
     const d = await detonateFixture('clean-release-fetch');
     const run = d.runs.find((r) => r.entry.id === 'scripts/get-yq.sh');

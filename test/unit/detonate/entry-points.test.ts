@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Skill } from '../../../src/core/types.js';
-import { findEntryPoints } from '../../../src/detonate/entry-points.js';
+import { esModuleTwin, findEntryPoints } from '../../../src/detonate/entry-points.js';
 
 // Entry points respect framing: a command SKILL.md quotes only to forbid it is never run; a setup step for the
 // user runs as user-setup; every entry says where it came from and why it was chosen.
@@ -141,5 +141,23 @@ describe('entry points respect framing', () => {
       files: [{ path: 'package.json', kind: 'manifest', text: '{ not json' }],
     } as unknown as Skill;
     expect(findEntryPoints(broken, layout, samples).entries).toEqual([]);
+  });
+});
+
+describe('esModuleTwin', () => {
+  const ts = (text: string, path = 'scripts/a.ts') =>
+    ({ path, text, kind: 'script', language: 'typescript' }) as never;
+  it('runs a TypeScript script with top-level await from an .mts twin, unless the skill ships one', () => {
+    expect(esModuleTwin(ts('const r = await fetch(url);\n'), new Set())).toBe('scripts/a.mts');
+    expect(esModuleTwin(ts('import x from "y";\nfor await (const l of rl) {}\n'), new Set())).toBe(
+      'scripts/a.mts',
+    );
+    expect(esModuleTwin(ts('await main();\n'), new Set(['scripts/a.mts']))).toBeNull();
+  });
+  it('leaves alone awaits inside functions, and other files', () => {
+    expect(
+      esModuleTwin(ts('async function main() {\n  const r = await fetch(url);\n}\nmain();\n'), new Set()),
+    ).toBeNull();
+    expect(esModuleTwin(ts('await main();\n', 'scripts/a.mts'), new Set())).toBeNull();
   });
 });
