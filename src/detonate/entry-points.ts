@@ -4,6 +4,7 @@ import { blankCode, commandStance } from '../core/markdown/command-stance.js';
 import { type Framing, parseMarkdown } from '../core/markdown.js';
 import type { Skill, SkillFile } from '../core/types.js';
 import { inferInvocations } from './arguments.js';
+import { dataShape } from './data-shape.js';
 import { harnessArgv, uncalledFunctions } from './harness.js';
 import { type NamedInput, namedInputs, type SampleInput } from './samples.js';
 import { SHIM_HOME_DIR } from './shims.js';
@@ -266,7 +267,7 @@ function commandEntries(
   const shipped = new Set(skill.files.map((f) => f.path));
   const inputs: NamedInput[] = [];
   const addInputs = (command: string) => {
-    for (const input of namedInputs(command, shipped))
+    for (const input of namedInputs(command, shipped, dataShape(skill)))
       if (!inputs.some((i) => i.path === input.path)) inputs.push(input);
   };
   const doc = parseMarkdown(skillMd.text);

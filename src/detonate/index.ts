@@ -10,6 +10,7 @@ import { declaredHosts } from '../scan/index.js';
 import { errorMessage } from '../util/errors.js';
 import { laterClockEnv, laterEntry, libfaketime, readsClock } from './clock.js';
 import { detonationCoverage } from './coverage.js';
+import { apiAnswer, dataShape } from './data-shape.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
 import { hostMatches, keyNamedFor } from './host-names.js';
 import { NODE_STAND_IN_FILE, nodeStandInSeedFiles } from './module-stand-ins.js';
@@ -115,18 +116,26 @@ async function seedFiles(skill: Skill, samples: ReturnType<typeof sampleInputs>)
   return files;
 }
 
+/** What every run of one skill is given alike. */
+interface RunContext {
+  knownHosts: string[];
+  /** libfaketime's path, for an entry to be run later (entry.later); null when the host has none. */
+  faketime: string | null;
+  env: ScriptEnv;
+  /** The JSON the sink answers API calls with: the fields the skill's scripts read (data-shape.ts). */
+  apiAnswer: string;
+}
+
 async function runEntry(
   entry: EntryPoint,
   files: SeedFile[],
   limits: Partial<SandboxLimits>,
-  knownHosts: string[],
-  /** libfaketime's path, for an entry to be run later (entry.later); null when the host has none. */
-  faketime: string | null,
-  env: ScriptEnv,
+  { knownHosts, faketime, env, apiAnswer }: RunContext,
 ): Promise<{ exitCode: number | null; timedOut: boolean; wallMs: number; evidence: EvidenceBundle }> {
   const sandbox = await createSandbox({
     seedCanaries: true,
     envCanaries: env.secrets,
+    apiAnswer,
     files,
     knownHosts,
     readOnlyPaths: entry.readOnlyPaths ?? [],
@@ -276,6 +285,7 @@ export async function detonateSkill(
   const modules = pythonModules(skill);
   const lib = libfaketime();
   const env = scriptEnv(skill, layout.inputsDir, STANDARD_ENV_CANARIES);
+  const context: RunContext = { knownHosts, faketime: lib, env, apiAnswer: apiAnswer(dataShape(skill)) };
 
   const budgetMs = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
   const deadline = performance.now() + budgetMs;
@@ -291,7 +301,7 @@ export async function detonateSkill(
       }
       try {
         const runLimits = { ...limits, wallMs: Math.min(limits.wallMs ?? DEFAULT_WALL_MS, Math.floor(left)) };
-        const run = await runEntry(entry, files, runLimits, knownHosts, lib, env);
+        const run = await runEntry(entry, files, runLimits, context);
         const name = `run-${String(first + i + 1).padStart(2, '0')}`;
         const artifact = options.writeEvidence
           ? await options.writeEvidence(name, { ...run.evidence, entry })

@@ -1,7 +1,9 @@
 import type { Skill } from '../core/types.js';
+import { type DataShape, dataShape, leafKeys, leafValue, shapedObject } from './data-shape.js';
 
 // Benign sample inputs for detonation: the file types a skill documents (in SKILL.md or its scripts) get a
-// small, valid example each, so a script that needs an input file reaches its main path.
+// small, valid example each, so a script that needs an input file reaches its main path. CSV, JSON and JSON
+// Lines samples also carry the fields the skill's scripts read (data-shape.ts): `row["amount"]` finds a column.
 
 export interface SampleInput {
   /** File name inside the sandbox inputs folder. */
@@ -70,8 +72,43 @@ const NAMED: { stem: RegExp; ext: RegExp; content: string }[] = [
   { stem: /^(openapi|swagger)\b/i, ext: /^json$/, content: OPENAPI_JSON },
 ];
 
-function sampleContent(fileName: string, ext: string): string | Buffer | null {
-  return NAMED.find((n) => n.stem.test(fileName) && n.ext.test(ext))?.content ?? SAMPLES[ext] ?? null;
+const CSV_ROWS = 3;
+const CSV_EXTRA_COLUMNS = 30;
+
+/** The sample CSV with a column for each field the scripts read that it lacks, in plain values. */
+function shapedCsv(shape: DataShape): string {
+  const [header, ...rows] = (SAMPLES.csv as string)
+    .trimEnd()
+    .split('\n')
+    .map((l) => l.split(','));
+  const extra = leafKeys(shape, CSV_EXTRA_COLUMNS).filter(
+    ([key]) => /^[\w -]+$/.test(key) && !header!.includes(key),
+  );
+  const cell = (key: string, use: 'text' | 'number') => String(leafValue(key, use) ?? '');
+  const lines = [header!, ...rows.slice(0, CSV_ROWS)].map((row, i) => [
+    ...row,
+    ...extra.map(([key, use]) => (i === 0 ? key : cell(key, use))),
+  ]);
+  return `${lines.map((l) => l.join(',')).join('\n')}\n`;
+}
+
+/** JSON samples: the plain sample object, then every field the scripts read. */
+function shapedJson(base: string, shape: DataShape): string {
+  const shaped = shapedObject(shape);
+  return base
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.stringify({ ...JSON.parse(line), ...shaped }))
+    .join('\n')
+    .concat('\n');
+}
+
+function sampleContent(fileName: string, ext: string, shape: DataShape): string | Buffer | null {
+  const named = NAMED.find((n) => n.stem.test(fileName) && n.ext.test(ext));
+  if (named) return named.content;
+  if (shape.size > 0 && ext === 'csv') return shapedCsv(shape);
+  if (shape.size > 0 && (ext === 'json' || ext === 'jsonl')) return shapedJson(SAMPLES[ext] as string, shape);
+  return SAMPLES[ext] ?? null;
 }
 
 const EXTENSION_RE = /\.([a-z]{2,5})\b/gi;
@@ -86,10 +123,11 @@ export function sampleInputs(skill: Skill): SampleInput[] {
       if (ext in SAMPLES) mentioned.add(ext);
     }
   }
+  const shape = dataShape(skill);
   return [...mentioned].sort().map((ext) => ({
     name: `sample.${ext}`,
     extension: ext,
-    content: Buffer.from(SAMPLES[ext]!),
+    content: Buffer.from(sampleContent(`sample.${ext}`, ext, shape)!),
   }));
 }
 
@@ -112,7 +150,11 @@ const NOT_DATA =
  * the agent would run it on the user's file, so the run gets a small valid one of that type, at that name, instead
  * of stopping at "No such file". A glob (`notebooks/*.ipynb`) gets one matching file.
  */
-export function namedInputs(command: string, shipped: ReadonlySet<string>): NamedInput[] {
+export function namedInputs(
+  command: string,
+  shipped: ReadonlySet<string>,
+  shape: DataShape = new Map(),
+): NamedInput[] {
   const words = command.split(/[\s;|&()]+/).map((w) => w.replace(/^["']|["']$/g, ''));
   const out: NamedInput[] = [];
   for (let i = 0; i < words.length; i++) {
@@ -122,7 +164,7 @@ export function namedInputs(command: string, shipped: ReadonlySet<string>): Name
     const path = word.replace(/^\.\//, '').replaceAll('*', 'sample');
     const name = path.split('/').pop()!;
     if (path.split('/').includes('..') || shipped.has(path) || NOT_DATA.test(name)) continue;
-    const content = sampleContent(name, m[1]!.toLowerCase());
+    const content = sampleContent(name, m[1]!.toLowerCase(), shape);
     if (content !== null && !out.some((o) => o.path === path))
       out.push({ path, content: Buffer.from(content) });
   }

@@ -280,7 +280,7 @@ export async function createBubblewrapSandbox(
       return { mode: 'loopback-only', note: 'network sink needs iproute2 and nsenter; loopback only' };
     if (!sink && !sinkFailure) {
       try {
-        sink = await startNetworkSink(options.knownHosts);
+        sink = await startNetworkSink(options.knownHosts, options.apiAnswer);
       } catch (error) {
         sinkFailure = errorMessage(error);
       }

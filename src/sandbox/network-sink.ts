@@ -140,6 +140,8 @@ interface SharedSink {
   sync(): Promise<void>;
   /** Names the sink resolves even when they look made up: hosts the skill's own files name. */
   know(hosts: readonly string[]): void;
+  /** The JSON a sandbox's API calls get (null: the generic answer again). */
+  answer(client: string, json: string | null): void;
   close(): Promise<void>;
 }
 
@@ -277,6 +279,11 @@ async function attach(
       if (!closed && names.length)
         child.stdin?.write(names.map((h) => `known ${h.toLowerCase()}\n`).join(''));
     },
+    answer(client, json) {
+      // Base64 keeps the answer on one control line whatever it holds.
+      const body = json === null ? '-' : Buffer.from(json).toString('base64');
+      if (!closed) child.stdin?.write(`answer ${client} ${body}\n`);
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -323,8 +330,14 @@ function linkAddresses(index: number): { sink: string; box: string } {
   return { sink: `${prefix}.${(base & 255) + 1}`, box: `${prefix}.${(base & 255) + 2}` };
 }
 
-/** A network namespace for one sandbox, linked to this process's sink (started on first use). */
-export async function startNetworkSink(knownHosts: readonly string[] = []): Promise<NetworkSink> {
+/**
+ * A network namespace for one sandbox, linked to this process's sink (started on first use). `apiAnswer`: the JSON
+ * its API calls get instead of the generic one.
+ */
+export async function startNetworkSink(
+  knownHosts: readonly string[] = [],
+  apiAnswer?: string,
+): Promise<NetworkSink> {
   const sink = await acquireShared();
   sink.know(knownHosts);
   const tag = randomBytes(3).toString('hex');
@@ -348,6 +361,8 @@ export async function startNetworkSink(knownHosts: readonly string[] = []): Prom
       ],
     );
     await ipIn(sink.pid, [`addr add ${address.sink}/30 dev ${sinkIf}`, `link set ${sinkIf} up`]);
+    // Set or cleared: the address may have served another sandbox before.
+    sink.answer(address.box, apiAnswer ?? null);
   } catch (error) {
     await deleteNetns(box);
     releaseShared();

@@ -126,12 +126,20 @@ const BODIES: Record<Kind, (head: HttpHead) => { type: string; body: Buffer | st
   javascript: () => ({ type: 'application/javascript', body: javascriptMarker() }),
   powershell: () => ({ type: 'text/plain; charset=utf-8', body: powershellMarker() }),
   archive: (head) => ({ type: 'application/gzip', body: archiveMarker(archiveStem(head)) }),
-  json: () => ({ type: 'application/json', body: '{"ok": true, "status": "success", "data": {}}' }),
+  json: () => ({ type: 'application/json', body: GENERIC_JSON }),
 };
 
-/** The whole HTTP response to a request the sink logged. */
-export function httpResponse(head: HttpHead): Buffer {
-  const { type, body } = BODIES[kindOf(head)](head);
+/** What an API call gets when the sandbox was given no answer of its own. */
+export const GENERIC_JSON = '{"ok": true, "status": "success", "data": {}}';
+
+/**
+ * The whole HTTP response to a request the sink logged. `json`: the answer to an API call from this sandbox, when
+ * it was given one (the fields its skill's scripts read, detonate/data-shape.ts).
+ */
+export function httpResponse(head: HttpHead, json?: Buffer): Buffer {
+  const kind = kindOf(head);
+  const { type, body } =
+    kind === 'json' && json ? { type: 'application/json', body: json } : BODIES[kind](head);
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
   const status = `HTTP/1.1 200 OK\r\nContent-Type: ${type}\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`;
   return Buffer.concat([Buffer.from(status), head.method === 'HEAD' ? Buffer.alloc(0) : bytes]);

@@ -57,6 +57,8 @@ function answerDns(message: Buffer, address: string, port: number, client: strin
   );
 }
 
+/** Per sandbox (by its address): the JSON its API calls are answered with, when it was given one. */
+const answers = new Map<string, Buffer>();
 const knownHosts = new Set<string>();
 
 function isKnown(name: string): boolean {
@@ -152,7 +154,7 @@ function readPlain(stream: Duplex, meta: StreamMeta, first: Buffer): void {
         bodyBase64: data.subarray(head.bodyStart, head.bodyStart + BODY_BYTES).toString('base64'),
         bodyBytes: Math.max(head.contentLength ?? 0, total - head.bodyStart),
       },
-      httpResponse(head),
+      httpResponse(head, answers.get(meta.client)),
     );
   // Idle or half-closed: log what arrived, as HTTP when the head is complete.
   const flushAny = () => {
@@ -323,6 +325,9 @@ async function main(): Promise<void> {
     if (sync) emit({ type: 'sync', n: Number(sync[1]) });
     const known = /^known ([a-z0-9_.-]{1,253})$/.exec(line);
     if (known) knownHosts.add(known[1]!.replace(/\.$/, ''));
+    const answer = /^answer ([0-9.]{7,15}) ([A-Za-z0-9+/=]+|-)$/.exec(line);
+    if (answer?.[2] === '-') answers.delete(answer[1]!);
+    else if (answer) answers.set(answer[1]!, Buffer.from(answer[2]!, 'base64'));
   });
   input.on('close', () => process.exit(0));
 }

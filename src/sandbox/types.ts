@@ -106,6 +106,8 @@ export interface CreateSandboxOptions {
    * sink's DNS policy (issue 17) is to use it.
    */
   knownHosts?: string[];
+  /** With the network sink: the JSON body this sandbox's API calls are answered with (default a generic one). */
+  apiAnswer?: string;
 }
 
 export interface BackendStatus {

@@ -262,6 +262,32 @@ describe('code that waits for its second run and for days after install', () => 
       d.confirmed.some((f) => f.file === 'scripts/sizes.ts' && ['E1', 'E2', 'PE3'].includes(f.pattern)),
     ).toBe(true);
   });
+  it('API answers and input files carry the fields the scripts read, so the code after them runs', async () => {
+    // The sink's answer holds `incidents[0].incident_updates[0].body`: no KeyError before the send.
+    const api = await detonateFixture('api-fields');
+    const run = api.runs.find((r) => r.entry.id === 'scripts/incidents.py');
+    expect(run?.stopped).toBeNull();
+    expect(run?.evidence.stdout).toMatch(/^- \[SAMPLE\] sample: sample$/m);
+    expect(
+      api.confirmed.some((f) => f.file === 'scripts/incidents.py' && ['E1', 'E2', 'PE3'].includes(f.pattern)),
+    ).toBe(true);
+    // The statement.csv SKILL.md names has the amount_eur and category columns the script totals.
+    const csv = await detonateFixture('csv-columns');
+    const command = csv.runs.find((r) => r.entry.id.startsWith('SKILL.md'));
+    expect(command?.stopped).toBeNull();
+    expect(command?.evidence.stdout).toMatch(/^sample\t3\.00$/m);
+    expect(
+      csv.confirmed.some(
+        (f) => f.file === 'scripts/by-category.mjs' && ['E1', 'E2', 'PE3'].includes(f.pattern),
+      ),
+    ).toBe(true);
+    // A clean report over a shaped answer runs to its end and confirms nothing (its key goes to its vendor).
+    const clean = await detonateFixture('clean-api-report');
+    const prs = clean.runs.find((r) => r.entry.id.startsWith('SKILL.md'));
+    expect(prs?.stopped).toBeNull();
+    expect(prs?.evidence.stdout).toMatch(/^\| #1 \| sample \| sample \| sample \|$/m);
+    expect(clean.confirmed).toEqual([]);
+  });
   it('a clean installer downloading a pinned release from an unnamed host confirms nothing', async () => {
     const d = await detonateFixture('clean-release-fetch');
     const run = d.runs.find((r) => r.entry.id === 'scripts/get-yq.sh');

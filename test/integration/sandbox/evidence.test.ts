@@ -236,6 +236,40 @@ describe('network namespaces', () => {
     }
   });
 
+  it("answers each sandbox's API calls with its own JSON, and the others with the generic one", async () => {
+    const shaped = JSON.stringify({ ok: true, incidents: [{ name: 'sample' }] });
+    const boxes = await Promise.all([
+      createSandbox({ backend: 'bubblewrap', apiAnswer: shaped }),
+      createSandbox({ backend: 'bubblewrap' }),
+    ]);
+    try {
+      const bodies = await Promise.all(
+        boxes.map((box) =>
+          box.run({
+            argv: [
+              'curl',
+              '-s',
+              '-m',
+              '5',
+              '-X',
+              'POST',
+              '-d',
+              '{}',
+              'http://api.status-example.com/v2/incidents',
+            ],
+            env: {},
+            network: 'sink',
+            limits: LIMITS,
+          }),
+        ),
+      );
+      expect(JSON.parse(bodies[0]!.evidence.stdout)).toEqual(JSON.parse(shaped));
+      expect(JSON.parse(bodies[1]!.evidence.stdout)).toEqual({ ok: true, status: 'success', data: {} });
+    } finally {
+      await Promise.all(boxes.map((b) => b.dispose()));
+    }
+  });
+
   it('gives each sandbox its own namespace on the shared sink and removes it on dispose', async () => {
     const own = () => readdirSync('/run/netns').filter((n) => n.startsWith(`skau-${process.pid}-`));
     const existing = new Set(own()); // the suite's sandbox has its own
