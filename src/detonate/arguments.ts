@@ -53,6 +53,13 @@ function valueFor(name: string, values: ValueSource): string {
   return 'sample';
 }
 
+/** A part of a compound placeholder (`<owner>/<repo>`): a number or a host where the name says so, else the name. */
+function compoundPart(name: string): string {
+  if (/count|num|number|port|id$|^n$/i.test(name)) return '3';
+  if (/host|domain|server/i.test(name)) return 'example.com';
+  return name.toLowerCase().replace(/[^a-z0-9-]/g, '') || 'sample';
+}
+
 function unique(list: Invocation[]): Invocation[] {
   const seen = new Set<string>();
   return list.filter((i) => {
@@ -204,12 +211,19 @@ export function inferInvocations(file: SkillFile, values: ValueSource): Invocati
       const why = `usage line \`${line[0].trim().slice(0, 80)}\``;
       for (const word of choicesIn(line[1]!)) found.push({ args: [word], why });
       // `<file> --to <lang> [--glossary <csv>]`: every placeholder, with the option written before it, if any.
-      const placeholders = [...line[1]!.matchAll(/(?:(--?[\w-]+)[ =])?<([\w.-]{1,40})>/g)];
+      // `<owner>/<repo>`, `<host>:<port>`: one argument of several placeholders, each part a plain word.
+      const placeholders = [
+        ...line[1]!.matchAll(/(?:(--?[\w-]+)[ =])?((?:<[\w.-]{1,40}>[/:@#])*<([\w.-]{1,40})>)/g),
+      ];
       if (placeholders.length)
         found.push({
-          args: placeholders.flatMap(([, option, name]) => [
+          args: placeholders.flatMap(([, option, word, name]) => [
             ...(option ? [option] : []),
-            /\.[a-z]{2,5}$/i.test(name!) ? values.file(name!) : valueFor(name!, values),
+            word !== `<${name}>`
+              ? word!.replace(/<([\w.-]+)>/g, (_, part: string) => compoundPart(part))
+              : /\.[a-z]{2,5}$/i.test(name!)
+                ? values.file(name!)
+                : valueFor(name!, values),
           ]),
           why,
         });

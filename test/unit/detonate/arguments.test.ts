@@ -96,4 +96,10 @@ describe('inferInvocations', () => {
     const options = "console.error('usage: translate.js <file> --to <lang> [--glossary <csv>]');";
     expect(run('javascript', options)).toEqual(['/in/sample.txt --to en --glossary /in/sample.csv']);
   });
+
+  it('a placeholder made of parts is one argument of plain words: <owner>/<repo>, <host>:<port>', () => {
+    const text = "console.error('usage: post.ts <owner>/<repo> <pr-number> <review.json>'); process.exit(2);";
+    expect(run('typescript', text)).toEqual(['owner/repo 3 /in/sample.txt']);
+    expect(run('javascript', "console.log('usage: probe.js <host>:<port>')")).toEqual(['example.com:3']);
+  });
 });
