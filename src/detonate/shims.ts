@@ -123,13 +123,16 @@ const INSTALL_SHIMS: Record<string, string> = {
  * run through the real npx.
  */
 function typescriptRunners(nodeArgs: readonly string[]): Record<string, string> {
-  const node = `${process.execPath} ${nodeArgs.map((a) => `'${a}'`).join(' ')}`;
+  // A script with top-level await runs from its .mts twin when detonation put one beside it (esModuleTwin).
+  const node = `script=$1; [ $# -gt 0 ] && shift
+case "$script" in *.ts) [ -f "\${script%.ts}.mts" ] && script="\${script%.ts}.mts" ;; esac
+${process.execPath} ${nodeArgs.map((a) => `'${a}'`).join(' ')} "$script" "$@"`;
   return {
-    tsx: `${node} "$@"`,
-    'ts-node': `${node} "$@"`,
+    tsx: node,
+    'ts-node': node,
     npx: `first=$1
 case "$first" in -y|--yes) shift ;; esac
-case "$1" in tsx|tsx@*|ts-node|ts-node@*) shift; ${node} "$@"; exit $? ;; esac
+case "$1" in tsx|tsx@*|ts-node|ts-node@*) shift; ${node}; exit $? ;; esac
 [ "$first" = "$1" ] || set -- "$first" "$@"
 for p in /usr/local/bin/npx /usr/bin/npx; do [ -x "$p" ] && { "$p" "$@"; exit $?; }; done
 ${MISSING('npx', 'npx')}`,
