@@ -257,7 +257,16 @@ export function stoppedEarly(
       if (!cause.re.test(output) || (cause.fatal && !cause.fatal(evidence.stderr, exitCode))) continue;
       return `the run stopped at ${cause.why} (${lastLine(output, cause.re)})`;
     }
-    const tail = evidence.stderr.trim().split('\n').pop()?.slice(0, 200) ?? '';
+    // Node ends a crash with its own version line: the line before it says what went wrong.
+    const lines = evidence.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !/^Node\.js v\d+\.\d+\.\d+$/.test(l.trim()));
+    const tail =
+      lines
+        .findLast((l) => l.trim() !== '')
+        ?.trim()
+        .slice(0, 200) ?? '';
     return `the run failed with ${exitCode === null ? 'a signal' : `exit code ${exitCode}`}${tail ? ` (${tail})` : ''}`;
   }
   const installs = installsCut(evidence.stderr);

@@ -25,6 +25,11 @@ describe('stoppedEarly', () => {
       stoppedEarly(evidence('', 'curl: (6) Could not resolve host: x'), 6, false, 'instruction'),
     ).toMatch(/failed download/);
     expect(stoppedEarly(evidence('', 'boom'), 3, false, 'script')).toMatch(/exit code 3 \(boom\)/);
+    // Node's closing version line is not the reason: the error above it is.
+    const node = '    at main (file:///x.mjs:9:3)\nError: bad amount in row\n\nNode.js v20.20.2\n';
+    expect(stoppedEarly(evidence('', node), 1, false, 'script')).toMatch(
+      /exit code 1 \(Error: bad amount in row\)/,
+    );
   });
 
   it('treats a guard and a --help run as not having reached the main path, exit 0 or not', () => {
