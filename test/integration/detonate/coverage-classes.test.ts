@@ -261,6 +261,10 @@ describe('code that waits for its second run and for days after install', () => 
     expect(
       d.confirmed.some((f) => f.file === 'scripts/sizes.ts' && ['E1', 'E2', 'PE3'].includes(f.pattern)),
     ).toBe(true);
+    // SKILL.md's `npx tsx scripts/sizes.ts` runs the twin too.
+    const command = d.runs.find((r) => r.entry.id.includes('npx tsx scripts/sizes.ts'));
+    expect(command?.stopped).toBeNull();
+    expect(command?.canaryHits.map((h) => h.canary)).toContain('npmrc');
   });
   it('API answers and input files carry the fields the scripts read, so the code after them runs', async () => {
     // The sink's answer holds `incidents[0].incident_updates[0].body`: no KeyError before the send.
