@@ -154,6 +154,10 @@ class _StandInLoader(_abc.Loader):
     def create_module(self, spec):
         return None
 
+    def get_code(self, fullname):
+        # \`python -m tool\` of a stand-in runs an empty program: the step is skipped, the script goes on.
+        return compile("", "<skillaudit stand-in " + fullname + ">", "exec")
+
     def exec_module(self, module):
         module.__getattr__ = _member
         module.__path__ = []
@@ -167,16 +171,22 @@ class _StandInFinder(_abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         top = name.partition(".")[0]
         if top != name:
-            return _machinery.ModuleSpec(name, _LOADER, is_package=True) if top in self.stood_in else None
+            if top not in self.stood_in:
+                return None
+            # runpy runs a package's __main__, which must not be a package itself.
+            return _machinery.ModuleSpec(name, _LOADER, is_package=not name.endswith(".__main__"))
         if top in sys.stdlib_module_names or top.startswith("_"):
             return None
         f = _importer()
         if f is not None:
             filename = f.f_code.co_filename
+            # \`python -m tool\` (runpy looks the module up while sys.argv[0] is "-m") gets a stand-in like an import.
+            if filename.endswith(("runpy.py", "<frozen runpy>")) and sys.argv[:1] == ["-m"]:
+                pass
             # Frozen modules (site's optional usercustomize) and installed code keep their ImportError.
-            if filename.startswith(_LIBRARY_DIRS + ("<frozen",)) or "-packages/" in filename:
+            elif filename.startswith(_LIBRARY_DIRS + ("<frozen",)) or "-packages/" in filename:
                 return None
-            if not filename.startswith("<") and _guarded(filename, f.f_lineno):
+            elif not filename.startswith("<") and _guarded(filename, f.f_lineno):
                 return None
         self.stood_in.add(top)
         sys.stderr.write(_STAND_IN_NOTE + name + "\\n")

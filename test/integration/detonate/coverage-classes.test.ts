@@ -292,6 +292,17 @@ describe('code that waits for its second run and for days after install', () => 
     expect(prs?.evidence.stdout).toMatch(/^\| #1 \| sample \| sample \| sample \|$/m);
     expect(clean.confirmed).toEqual([]);
   });
+  it('`python3 -m <tool>` of a module the sandbox lacks is skipped like an import, and the script goes on', async () => {
+    const d = await detonateFixture('module-tool');
+    const run = d.runs.find((r) => r.entry.id === 'scripts/setup.sh');
+    expect(run?.evidence.stderr).not.toMatch(/No module named playwright/);
+    // Never complete: what the tool would have done did not happen, so the run may confirm, never lower.
+    expect(run?.stopped).toMatch(/stand-ins for missing modules \(playwright\)/);
+    expect(run?.evidence.stdout).toMatch(/setup done/);
+    expect(
+      d.confirmed.some((f) => f.file === 'scripts/setup.sh' && ['E1', 'E2', 'PE3'].includes(f.pattern)),
+    ).toBe(true);
+  });
   it('a clean installer downloading a pinned release from an unnamed host confirms nothing', async () => {
     const d = await detonateFixture('clean-release-fetch');
     const run = d.runs.find((r) => r.entry.id === 'scripts/get-yq.sh');
