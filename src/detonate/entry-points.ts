@@ -161,7 +161,9 @@ function scriptEntries(
   };
   const text = file.text ?? '';
   // With an input file of a type the script mentions (or plain text), so argument-driven paths run too.
+  // A hint with an extension (`<urls.txt>`) names its type; else a type its words or the script mention.
   const sampleFor = (hint: string) =>
+    samples.find((s) => hint.toLowerCase().endsWith(`.${s.extension}`)) ??
     samples.find((s) => s.extension !== 'txt' && hint.toLowerCase().includes(s.extension)) ??
     samples.find((s) => s.extension !== 'txt' && text.includes(`.${s.extension}`)) ??
     samples.find((s) => s.extension === 'txt');
@@ -209,12 +211,14 @@ function scriptEntries(
     });
   }
   const sample = sampleFor('');
-  if (sample) {
+  const sampleArgv = sample ? [...base, `${layout.inputsDir}/${sample.name}`] : [];
+  // Not again when the argument handling already gave the script exactly that input.
+  if (sample && !out.some((o) => o.entry.argv.join('\0') === sampleArgv.join('\0'))) {
     out.push({
       rank: 2,
       entry: {
         id: `${file.path} ${sample.name}`,
-        argv: [...base, `${layout.inputsDir}/${sample.name}`],
+        argv: sampleArgv,
         ...shared,
         runAs: 'script',
         why: `a script of the skill, given a sample .${sample.extension} input`,

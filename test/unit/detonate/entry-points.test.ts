@@ -161,3 +161,26 @@ describe('esModuleTwin', () => {
     expect(esModuleTwin(ts('await main();\n', 'scripts/a.mts'), new Set())).toBeNull();
   });
 });
+
+describe('script inputs', () => {
+  it('gives an argument named with an extension a sample of that type, and runs each command line once', () => {
+    const script = [
+      'import sys',
+      'if len(sys.argv) != 2:',
+      '    sys.exit("usage: shoot.py <urls.txt>")',
+      'for i, url in enumerate(open(sys.argv[1])):',
+      '    save(f"{i:03d}.png")',
+    ].join('\n');
+    const skill = {
+      folderName: 'demo',
+      files: [
+        { path: 'SKILL.md', kind: 'doc', text: '---\nname: demo\ndescription: Shots.\n---\nScreenshots.' },
+        { path: 'scripts/shoot.py', kind: 'script', language: 'python', text: script },
+      ],
+    } as unknown as Skill;
+    const both = [...samples, { name: 'sample.png', extension: 'png', content: Buffer.from('x') }];
+    const argvs = findEntryPoints(skill, layout, both).entries.map((e) => e.argv.slice(2).join(' '));
+    expect(argvs).toContain('/w/inputs/sample.txt');
+    expect(new Set(argvs).size).toBe(argvs.length);
+  });
+});
