@@ -148,7 +148,12 @@ function defaultUse(key: string): KeyUse {
  * A plain value for a key used as text or a number. Flags that end a loop end it (`has_more` false, `next_cursor`
  * null), errors are absent, a field named like a date, time, URL, e-mail or id looks like one.
  */
-export function leafValue(key: string, use: 'text' | 'number'): string | number | boolean | null {
+export function leafValue(
+  key: string,
+  use: 'text' | 'number',
+  /** The host a link points to: the service the skill names, as its API's links would. */
+  host = 'example.com',
+): string | number | boolean | null {
   if (use === 'number') return 1;
   if (/^(?:error|errors|err|exception|fault)$/i.test(key)) return null;
   if (/^(?:ok|success|successful|enabled|active|valid|done|completed|finished)$/i.test(key)) return true;
@@ -159,7 +164,7 @@ export function leafValue(key: string, use: 'text' | 'number'): string | number 
     )
   )
     return null;
-  if (/url|uri|href|link|endpoint/i.test(key)) return 'https://example.com/sample';
+  if (/url|uri|href|link|endpoint/i.test(key)) return `https://${host}/sample`;
   if (/email/i.test(key)) return 'user@example.com';
   if (/(?:^|_)(?:date|day|due|deadline)$|Date$/.test(key)) return '2026-01-05';
   if (/(?:_at|At|_time|Time)$|^(?:time|timestamp|created|updated|modified)$/.test(key))
@@ -170,12 +175,12 @@ export function leafValue(key: string, use: 'text' | 'number'): string | number 
   return 'sample';
 }
 
-function objectAt(shape: DataShape, depth: number, maxDepth: number): Record<string, unknown> {
+function objectAt(shape: DataShape, depth: number, maxDepth: number, host?: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, use] of shape) {
-    if (use === 'list') out[key] = depth < maxDepth ? [objectAt(shape, depth + 1, maxDepth)] : [];
-    else if (use === 'object') out[key] = depth < maxDepth ? objectAt(shape, depth + 1, maxDepth) : {};
-    else out[key] = leafValue(key, use);
+    if (use === 'list') out[key] = depth < maxDepth ? [objectAt(shape, depth + 1, maxDepth, host)] : [];
+    else if (use === 'object') out[key] = depth < maxDepth ? objectAt(shape, depth + 1, maxDepth, host) : {};
+    else out[key] = leafValue(key, use, host);
   }
   return out;
 }
@@ -192,15 +197,19 @@ function entriesAt(shape: DataShape, depth: number): number {
  * An object holding every key of the shape, whose lists hold one such object and whose objects are one, nested
  * as deep as stays under MAX_ENTRIES (three levels at most): a response's `data.items[0].owner.login` is there.
  */
-export function shapedObject(shape: DataShape): Record<string, unknown> {
+export function shapedObject(shape: DataShape, host?: string): Record<string, unknown> {
   let depth = 3;
   while (depth > 0 && entriesAt(shape, depth) > MAX_ENTRIES) depth--;
-  return objectAt(shape, 0, depth);
+  return objectAt(shape, 0, depth, host);
 }
 
-/** What the sink answers this skill's API calls with: a success envelope holding the keys its scripts read. */
-export function apiAnswer(shape: DataShape): string {
-  const shaped = shapedObject(shape);
+/**
+ * What the sink answers this skill's API calls with: a success envelope holding the keys its scripts read. Its
+ * links point to `host`, the service the skill names (a download it follows goes where the skill said it would),
+ * else example.com.
+ */
+export function apiAnswer(shape: DataShape, host?: string): string {
+  const shaped = shapedObject(shape, host);
   const envelope = { ok: true, status: 'success', data: shape.size > 0 ? shaped : {} };
   return JSON.stringify({ ...envelope, ...shaped });
 }

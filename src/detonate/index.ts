@@ -285,7 +285,12 @@ export async function detonateSkill(
   const modules = pythonModules(skill);
   const lib = libfaketime();
   const env = scriptEnv(skill, layout.inputsDir, STANDARD_ENV_CANARIES);
-  const context: RunContext = { knownHosts, faketime: lib, env, apiAnswer: apiAnswer(dataShape(skill)) };
+  const context: RunContext = {
+    knownHosts,
+    faketime: lib,
+    env,
+    apiAnswer: apiAnswer(dataShape(skill), [...hosts][0]),
+  };
 
   const budgetMs = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
   const deadline = performance.now() + budgetMs;

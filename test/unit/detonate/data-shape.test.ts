@@ -81,6 +81,11 @@ describe('values', () => {
     const answer = JSON.parse(apiAnswer(shapeOfText('print(r["total_count"])')));
     expect(answer).toMatchObject({ ok: true, total_count: 1, data: { total_count: 1 } });
   });
+
+  it('points links at the service the skill names, so a download it follows goes where it said', () => {
+    const answer = JSON.parse(apiAnswer(shapeOfText('get(asset["download_url"])'), 'api.github.com'));
+    expect(answer.download_url).toBe('https://api.github.com/sample');
+  });
 });
 
 describe('sample inputs carry the fields read', () => {
