@@ -8,8 +8,11 @@ import type { Skill } from '../core/types.js';
 // never cause) to what it does next. The values are plain and harmless: no secret, no host but example.com.
 
 export type KeyUse = 'list' | 'object' | 'number' | 'text';
-/** Key → how the scripts use it, in the order the keys first appear. */
-export type DataShape = ReadonlyMap<string, KeyUse>;
+/**
+ * Key → how the scripts use it, in the order the keys first appear; `literals`: the string a text key is compared
+ * with (`event["tool_name"] == "Bash"`), its value, so the branch the code singles out is the one that runs.
+ */
+export type DataShape = ReadonlyMap<string, KeyUse> & { readonly literals?: ReadonlyMap<string, string> };
 
 const RANK: Record<KeyUse, number> = { text: 0, number: 1, object: 2, list: 3 };
 const MAX_KEYS = 200;
@@ -69,6 +72,7 @@ function useAt(text: string, start: number, end: number): KeyUse | null {
 
 class ShapeBuilder {
   readonly keys = new Map<string, KeyUse | null>();
+  readonly literals = new Map<string, string>();
 
   add(key: string, use: KeyUse | null): void {
     // ALL_CAPS keys are constants and environment names, not fields of parsed data.
@@ -77,9 +81,31 @@ class ShapeBuilder {
     if (!this.keys.has(key) || (use && (!had || RANK[use] > RANK[had]))) this.keys.set(key, use);
   }
 
-  shape(): Map<string, KeyUse> {
-    return new Map([...this.keys].map(([k, use]) => [k, use ?? defaultUse(k)]));
+  compared(key: string, literal: string): void {
+    if (this.keys.has(key) && !this.literals.has(key)) this.literals.set(key, literal);
   }
+
+  shape(): DataShape {
+    const shape = new Map([...this.keys].map(([k, use]) => [k, use ?? defaultUse(k)]));
+    return Object.assign(shape, { literals: this.literals });
+  }
+}
+
+// Compared with a string literal: `== "Bash"`, `!== 'push'`, `in ("Bash", "Shell")`.
+const COMPARED = /^[ \t]*(?:===?|!==?|(?:not[ \t]+)?in[ \t]*[[(])[ \t]*(["'])([^"'\n\\]{1,60})\1/;
+
+// The rest of a `.get("key"` call: its default, if a plain literal, then the closing parenthesis.
+const GET_REST = /^[ \t]*(?:,[ \t]*(\{[ \t]*\}|\[[ \t]*\]|-?\d[\d.]*|""|''|None|null|undefined|True|False|true|false)[ \t]*)?\)/;
+
+/** How a `.get` call's value is used: its default says (`.get("items", [])`), else what follows the call. */
+function getUse(text: string, start: number, end: number): KeyUse | null {
+  const rest = GET_REST.exec(text.slice(end, end + 40));
+  if (!rest) return useAt(text, start, end);
+  const dflt = rest[1] ?? '';
+  if (dflt.startsWith('{')) return 'object';
+  if (dflt.startsWith('[')) return 'list';
+  if (/^-?\d/.test(dflt)) return 'number';
+  return useAt(text, start, end + rest[0].length);
 }
 
 function readKeys(text: string, into: ShapeBuilder): void {
@@ -88,7 +114,11 @@ function readKeys(text: string, into: ShapeBuilder): void {
       const start = m.index;
       const receiver = text.slice(Math.max(0, start - 40), start);
       if (NOT_DATA_RECEIVER.test(receiver)) continue;
-      into.add(m[2]!, useAt(text, start, start + m[0].length));
+      let end = start + m[0].length;
+      if (re === GET_CALL) end += GET_REST.exec(text.slice(end, end + 40))?.[0].length ?? 0;
+      into.add(m[2]!, re === GET_CALL ? getUse(text, start, m.index + m[0].length) : useAt(text, start, end));
+      const literal = COMPARED.exec(text.slice(end, end + 80));
+      if (literal) into.compared(m[2]!, literal[2]!);
     }
   }
   for (const m of text.matchAll(DATA_CHAIN)) {
@@ -180,7 +210,7 @@ function objectAt(shape: DataShape, depth: number, maxDepth: number, host?: stri
   for (const [key, use] of shape) {
     if (use === 'list') out[key] = depth < maxDepth ? [objectAt(shape, depth + 1, maxDepth, host)] : [];
     else if (use === 'object') out[key] = depth < maxDepth ? objectAt(shape, depth + 1, maxDepth, host) : {};
-    else out[key] = leafValue(key, use, host);
+    else out[key] = (use === 'text' && shape.literals?.get(key)) || leafValue(key, use, host);
   }
   return out;
 }
@@ -222,4 +252,29 @@ export function leafKeys(shape: DataShape, max: number): [string, 'text' | 'numb
     if (out.length >= max) break;
   }
   return out;
+}
+
+// Code that reads its standard input: a hook's JSON event (`json.load(sys.stdin)`), a piped document.
+const READS_STDIN =
+  /\bjson\.loads?\(\s*sys\.stdin|sys\.stdin\.(?:read|buffer)|\bfor\s+\w+\s+in\s+sys\.stdin\b|\bfileinput\.input\(|process\.stdin\b|readFileSync\(\s*(?:0\s*[,)]|['"]\/dev\/stdin['"]|process\.stdin\.fd)|Deno\.stdin|\$\(\s*cat\s*\)|\bcat\s+-\s*[|)]/;
+
+/**
+ * The standard input of a run: a JSON document holding every key the skill reads when the code it runs reads its
+ * standard input (a hook's event, a piped answer), so it gets past `json.load(sys.stdin)`; else nothing.
+ */
+export function stdinFor(skill: Skill, entry: { origin: { file: string }; argv: readonly string[] }): string {
+  const readers = skill.files.filter((f) => f.kind === 'script' && f.text !== null && READS_STDIN.test(f.text));
+  const command = entry.argv.join(' ');
+  const reads = readers.some(
+    (f) => f.path === entry.origin.file || (entry.origin.file === 'SKILL.md' && command.includes(basename(f.path))),
+  );
+  if (!reads) return '';
+  const shape = dataShape(skill);
+  return `${shape.size > 0 ? JSON.stringify(shapedObject(shape)) : GENERIC_DOCUMENT}\n`;
+}
+
+const GENERIC_DOCUMENT = '{"name": "sample", "text": "sample", "items": []}';
+
+function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
 }

@@ -10,7 +10,7 @@ import { declaredHosts } from '../scan/index.js';
 import { errorMessage } from '../util/errors.js';
 import { laterClockEnv, laterEntry, libfaketime, readsClock } from './clock.js';
 import { detonationCoverage } from './coverage.js';
-import { apiAnswer, dataShape } from './data-shape.js';
+import { apiAnswer, dataShape, stdinFor } from './data-shape.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
 import { hostMatches, keyNamedFor } from './host-names.js';
 import { NODE_STAND_IN_FILE, nodeStandInSeedFiles } from './module-stand-ins.js';
@@ -124,13 +124,15 @@ interface RunContext {
   env: ScriptEnv;
   /** The JSON the sink answers API calls with: the fields the skill's scripts read (data-shape.ts). */
   apiAnswer: string;
+  /** This entry's standard input (data-shape.ts stdinFor). */
+  stdin: string;
 }
 
 async function runEntry(
   entry: EntryPoint,
   files: SeedFile[],
   limits: Partial<SandboxLimits>,
-  { knownHosts, faketime, env, apiAnswer }: RunContext,
+  { knownHosts, faketime, env, apiAnswer, stdin }: RunContext,
 ): Promise<{ exitCode: number | null; timedOut: boolean; wallMs: number; evidence: EvidenceBundle }> {
   const sandbox = await createSandbox({
     seedCanaries: true,
@@ -166,7 +168,7 @@ async function runEntry(
           ...clock,
         },
         cwd: entry.cwd,
-        stdin: '',
+        stdin,
         limits: runLimits,
         network: 'sink',
       });
@@ -285,7 +287,7 @@ export async function detonateSkill(
   const modules = pythonModules(skill);
   const lib = libfaketime();
   const env = scriptEnv(skill, layout.inputsDir, STANDARD_ENV_CANARIES);
-  const context: RunContext = {
+  const context: Omit<RunContext, 'stdin'> = {
     knownHosts,
     faketime: lib,
     env,
@@ -306,7 +308,7 @@ export async function detonateSkill(
       }
       try {
         const runLimits = { ...limits, wallMs: Math.min(limits.wallMs ?? DEFAULT_WALL_MS, Math.floor(left)) };
-        const run = await runEntry(entry, files, runLimits, context);
+        const run = await runEntry(entry, files, runLimits, { ...context, stdin: stdinFor(skill, entry) });
         const name = `run-${String(first + i + 1).padStart(2, '0')}`;
         const artifact = options.writeEvidence
           ? await options.writeEvidence(name, { ...run.evidence, entry })

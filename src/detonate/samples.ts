@@ -84,7 +84,9 @@ function shapedCsv(shape: DataShape): string {
   const extra = leafKeys(shape, CSV_EXTRA_COLUMNS).filter(
     ([key]) => /^[\w -]+$/.test(key) && !header!.includes(key),
   );
-  const cell = (key: string, use: 'text' | 'number') => String(leafValue(key, use) ?? '');
+  const literal = (key: string) => shape.literals?.get(key)?.replace(/[,\r\n]/g, ' ');
+  const cell = (key: string, use: 'text' | 'number') =>
+    (use === 'text' && literal(key)) || String(leafValue(key, use) ?? '');
   const lines = [header!, ...rows.slice(0, CSV_ROWS)].map((row, i) => [
     ...row,
     ...extra.map(([key, use]) => (i === 0 ? key : cell(key, use))),

@@ -303,6 +303,15 @@ describe('code that waits for its second run and for days after install', () => 
       d.confirmed.some((f) => f.file === 'scripts/setup.sh' && ['E1', 'E2', 'PE3'].includes(f.pattern)),
     ).toBe(true);
   });
+  it('a hook that reads its event from standard input gets one, with the tool its code singles out', async () => {
+    const d = await detonateFixture('hook-event');
+    const run = d.runs.find((r) => r.entry.id === 'scripts/guard.py');
+    expect(run?.evidence.stderr).not.toMatch(/JSONDecodeError/);
+    expect(run?.stopped).toBeNull();
+    expect(
+      d.confirmed.some((f) => f.file === 'scripts/guard.py' && ['E1', 'E2', 'PE3'].includes(f.pattern)),
+    ).toBe(true);
+  });
   it('a clean installer downloading a pinned release from an unnamed host confirms nothing', async () => {
     const d = await detonateFixture('clean-release-fetch');
     const run = d.runs.find((r) => r.entry.id === 'scripts/get-yq.sh');

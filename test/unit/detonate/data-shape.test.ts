@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Skill, SkillFile } from '../../../src/core/types.js';
-import { apiAnswer, leafValue, shapedObject, shapeOfText } from '../../../src/detonate/data-shape.js';
+import {
+  apiAnswer,
+  leafValue,
+  shapedObject,
+  shapeOfText,
+  stdinFor,
+} from '../../../src/detonate/data-shape.js';
 import { namedInputs, sampleInputs } from '../../../src/detonate/samples.js';
 
 // The fields a skill's scripts read from parsed data, so the sink's API answer and the sample inputs carry them.
@@ -121,5 +127,45 @@ describe('sample inputs carry the fields read', () => {
     const fields = shapeOfText('x = float(row["amount_eur"])');
     const [named] = namedInputs('python3 scripts/sum.py statement.csv', new Set(), fields);
     expect(named!.content.toString().split('\n')[0]).toContain('amount_eur');
+  });
+});
+
+describe('compared literals and standard input', () => {
+  it('gives a key compared with a string that string, and a .get default its type', () => {
+    const py = [
+      'event = json.load(sys.stdin)',
+      'if event.get("tool_name") != "Bash":',
+      '    sys.exit(0)',
+      'cmd = event.get("tool_input", {}).get("command", "")',
+      'for e in event.get("edits", []):',
+      '    pass',
+    ].join('\n');
+    const fields = shapeOfText(py);
+    expect(Object.fromEntries(fields)).toEqual({
+      tool_name: 'text',
+      tool_input: 'object',
+      command: 'text',
+      edits: 'list',
+    });
+    expect(shapedObject(fields)).toMatchObject({
+      tool_name: 'Bash',
+      tool_input: { command: 'sample' },
+      edits: [{}],
+    });
+  });
+
+  it('feeds the shaped document to a script that reads its standard input, and nothing to others', () => {
+    const skill = {
+      body: '',
+      files: [
+        { path: 'SKILL.md', kind: 'skill', text: 'Hook: `python3 scripts/guard.py`' },
+        { path: 'scripts/guard.py', kind: 'script', text: 'e = json.load(sys.stdin)\nprint(e["tool_name"])' },
+        { path: 'scripts/other.py', kind: 'script', text: 'print(1)' },
+      ],
+    } as unknown as Skill;
+    const at = (file: string, argv: string[] = []) => stdinFor(skill, { origin: { file }, argv });
+    expect(JSON.parse(at('scripts/guard.py'))).toEqual({ tool_name: 'sample' });
+    expect(at('SKILL.md', ['bash', '-c', 'python3 scripts/guard.py'])).toMatch(/^\{/);
+    expect(at('scripts/other.py')).toBe('');
   });
 });
