@@ -95,7 +95,8 @@ class ShapeBuilder {
 const COMPARED = /^[ \t]*(?:===?|!==?|(?:not[ \t]+)?in[ \t]*[[(])[ \t]*(["'])([^"'\n\\]{1,60})\1/;
 
 // The rest of a `.get("key"` call: its default, if a plain literal, then the closing parenthesis.
-const GET_REST = /^[ \t]*(?:,[ \t]*(\{[ \t]*\}|\[[ \t]*\]|-?\d[\d.]*|""|''|None|null|undefined|True|False|true|false)[ \t]*)?\)/;
+const GET_REST =
+  /^[ \t]*(?:,[ \t]*(\{[ \t]*\}|\[[ \t]*\]|-?\d[\d.]*|""|''|None|null|undefined|True|False|true|false)[ \t]*)?\)/;
 
 /** How a `.get` call's value is used: its default says (`.get("items", [])`), else what follows the call. */
 function getUse(text: string, start: number, end: number): KeyUse | null {
@@ -263,10 +264,14 @@ const READS_STDIN =
  * standard input (a hook's event, a piped answer), so it gets past `json.load(sys.stdin)`; else nothing.
  */
 export function stdinFor(skill: Skill, entry: { origin: { file: string }; argv: readonly string[] }): string {
-  const readers = skill.files.filter((f) => f.kind === 'script' && f.text !== null && READS_STDIN.test(f.text));
+  const readers = skill.files.filter(
+    (f) => f.kind === 'script' && f.text !== null && READS_STDIN.test(f.text),
+  );
   const command = entry.argv.join(' ');
   const reads = readers.some(
-    (f) => f.path === entry.origin.file || (entry.origin.file === 'SKILL.md' && command.includes(basename(f.path))),
+    (f) =>
+      f.path === entry.origin.file ||
+      (entry.origin.file === 'SKILL.md' && command.includes(basename(f.path))),
   );
   if (!reads) return '';
   const shape = dataShape(skill);
