@@ -42,6 +42,8 @@ export interface EntryPoint {
   later?: number;
   /** Host folders the interpreter needs, shown read-only inside (typescript-loader.ts). */
   readOnlyPaths?: string[];
+  /** A sample file this run is given that an earlier run stopped on, missing: its seed path (SeedFile.path). */
+  given?: string;
 }
 
 export interface Skipped {
@@ -95,8 +97,13 @@ const SHELL_LANGS = new Set(['bash', 'sh', 'shell', 'zsh', 'console', 'terminal'
 const POWERSHELL_LANGS = new Set(['powershell', 'pwsh', 'ps1', 'ps']);
 
 /** Whether text in a code span or block reads as a command to run. */
+// A lone path to a data file or a folder (`~/.config/tool/config.json`, `scripts/`) names it; it runs nothing.
+const FILE_MENTION =
+  /^\S*\.(?:json|jsonl|ya?ml|md|txt|csv|tsv|toml|ini|conf|cfg|log|xml|html?|lock|env|pem|key)$|^\S+\/$/i;
+
 function looksLikeCommand(text: string): boolean {
   const t = text.trim();
+  if (FILE_MENTION.test(t)) return false;
   return COMMAND_START.test(t) || PIPES_INTO_SHELL.test(t) || POWERSHELL_ONE_LINER.test(t);
 }
 

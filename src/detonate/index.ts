@@ -10,18 +10,19 @@ import { declaredHosts } from '../scan/index.js';
 import { errorMessage } from '../util/errors.js';
 import { laterClockEnv, laterEntry, libfaketime, readsClock } from './clock.js';
 import { detonationCoverage } from './coverage.js';
-import { apiAnswer, dataShape, stdinFor } from './data-shape.js';
+import { apiAnswer, type DataShape, dataShape, stdinFor } from './data-shape.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
 import { hostMatches, keyNamedFor } from './host-names.js';
+import { retryForMissingFile } from './missing-files.js';
 import { NODE_STAND_IN_FILE, nodeStandInSeedFiles } from './module-stand-ins.js';
 import { NODE_TIMERS_FILE, nodeTimerSeedFiles } from './node-timers.js';
-import { inProjectRoot, projectSeedFiles } from './project.js';
+import { projectSeedFiles } from './project.js';
 import { PY_SITE_DIR, pythonFallbackSeedFiles } from './python-fallbacks.js';
 import { namedServices, referencedHosts } from './referenced-hosts.js';
-import { sampleInputs } from './samples.js';
+import { sampleFileFor, sampleInputs } from './samples.js';
 import { type ScriptEnv, scriptEnv } from './script-env.js';
 import { SHIM_HOME_DIR, shimOf, shimSeedFiles } from './shims.js';
-import { fetchedNothing, missingRelativeFile, readSignals, stoppedEarly } from './signals.js';
+import { fetchedNothing, readSignals, stoppedEarly } from './signals.js';
 import { toolCredentialUse } from './tool-credentials.js';
 import { typescriptLoader } from './typescript-loader.js';
 import { type DetonationRun, runtimeFindings, verdictFor } from './verdicts.js';
@@ -126,19 +127,24 @@ interface RunContext {
   apiAnswer: string;
   /** This entry's standard input (data-shape.ts stdinFor). */
   stdin: string;
+  /** The fields the skill's scripts read: the shape of a sample file a run is given (entry.given). */
+  shape: DataShape;
 }
 
 async function runEntry(
   entry: EntryPoint,
   files: SeedFile[],
   limits: Partial<SandboxLimits>,
-  { knownHosts, faketime, env, apiAnswer, stdin }: RunContext,
+  { knownHosts, faketime, env, apiAnswer, stdin, shape }: RunContext,
 ): Promise<{ exitCode: number | null; timedOut: boolean; wallMs: number; evidence: EvidenceBundle }> {
+  const given = entry.given
+    ? [{ path: entry.given, content: sampleFileFor(entry.given.split('/').pop()!, shape) }]
+    : [];
   const sandbox = await createSandbox({
     seedCanaries: true,
     envCanaries: env.secrets,
     apiAnswer,
-    files,
+    files: [...files, ...given],
     knownHosts,
     readOnlyPaths: entry.readOnlyPaths ?? [],
   });
@@ -203,16 +209,6 @@ function byFindings(entries: EntryPoint[], findings: readonly Finding[]): EntryP
         (e.origin.file !== 'SKILL.md' || (f.line >= e.origin.line && f.line <= e.origin.endLine)),
     );
   return [...entries.filter(flagged), ...entries.filter((e) => !flagged(e))];
-}
-
-/** The same entry point run from the project's root, after it stopped on `file` in the skill's folder. */
-function fromProjectRoot(entry: EntryPoint, file: string, root: string): EntryPoint {
-  return {
-    ...entry,
-    id: `${entry.id} (from the project root)`,
-    cwd: root,
-    why: `${entry.why}; run again from the project's root, where agents run commands, after it stopped on a missing ${file}`,
-  };
 }
 
 /** Each platform shim call of a run, once, as `name args`. */
@@ -292,6 +288,7 @@ export async function detonateSkill(
     faketime: lib,
     env,
     apiAnswer: apiAnswer(dataShape(skill), [...hosts][0]),
+    shape: dataShape(skill),
   };
 
   const budgetMs = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
@@ -329,14 +326,9 @@ export async function detonateSkill(
       }
     });
   const firstRuns = (await runBatch(entries, 0)).filter((o): o is RunOutcome => o !== null);
-  // Agents run commands from the project's root: a script that stopped on a file it names relatively and the
-  // project holds (`.env`, `SOUL.md`) runs again from there, within the run budget.
-  const retries = firstRuns.flatMap((r) => {
-    const file = r.entry.runAs === 'script' && r.stopped ? missingRelativeFile(r.evidence.stderr) : null;
-    return file && inProjectRoot(file) && r.entry.cwd !== inner.workspace
-      ? [fromProjectRoot(r.entry, file, inner.workspace)]
-      : [];
-  });
+  // Code that stopped on a file it could not open runs again from the project's root, or given a sample of
+  // it (missing-files.ts), within the run budget.
+  const retries = firstRuns.flatMap((r) => retryForMissingFile(r, inner) ?? []);
   // A script that reads the clock runs again later (clock.ts), once, from its plain run. Both kinds of second
   // run share what is left of the budget, project-root runs first.
   const clockScripts = new Set(
@@ -413,6 +405,11 @@ export async function detonateSkill(
       ...env.secrets.map((n) => `environment ${n} (a canary key)`),
       ...Object.keys(env.values).map((n) => `environment ${n}`),
       ...found.inputs.map((i) => `input file ${i.path}`),
+      ...new Set(
+        runs.flatMap((r) =>
+          r.entry.given ? [`sample file ${r.entry.given} (a run stopped on it missing)`] : [],
+        ),
+      ),
     ]),
   };
 }

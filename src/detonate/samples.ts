@@ -113,6 +113,12 @@ function sampleContent(fileName: string, ext: string, shape: DataShape): string 
   return SAMPLES[ext] ?? null;
 }
 
+/** A small file for a name a script opened and found missing: a sample of its type, else a line of text. */
+export function sampleFileFor(name: string, shape: DataShape): Buffer {
+  const ext = /\.([a-z0-9]{2,6})$/i.exec(name)?.[1]?.toLowerCase() ?? '';
+  return Buffer.from(sampleContent(name, ext, shape) ?? 'sample\n');
+}
+
 const EXTENSION_RE = /\.([a-z]{2,5})\b/gi;
 
 /** The sample inputs matching file types the skill mentions; always at least a text and a JSON file. */

@@ -286,11 +286,11 @@ const MISSING_FILE = [
   /(?:^|\n)[^\n:]*: (?:line \d+: )?([^\s:][^:\n]*): No such file or directory/,
 ];
 
-/** A file the run could not open by a relative name (resolved against its working folder), or null. */
-export function missingRelativeFile(output: string): string | null {
+/** A file the run could not open, as it named it (relative, ~/ or absolute), or null. */
+export function missingFile(output: string): string | null {
   for (const re of MISSING_FILE) {
     const path = re.exec(output)?.[1];
-    if (path && !path.startsWith('/') && !path.startsWith('~')) return path;
+    if (path) return path;
   }
   return null;
 }

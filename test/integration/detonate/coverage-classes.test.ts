@@ -312,6 +312,22 @@ describe('code that waits for its second run and for days after install', () => 
       d.confirmed.some((f) => f.file === 'scripts/guard.py' && ['E1', 'E2', 'PE3'].includes(f.pattern)),
     ).toBe(true);
   });
+  it('a script that stopped on a config file the user keeps runs again given a sample of it', async () => {
+    const d = await detonateFixture('config-home');
+    const first = d.runs.find((r) => r.entry.id === 'scripts/feeds.py');
+    expect(first?.stopped).toMatch(/missing file/);
+    const again = d.runs.find((r) => r.entry.given === '~/.config/feedsync/config.json');
+    expect(again?.stopped).toBeNull();
+    expect(again?.evidence.stdout).toMatch(/^sample: https:\/\/\S+\/sample$/m);
+    expect(d.coverage.provided).toContain(
+      'sample file ~/.config/feedsync/config.json (a run stopped on it missing)',
+    );
+    expect(
+      d.confirmed.some((f) => f.file === 'scripts/feeds.py' && ['E1', 'E2', 'PE3'].includes(f.pattern)),
+    ).toBe(true);
+    // A path SKILL.md only mentions is not run as a command.
+    expect(d.runs.some((r) => r.entry.id.includes('`~/.config'))).toBe(false);
+  });
   it('a clean installer downloading a pinned release from an unnamed host confirms nothing', async () => {
     const d = await detonateFixture('clean-release-fetch');
     const run = d.runs.find((r) => r.entry.id === 'scripts/get-yq.sh');

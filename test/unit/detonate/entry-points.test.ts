@@ -147,6 +147,13 @@ describe('entry points respect framing', () => {
 describe('esModuleTwin', () => {
   const ts = (text: string, path = 'scripts/a.ts') =>
     ({ path, text, kind: 'script', language: 'typescript' }) as never;
+  it('runs a lone script path but not a lone path to a data file or folder', () => {
+    const run = commands(
+      'Run `./install.sh` once. Feeds live in `~/.config/feedsync/config.json`; outputs in `scripts/`.',
+    );
+    expect(run).toEqual(['./install.sh']);
+  });
+
   it('runs a TypeScript script with top-level await from an .mts twin, unless the skill ships one', () => {
     expect(esModuleTwin(ts('const r = await fetch(url);\n'), new Set())).toBe('scripts/a.mts');
     expect(esModuleTwin(ts('import x from "y";\nfor await (const l of rl) {}\n'), new Set())).toBe(

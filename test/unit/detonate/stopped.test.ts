@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { retryForMissingFile } from '../../../src/detonate/missing-files.js';
 import { STAND_IN_NOTE, standInsUsed } from '../../../src/detonate/module-stand-ins.js';
-import { missingRelativeFile, readSignals, stoppedEarly } from '../../../src/detonate/signals.js';
+import { missingFile, readSignals, stoppedEarly } from '../../../src/detonate/signals.js';
 import type { EvidenceBundle } from '../../../src/sandbox/evidence.js';
 
 // Which runs may lower a finding: only one that ran to a clean end; every other one says why it stopped.
@@ -56,22 +57,61 @@ describe('stoppedEarly', () => {
   });
 });
 
-describe('missingRelativeFile', () => {
+describe('missingFile', () => {
   it('names a file opened by a relative name, from node, Python and shell tools', () => {
-    expect(missingRelativeFile("Error: ENOENT: no such file or directory, open '.env'")).toBe('.env');
+    expect(missingFile("Error: ENOENT: no such file or directory, open '.env'")).toBe('.env');
     expect(
-      missingRelativeFile("FileNotFoundError: [Errno 2] No such file or directory: 'config/settings.json'"),
+      missingFile("FileNotFoundError: [Errno 2] No such file or directory: 'config/settings.json'"),
     ).toBe('config/settings.json');
-    expect(missingRelativeFile('cat: SOUL.md: No such file or directory')).toBe('SOUL.md');
-    expect(missingRelativeFile('x.sh: line 4: notes.txt: No such file or directory')).toBe('notes.txt');
+    expect(missingFile('cat: SOUL.md: No such file or directory')).toBe('SOUL.md');
+    expect(missingFile('x.sh: line 4: notes.txt: No such file or directory')).toBe('notes.txt');
   });
 
-  it('ignores absolute and home paths', () => {
+  it('names absolute paths as they were written, and nothing for other errors', () => {
+    expect(missingFile("Error: ENOENT: no such file or directory, open '/Users/victim/.ssh/id_rsa'")).toBe(
+      '/Users/victim/.ssh/id_rsa',
+    );
+    expect(missingFile('Traceback: KeyError')).toBeNull();
+  });
+});
+
+describe('retryForMissingFile', () => {
+  const inner = { home: '/home/skill', workspace: '/home/skill/work', tmp: '/tmp' };
+  const entry = {
+    id: 'scripts/sync.py',
+    argv: ['python3', 'sync.py'],
+    cwd: '/home/skill/work/.claude/skills/s',
+    origin: { file: 'scripts/sync.py', line: 1, endLine: 9 },
+    runAs: 'script' as const,
+    framing: null,
+    why: 'a script',
+  };
+  const retry = (stderr: string, e = entry) =>
+    retryForMissingFile({ entry: e, stopped: 'x', evidence: { stderr } }, inner);
+
+  it("runs again from the project's root for a project file, given a sample for any other in workspace or home", () => {
+    expect(retry("FileNotFoundError: [Errno 2] No such file or directory: 'SOUL.md'")?.cwd).toBe(
+      inner.workspace,
+    );
+    const config = retry("FileNotFoundError: [Errno 2] No such file or directory: 'config.json'");
+    expect(config?.given).toBe('.claude/skills/s/config.json');
+    const home = retry(
+      "FileNotFoundError: [Errno 2] No such file or directory: '/home/skill/.config/notes/settings.yaml'",
+    );
+    expect(home?.given).toBe('~/.config/notes/settings.yaml');
+    expect(retry("Error: ENOENT: no such file or directory, scandir 'exports'")?.given).toBe(
+      '.claude/skills/s/exports/sample.txt',
+    );
+  });
+
+  it('gives nothing outside workspace and home, no code, and never a second time', () => {
+    expect(retry('cat: /etc/tool.conf: No such file or directory')).toBeNull();
     expect(
-      missingRelativeFile("Error: ENOENT: no such file or directory, open '/Users/victim/.ssh/id_rsa'"),
+      retry("FileNotFoundError: [Errno 2] No such file or directory: '../../../../../etc/x'"),
     ).toBeNull();
-    expect(missingRelativeFile('cat: /tmp/evil-soul.md: No such file or directory')).toBeNull();
-    expect(missingRelativeFile('Traceback: KeyError')).toBeNull();
+    expect(retry('bash: scripts/missing.sh: No such file or directory')).toBeNull();
+    const again = { ...entry, given: '.claude/skills/s/config.json' };
+    expect(retry("FileNotFoundError: [Errno 2] No such file or directory: 'other.json'", again)).toBeNull();
   });
 });
 
