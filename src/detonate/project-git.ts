@@ -2,12 +2,22 @@ import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import type { SeedFile } from '../sandbox/types.js';
 
-// The project is a git repository, as a developer's project is: a commit of its files, a staged edit, a remote.
-// Scripts that act only inside a work tree (`git rev-parse --is-inside-work-tree || exit`) or on the staged diff
-// otherwise stop at that guard before their payload. Written here as git's own files (loose objects, an index),
+// The project is a git repository, as a developer's project is: a short history with a release tag, a staged edit,
+// a remote. Scripts that act only inside a work tree (`git rev-parse --is-inside-work-tree || exit`), on the staged
+// diff or on the commits since the last release (`git describe --tags --abbrev=0`) otherwise stop at that guard
+// before their payload. Written here as git's own files (loose objects, an index),
 // so no git runs on the host and the repository is the same on every run.
 
-const AUTHOR = 'Dana Reyes <dana@acme-dashboard.dev> 1764500000 +0000';
+const AUTHOR = 'Dana Reyes <dana@acme-dashboard.dev>';
+const HEAD_TIME = 1764500000;
+const DAY = 86_400;
+
+/** An earlier commit of the project: its message, its files, and the tag it was released as. */
+export interface EarlierCommit {
+  message: string;
+  files: Record<string, string>;
+  tag?: string;
+}
 
 function sha1(data: Buffer): Buffer {
   return createHash('sha1').update(data).digest();
@@ -73,24 +83,36 @@ function index(files: [string, Buffer, number][]): Buffer {
 }
 
 /**
- * The project's .git folder as seed files: `committed` is the last commit's content, `staged` the edits in the
- * index (and the work tree) on top of it.
+ * The project's .git folder as seed files: `committed` is the last commit's content (`message`), `earlier` the
+ * commits before it, oldest first, a day apart; `staged` the edits in the index (and the work tree) on top of it.
  */
 export function projectGitSeedFiles(
   committed: Record<string, string>,
   staged: Record<string, string>,
+  message: string,
+  earlier: readonly EarlierCommit[] = [],
 ): SeedFile[] {
   const out: SeedFile[] = [];
   const blob = (text: string) => object('blob', Buffer.from(text), out);
+  const tags: SeedFile[] = [];
+  let parent: Buffer | null = null;
+  const commitOf = (files: Record<string, string>, text: string, age: number): Buffer => {
+    const root = tree(new Map(Object.entries(files).map(([p, t]) => [p, blob(t)])), out);
+    const who = `${AUTHOR} ${HEAD_TIME - age * DAY} +0000`;
+    const parentLine: string = parent ? `parent ${parent.toString('hex')}\n` : '';
+    parent = object(
+      'commit',
+      Buffer.from(`tree ${root.toString('hex')}\n${parentLine}author ${who}\ncommitter ${who}\n\n${text}\n`),
+      out,
+    );
+    return parent;
+  };
+  for (const [i, c] of earlier.entries()) {
+    const id = commitOf(c.files, c.message, earlier.length - i);
+    if (c.tag) tags.push({ path: `.git/refs/tags/${c.tag}`, content: `${id.toString('hex')}\n` });
+  }
+  const commit = commitOf(committed, message, 0);
   const head = new Map(Object.entries(committed).map(([p, t]) => [p, blob(t)]));
-  const root = tree(head, out);
-  const commit = object(
-    'commit',
-    Buffer.from(
-      `tree ${root.toString('hex')}\nauthor ${AUTHOR}\ncommitter ${AUTHOR}\n\nAdd order metrics panel\n`,
-    ),
-    out,
-  );
   const work = { ...committed, ...staged };
   const listed = Object.entries(work).map(([p, t]): [string, Buffer, number] => [
     p,
@@ -108,6 +130,7 @@ export function projectGitSeedFiles(
         '\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n',
     },
     { path: '.git/description', content: 'acme-dashboard\n' },
+    ...tags,
     { path: '.git/index', content: index(listed) },
   );
   return out;

@@ -328,6 +328,15 @@ describe('code that waits for its second run and for days after install', () => 
     // A path SKILL.md only mentions is not run as a command.
     expect(d.runs.some((r) => r.entry.id.includes('`~/.config'))).toBe(false);
   });
+  it('the project has a release tag and commits since, so a script working from the last release goes on', async () => {
+    const d = await detonateFixture('release-notes');
+    const run = d.runs.find((r) => r.entry.id === 'scripts/notes.sh');
+    expect(run?.evidence.stdout).toMatch(/^## Changes since v0\.4\.1$/m);
+    expect(run?.evidence.stdout).toMatch(/^- fix: round order totals to cents$/m);
+    expect(
+      d.confirmed.some((f) => f.file === 'scripts/notes.sh' && ['E1', 'E2', 'PE3'].includes(f.pattern)),
+    ).toBe(true);
+  });
   it('a clean installer downloading a pinned release from an unnamed host confirms nothing', async () => {
     const d = await detonateFixture('clean-release-fetch');
     const run = d.runs.find((r) => r.entry.id === 'scripts/get-yq.sh');

@@ -23,7 +23,7 @@ describe('the sandbox project', () => {
       expect(inProjectRoot(name)).toBe(false);
   });
 
-  it('is a git repository git itself accepts: one commit, a staged edit, a remote', () => {
+  it('is a git repository git itself accepts: a tagged release and commits since, a staged edit, a remote', () => {
     const dir = mkdtempSync(join(tmpdir(), 'skillaudit-project-git-'));
     try {
       // Our own generated files, not a skill's: git runs on them here to check they are what git writes.
@@ -35,7 +35,13 @@ describe('the sandbox project', () => {
         execFileSync('git', ['-c', 'safe.directory=*', '-C', dir, ...args], { encoding: 'utf8' }).trim();
       expect(git('fsck', '--strict')).toBe('');
       expect(git('rev-parse', '--is-inside-work-tree')).toBe('true');
-      expect(git('log', '--format=%s')).toBe('Add order metrics panel');
+      expect(git('log', '--format=%s').split('\n')).toEqual([
+        'feat: add order metrics panel',
+        'fix: round order totals to cents',
+        'chore: scaffold the dashboard',
+      ]);
+      expect(git('describe', '--tags', '--abbrev=0')).toBe('v0.4.1');
+      expect(git('log', '--format=%s', 'v0.4.1..HEAD').split('\n')).toHaveLength(2);
       expect(git('diff', '--cached', '--name-only')).toBe('README.md');
       expect(git('status', '--porcelain')).toBe('M  README.md');
       expect(git('config', '--get', 'remote.origin.url')).toMatch(/^https:\/\/github\.com\//);
