@@ -13,6 +13,7 @@ import { detonationCoverage } from './coverage.js';
 import { apiAnswer, type DataShape, dataShape, stdinFor } from './data-shape.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
 import { hostMatches, keyNamedFor } from './host-names.js';
+import { TRACE_ROOT_ENV, takeLinesRun } from './line-trace.js';
 import { retryForMissingFile } from './missing-files.js';
 import { NODE_STAND_IN_FILE, nodeStandInSeedFiles } from './module-stand-ins.js';
 import { NODE_TIMERS_FILE, nodeTimerSeedFiles } from './node-timers.js';
@@ -62,6 +63,8 @@ export interface RunOutcome {
   stopped: string | null;
   /** Platform shims the run called (`base64 -D`, `osascript`): what of it ran on a stand-in (shims.ts). */
   shimsUsed: string[];
+  /** Lines of the skill's Python files the run executed, by file; null when none were reported (line-trace.ts). */
+  linesRun: Record<string, number[]> | null;
 }
 
 export interface DetonationResult {
@@ -129,14 +132,22 @@ interface RunContext {
   stdin: string;
   /** The fields the skill's scripts read: the shape of a sample file a run is given (entry.given). */
   shape: DataShape;
+  /** The skill's folder inside the sandbox: whose Python lines are traced (line-trace.ts). */
+  skillDir: string;
 }
 
 async function runEntry(
   entry: EntryPoint,
   files: SeedFile[],
   limits: Partial<SandboxLimits>,
-  { knownHosts, faketime, env, apiAnswer, stdin, shape }: RunContext,
-): Promise<{ exitCode: number | null; timedOut: boolean; wallMs: number; evidence: EvidenceBundle }> {
+  { knownHosts, faketime, env, apiAnswer, stdin, shape, skillDir }: RunContext,
+): Promise<{
+  exitCode: number | null;
+  timedOut: boolean;
+  wallMs: number;
+  evidence: EvidenceBundle;
+  linesRun: Record<string, number[]> | null;
+}> {
   const given = entry.given
     ? [{ path: entry.given, content: sampleFileFor(entry.given.split('/').pop()!, shape) }]
     : [];
@@ -165,6 +176,8 @@ async function runEntry(
             .join(' '),
           // No __pycache__ folders: sitecustomize and the scripts' own bytecode are not files the skill wrote.
           PYTHONDONTWRITEBYTECODE: '1',
+          // sitecustomize reports the lines of the skill's Python code the run executed (line-trace.ts).
+          [TRACE_ROOT_ENV]: skillDir,
           // tsx's transform cache would be a file the skill seemed to leave in /tmp.
           TSX_DISABLE_CACHE: '1',
           LANG: 'C.UTF-8',
@@ -184,11 +197,13 @@ async function runEntry(
     const each = lib ? { ...limits, wallMs: Math.floor((limits.wallMs ?? DEFAULT_WALL_MS) / 2) } : limits;
     if (lib) await run({}, each);
     const result = await run(lib ? laterClockEnv(lib) : {}, each);
+    const traced = takeLinesRun(result.evidence.stderr, skillDir);
     return {
       exitCode: result.exitCode,
       timedOut: result.timedOut,
       wallMs: result.wallMs,
-      evidence: result.evidence,
+      evidence: { ...result.evidence, stderr: traced.stderr },
+      linesRun: traced.lines,
     };
   } finally {
     await sandbox.dispose();
@@ -289,6 +304,7 @@ export async function detonateSkill(
     env,
     apiAnswer: apiAnswer(dataShape(skill), [...hosts][0]),
     shape: dataShape(skill),
+    skillDir: layout.skillDir,
   };
 
   const budgetMs = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
@@ -392,6 +408,7 @@ export async function detonateSkill(
     signals: readSignals(r.evidence, hosts, r.canaryHits, r.timedOut, rel, toolUse.get(r)!, services),
     stopped: r.stopped,
     fetched: fetchedNothing(r.evidence),
+    linesRun: r.linesRun,
   }));
   const verdicts = findings.map((f) => verdictFor(f, detonations, skipped));
   const scripts = skill.files.filter((f) => f.kind === 'script').map((f) => f.path);

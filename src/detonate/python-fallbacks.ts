@@ -1,4 +1,5 @@
 import type { SeedFile } from '../sandbox/types.js';
+import { PYTHON_LINE_TRACE } from './line-trace.js';
 import { PYTHON_STAND_INS } from './module-stand-ins.js';
 import { INSTALL_NOTE } from './shims.js';
 
@@ -207,7 +208,7 @@ def _short_sleep(seconds):
 
 
 _time.sleep = _short_sleep
-${PIP_INSTALLS}${PYTHON_STAND_INS}`;
+${PIP_INSTALLS}${PYTHON_STAND_INS}${PYTHON_LINE_TRACE}`;
 
 export function pythonFallbackSeedFiles(): SeedFile[] {
   return [

@@ -213,6 +213,8 @@ async function auditSkill(
             expectedCredentialUse: r.expectedCredentialUse,
             stopped: r.stopped,
             shimsUsed: r.shimsUsed,
+            // Which lines of the skill's Python files ran: what a clean end does and does not speak for.
+            ...(r.linesRun ? { linesRun: r.linesRun } : {}),
           })),
           coverage: detonation.coverage,
           verdicts: detonation.verdicts,

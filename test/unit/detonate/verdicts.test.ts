@@ -23,12 +23,13 @@ const quiet: RunSignals = {
   processes: [],
 };
 const finding = { id: 'f1', pattern: 'PE3', file: 'scripts/a.py', line: 3 } as Finding;
-const run = (stopped: string | null, n: number): DetonationRun => ({
+const run = (stopped: string | null, n: number, lines: number[] = [1, 2, 3, 9]): DetonationRun => ({
   entry: { id: `scripts/a.py #${n}`, origin: { file: 'scripts/a.py', line: 1, endLine: 9 } },
   signals: quiet,
   artifact: `run-${n}`,
   stopped,
   fetched: [],
+  linesRun: { 'scripts/a.py': lines },
 });
 
 describe('verdictFor', () => {
@@ -43,6 +44,21 @@ describe('verdictFor', () => {
     const v = verdictFor(finding, [run('a --help run only prints usage', 1), run(null, 2)]);
     expect(v.kind).toBe('path_exists_not_triggered');
     expect(v.evidence).toEqual(['run-2']);
+  });
+
+  it("never lowers a Python finding by a clean run that did not execute the finding's line", () => {
+    // Exited cleanly at a guard on line 2, before the flagged line 3.
+    const guarded = verdictFor(finding, [run(null, 1, [1, 2])]);
+    expect(guarded.kind).toBe('no_probe');
+    expect(guarded.evidence[0]).toMatch(/without executing scripts\/a\.py:3/);
+    // No lines reported at all (the run never reached Python's exit): no evidence either.
+    const unknown = verdictFor(finding, [{ ...run(null, 2), linesRun: null }]);
+    expect(unknown.kind).toBe('no_probe');
+    // A shell finding has no line trace: a clean run still lowers it, as before.
+    const shell = { ...finding, file: 'scripts/a.sh' };
+    const shellRun = { ...run(null, 3), linesRun: null };
+    shellRun.entry = { id: 'scripts/a.sh', origin: { file: 'scripts/a.sh', line: 1, endLine: 9 } };
+    expect(verdictFor(shell, [shellRun]).kind).toBe('path_exists_not_triggered');
   });
 
   it('says why the code was not run at all', () => {
