@@ -171,6 +171,8 @@ const out = mkdtempSync(join(tmpdir(), 'skillaudit-bench-detonate-'));
 const rows: string[] = [];
 const detonationWall: number[] = [];
 const tally = new Map<string, { total: number; ok: number; wall: number[] }>();
+/** The audit's safety status per set, as a user sees it. */
+const statuses = new Map<string, string[]>();
 try {
   const all = cases();
   console.log(`${all.length} skills (${[...sets].join(', ')}); out ${out}`);
@@ -213,7 +215,11 @@ try {
           ? 'clean: no confirmation'
           : `FALSE CONFIRMATION ${confirmed.map((f) => `${f.pattern} ${f.file}:${f.line}`).join(', ')}`;
       }
-      line += cov;
+      line += `${cov} -> ${report.safety.status}`;
+      statuses.set(`${c.set}/${c.label}`, [
+        ...(statuses.get(`${c.set}/${c.label}`) ?? []),
+        report.safety.status,
+      ]);
     }
     const key = `${c.set}/${c.label}`;
     const t = tally.get(key) ?? { total: 0, ok: 0, wall: [] };
@@ -235,11 +241,15 @@ if (detonationWall.length) {
   );
 }
 console.log('\nsummary (ok = confirmed for malicious, held for blocked, no confirmation for clean):');
+const statusOf = (key: string) => {
+  const list = statuses.get(key) ?? [];
+  return ['pass', 'caution', 'risky'].map((s) => `${s} ${list.filter((x) => x === s).length}`).join(', ');
+};
 for (const [key, t] of tally) {
   const sorted = [...t.wall].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)]!;
   const over = t.wall.filter((w) => w > 30).length;
   console.log(
-    `  ${key.padEnd(20)} ${t.ok}/${t.total} ok (${Math.round((100 * t.ok) / t.total)} %), wall median ${median.toFixed(1)} s, max ${sorted.at(-1)!.toFixed(1)} s, ${over} over 30 s`,
+    `  ${key.padEnd(20)} ${t.ok}/${t.total} ok (${Math.round((100 * t.ok) / t.total)} %), wall median ${median.toFixed(1)} s, max ${sorted.at(-1)!.toFixed(1)} s, ${over} over 30 s; audit status: ${statusOf(key)}`,
   );
 }
