@@ -13,7 +13,7 @@ import { detonationCoverage } from './coverage.js';
 import { apiAnswer, type DataShape, dataShape, stdinFor } from './data-shape.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
 import { hostMatches, keyNamedFor } from './host-names.js';
-import { TRACE_ROOT_ENV, takeLinesRun } from './line-trace.js';
+import { lineTraceSeedFiles, NODE_TRACE_FILE, TRACE_ROOT_ENV, takeLinesRun } from './line-trace.js';
 import { retryForMissingFile } from './missing-files.js';
 import { NODE_STAND_IN_FILE, nodeStandInSeedFiles } from './module-stand-ins.js';
 import { NODE_TIMERS_FILE, nodeTimerSeedFiles } from './node-timers.js';
@@ -116,6 +116,7 @@ async function seedFiles(skill: Skill, samples: ReturnType<typeof sampleInputs>)
     ...pythonFallbackSeedFiles(),
     ...nodeStandInSeedFiles(),
     ...nodeTimerSeedFiles(),
+    ...lineTraceSeedFiles(),
   );
   return files;
 }
@@ -170,8 +171,8 @@ async function runEntry(
           // Only sitecustomize lives there: it appends the fallback modules after everything installed.
           PYTHONPATH: `${sandbox.inner.home}/${PY_SITE_DIR}`,
           // Stand-ins for Node modules the sandbox lacks (module-stand-ins.ts) and shortened long waits
-          // (node-timers.ts); Python's come with sitecustomize.
-          NODE_OPTIONS: [NODE_STAND_IN_FILE, NODE_TIMERS_FILE]
+          // (node-timers.ts) and the lines of the skill's JavaScript that ran (line-trace.ts); Python's come with sitecustomize.
+          NODE_OPTIONS: [NODE_STAND_IN_FILE, NODE_TIMERS_FILE, NODE_TRACE_FILE]
             .map((f) => `--require ${sandbox.inner.home}/${f}`)
             .join(' '),
           // No __pycache__ folders: sitecustomize and the scripts' own bytecode are not files the skill wrote.

@@ -1,8 +1,11 @@
-// Which lines of the skill's Python code a run executed. A run that ended cleanly says nothing about a line it
-// never reached: code behind a guard the sandbox did not pass (`if not configured: print("bye"); exit(0)`) ends as
-// cleanly as code that ran and did nothing risky. So a finding in a Python file is lowered only by a run that
-// executed one of its lines (verdicts.ts). sitecustomize traces frames of files under the skill's folder and, at
-// exit, writes the lines it saw to stderr, one file a line; the detonation takes those lines out of stderr.
+import type { SeedFile } from '../sandbox/types.js';
+
+// Which lines of the skill's Python and JavaScript code a run executed. A run that ended cleanly says nothing about
+// a line it never reached: code behind a guard the sandbox did not pass (`if not configured: print("bye");
+// exit(0)`) ends as cleanly as code that ran and did nothing risky. So a finding in such a file is lowered only by
+// a run that executed one of its lines (verdicts.ts). Python's sitecustomize traces frames of files under the
+// skill's folder; Node's preload takes V8's precise coverage of them. At exit each writes the lines it saw to
+// stderr, one file a line; the detonation takes those lines out of stderr.
 
 /** Environment variable naming the skill's folder inside the sandbox: only files under it are traced. */
 export const TRACE_ROOT_ENV = 'SKILLAUDIT_TRACE_ROOT';
@@ -63,17 +66,82 @@ export function takeLinesRun(
   const kept: string[] = [];
   const prefix = `${root.replace(/\/+$/, '')}/`;
   for (const line of stderr.split('\n')) {
-    const m = line.startsWith(NOTE) ? /^(.*) ([\d,]+)$/.exec(line.slice(NOTE.length)) : null;
+    const m = line.startsWith(NOTE) ? /^(.*) ([\d,]*)$/.exec(line.slice(NOTE.length)) : null;
     if (!m) {
       kept.push(line);
       continue;
     }
     if (!m[1]!.startsWith(prefix)) continue;
     const file = m[1]!.slice(prefix.length);
-    const seen = new Set([...(lines[file] ?? []), ...m[2]!.split(',').map(Number)]);
+    const seen = new Set([...(lines[file] ?? []), ...m[2]!.split(',').filter(Boolean).map(Number)]);
     lines[file] = [...seen].sort((a, b) => a - b);
   }
   return { stderr: kept.join('\n').replace(/\n+$/, stderr.endsWith('\n') ? '\n' : ''), lines };
+}
+
+// Node: V8's block coverage (started before the main module loads), read at exit. A line ran when the innermost
+// covered range holding its first character ran. Offsets are into the file as written, so TypeScript, which runs
+// transformed, is not traced.
+export const NODE_TRACE_FILE = '.local/lib/node-fallback/line-trace.cjs';
+
+const NODE_PRELOAD = String.raw`'use strict';
+const root = (process.env.${TRACE_ROOT_ENV} || '').replace(/\/+$/, '');
+const { isMainThread } = require('node:worker_threads');
+if (root && isMainThread) {
+  const inspector = require('node:inspector');
+  const { readFileSync } = require('node:fs');
+  const { fileURLToPath } = require('node:url');
+  const session = new inspector.Session();
+  session.connect();
+  session.post('Profiler.enable');
+  session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
+  process.on('exit', () => {
+    session.post('Profiler.takePreciseCoverage', (error, taken) => {
+      if (error || !taken) return;
+      const lines = [];
+      for (const script of taken.result) {
+        let file = script.url;
+        try {
+          if (file.startsWith('file:')) file = fileURLToPath(file);
+        } catch (e) {
+          continue;
+        }
+        if (!file.startsWith(root + '/') || !/\.(?:c|m)?js$/.test(file)) continue;
+        let text;
+        try {
+          text = readFileSync(file, 'utf8');
+        } catch (e) {
+          continue;
+        }
+        const ranges = script.functions.flatMap((f) => f.ranges);
+        const ran = [];
+        let start = 0;
+        text.split('\n').forEach((line, i) => {
+          const lead = line.search(/\S/);
+          if (lead >= 0) {
+            const at = start + lead;
+            let best = null;
+            for (const r of ranges)
+              if (r.startOffset <= at && at < r.endOffset && (!best || r.endOffset - r.startOffset <= best.endOffset - best.startOffset)) best = r;
+            if (best && best.count > 0) ran.push(i + 1);
+          }
+          start += line.length + 1;
+        });
+        lines.push('${NOTE}' + file + ' ' + ran.join(','));
+      }
+      if (lines.length) process.stderr.write('\n' + lines.join('\n') + '\n');
+    });
+  });
+}
+`;
+
+export function lineTraceSeedFiles(): SeedFile[] {
+  return [{ path: `~/${NODE_TRACE_FILE}`, content: NODE_PRELOAD }];
+}
+
+/** Files whose runs report the lines they executed. */
+export function traced(file: string): boolean {
+  return /\.(?:py|js|mjs|cjs)$/.test(file);
 }
 
 /** Whether a run that reported its lines executed any of `file`'s lines `from`..`to`. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RuleInfo } from '../core/rule.js';
 import { patternById } from '../core/taxonomy.js';
 import type { Finding, PatternId, Verdict, VerdictKind } from '../core/types.js';
-import { executed } from './line-trace.js';
+import { executed, traced } from './line-trace.js';
 import { RUNTIME_RULES } from './runtime-rules.js';
 import type { RunSignals } from './signals.js';
 
@@ -159,8 +159,8 @@ const HIDES_INTENT = new Set<PatternId>(['SC3']);
 /** Why a run does not show that the finding's behaviour is absent, or null when it ran it to the end. */
 function incomplete(f: Finding, r: DetonationRun): string | null {
   if (r.stopped) return r.stopped;
-  // Python reports the lines it ran: a clean end says nothing of a flagged line the run never reached.
-  if (f.file.endsWith('.py') && !executed(r.linesRun ?? {}, f.file, f.line, f.endLine ?? f.line))
+  // Python and JavaScript report the lines they ran: a clean end says nothing of a flagged line never reached.
+  if (traced(f.file) && !executed(r.linesRun ?? {}, f.file, f.line, f.endLine ?? f.line))
     return `the run ended without executing ${f.file}:${f.line} (a guard or a branch the sandbox did not take)`;
   if (NEEDS_DOWNLOAD.has(f.pattern) && r.fetched.length > 0)
     return `the run fetched ${r.fetched.slice(0, 3).join(', ')} and did not run the sandbox's stand-in second stage: what the real download would do cannot be observed offline`;

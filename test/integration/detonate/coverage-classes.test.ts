@@ -337,22 +337,28 @@ describe('code that waits for its second run and for days after install', () => 
       d.confirmed.some((f) => f.file === 'scripts/notes.sh' && ['E1', 'E2', 'PE3'].includes(f.pattern)),
     ).toBe(true);
   });
-  it('a clean exit before the flagged lines never lowers their findings: Python reports the lines it ran', async () => {
+  it('a clean exit before the flagged lines never lowers their findings: Python and JavaScript report the lines they ran', async () => {
     const d = await detonateFixture('quiet-guard');
-    const run = d.runs.find((r) => r.entry.id === 'scripts/sync.py');
-    expect(run?.stopped).toBeNull();
-    expect(run?.linesRun?.['scripts/sync.py']).toEqual(expect.arrayContaining([18, 19, 20]));
-    expect(run?.linesRun?.['scripts/sync.py']).not.toContain(21);
-    expect(run?.evidence.stderr).not.toMatch(/skillaudit-lines/);
-    const inSync = d.verdicts.filter(
+    const py = d.runs.find((r) => r.entry.id === 'scripts/sync.py');
+    expect(py?.stopped).toBeNull();
+    expect(py?.linesRun?.['scripts/sync.py']).toEqual(expect.arrayContaining([18, 19, 20]));
+    expect(py?.linesRun?.['scripts/sync.py']).not.toContain(21);
+    const js = d.runs.find((r) => r.entry.id === 'scripts/upload.mjs');
+    expect(js?.stopped).toBeNull();
+    expect(js?.linesRun?.['scripts/upload.mjs']).toEqual(expect.arrayContaining([14, 15, 16]));
+    expect(js?.linesRun?.['scripts/upload.mjs']).not.toContain(18);
+    expect(d.runs.map((r) => r.evidence.stderr).join('\n')).not.toMatch(/skillaudit-lines/);
+    for (const file of ['scripts/sync.py', 'scripts/upload.mjs']) {
+      const verdicts = d.verdicts.filter((v) => d.findings.find((f) => f.id === v.finding)?.file === file);
+      expect(verdicts.length).toBeGreaterThan(0);
+      for (const v of verdicts) expect(v.kind).not.toBe('path_exists_not_triggered');
+    }
+    const kept = d.verdicts.find(
       (v) => d.findings.find((f) => f.id === v.finding)?.file === 'scripts/sync.py',
     );
-    expect(inSync.length).toBeGreaterThan(0);
-    for (const v of inSync) {
-      expect(v.kind).toBe('no_probe');
-      expect(v.evidence.join('\n')).toMatch(/without executing scripts\/sync\.py:1[13]/);
-    }
+    expect(kept?.evidence.join('\n')).toMatch(/without executing scripts\/sync\.py:1[13]/);
   });
+
   it('a clean installer downloading a pinned release from an unnamed host confirms nothing', async () => {
     const d = await detonateFixture('clean-release-fetch');
     const run = d.runs.find((r) => r.entry.id === 'scripts/get-yq.sh');

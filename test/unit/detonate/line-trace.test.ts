@@ -21,6 +21,10 @@ describe('takeLinesRun', () => {
     expect(executed(taken.lines!, 'scripts/b.py', 1, 1)).toBe(false);
   });
 
+  it('keeps a file that reported no line as having run none', () => {
+    expect(takeLinesRun(`skillaudit-lines: ${root}/x.js \n`, root).lines).toEqual({ 'x.js': [] });
+  });
+
   it('reports nothing when no Python said anything', () => {
     expect(takeLinesRun('plain error\n', root)).toEqual({ stderr: 'plain error\n', lines: null });
   });
