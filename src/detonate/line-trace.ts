@@ -19,7 +19,9 @@ def _skillaudit_trace():
     import threading
 
     root = os.environ.get("${TRACE_ROOT_ENV}", "").rstrip("/")
-    if not root:
+    main = sys.argv[0] if sys.argv and sys.argv[0] not in ("", "-c", "-m") else ""
+    # Only a program of the skill's own is traced: pip and other tools run at full speed.
+    if not root or not os.path.abspath(main).startswith(root + "/"):
         return
     root += "/"
     seen = {}
@@ -87,7 +89,8 @@ export const NODE_TRACE_FILE = '.local/lib/node-fallback/line-trace.cjs';
 const NODE_PRELOAD = String.raw`'use strict';
 const root = (process.env.${TRACE_ROOT_ENV} || '').replace(/\/+$/, '');
 const { isMainThread } = require('node:worker_threads');
-if (root && isMainThread) {
+// Only a program of the skill's own is traced: npm and other tools run at full speed.
+if (root && isMainThread && (process.argv[1] || '').startsWith(root + '/')) {
   const inspector = require('node:inspector');
   const { readFileSync } = require('node:fs');
   const { fileURLToPath } = require('node:url');
