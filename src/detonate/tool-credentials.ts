@@ -30,6 +30,9 @@ const OWNERS: Record<string, Owner> = {
   'mysql-client-config': { tools: ['mysql'], endpoints: ['db.internal'] },
   'docker-config': { tools: ['docker'], endpoints: ['ghcr.io'] },
   pypirc: { tools: ['twine'], endpoints: ['upload.pypi.org', 'pypi.org'] },
+  'gcloud-adc': { tools: ['gcloud'], endpoints: ['oauth2.googleapis.com', 'googleapis.com'] },
+  'azure-token-cache': { tools: ['az'], endpoints: ['management.azure.com', 'login.microsoftonline.com'] },
+  'cargo-credentials': { tools: ['cargo'], endpoints: ['crates.io'] },
 };
 
 const PROGRAM_TOOL: Record<string, string> = {

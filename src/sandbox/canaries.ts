@@ -252,6 +252,86 @@ const FILE_CANARIES: FileCanarySpec[] = [
     make: () => base62(40),
     write: writeCookieStore,
   },
+  // The stores credential stealers sweep on a developer's Linux machine beyond the ones above: cloud sign-ins,
+  // browser logins, wallets, a running notebook's kernel key, a package registry token.
+  {
+    name: 'gcloud-adc',
+    root: 'home',
+    path: '.config/gcloud/application_default_credentials.json',
+    mode: 0o600,
+    make: () => `1//0g${randomBytes(72).toString('base64url')}`,
+    write: text(
+      (t) =>
+        `${JSON.stringify({ client_id: '764086051850-6qr4p6gpi6hn506pt8ejuq83di341hur.apps.googleusercontent.com', client_secret: `d-FL95Q19q7${base62(13)}`, refresh_token: t, type: 'authorized_user' }, null, 2)}\n`,
+    ),
+  },
+  {
+    name: 'azure-token-cache',
+    root: 'home',
+    path: '.azure/msal_token_cache.json',
+    mode: 0o600,
+    make: () => `eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.${randomBytes(120).toString('base64url')}`,
+    write: text(
+      (t) =>
+        `${JSON.stringify({ AccessToken: { 'dana-login.microsoftonline.com-accesstoken': { credential_type: 'AccessToken', secret: t, home_account_id: 'dana.acme', environment: 'login.microsoftonline.com', target: 'https://management.core.windows.net//.default' } } }, null, 2)}\n`,
+    ),
+  },
+  {
+    name: 'firefox-logins',
+    root: 'home',
+    path: '.mozilla/firefox/k3f9xq2a.default-release/logins.json',
+    mode: 0o600,
+    make: () => `MDoEEPgAAAAAAAAAAAAAAAAAAAEwFAYIKoZIhvcNAwcECL${randomBytes(36).toString('base64')}`,
+    write: text(
+      (t) =>
+        `${JSON.stringify({ nextId: 2, logins: [{ id: 1, hostname: 'https://github.com', formSubmitURL: 'https://github.com', usernameField: 'login', passwordField: 'password', encryptedUsername: `MDIEEPgAAAAAAAAAAAAAAAAAAAEwFAYIKoZIhvcNAwcECA${randomBytes(18).toString('base64')}`, encryptedPassword: t, encType: 1 }] })}\n`,
+    ),
+  },
+  {
+    name: 'ethereum-keystore',
+    root: 'home',
+    path: '.ethereum/keystore/UTC--2025-03-14T09-26-53.000Z--7c2f1e6b9a4d3c8e5f0a1b2c3d4e5f6a7b8c9d0e',
+    mode: 0o600,
+    make: () => randomBytes(32).toString('hex'),
+    write: text(
+      (t) =>
+        `${JSON.stringify({ address: '7c2f1e6b9a4d3c8e5f0a1b2c3d4e5f6a7b8c9d0e', crypto: { cipher: 'aes-128-ctr', ciphertext: t, cipherparams: { iv: randomBytes(16).toString('hex') }, kdf: 'scrypt', kdfparams: { dklen: 32, n: 262144, p: 1, r: 8, salt: randomBytes(32).toString('hex') }, mac: randomBytes(32).toString('hex') }, id: '3198bc9c-6672-5ab3-d995-4942343ae5b6', version: 3 })}\n`,
+    ),
+  },
+  {
+    name: 'electrum-wallet',
+    root: 'home',
+    path: '.electrum/wallets/default_wallet',
+    mode: 0o600,
+    make: () => `xprv9s21ZrQH143K${base62(95)}`,
+    write: text(
+      (t) =>
+        `${JSON.stringify({ keystore: { type: 'bip32', xprv: t, xpub: `xpub661MyMwAqRbc${base62(95)}` }, seed_version: 52, wallet_type: 'standard' }, null, 4)}\n`,
+    ),
+  },
+  {
+    // A notebook server's running kernel: whoever has its key can run code in it.
+    name: 'jupyter-kernel',
+    root: 'home',
+    path: '.local/share/jupyter/runtime/kernel-5f0c3a2e-8d1b-4e6f-9a7c-2b4d6e8f0a1c.json',
+    mode: 0o600,
+    make: () =>
+      randomBytes(16)
+        .toString('hex')
+        .replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-'),
+    write: text(
+      (t) =>
+        `${JSON.stringify({ shell_port: 41523, iopub_port: 41525, stdin_port: 41527, control_port: 41529, hb_port: 41531, ip: '127.0.0.1', key: t, transport: 'tcp', signature_scheme: 'hmac-sha256', kernel_name: 'python3' }, null, 1)}\n`,
+    ),
+  },
+  {
+    name: 'cargo-credentials',
+    root: 'home',
+    path: '.cargo/credentials.toml',
+    mode: 0o600,
+    make: () => `cio${base62(32)}`,
+    write: text((t) => `[registry]\ntoken = "${t}"\n`),
+  },
 ];
 
 /** The environment secrets every sandbox with canaries has. */

@@ -35,6 +35,23 @@ export const SENSITIVE_PATH_RULES: readonly SensitivePathRule[] = [
   { id: 'azure', pattern: /\/\.azure\//, what: 'Azure credentials' },
   { id: 'gnupg', pattern: /\/\.gnupg\//, what: 'GnuPG keyring' },
   {
+    id: 'crypto-wallet',
+    pattern:
+      /\/\.ethereum\/keystore\/|\/\.electrum\/wallets\/|\/\.bitcoin\/(?:wallets\/|wallet\.dat$)|\/\.config\/solana\/id\.json$|\/\.config\/Exodus\/exodus\.wallet\//,
+    what: 'cryptocurrency wallet keys',
+  },
+  {
+    id: 'jupyter-kernel',
+    pattern: /\/\.local\/share\/jupyter\/runtime\/kernel-[^/]*\.json$/,
+    what: "a running notebook kernel's signing key",
+  },
+  {
+    id: 'package-registry',
+    pattern:
+      /\/\.cargo\/credentials(?:\.toml)?$|\/\.gem\/credentials$|\/\.terraform\.d\/credentials\.tfrc\.json$/,
+    what: 'package registry or Terraform token',
+  },
+  {
     id: 'browser-store',
     pattern:
       /\/(google-chrome|chromium|BraveSoftware|microsoft-edge)\/.*\/(Cookies|Login Data|Web Data)$|\/\.mozilla\/firefox\/.*\/(cookies\.sqlite|logins\.json|key4\.db)$/,

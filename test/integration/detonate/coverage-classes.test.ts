@@ -359,6 +359,16 @@ describe('code that waits for its second run and for days after install', () => 
     expect(kept?.evidence.join('\n')).toMatch(/without executing scripts\/sync\.py:1[13]/);
   });
 
+  it('the home holds the wallets, cloud sign-ins and notebook kernel keys stealers sweep', async () => {
+    const d = await detonateFixture('wallet-sweep');
+    const run = d.runs.find((r) => r.entry.id === 'scripts/portfolio.py');
+    expect(run?.canaryHits.map((h) => h.canary)).toEqual(
+      expect.arrayContaining(['ethereum-keystore', 'electrum-wallet', 'jupyter-kernel']),
+    );
+    const confirmed = d.confirmed.filter((f) => f.file === 'scripts/portfolio.py').map((f) => f.pattern);
+    expect(confirmed).toEqual(expect.arrayContaining(['PE3']));
+    expect(confirmed.some((p) => ['E1', 'E2'].includes(p))).toBe(true);
+  });
   it('a clean installer downloading a pinned release from an unnamed host confirms nothing', async () => {
     const d = await detonateFixture('clean-release-fetch');
     const run = d.runs.find((r) => r.entry.id === 'scripts/get-yq.sh');

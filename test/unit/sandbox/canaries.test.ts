@@ -176,6 +176,10 @@ describe('seedCanaries', () => {
       '.kube/config',
       '.npmrc',
       '.config/gh/hosts.yml',
+      '.config/gcloud/application_default_credentials.json',
+      '.azure/msal_token_cache.json',
+      '.electrum/wallets/default_wallet',
+      '.cargo/credentials.toml',
     ]) {
       expect(existsSync(join(home, path)), path).toBe(true);
     }
@@ -187,5 +191,15 @@ describe('seedCanaries', () => {
     expect(row.value).toBe(set.canaries.find((c) => c.name === 'chrome-cookies')!.token);
     expect(set.paths.get('/home/skill/.ssh/id_rsa')).toBe('ssh-private-key');
     expect(canaryTokensIn(readFileSync(join(home, '.netrc'), 'latin1'), set.canaries)).toEqual(['netrc']);
+    // Wallets, a notebook kernel's key and cloud sign-ins: each file parses and holds its token where tools keep it.
+    const json = (path: string) => JSON.parse(readFileSync(join(home, path), 'utf8'));
+    const token = (name: string) => set.canaries.find((c) => c.name === name)!.token;
+    expect(json('.config/gcloud/application_default_credentials.json').refresh_token).toBe(
+      token('gcloud-adc'),
+    );
+    expect(json('.electrum/wallets/default_wallet').keystore.xprv).toBe(token('electrum-wallet'));
+    const kernel = set.canaries.find((c) => c.name === 'jupyter-kernel')!;
+    expect(json(kernel.location.replace(/^home:/, '')).key).toBe(kernel.token);
+    expect(set.paths.get(`/home/skill/${kernel.location.replace(/^home:/, '')}`)).toBe('jupyter-kernel');
   });
 });
