@@ -5,7 +5,8 @@ import type { Skill } from '../core/types.js';
 // and how each key is used next (iterated, indexed further, used as a number or as text). Read from the script
 // text, never run. The sink answers this skill's API calls with an object holding those keys, and its sample
 // CSV and JSON inputs carry them, so a script gets past `KeyError: 'channels'` (which the real service would
-// never cause) to what it does next. The values are plain and harmless: no secret, no host but example.com.
+// never cause) to what it does next. The values are plain and harmless: no secret, and links only to the service
+// the skill names (or example.com).
 
 export type KeyUse = 'list' | 'object' | 'number' | 'text';
 /**
@@ -31,9 +32,10 @@ const DATA_CHAIN =
 const JQ_FILTER = /\bjq\b[^|\n'"]*(['"])([^'"\n]{1,200})\1/g;
 const JQ_PATH = /\.([A-Za-z_]\w{0,39})(\[\])?/g;
 
-// Receivers whose keys are not data: the environment, headers, arguments, the interpreter's own tables.
+// Receivers whose keys are not data: the environment, headers, arguments, the interpreter's own tables. (A config
+// is data: a config file the run is given, missing-files.ts, gets its keys.)
 const NOT_DATA_RECEIVER =
-  /(?:environ|\benv|getenv|headers|cookies|argv|kwargs|modules|globals\(\)|locals\(\)|__dict__|config|settings|options|opts|args)\s*(?:\.get\(\s*)?$/i;
+  /(?:environ|\benv|getenv|headers|cookies|argv|kwargs|modules|globals\(\)|locals\(\)|__dict__|\bargs)\s*(?:\.get\(\s*)?$/i;
 // Properties and methods that name no field of the data.
 const NOT_A_FIELD = new Set(
   'length then catch json text headers status statusText ok toString map filter forEach reduce push slice split trim keys values entries includes indexOf join sort find some every get set has body arrayBuffer blob'.split(
@@ -115,9 +117,11 @@ function readKeys(text: string, into: ShapeBuilder): void {
       const start = m.index;
       const receiver = text.slice(Math.max(0, start - 40), start);
       if (NOT_DATA_RECEIVER.test(receiver)) continue;
-      let end = start + m[0].length;
-      if (re === GET_CALL) end += GET_REST.exec(text.slice(end, end + 40))?.[0].length ?? 0;
-      into.add(m[2]!, re === GET_CALL ? getUse(text, start, m.index + m[0].length) : useAt(text, start, end));
+      const keyEnd = start + m[0].length;
+      // After a `.get(...)` call, what follows its closing parenthesis says how the value is used.
+      const end =
+        re === GET_CALL ? keyEnd + (GET_REST.exec(text.slice(keyEnd, keyEnd + 40))?.[0].length ?? 0) : keyEnd;
+      into.add(m[2]!, re === GET_CALL ? getUse(text, start, keyEnd) : useAt(text, start, end));
       const literal = COMPARED.exec(text.slice(end, end + 80));
       if (literal) into.compared(m[2]!, literal[2]!);
     }

@@ -50,6 +50,10 @@ describe('shapeOfText', () => {
     const py =
       'k = os.environ["API_KEY"]\nh = resp.headers["content-type"]\nv = args["verbose"]\nx = TABLE["ROW"]';
     expect(shape(py)).toEqual({});
+    // A config read from a file is data: a config file a run is given carries its keys.
+    expect(shape('config = json.load(fh)\nfor feed in config["feeds"]:\n    pass')).toEqual({
+      feeds: 'list',
+    });
   });
 
   it('guesses a collection from a plural name and a count from a count-like one when nothing else says', () => {
