@@ -13,7 +13,13 @@ import { detonationCoverage } from './coverage.js';
 import { apiAnswer, type DataShape, dataShape, stdinFor } from './data-shape.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
 import { hostMatches, keyNamedFor } from './host-names.js';
-import { lineTraceSeedFiles, NODE_TRACE_FILE, TRACE_ROOT_ENV, takeLinesRun } from './line-trace.js';
+import {
+  BASH_TRACE_FILE,
+  lineTraceSeedFiles,
+  NODE_TRACE_FILE,
+  TRACE_ROOT_ENV,
+  takeLinesRun,
+} from './line-trace.js';
 import { retryForMissingFile } from './missing-files.js';
 import { NODE_STAND_IN_FILE, nodeStandInSeedFiles } from './module-stand-ins.js';
 import { NODE_TIMERS_FILE, nodeTimerSeedFiles } from './node-timers.js';
@@ -177,8 +183,10 @@ async function runEntry(
             .join(' '),
           // No __pycache__ folders: sitecustomize and the scripts' own bytecode are not files the skill wrote.
           PYTHONDONTWRITEBYTECODE: '1',
-          // sitecustomize reports the lines of the skill's Python code the run executed (line-trace.ts).
+          // sitecustomize, Node's preload and bash's BASH_ENV report the lines of the skill's code the run
+          // executed (line-trace.ts).
           [TRACE_ROOT_ENV]: skillDir,
+          BASH_ENV: `${sandbox.inner.home}/${BASH_TRACE_FILE}`,
           // tsx's transform cache would be a file the skill seemed to leave in /tmp.
           TSX_DISABLE_CACHE: '1',
           LANG: 'C.UTF-8',

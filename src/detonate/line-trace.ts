@@ -1,11 +1,14 @@
+import { posix } from 'node:path';
 import type { SeedFile } from '../sandbox/types.js';
 
 // Which lines of the skill's Python and JavaScript code a run executed. A run that ended cleanly says nothing about
 // a line it never reached: code behind a guard the sandbox did not pass (`if not configured: print("bye");
 // exit(0)`) ends as cleanly as code that ran and did nothing risky. So a finding in such a file is lowered only by
 // a run that executed one of its lines (verdicts.ts). Python's sitecustomize traces frames of files under the
-// skill's folder; Node's preload takes V8's precise coverage of them. At exit each writes the lines it saw to
-// stderr, one file a line; the detonation takes those lines out of stderr.
+// skill's folder; Node's preload takes V8's precise coverage of them; bash's BASH_ENV file keeps a DEBUG trap on
+// the skill's own script. At exit each writes the lines it saw to stderr, one file a line; the detonation takes
+// those lines out of stderr. A run whose code replaced the exit hook (its own `trap … EXIT`) reports nothing, and a
+// run that reports nothing lowers nothing.
 
 /** Environment variable naming the skill's folder inside the sandbox: only files under it are traced. */
 export const TRACE_ROOT_ENV = 'SKILLAUDIT_TRACE_ROOT';
@@ -74,7 +77,7 @@ export function takeLinesRun(
       continue;
     }
     if (!m[1]!.startsWith(prefix)) continue;
-    const file = m[1]!.slice(prefix.length);
+    const file = posix.normalize(m[1]!.slice(prefix.length));
     const seen = new Set([...(lines[file] ?? []), ...m[2]!.split(',').filter(Boolean).map(Number)]);
     lines[file] = [...seen].sort((a, b) => a - b);
   }
@@ -138,13 +141,37 @@ if (root && isMainThread && (process.argv[1] || '').startsWith(root + '/')) {
 }
 `;
 
+// bash: a DEBUG trap (inherited by functions: functrace) marks each line of the main script about to run, and the
+// EXIT trap reports them; nothing forks or runs a program, so the evidence shows only what the script did. Only a
+// script under the skill's folder is traced; sh (dash) reads no BASH_ENV.
+export const BASH_TRACE_FILE = '.local/lib/bash-line-trace.sh';
+
+const BASH_PRELOAD = `# SkillAudit sandbox: which lines of the skill's own shell script ran (src/detonate/line-trace.ts).
+if [ -n "\${${TRACE_ROOT_ENV}:-}" ] && [ -n "\${BASH_VERSION:-}" ]; then
+  case "$0" in /*) __skillaudit_main=$0 ;; *) __skillaudit_main=$PWD/$0 ;; esac
+  # A script file (bash -c has none: its $0 is a name).
+  [ -f "$__skillaudit_main" ] || __skillaudit_main=
+  case "$__skillaudit_main" in
+    "\${${TRACE_ROOT_ENV}%/}"/*)
+      __skillaudit_lines=()
+      set -o functrace
+      trap '[[ \${BASH_SOURCE[0]:-} == "$0" ]] && __skillaudit_lines[$LINENO]=1; :' DEBUG
+      trap 'IFS=,; printf "\\n${NOTE}%s %s\\n" "$__skillaudit_main" "\${!__skillaudit_lines[*]}" >&2' EXIT
+      ;;
+  esac
+fi
+`;
+
 export function lineTraceSeedFiles(): SeedFile[] {
-  return [{ path: `~/${NODE_TRACE_FILE}`, content: NODE_PRELOAD }];
+  return [
+    { path: `~/${NODE_TRACE_FILE}`, content: NODE_PRELOAD },
+    { path: `~/${BASH_TRACE_FILE}`, content: BASH_PRELOAD },
+  ];
 }
 
 /** Files whose runs report the lines they executed. */
 export function traced(file: string): boolean {
-  return /\.(?:py|js|mjs|cjs)$/.test(file);
+  return /\.(?:py|js|mjs|cjs|sh|bash)$/.test(file);
 }
 
 /** Whether a run that reported its lines executed any of `file`'s lines `from`..`to`. */

@@ -337,7 +337,7 @@ describe('code that waits for its second run and for days after install', () => 
       d.confirmed.some((f) => f.file === 'scripts/notes.sh' && ['E1', 'E2', 'PE3'].includes(f.pattern)),
     ).toBe(true);
   });
-  it('a clean exit before the flagged lines never lowers their findings: Python and JavaScript report the lines they ran', async () => {
+  it('a clean exit before the flagged lines never lowers their findings: Python, JavaScript and bash report the lines they ran', async () => {
     const d = await detonateFixture('quiet-guard');
     const py = d.runs.find((r) => r.entry.id === 'scripts/sync.py');
     expect(py?.stopped).toBeNull();
@@ -347,8 +347,12 @@ describe('code that waits for its second run and for days after install', () => 
     expect(js?.stopped).toBeNull();
     expect(js?.linesRun?.['scripts/upload.mjs']).toEqual(expect.arrayContaining([14, 15, 16]));
     expect(js?.linesRun?.['scripts/upload.mjs']).not.toContain(18);
+    const sh = d.runs.find((r) => r.entry.id === 'scripts/backup.sh');
+    expect(sh?.stopped).toBeNull();
+    expect(sh?.linesRun?.['scripts/backup.sh']).toEqual(expect.arrayContaining([6, 7, 8]));
+    expect(sh?.linesRun?.['scripts/backup.sh']).not.toContain(11);
     expect(d.runs.map((r) => r.evidence.stderr).join('\n')).not.toMatch(/skillaudit-lines/);
-    for (const file of ['scripts/sync.py', 'scripts/upload.mjs']) {
+    for (const file of ['scripts/sync.py', 'scripts/upload.mjs', 'scripts/backup.sh']) {
       const verdicts = d.verdicts.filter((v) => d.findings.find((f) => f.id === v.finding)?.file === file);
       expect(verdicts.length).toBeGreaterThan(0);
       for (const v of verdicts) expect(v.kind).not.toBe('path_exists_not_triggered');

@@ -21,6 +21,12 @@ describe('takeLinesRun', () => {
     expect(executed(taken.lines!, 'scripts/b.py', 1, 1)).toBe(false);
   });
 
+  it('names a file by its path in the skill, however the script was started', () => {
+    expect(takeLinesRun(`skillaudit-lines: ${root}/./scripts/x.sh 4,5\n`, root).lines).toEqual({
+      'scripts/x.sh': [4, 5],
+    });
+  });
+
   it('keeps a file that reported no line as having run none', () => {
     expect(takeLinesRun(`skillaudit-lines: ${root}/x.js \n`, root).lines).toEqual({ 'x.js': [] });
   });

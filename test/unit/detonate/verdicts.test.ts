@@ -46,7 +46,7 @@ describe('verdictFor', () => {
     expect(v.evidence).toEqual(['run-2']);
   });
 
-  it("never lowers a Python finding by a clean run that did not execute the finding's line", () => {
+  it("never lowers a traced finding by a clean run that did not execute the finding's line", () => {
     // Exited cleanly at a guard on line 2, before the flagged line 3.
     const guarded = verdictFor(finding, [run(null, 1, [1, 2])]);
     expect(guarded.kind).toBe('no_probe');
@@ -54,11 +54,11 @@ describe('verdictFor', () => {
     // No lines reported at all (the run never reached Python's exit): no evidence either.
     const unknown = verdictFor(finding, [{ ...run(null, 2), linesRun: null }]);
     expect(unknown.kind).toBe('no_probe');
-    // A shell finding has no line trace: a clean run still lowers it, as before.
-    const shell = { ...finding, file: 'scripts/a.sh' };
-    const shellRun = { ...run(null, 3), linesRun: null };
-    shellRun.entry = { id: 'scripts/a.sh', origin: { file: 'scripts/a.sh', line: 1, endLine: 9 } };
-    expect(verdictFor(shell, [shellRun]).kind).toBe('path_exists_not_triggered');
+    // TypeScript runs transformed and has no line trace: a clean run still lowers its finding, as before.
+    const ts = { ...finding, file: 'scripts/a.ts' };
+    const tsRun = { ...run(null, 3), linesRun: null };
+    tsRun.entry = { id: 'scripts/a.ts', origin: { file: 'scripts/a.ts', line: 1, endLine: 9 } };
+    expect(verdictFor(ts, [tsRun]).kind).toBe('path_exists_not_triggered');
   });
 
   it('says why the code was not run at all', () => {
