@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { matchSensitivePath } from '../sandbox/sensitive-paths.js';
 import type { SandboxInnerPaths } from '../sandbox/types.js';
 import type { EntryPoint } from './entry-points.js';
 import { inProjectRoot } from './project.js';
@@ -44,8 +45,11 @@ export function retryForMissingFile(
     };
   }
   const seed = seedPathOf(file, entry.cwd, inner);
-  // Code is not an input: a script or tool the run could not find stays missing.
-  if (!seed || CODE.test(file)) return null;
+  // Code is not an input: a script or tool the run could not find stays missing. Nor is a credential store: a
+  // sample there would stand where a canary belongs (a run that names ~/.ssh/id_rsa missing gets none).
+  const innerPath = seed?.startsWith('~/') ? `${inner.home}/${seed.slice(2)}` : `${inner.workspace}/${seed}`;
+  const credentialStore = matchSensitivePath(innerPath) && !innerPath.includes('/.claude/skills/');
+  if (!seed || CODE.test(file) || credentialStore) return null;
   // A folder it listed gets one file in it.
   const folder = run.evidence.stderr.includes(`scandir '${file}'`);
   return {

@@ -110,6 +110,9 @@ describe('retryForMissingFile', () => {
       retry("FileNotFoundError: [Errno 2] No such file or directory: '../../../../../etc/x'"),
     ).toBeNull();
     expect(retry('bash: scripts/missing.sh: No such file or directory')).toBeNull();
+    expect(
+      retry("FileNotFoundError: [Errno 2] No such file or directory: '/home/skill/.ssh/id_ed25519'"),
+    ).toBeNull();
     const again = { ...entry, given: '.claude/skills/s/config.json' };
     expect(retry("FileNotFoundError: [Errno 2] No such file or directory: 'other.json'", again)).toBeNull();
   });
