@@ -20,4 +20,9 @@ export interface Decision {
   because: Reason[];
   /** Safety findings confirmed at runtime: each makes the skill risky by itself. */
   confirmed: number;
+  /**
+   * The decisive indicator that set the status on its own (a password-protected archive to run, code from a
+   * paste site, a part of the skill left unread), when one did; its reason comes first in `because`.
+   */
+  decisive?: string;
 }

@@ -126,6 +126,8 @@ export interface Finding {
   rationale: string;
   /** Set when a baseline entry or an inline `skillaudit-ignore` comment accepted the finding. */
   suppressed?: { by: 'baseline' | 'inline'; reason: string };
+  /** True in a document SKILL.md tells the agent to read: its text is the agent's instructions too. */
+  inInstructions?: boolean;
 }
 
 export type VerdictKind =

@@ -1,6 +1,6 @@
 import type { Finding, SafetyStatus } from '../core/types.js';
 import { fitLogistic, type LogisticModel, predict } from './logistic.js';
-import { statusFor } from './verdict.js';
+import { flooredStatus, statusFor } from './verdict.js';
 import { FEATURE_IDS, skillFeatures } from './verdict-features.js';
 
 // Fitting and measuring the verdict model on labelled skills (pure: the CLI and the training script do the I/O).
@@ -42,7 +42,7 @@ const isPositive = (s: { label: VerdictLabel }) => s.label !== 'benign';
  * Sample weights: each (source, label) group weighs the square root of its size, so a generated benchmark of
  * forty templated samples counts for more than one skill but not forty; then both classes weigh the same.
  */
-export function sampleWeights(samples: readonly LabelledSkill[]): number[] {
+export function sampleWeights(samples: readonly Pick<LabelledSkill, 'source' | 'label'>[]): number[] {
   const groups = new Map<string, number>();
   for (const s of samples)
     groups.set(`${s.source}\0${s.label}`, (groups.get(`${s.source}\0${s.label}`) ?? 0) + 1);
@@ -85,16 +85,41 @@ export interface FitVerdictOptions {
   targets?: ThresholdTargets;
 }
 
+/** A labelled skill as the model sees it: its feature values in the order of FEATURE_IDS. */
+export interface FeatureRow {
+  id: string;
+  source: string;
+  label: VerdictLabel;
+  values: number[];
+}
+
+export function featureRows(samples: readonly LabelledSkill[]): FeatureRow[] {
+  return samples.map((s) => ({
+    id: s.id,
+    source: s.source,
+    label: s.label,
+    values: skillFeatures(s.findings, FEATURE_IDS).values,
+  }));
+}
+
+/** The fit from feature rows alone (a frozen snapshot of them reproduces a model exactly). */
+export function fitRows(rows: readonly FeatureRow[], options: FitVerdictOptions = {}): FittedVerdict {
+  const xs = rows.map((r) => r.values);
+  const ys = rows.map((r) => (isPositive(r) ? 1 : 0));
+  const model = fitLogistic(xs, ys, { l2: options.l2 ?? DEFAULT_L2, sampleWeights: sampleWeights(rows) });
+  const benign = rows.flatMap((r, i) => (isPositive(r) ? [] : [predict(model, xs[i]!)]));
+  return {
+    features: [...FEATURE_IDS],
+    model,
+    thresholds: chooseThresholds(benign, options.targets ?? DEFAULT_TARGETS),
+  };
+}
+
 export function fitVerdict(
   samples: readonly LabelledSkill[],
   options: FitVerdictOptions = {},
 ): FittedVerdict {
-  const features = [...FEATURE_IDS];
-  const xs = samples.map((s) => skillFeatures(s.findings, features).values);
-  const ys = samples.map((s) => (isPositive(s) ? 1 : 0));
-  const model = fitLogistic(xs, ys, { l2: options.l2 ?? DEFAULT_L2, sampleWeights: sampleWeights(samples) });
-  const benign = samples.flatMap((s, i) => (isPositive(s) ? [] : [predict(model, xs[i]!)]));
-  return { features, model, thresholds: chooseThresholds(benign, options.targets ?? DEFAULT_TARGETS) };
+  return fitRows(featureRows(samples), options);
 }
 
 export interface Prediction {
@@ -118,10 +143,11 @@ export function prediction(s: LabelledSkill, probability: number, status: Safety
   };
 }
 
+/** Each skill's call by a fitted model, with the decisive indicators' floors, as `decide` makes it. */
 export function predictAll(fitted: FittedVerdict, samples: readonly LabelledSkill[]): Prediction[] {
   return samples.map((s) => {
     const raw = predict(fitted.model, skillFeatures(s.findings, fitted.features).values);
-    return prediction(s, raw, statusFor(raw, fitted.thresholds));
+    return prediction(s, raw, flooredStatus(statusFor(raw, fitted.thresholds), s.findings).status);
   });
 }
 

@@ -2,9 +2,11 @@ import { PATTERNS, patternById } from '../core/taxonomy.js';
 import type { PatternId, Severity } from '../core/types.js';
 import {
   DYNAMIC_DNS_HOST,
+  NO_REPUTATION_SOURCE,
   PASTE_HOST,
   RAW_IP_URL,
   REQUEST_CATCHER,
+  VENDOR_INSTALLER,
 } from '../scan/detectors/prose-vocabulary.js';
 
 // The skill-level features the verdict model reads, computed from the findings alone (so `scan`, `audit`
@@ -25,13 +27,33 @@ export interface DecisionFinding {
   rule?: string;
   evidence?: string;
   verdict?: string;
+  /** Why the detector reported it: decisive indicators read it with the evidence. */
+  rationale?: string;
+  /** In a document SKILL.md tells the agent to read: weighed as SKILL.md's own text. */
+  inInstructions?: boolean;
 }
 
 const NOT_SAFETY: ReadonlySet<string> = new Set(['R1', 'R2', 'R3', 'R4', 'R5', 'SC4']);
 
+const URL_IN_EVIDENCE = /\b(?:https?|hxxps?):\/\/[^\s"'`)|;<>]+/gi;
+const KNOWN_INSTALLER = new RegExp(VENDOR_INSTALLER, 'i');
+const NO_REPUTATION = new RegExp(NO_REPUTATION_SOURCE, 'i');
+
+/**
+ * A remote-code finding whose every URL is a well-known vendor's own installer (uv from astral.sh, rustup from
+ * sh.rustup.rs): the tool installed the way its vendor documents. It stays in the report and the score, but
+ * it is no evidence that the skill is dangerous, so it does not move the status. A second URL of any other
+ * kind in the same command keeps the finding in.
+ */
+function vendorInstallerOnly(f: DecisionFinding): boolean {
+  if (f.pattern !== 'SC2' || !f.evidence) return false;
+  const urls = f.evidence.match(URL_IN_EVIDENCE);
+  return !!urls && urls.every((u) => KNOWN_INSTALLER.test(u) && !NO_REPUTATION.test(u));
+}
+
 /** Findings that speak to safety: the ones the decision reads. */
 export function isSafetyFinding(f: DecisionFinding): boolean {
-  return !NOT_SAFETY.has(f.pattern);
+  return !NOT_SAFETY.has(f.pattern) && !vendorInstallerOnly(f);
 }
 
 type Place = 'SKILL.md' | 'script' | 'reference';
@@ -39,7 +61,9 @@ type Place = 'SKILL.md' | 'script' | 'reference';
 const PROSE_FILE = /\.(?:md|markdown|mdx|txt|rst)$/i;
 
 function placeOf(f: DecisionFinding): Place {
-  if (!f.file || f.file === 'SKILL.md') return 'SKILL.md';
+  // A guide SKILL.md says to follow is as much the agent's instructions as SKILL.md itself: moving a payload
+  // there must not lower its weight.
+  if (!f.file || f.file === 'SKILL.md' || f.inInstructions) return 'SKILL.md';
   return PROSE_FILE.test(f.file) ? 'reference' : 'script';
 }
 
@@ -50,7 +74,112 @@ function placeOf(f: DecisionFinding): Place {
 const RAW_IP_HOST = new RegExp(`${RAW_IP_URL}|/dev/(?:tcp|udp)/(?:\\d{1,3}\\.){3}\\d{1,3}`, 'i');
 const DROP_HOST = new RegExp(`${PASTE_HOST}|${DYNAMIC_DNS_HOST}|${REQUEST_CATCHER}`, 'i');
 const PASSWORD_ARCHIVE =
-  /\bpass(?:word|wd|code)?\b[^\n]{0,60}\b(?:zip|rar|7z|archive|release|extract)|\b(?:zip|rar|7z|archive|extract)\b[^\n]{0,60}\bpass(?:word|wd|code)\b/i;
+  /\bpass(?:word|wd|code)?\b[^\n]{0,60}\b(?:zip|rar|7z|archive|release|extract)|\b(?:zip|rar|7z|archive|extract)\b[^\n]{0,60}\bpass(?:word|wd|code|\s*[:=`'"])/i;
+
+// Indicators no legitimate skill needs, each of which makes a skill risky on its own (docs/verdicts.md,
+// "Decisive indicators"): the learned model weighs evidence, but it cannot learn from a handful of campaign
+// samples that one line of this kind is enough. Each selects remote-code, install-source or obfuscation
+// findings (SC2, SC3, SC5) told in the skill's own text or run by it, at DECISIVE_CONFIDENCE or more, and its
+// precision is printed by eval-verdicts on the benign corpus (how many benign skills it would call risky).
+const DELIVERY_PATTERNS: ReadonlySet<string> = new Set(['SC2', 'SC3', 'SC5']);
+const FETCH_OR_RUN =
+  /\b(?:download\w*|extract\w*|unzip\w*|run|execute|launch|open|double[- ]click|install\w*|start)\b|\.(?:exe|msi|dmg|pkg|app|command|bat|scr)\b/i;
+const DECODE_INTO_SHELL =
+  /\b(?:base64|b64)\s+(?:-[dD]\b|--decode\b)[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\b(?:xxd\s+-r|openssl\s+(?:base64|enc)\s+-d)[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/i;
+const SHELL_PIPE = /\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\b(?:iex|Invoke-Expression)\b/i;
+const PASTE_SOURCE = new RegExp(PASTE_HOST, 'i');
+const LINK = /\bhttps?:\/\/\S/i;
+const RAW_IP_SOURCE = new RegExp(RAW_IP_URL, 'i');
+
+/**
+ * What a decisive indicator reads: the quoted line and the detector's reasons (a lure's password is often on
+ * the line after its link, and the detector read both). Not the rule's message, which describes the rule.
+ */
+function told(f: DecisionFinding): string {
+  return `${f.evidence ?? ''}\n${f.rationale ?? ''}`;
+}
+
+/** The engine's finding for a skill it could not read whole (intake or time limits). */
+export const INCOMPLETE_ANALYSIS_RULE = 'scan.incomplete-analysis';
+
+/** Below this confidence a finding is too uncertain to decide a status alone. */
+export const DECISIVE_CONFIDENCE = 0.5;
+
+export interface DecisiveDef {
+  id: string;
+  label: string;
+  /** The least status a skill with such a finding gets. */
+  floor: 'caution' | 'risky';
+  selects(f: DecisionFinding): boolean;
+}
+
+export const DECISIVE_INDICATORS: readonly DecisiveDef[] = [
+  {
+    id: 'password-archive-run',
+    label: 'a password-protected archive to download and open (a password defeats every scanner on the way)',
+    floor: 'risky',
+    // The detector's reasons count only with a link in the quoted line: the archive to fetch is named there.
+    selects: (f) =>
+      DELIVERY_PATTERNS.has(f.pattern) &&
+      (PASSWORD_ARCHIVE.test(f.evidence ?? '') ||
+        (LINK.test(f.evidence ?? '') && PASSWORD_ARCHIVE.test(f.rationale ?? ''))) &&
+      FETCH_OR_RUN.test(told(f)),
+  },
+  {
+    id: 'paste-site-code',
+    label: 'code to run taken from a paste site or file drop',
+    floor: 'risky',
+    selects: (f) => DELIVERY_PATTERNS.has(f.pattern) && PASTE_SOURCE.test(f.evidence ?? ''),
+  },
+  {
+    id: 'decoded-into-shell',
+    label: 'an encoded command decoded straight into a shell',
+    floor: 'risky',
+    selects: (f) => DELIVERY_PATTERNS.has(f.pattern) && DECODE_INTO_SHELL.test(f.evidence ?? ''),
+  },
+  {
+    id: 'raw-ip-into-shell',
+    label: 'code downloaded from a bare IP address into a shell',
+    floor: 'risky',
+    selects: (f) =>
+      DELIVERY_PATTERNS.has(f.pattern) &&
+      RAW_IP_SOURCE.test(f.evidence ?? '') &&
+      SHELL_PIPE.test(f.evidence ?? ''),
+  },
+  {
+    // Padding past the scan's limits is how a payload hides from it: what was not read is not evidence of
+    // safety, so such a skill is never a pass.
+    id: 'not-analysed',
+    label: 'part of the skill was not analysed',
+    floor: 'caution',
+    selects: (f) => f.rule === INCOMPLETE_ANALYSIS_RULE,
+  },
+];
+
+/** Whether a finding carries the indicator surely enough to decide on it. */
+export function carries(def: DecisiveDef, f: DecisionFinding): boolean {
+  return isSafetyFinding(f) && f.confidence >= DECISIVE_CONFIDENCE && def.selects(f);
+}
+
+/** The strongest decisive indicator among the findings, or null. */
+export function decisiveIndicator(
+  findings: readonly DecisionFinding[],
+): { def: DecisiveDef; finding: DecisionFinding } | null {
+  let best: { def: DecisiveDef; finding: DecisionFinding } | null = null;
+  for (const def of DECISIVE_INDICATORS) {
+    for (const f of findings) {
+      if (!carries(def, f)) continue;
+      const rank = (d: DecisiveDef) => (d.floor === 'risky' ? 2 : 1);
+      if (
+        !best ||
+        rank(def) > rank(best.def) ||
+        (rank(def) === rank(best.def) && f.confidence > best.finding.confidence)
+      )
+        best = { def, finding: f };
+    }
+  }
+  return best;
+}
 
 export interface FeatureDef {
   id: string;

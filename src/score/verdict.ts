@@ -1,7 +1,13 @@
 import type { Decision, Reason } from '../core/decision.js';
 import type { SafetyStatus } from '../core/types.js';
 import { type LogisticModel, predict } from './logistic.js';
-import { type DecisionFinding, featureLabel, isSafetyFinding, skillFeatures } from './verdict-features.js';
+import {
+  type DecisionFinding,
+  decisiveIndicator,
+  featureLabel,
+  isSafetyFinding,
+  skillFeatures,
+} from './verdict-features.js';
 import trained from './verdict-model.json' with { type: 'json' };
 
 // The status (pass / caution / risky) is a decision learned from labelled real skills (docs/verdicts.md):
@@ -32,6 +38,17 @@ export function statusFor(probability: number, thresholds: { caution: number; ri
   return 'pass';
 }
 
+/** The finding behind a reason, as the decision names it. */
+function findingRef(f: DecisionFinding): NonNullable<Reason['finding']> {
+  return {
+    pattern: f.pattern,
+    confidence: f.confidence,
+    ...(f.rule ? { rule: f.rule } : {}),
+    ...(f.file ? { file: f.file } : {}),
+    ...(f.line ? { line: f.line } : {}),
+  };
+}
+
 /** Pass, caution or risky for a skill's active findings (suppressed ones already left out), with its reasons. */
 export function decide(active: readonly DecisionFinding[], model: VerdictModel = VERDICT_MODEL): Decision {
   const logistic = logisticOf(model);
@@ -48,23 +65,42 @@ export function decide(active: readonly DecisionFinding[], model: VerdictModel =
       feature: id,
       label: featureLabel(id),
       contribution: Math.round(contribution * 100) / 100,
-      ...(f
-        ? {
-            finding: {
-              pattern: f.pattern,
-              confidence: f.confidence,
-              ...(f.rule ? { rule: f.rule } : {}),
-              ...(f.file ? { file: f.file } : {}),
-              ...(f.line ? { line: f.line } : {}),
-            },
-          }
-        : {}),
+      ...(f ? { finding: findingRef(f) } : {}),
     });
   });
   because.sort((a, b) => b.contribution - a.contribution);
   const confirmed = active.filter((f) => isSafetyFinding(f) && f.verdict === 'confirmed').length;
-  const status = confirmed > 0 ? 'risky' : statusFor(raw, model.thresholds);
-  return { status, probability, thresholds: model.thresholds, because, confirmed };
+  const { status, decisive } = flooredStatus(
+    confirmed > 0 ? 'risky' : statusFor(raw, model.thresholds),
+    active,
+  );
+  if (decisive) {
+    const { def, finding } = decisive;
+    because.unshift({ feature: def.id, label: def.label, contribution: 0, finding: findingRef(finding) });
+  }
+  return {
+    status,
+    probability,
+    thresholds: model.thresholds,
+    because,
+    confirmed,
+    ...(decisive ? { decisive: decisive.def.id } : {}),
+  };
+}
+
+const RANK: Record<SafetyStatus, number> = { pass: 0, caution: 1, risky: 2 };
+
+/**
+ * The status raised to the floor of the strongest decisive indicator among the findings, with that indicator
+ * when it raised it (null when the status already stood at or above its floor).
+ */
+export function flooredStatus(
+  status: SafetyStatus,
+  findings: readonly DecisionFinding[],
+): { status: SafetyStatus; decisive: ReturnType<typeof decisiveIndicator> } {
+  const decisive = decisiveIndicator(findings);
+  if (!decisive || RANK[decisive.def.floor] <= RANK[status]) return { status, decisive: null };
+  return { status: decisive.def.floor, decisive };
 }
 
 /** One line a person reads: why the skill got its status. */
