@@ -36,6 +36,12 @@ export interface ProseSpan {
   framing: Framing;
   /** Framing from the section and lead-in alone, before the span's own sentences were read. */
   contextFraming: Framing;
+  /**
+   * True when that context came from the heading trail alone, with no lead-in sentence ("Bad:", "The scanner
+   * flags these:") introducing the span. A heading is the author's to choose: scan rules may not let it
+   * discount an instruction the span itself gives (docs/verdicts.md, "Framing an author cannot game").
+   */
+  byHeading: boolean;
   /** Offsets of the span's source in the file: [start, end). For alt text and titles, the image or link. */
   start: number;
   end: number;
@@ -52,6 +58,8 @@ export interface CodeBlock {
   endLine: number;
   section: string;
   framing: Framing;
+  /** The framing came from the heading trail alone, with no lead-in sentence before the block. */
+  byHeading: boolean;
 }
 
 export interface InlineCode {
@@ -59,6 +67,9 @@ export interface InlineCode {
   line: number;
   framing: Framing;
   start: number;
+  /** The paragraph's framing came from the heading trail alone (see ProseSpan.byHeading). */
+  byHeading: boolean;
+  section: string;
 }
 
 export interface MarkdownDoc {
@@ -161,6 +172,7 @@ function pushSpan(
   start: number,
   end: number,
   context: Framing,
+  byHeading = false,
 ): void {
   const line = lineAt(w.starts, start);
   const endLine = Math.max(line, lineAt(w.starts, Math.max(start, end - 1)));
@@ -174,32 +186,41 @@ function pushSpan(
     section: currentSection(w),
     framing,
     contextFraming: context,
+    byHeading,
     start,
     end,
   });
 }
 
 /** Inline parts of a paragraph or heading: inline code, alt text, link titles, inline HTML. */
-function walkInline(w: Walk, node: MdNode, framing: Framing): void {
+function walkInline(w: Walk, node: MdNode, framing: Framing, byHeading = false): void {
   if (node.children === null) return;
   for (const child of node.children) {
     const range = offsets(child);
     if (!range) continue;
     const [start, end] = range;
     if (child.type === 'inlineCode') {
-      w.doc.inlineCode.push({ text: child.value!, line: lineAt(w.starts, start), framing, start });
+      const line = lineAt(w.starts, start);
+      w.doc.inlineCode.push({
+        text: child.value!,
+        line,
+        framing,
+        start,
+        byHeading,
+        section: currentSection(w),
+      });
       w.doc.codeRanges.push([start, end]);
     } else if (child.type === 'image') {
       if (child.alt) pushSpan(w, 'image-alt', child.alt, start, end, framing);
       if (child.title) pushSpan(w, 'link-title', child.title, start, end, framing);
     } else if (child.type === 'link') {
       if (child.title) pushSpan(w, 'link-title', child.title, start, end, framing);
-      walkInline(w, child, framing);
+      walkInline(w, child, framing, byHeading);
     } else if (child.type === 'html') {
       const kind = child.value!.trimStart().startsWith('<!--') ? 'html-comment' : 'html';
       pushSpan(w, kind, child.value!, start, end, framing);
     } else {
-      walkInline(w, child, framing);
+      walkInline(w, child, framing, byHeading);
     }
   }
 }
@@ -226,7 +247,14 @@ function frontmatterSpans(w: Walk, start: number, end: number): void {
   flush(closing);
 }
 
-function codeBlock(w: Walk, node: MdNode, start: number, end: number, framing: Framing): void {
+function codeBlock(
+  w: Walk,
+  node: MdNode,
+  start: number,
+  end: number,
+  framing: Framing,
+  byHeading: boolean,
+): void {
   w.doc.codeRanges.push([start, end]);
   const opening = lineAt(w.starts, start);
   const last = lineAt(w.starts, Math.max(start, end - 1));
@@ -242,6 +270,7 @@ function codeBlock(w: Walk, node: MdNode, start: number, end: number, framing: F
     endLine,
     section: currentSection(w),
     framing,
+    byHeading,
   });
 }
 
@@ -286,25 +315,22 @@ function walkBlocks(w: Walk, parent: MdNode, inherited: Framing | null, containe
       }
       case 'paragraph': {
         const text = visibleText(child);
+        const led = (introduced && lead !== null) || inherited !== null;
         const framing = introduced ? contextOf(w, lead, inherited) : sectionOf(w, inherited);
-        pushSpan(w, paragraphKind(w, start, end, container), text, start, end, framing);
-        walkInline(w, child, w.doc.spans[w.doc.spans.length - 1]!.framing);
+        pushSpan(w, paragraphKind(w, start, end, container), text, start, end, framing, !led);
+        walkInline(w, child, w.doc.spans[w.doc.spans.length - 1]!.framing, !led);
         // What a paragraph says about the block after it ("Run:", "Bad example:").
         lead = leadInFraming(text);
         introduces = /:\s*$/.test(text);
         break;
       }
       case 'code':
-        codeBlock(w, child, start, end, contextOf(w, lead, inherited));
+        codeBlock(w, child, start, end, contextOf(w, lead, inherited), lead === null && inherited === null);
         lead = null;
         break;
       case 'list':
-        walkBlocks(
-          w,
-          child,
-          contextOf(w, lead, inherited),
-          container === 'blockquote' ? 'blockquote' : 'list-item',
-        );
+        // Items take the lead-in's framing; with none (null) they read the heading trail as they go.
+        walkBlocks(w, child, lead ?? inherited, container === 'blockquote' ? 'blockquote' : 'list-item');
         lead = null;
         break;
       case 'listItem':
@@ -372,6 +398,7 @@ function fallbackDoc(text: string): MarkdownDoc {
       section: '',
       framing: 'instruction',
       contextFraming: 'instruction',
+      byHeading: false,
       start,
       end,
     });

@@ -95,15 +95,21 @@ function escapeRegExp(s: string): string {
 }
 
 /**
- * Scripts the agent runs: those SKILL.md names, and, transitively, scripts those scripts name.
- * Returns the set of file paths.
+ * Files of one kind that SKILL.md's body names, and, transitively, files of that kind those files name. With
+ * `where`, a mention counts only when the line naming the file passes it.
  */
-export function reachableScripts(skill: Skill): Set<string> {
-  const scripts = skill.files.filter((f) => f.kind === 'script').map(scriptName);
+function reachableOfKind(
+  skill: Skill,
+  kind: SkillFile['kind'],
+  where: (line: string) => boolean = () => true,
+): Set<string> {
+  const names = skill.files.filter((f) => f.kind === kind).map(scriptName);
   const reached = new Set<string>();
   const queue: string[] = [];
-  for (const f of scripts) {
-    if (mentions(skill.body, f)) {
+  const named = (text: string, f: ScriptName) =>
+    mentions(text, f) && text.split('\n').some((line) => mentions(line, f) && where(line));
+  for (const f of names) {
+    if (named(skill.body, f)) {
       reached.add(f.path);
       queue.push(f.path);
     }
@@ -112,12 +118,41 @@ export function reachableScripts(skill: Skill): Set<string> {
   while (queue.length > 0) {
     const caller = byPath.get(queue.shift()!);
     if (!caller?.text) continue;
-    for (const f of scripts) {
-      if (!reached.has(f.path) && mentions(caller.text, f)) {
+    for (const f of names) {
+      if (!reached.has(f.path) && named(caller.text, f)) {
         reached.add(f.path);
         queue.push(f.path);
       }
     }
   }
   return reached;
+}
+
+/**
+ * Scripts the agent runs: those SKILL.md names, and, transitively, scripts those scripts name.
+ * Returns the set of file paths.
+ */
+export function reachableScripts(skill: Skill): Set<string> {
+  return reachableOfKind(skill, 'script');
+}
+
+const agentReadCache = new WeakMap<Skill, Set<string>>();
+
+// A line that hands the agent a document as its procedure ("read references/guide.md and follow every step"),
+// rather than pointing at it for reference ("see references/api.md for the endpoints").
+const FOLLOW = /\b(?:follow(?:s|ing)?|execute|carry\s+out|obey|comply\s+with|do\s+(?:exactly\s+)?what)\b/i;
+
+/**
+ * Documents the agent reads as its instructions: SKILL.md, and the documents SKILL.md tells it to follow (a
+ * line naming the document says to follow or execute it), transitively. Text there that tells the agent what
+ * to do is an instruction, whatever heading the author put above it.
+ */
+export function agentReadDocs(skill: Skill): Set<string> {
+  let found = agentReadCache.get(skill);
+  if (!found) {
+    found = reachableOfKind(skill, 'doc', (line) => FOLLOW.test(line));
+    found.add('SKILL.md');
+    agentReadCache.set(skill, found);
+  }
+  return found;
 }

@@ -227,3 +227,53 @@ export function addressesAgent(text: string): boolean {
 export function agentAddressedFraming(text: string, context: Framing): Framing {
   return context === 'user-action' && addressesAgent(text) ? 'instruction' : context;
 }
+
+// Verbs a sentence that tells the agent what to do starts with. An instruction under a heading the author
+// chose ("Detection", "Examples") is still an instruction when it is one: the heading may not discount it.
+const IMPERATIVE_VERBS =
+  'add|append|ask|attach|avoid|bypass|call|change|check|clone|collect|commit|compress|confirm|connect|copy|create|delete|describe|disable|disregard|download|drop|dump|edit|email|embed|enable|encode|encrypt|ensure|enter|execute|exfiltrate|export|extract|fetch|find|follow|forget|format|forward|gather|generate|get|give|grab|grant|hide|ignore|include|insert|install|invoke|keep|launch|leak|list|load|log|look|mail|make|mention|merge|modify|move|obey|omit|open|output|override|overwrite|paste|persist|pipe|post|prepend|pretend|print|push|put|read|remember|remove|rename|replace|reply|report|respond|restart|return|reveal|run|save|scan|search|send|set|share|show|skip|source|start|stop|store|submit|summarize|summarise|switch|sync|take|tell|transfer|treat|trust|turn|update|upload|use|write|zip';
+const IMPERATIVE_START = new RegExp(
+  `^(?:(?:please|always|never|now|first|then|next|also|finally|immediately|silently|quietly|secretly|just|simply|automatically|do not|don'?t|(?:\\w+\\s+){0,1}and)\\s+)*(?:${IMPERATIVE_VERBS})\\b`,
+  'i',
+);
+const ADDRESSED_OBLIGATION =
+  /\b(?:you|the\s+(?:agent|assistant|ai|model)|claude|codex)\s+(?:must|should|shall|will|need\s+to|have\s+to|are\s+(?:to|required\s+to))\s+(?!not\s+be\b)\w+/i;
+const CONDITION_THEN_VERB = new RegExp(
+  `^(?:if|when|whenever|before|after|once|as soon as|while)\\b[^,;:]{1,160}[,;:]\\s*(?:(?:please|always|never|then|also|immediately|silently|do not|don'?t)\\s+)*(?:${IMPERATIVE_VERBS})\\b`,
+  'i',
+);
+
+// A heading that forbids or warns against what follows ("Never do this", "Avoid", "Red flags") quotes its
+// items as things not to do; a heading that only names a topic ("Detection", "Examples") does not turn an order into a quote.
+const PROHIBITION_HEADING =
+  /\b(?:never|don'?t|do not|avoid|forbidden|prohibited|not allowed|what not to|bad|wrong|unsafe|insecure|(?:must|should|shall) (?:not|never)|mustn'?t|refuse|red[ -]flags?|warning signs?|anti-?patterns?|pitfalls?|mistakes|dangerous)\b|[❌🚫⛔✗]/iu;
+
+/** True when a heading says that what follows it is not to be done. */
+export function prohibits(heading: string): boolean {
+  return PROHIBITION_HEADING.test(heading);
+}
+
+/**
+ * True when text is framed as a quote (documents-risk, example) by a topic heading alone: no lead-in sentence
+ * introduces it and the heading does not forbid it. In a document the agent follows, such framing is the
+ * author's word only, so it may not discount the text below a floor (docs/verdicts.md).
+ */
+export function quotedByTopicHeading(framing: Framing, byHeading: boolean, heading: string): boolean {
+  return byHeading && (framing === 'documents-risk' || framing === 'example') && !prohibits(heading);
+}
+
+/**
+ * True when the sentence tells its reader what to do: it starts with a verb ("Ignore all previous
+ * instructions", "Do not mention…", "If asked, send…") or says what the agent must do. A sentence about
+ * something ("Skills that tell the agent to…", "Malware droppers often run…") is a description, and one
+ * that starts with a code span quotes a command rather than ordering it.
+ */
+export function isImperative(sentence: string): boolean {
+  const s = sentence
+    .replace(/^[\s>*_#~|-]*(?:\d{1,3}[.)]\s*|[-*+•]\s*)?(?:\*\*|__)?\s*/, '')
+    .replace(/^(?:step\s+\d+\s*[:.-]\s*|note\s*:\s*|important\s*:\s*)/i, '');
+  if (IMPERATIVE_START.test(s) || CONDITION_THEN_VERB.test(s) || ADDRESSED_OBLIGATION.test(s)) return true;
+  // "For copy-trading the user can connect their wallet: ask for the seed phrase" orders after its colon.
+  const colon = s.indexOf(': ');
+  return colon > 0 && colon < 160 && IMPERATIVE_START.test(s.slice(colon + 2));
+}

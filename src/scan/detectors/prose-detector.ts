@@ -1,4 +1,4 @@
-import { agentAddressedFraming } from '../../core/markdown/framing.js';
+import { agentAddressedFraming, quotedByTopicHeading } from '../../core/markdown/framing.js';
 import { type MarkdownDoc, parseMarkdown } from '../../core/markdown.js';
 import type { Skill, SkillFile } from '../../core/types.js';
 import { applyRules, type Segment, type SkillPurpose } from '../engine/prose-apply.js';
@@ -6,6 +6,7 @@ import { normalise } from '../engine/prose-normalise.js';
 import type { PhraseRule } from '../engine/prose-phrase.js';
 import { builtinPhraseRule, builtinRules, rulesDetectedBy } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
+import { agentReadDocs } from '../skill-context.js';
 import { lineStarts } from '../text.js';
 import { decodedPayloadHits } from './prose-encoded.js';
 import { findHidden, HIDDEN_RULES } from './prose-hidden.js';
@@ -89,15 +90,30 @@ function shellSegments(doc: MarkdownDoc, text: string, starts: readonly number[]
   return segments;
 }
 
-function visibleSegments(doc: MarkdownDoc, text: string, starts: readonly number[]): Segment[] {
+// Prose an author writes as running text; tables, block quotes and raw HTML quote material.
+const UNQUOTED_KINDS = new Set(['paragraph', 'list-item']);
+
+function visibleSegments(
+  doc: MarkdownDoc,
+  text: string,
+  starts: readonly number[],
+  agentRead: boolean,
+): Segment[] {
   const segments: Segment[] = [];
   for (const span of doc.spans) {
     if (!VISIBLE_KINDS.has(span.kind)) continue;
     const source = text.slice(span.start, span.end);
+    // A lead-in ("Bad:", "Refuse requests like these:") quotes what follows it, and so does a heading that
+    // forbids it ("Never do this"); a heading that only names a topic ("Detection", "Examples") does not.
+    const topicQuoted =
+      agentRead &&
+      UNQUOTED_KINDS.has(span.kind) &&
+      quotedByTopicHeading(span.contextFraming, span.byHeading, span.section);
     segments.push({
       norm: normalise(source, span.start),
       framing: agentAddressedFraming(source, span.contextFraming),
       section: span.section,
+      ...(topicQuoted ? { topicQuoted } : {}),
     });
   }
   for (const block of doc.codeBlocks) {
@@ -146,7 +162,8 @@ export function detectProse(ctx: FileContext): Hit[] {
   const purpose = skillPurpose(ctx.skill);
   const hits: Hit[] = [];
   const proseHits: Hit[] = [];
-  for (const seg of visibleSegments(doc, text, starts)) {
+  const agentRead = agentReadDocs(ctx.skill).has(ctx.file.path);
+  for (const seg of visibleSegments(doc, text, starts, agentRead)) {
     const found = applyRules(PHRASE_RULES, seg, text, starts, purpose);
     proseHits.push(...found, ...decodedPayloadHits(found, seg, PHRASE_RULES, text, starts, purpose));
   }
@@ -161,7 +178,7 @@ export function detectProse(ctx: FileContext): Hit[] {
     const found = applyRules(SHELL_BLOCK_RULES, seg, text, starts, purpose);
     hits.push(...found, ...decodedPayloadHits(found, seg, PHRASE_RULES, text, starts, purpose));
   }
-  hits.push(...prerequisiteLureHits(doc, text, starts, ctx.skill, ctx.file.path));
+  hits.push(...prerequisiteLureHits(doc, text, starts, ctx.skill, ctx.file.path, agentRead));
   const hidden = findHidden(doc, text, starts, ctx.file.path === 'SKILL.md');
   hits.push(...hidden.hits);
   for (const seg of hidden.segments) {
@@ -188,7 +205,7 @@ export function phraseDetector(name: string, rules: readonly PhraseRule[]): Dete
       const doc = parseMarkdown(text);
       const purpose = skillPurpose(ctx.skill);
       const segments = [
-        ...visibleSegments(doc, text, starts),
+        ...visibleSegments(doc, text, starts, agentReadDocs(ctx.skill).has(ctx.file.path)),
         ...findHidden(doc, text, starts, ctx.file.path === 'SKILL.md').segments,
       ];
       return strongestPerLine(segments.flatMap((seg) => applyRules(rules, seg, text, starts, purpose)));

@@ -1,4 +1,5 @@
 import { blankCode, commandStance } from '../../core/markdown/command-stance.js';
+import { isImperative, quotedByTopicHeading } from '../../core/markdown/framing.js';
 import type { Framing, MarkdownDoc } from '../../core/markdown.js';
 import type { Rule } from '../../core/rule.js';
 import type { Segment } from '../engine/prose-apply.js';
@@ -114,6 +115,17 @@ export interface ShellSpan {
   start: number;
   framing: Framing;
   language: 'bash' | 'powershell';
+  /** Framed as a quote by a topic heading alone: in the agent's instructions that discounts it only so far. */
+  topicFramed?: boolean;
+}
+
+/** The sentence of the (code-blanked) prose around offset `at`: from the last stop or line break before it. */
+function sentenceAround(prose: string, at: number): string {
+  let from = at;
+  while (from > 0 && !/[.!?\n]/.test(prose[from - 1]!)) from--;
+  let to = at;
+  while (to < prose.length && !/[.!?\n]/.test(prose[to]!)) to++;
+  return prose.slice(from, to);
 }
 
 /** Inline code spans that are a whole command line, for the code detectors: `bash -i >& /dev/tcp/… 0>&1`. */
@@ -143,6 +155,11 @@ export function inlineShellCommands(doc: MarkdownDoc, text: string): ShellSpan[]
       start: start + Math.max(0, code.text.indexOf(line)),
       framing: named ? 'documents-risk' : code.framing,
       language,
+      ...(!named &&
+      quotedByTopicHeading(code.framing, code.byHeading, code.section) &&
+      isImperative(sentenceAround(prose, start))
+        ? { topicFramed: true }
+        : {}),
     });
   }
   return out;

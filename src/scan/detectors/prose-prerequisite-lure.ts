@@ -1,5 +1,7 @@
+import { quotedByTopicHeading, sentenceFraming } from '../../core/markdown/framing.js';
 import type { MarkdownDoc, ProseSpan } from '../../core/markdown.js';
 import type { Skill } from '../../core/types.js';
+import { normalise } from '../engine/prose-normalise.js';
 import { builtinRule } from '../engine/rule-pack.js';
 import type { Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
@@ -161,6 +163,9 @@ const SETUP_CUE = rx(
 const POINTS_TO_LINK = rx(
   String.raw`\b(?:from|here|download\w*|install\w*|set\s?up|get|grab|fetch)\b[^\n.]{0,60}?(?:[:\-=]+>|→|:|\(|\s)\s*<?https?://`,
 );
+const LINK_ALONE = /^\s*<?https?:\/\/\S+>?\s*$/i;
+const LEADS_TO_LINK =
+  /\b(?:from|here|download\w*|install\w*|run\w*|copy|set\s?up|get|grab|fetch)\b[^\n]{0,80}:\s*$/i;
 // Documentation, not something to run.
 const DOCS_LINK =
   /^(?:docs?|developers?|learn|help|support|wiki|blog|manual)\.|\/(?:docs?|documentation|wiki|guides?|manual|reference|blob|tree|issues|pulls?|discussions)(?:\/|$|#)|readthedocs\.|\.md(?:#|$)/i;
@@ -333,6 +338,8 @@ function windowOf(spans: readonly ProseSpan[], index: number): ProseSpan[] {
   return out;
 }
 
+const DEFANGED = /\bh(?:xx|XX)ps?(?::|\[:\])\/\/|\w(?:\[\.\]|\(\.\)|\{\.\}|\[dot\])\w/;
+
 /** SC2 hits for prerequisite lures in a markdown document. */
 export function prerequisiteLureHits(
   doc: MarkdownDoc,
@@ -340,16 +347,32 @@ export function prerequisiteLureHits(
   starts: readonly number[],
   skill: Skill,
   path: string,
+  agentRead = false,
 ): Hit[] {
   const hits: Hit[] = [];
   const spans = doc.spans;
   for (const [index, span] of spans.entries()) {
     if (!PROSE_KINDS.has(span.kind)) continue;
-    const source = text.slice(span.start, span.end);
+    const raw = text.slice(span.start, span.end);
+    // Defanged links (hxxps://host[.]example) are read as the address they stand for.
+    const defanged = DEFANGED.test(raw);
+    const norm = defanged ? normalise(raw, span.start) : null;
+    const source = norm ? norm.text : raw;
+    // A topic heading ("Security notes") above a setup step in the agent's own instructions is no quote.
+    const framing =
+      agentRead && quotedByTopicHeading(span.contextFraming, span.byHeading, span.section)
+        ? sentenceFraming(source, 'instruction')
+        : span.framing;
     if (!/https?:\/\//i.test(source)) continue;
     const window = windowOf(spans, index);
     const context = `${span.section}\n${window.map((s) => text.slice(s.start, s.end)).join('\n')}`;
-    if (!SETUP_CUE.test(context) || !POINTS_TO_LINK.test(source)) continue;
+    // A link on a line of its own points where the line before it says ("run the command from this page:").
+    const pointed =
+      POINTS_TO_LINK.test(source) ||
+      (LINK_ALONE.test(source) &&
+        index > 0 &&
+        LEADS_TO_LINK.test(text.slice(spans[index - 1]!.start, spans[index - 1]!.end)));
+    if (!SETUP_CUE.test(context) || !pointed) continue;
     const from = window[0]!.line;
     const to = span.endLine;
     let elsewhere: string | null = null;
@@ -365,6 +388,7 @@ export function prerequisiteLureHits(
       const own = ownHost(url, host, skill, elsewhere);
       const indicators = hostIndicators(url, host, own);
       if (PASSWORD_ARCHIVE.test(context)) indicators.push({ why: 'a password-protected archive' });
+      if (defanged) indicators.push({ why: 'the link is defanged, as reports write addresses not to visit' });
       // A helper the skill never runs or names again. A link that names it is its vendor's own site,
       // unless the host already looks like throwaway infrastructure (`<helper>.vercel.app`).
       const helper = helperName(context);
@@ -377,7 +401,7 @@ export function prerequisiteLureHits(
       if ((DESKTOP_ONLY.test(context) || BINARY_PATH.test(pathPart)) && !vendorPage(host, context))
         indicators.push({ why: 'a Windows/macOS binary download' });
       let confidence =
-        Math.min(0.97, 0.78 + 0.07 * indicators.length) * PREREQUISITE_LURE_RULE.framing[span.framing];
+        Math.min(0.97, 0.78 + 0.07 * indicators.length) * PREREQUISITE_LURE_RULE.framing[framing];
       const notes = indicators.map((i) => i.why);
       if (helper && usedElsewhere(helper, elsewhere)) {
         // The skill runs the tool it has the reader install: a real dependency, whatever its vendor's TLD.
@@ -393,14 +417,14 @@ export function prerequisiteLureHits(
         notes.push('the text warns against it');
       }
       if (confidence < 0.2) continue;
-      const line = lineAt(starts, span.start + m.index);
+      const line = lineAt(starts, norm ? norm.map[m.index]! : span.start + m.index);
       hits.push({
         rule: PREREQUISITE_LURE_RULE.id,
         line,
         endLine: line,
         evidence: quote(text.slice(starts[line - 1] ?? span.start, starts[line] ?? span.end).trim()),
         confidence,
-        rationale: `a setup step sends the reader to ${host}: ${notes.join('; ')}; framed as ${span.framing}`,
+        rationale: `a setup step sends the reader to ${host}: ${notes.join('; ')}; framed as ${framing}`,
         message: `A setup step sends the reader to download and install from ${host}.`,
       });
     }

@@ -1,4 +1,4 @@
-import { sentenceFraming } from '../../core/markdown/framing.js';
+import { isImperative, sentenceFraming } from '../../core/markdown/framing.js';
 import type { Framing } from '../../core/markdown.js';
 import type { Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
@@ -21,6 +21,12 @@ export interface Segment {
   hiddenRule?: string;
   /** True when the text was decoded, so evidence is the decoded text rather than a slice of the file. */
   decoded?: boolean;
+  /**
+   * Unquoted prose (a paragraph or list item) of a document the agent follows (SKILL.md, or a guide it says
+   * to follow) that only a topic heading ("Detection", "Examples") frames as a quote. An imperative there is
+   * read as the instruction it is, and the author's framing never takes it below AUTHOR_DISCOUNT_FLOOR.
+   */
+  topicQuoted?: boolean;
 }
 
 export interface SkillPurpose {
@@ -31,6 +37,12 @@ export interface SkillPurpose {
 }
 
 const MAX_CONFIDENCE = 0.97;
+/**
+ * The lowest factor that framing the author writes (a heading, a lead-in, the skill calling itself a security
+ * tool) may apply to an unquoted sentence the agent reads as an instruction. Quoting it, refusing it, or
+ * negating it in the sentence itself (the rules' adjustments and mention factor) may go lower.
+ */
+export const AUTHOR_DISCOUNT_FLOOR = 0.5;
 const MIN_CONFIDENCE = 0.1;
 const HIDDEN_BOOST = 1.15;
 
@@ -86,17 +98,21 @@ function confidenceOf(
     c = Math.min(MAX_CONFIDENCE, c * HIDDEN_BOOST);
     return { confidence: c, notes };
   }
-  c *= reframed[framing] ?? rule.framing[framing];
+  let authored = reframed[framing] ?? rule.framing[framing];
   const mentionFactor = rule.mention;
   if (mention && mentionFactor < 1) {
     c *= mentionFactor;
     notes.push('quoted rather than said');
   }
   if (purpose.securityTool && (mention ? mentionFactor < 1 : framing !== 'instruction')) {
-    c *= 0.6;
+    authored *= 0.6;
     notes.push('a security tool quoting what it detects');
   }
-  return { confidence: Math.min(MAX_CONFIDENCE, c), notes };
+  if (seg.topicQuoted && !mention && authored < AUTHOR_DISCOUNT_FLOOR && isImperative(sentence)) {
+    authored = AUTHOR_DISCOUNT_FLOOR;
+    notes.push('said to the agent in its own instructions, so its framing discounts it only so far');
+  }
+  return { confidence: Math.min(MAX_CONFIDENCE, c * authored), notes };
 }
 
 // A rule whose parts span two sentences ("Download it from X. Then run it.") counts a little less.
@@ -246,7 +262,12 @@ export function applyRules(
           fileText,
           starts,
           purpose,
-          framing: seg.hidden ? 'instruction' : sentenceFraming(sentence, seg.framing),
+          framing: seg.hidden
+            ? 'instruction'
+            : sentenceFraming(
+                sentence,
+                seg.topicQuoted && isImperative(sentence) ? 'instruction' : seg.framing,
+              ),
         };
         const hit = hitFor(rule, variant, match, range[0], ctx);
         if (hit && match.end !== range[1]) hit.confidence *= NEXT_SENTENCE_FACTOR;

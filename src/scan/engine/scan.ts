@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Decision } from '../../core/decision.js';
+import { quotedByTopicHeading } from '../../core/markdown/framing.js';
 import { type Framing, parseMarkdown } from '../../core/markdown.js';
 import type { Rule } from '../../core/rule.js';
 import { patternById } from '../../core/taxonomy.js';
@@ -18,10 +19,11 @@ import { proseDetectors } from '../detectors/prose-index.js';
 import { inlineShellCommands } from '../detectors/prose-inline-commands.js';
 import { discountOwnVendor } from '../own-vendor.js';
 import { type Detector, type FileContext, type Hit, RULE_SEVERITY_FROM } from '../rule.js';
-import { declaredHosts, reachableScripts } from '../skill-context.js';
+import { agentReadDocs, declaredHosts, reachableScripts } from '../skill-context.js';
 import { applySuppressions, type Baseline } from '../suppress.js';
 import { lineAt, lineStarts } from '../text.js';
 import { codeMatchDetector } from './code-match.js';
+import { AUTHOR_DISCOUNT_FLOOR } from './prose-apply.js';
 import { loadUserRules } from './rule-pack.js';
 
 export const ALL_DETECTORS: readonly Detector[] = [...proseDetectors, ...codeDetectors];
@@ -132,6 +134,8 @@ async function scanSnippet(
     skip?: ReadonlySet<string>;
     /** Framing weights instead of each rule's own, for snippets whose risk framing does not lower. */
     framingFactor?: Readonly<Record<Framing, number>>;
+    /** The least factor framing may apply (a block a topic heading alone frames in the agent's instructions). */
+    framingFloor?: number;
   },
   detectors: readonly Detector[],
   run: ScanRun,
@@ -149,14 +153,20 @@ async function scanSnippet(
     ...ctx,
     file: virtual,
     text: snippet.code,
-    reachable: ctx.file.path === 'SKILL.md' && snippet.framing === 'instruction',
+    // A block in the agent's instructions that only a topic heading frames as a quote is still run.
+    reachable:
+      (ctx.file.path === 'SKILL.md' && snippet.framing === 'instruction') ||
+      snippet.framingFloor !== undefined,
   };
   for (const d of detectors) {
     if (!d.appliesTo(virtual)) continue;
     for (const hit of await runDetector(d, snippetCtx, run)) {
       if (snippet.skip?.has(hit.rule)) continue;
       // How much the block's framing in the prose around it says about whether the agent will run it.
-      const factor = (snippet.framingFactor ?? run.rules.get(hit.rule)?.framing)?.[snippet.framing] ?? 1;
+      const factor = Math.max(
+        (snippet.framingFactor ?? run.rules.get(hit.rule)?.framing)?.[snippet.framing] ?? 1,
+        snippet.framingFloor ?? 0,
+      );
       const framed = factor < 1 ? `; in ${snippet.what} framed as ${snippet.framing}` : '';
       out.push({
         file: ctx.file.path,
@@ -186,9 +196,16 @@ async function scanCodeBlocks(
 ): Promise<void> {
   const doc = parseMarkdown(ctx.text);
   const folder = ctx.file.path.includes('/') ? ctx.file.path.replace(/[^/]*$/, '') : '';
+  const agentRead = agentReadDocs(ctx.skill).has(ctx.file.path);
   for (const block of doc.codeBlocks) {
     if (EMBEDDED_LANGUAGES.has(block.lang)) {
-      const snippet = { ...block, language: block.lang, what: 'a fenced block' };
+      const floored = agentRead && quotedByTopicHeading(block.framing, block.byHeading, block.section);
+      const snippet = {
+        ...block,
+        language: block.lang,
+        what: 'a fenced block',
+        ...(floored ? { framingFloor: AUTHOR_DISCOUNT_FLOOR } : {}),
+      };
       await scanSnippet(ctx, snippet, detectors, run, out);
       continue;
     }
@@ -217,6 +234,7 @@ async function scanCodeBlocks(
       line,
       framing: cmd.framing,
       what: 'inline code',
+      ...(agentRead && cmd.topicFramed ? { framingFloor: AUTHOR_DISCOUNT_FLOOR } : {}),
     };
     await scanSnippet(ctx, snippet, detectors, run, out);
   }
@@ -338,6 +356,8 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
       .map((l) => toFinding(l, rules))
       .filter((f): f is Finding => f !== null);
     discountOwnVendor(skill, raw);
+    const instructions = agentReadDocs(skill);
+    for (const f of raw) if (f.file !== 'SKILL.md' && instructions.has(f.file)) f.inInstructions = true;
     const findings = dedupe(raw);
     applySuppressions(skill, findings, {
       ...(options.baseline ? { baseline: options.baseline } : {}),
