@@ -116,6 +116,26 @@ function isEmphasisMark(source: string, i: number): boolean {
 const SPACE = 32;
 const BACKTICK = 96;
 
+/**
+ * A look-alike letter is a disguise inside a word that also has Latin letters ("раypal", "іgnore") or that is
+ * made of four or more look-alikes alone ("ехес"); a word with other Cyrillic or Greek letters is that language's word and
+ * stays as written, so rules for Russian read it.
+ */
+function inLatinWord(source: string, at: number): boolean {
+  let from = at;
+  let to = at + 1;
+  while (from > 0 && isWordChar(source[from - 1])) from--;
+  while (to < source.length && isWordChar(source[to])) to++;
+  let latin = false;
+  for (let i = from; i < to; i++) {
+    const c = source.charCodeAt(i);
+    if (c >= 0x80 && CONFUSABLES[source[i]!] === undefined) return false;
+    if (c < 0x80) latin = true;
+  }
+  // Short all-look-alike words ("не", "он") are ordinary Russian.
+  return latin || to - from >= 4;
+}
+
 // Defanged addresses, as threat reports and lures write them so they are not clickable or scanned:
 // `hxxps://evil[.]example(.)com`. Rules read them as the address they stand for; the evidence keeps the
 // original text. A bracketed dot counts only between word characters (`[.]` alone is not an address).
@@ -181,7 +201,7 @@ export function normalise(source: string, base: number): NormalText {
     }
     atLineStart = false;
     const folded = CONFUSABLES[ch];
-    if (folded !== undefined) pushUnit(folded, offset);
+    if (folded !== undefined && inLatinWord(source, offset)) pushUnit(folded, offset);
     else {
       pushUnit(ch[0]!, offset);
       if (width === 2) pushUnit(ch[1]!, offset + 1);
@@ -250,7 +270,8 @@ export function sentences(text: string): [number, number][] {
   let start = 0;
   // A table row ends where the next row starts (`| … | | … |` once line breaks are spaces): cells of
   // different rows are not one sentence.
-  const re = /[.!?]+(?=\s+(?:[A-Z0-9"“'([]|[-*•] )|\s*$)|\s[•▪]\s|;\s+(?=[A-Z])|\|\s+(?=\|)/g;
+  // CJK sentences end at a full-width stop with no space after it.
+  const re = /[.!?]+(?=\s+(?:[A-Z0-9"“'([]|[-*•] )|\s*$)|[。！？]+|\s[•▪]\s|;\s+(?=[A-Z])|\|\s+(?=\|)/g;
   for (const m of text.matchAll(re)) {
     const end = m.index + m[0].length;
     pushRange(ranges, start, end, text);
