@@ -238,13 +238,38 @@ function tagFinder(text: string, out: HiddenResult, starts: readonly number[]): 
   }
 }
 
-function encodedFinder(doc: MarkdownDoc, text: string, starts: readonly number[], out: HiddenResult): void {
-  const seen = new Set<number>();
+/** Where to look for encoded text: prose spans, and in the agent's own instructions, code blocks too. */
+function encodedPlaces(doc: MarkdownDoc, text: string, starts: readonly number[], primary: boolean) {
+  const places: { start: number; end: number; section: string; where: string }[] = [];
   for (const span of doc.spans) {
     if (span.kind === 'image-alt' || span.kind === 'link-title') continue;
-    const source = text.slice(span.start, span.end);
+    places.push({ start: span.start, end: span.end, section: span.section, where: 'the prose' });
+  }
+  // A one-liner that decodes a constant and prints "installation steps" for the agent to follow hides its
+  // instructions from every text scan; what it decodes to is read as text addressed to the agent.
+  if (primary) {
+    for (const block of doc.codeBlocks) {
+      const start = starts[block.line - 1];
+      if (start === undefined) continue;
+      const end = starts[block.endLine] ?? text.length;
+      places.push({ start, end, section: block.section, where: 'a code block' });
+    }
+  }
+  return places;
+}
+
+function encodedFinder(
+  doc: MarkdownDoc,
+  text: string,
+  starts: readonly number[],
+  primary: boolean,
+  out: HiddenResult,
+): void {
+  const seen = new Set<number>();
+  for (const place of encodedPlaces(doc, text, starts, primary)) {
+    const source = text.slice(place.start, place.end);
     for (const blob of findEncodedBlobs(source, 50)) {
-      const at = span.start + blob.index;
+      const at = place.start + blob.index;
       if (seen.has(at) || !blob.printable) continue;
       seen.add(at);
       // Data URIs carry images and fonts, not prose.
@@ -259,12 +284,12 @@ function encodedFinder(doc: MarkdownDoc, text: string, starts: readonly number[]
         endLine: line,
         evidence: quote(decoded),
         confidence: Math.max(0.6, strength),
-        rationale: `decoded from ${blob.encoding} in the prose (the evidence is the decoded text; encoded: ${quote(blob.encoded, 60)})`,
+        rationale: `decoded from ${blob.encoding} in ${place.where} (the evidence is the decoded text; encoded: ${quote(blob.encoded, 60)})`,
       });
       out.segments.push({
         norm: atOffset(decoded, at),
         framing: 'instruction',
-        section: span.section,
+        section: place.section,
         hidden: `${blob.encoding}-encoded text`,
         hiddenRule: HIDDEN_RULES.encoded.id,
         decoded: true,
@@ -482,7 +507,7 @@ export function findHidden(
   commentFinder(doc, text, starts, out);
   invisibleFinder(text, out);
   tagFinder(text, out, starts);
-  encodedFinder(doc, text, starts, out);
+  encodedFinder(doc, text, starts, primary, out);
   altFinder(doc, starts, out);
   otherAltFinder(doc, text, starts, out);
   htmlFinder(doc, text, starts, out);
