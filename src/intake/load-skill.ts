@@ -28,6 +28,23 @@ export interface SkillExtras {
 
 const SKILL_MD = 'SKILL.md';
 
+/** How much further than other files the files SKILL.md names are read (still within maxTextBytes). */
+export const NAMED_READ_FACTOR = 8;
+const MAX_NAMED = 200;
+// A relative path with an extension, as SKILL.md names its scripts and documents (`scripts/run.py`, `./a.sh`).
+const NAMED_PATH =
+  /(?<![\w./~$-])(?:\.\/)?((?:[\w@+-][\w.@+-]*\/){0,12}[\w@+-][\w.@+-]*\.[A-Za-z0-9]{1,6})(?![\w/])/g;
+
+/** The relative file paths SKILL.md names, in the order it names them (at most MAX_NAMED). */
+export function namedPaths(text: string): string[] {
+  const found = new Set<string>();
+  for (const m of text.matchAll(NAMED_PATH)) {
+    if (found.size >= MAX_NAMED) break;
+    if (m[1] !== SKILL_MD) found.add(m[1]!);
+  }
+  return [...found];
+}
+
 function warning(code: string, message: string, file: string): Diagnostic {
   return { code, level: 'warning', message, file };
 }
@@ -71,11 +88,12 @@ async function readSkillFile(
   abs: string | Buffer,
   stat: Stats,
   state: ReadState,
+  readLimit = state.limits.maxReadBytes,
 ): Promise<ReadOutcome> {
   const { limits } = state;
   // Budgets are reserved before the first await, in file order, so concurrent reads stay deterministic.
   const textRoom = Math.max(0, limits.maxTextBytes - state.textBytes);
-  const readBytes = Math.min(limits.maxReadBytes, stat.size, textRoom);
+  const readBytes = Math.min(readLimit, stat.size, textRoom);
   state.textBytes += readBytes;
   const hashing = stat.size <= limits.maxTotalBytes - state.hashedBytes;
   if (hashing) state.hashedBytes += stat.size;
@@ -87,7 +105,7 @@ async function readSkillFile(
       file: path,
     });
   }
-  if (readBytes < Math.min(limits.maxReadBytes, stat.size)) {
+  if (readBytes < Math.min(readLimit, stat.size)) {
     reportOnce(state, {
       code: 'limit-text-bytes',
       level: 'warning',
@@ -176,10 +194,20 @@ export async function loadSkill(
     );
   }
 
-  const walked = walkSkill(root, limits);
+  const named = namedPaths(skillMd.text);
+  const walked = walkSkill(root, limits, named);
   const others = walked.files.filter((entry) => entry.path !== SKILL_MD);
+  const wanted = new Set(named);
+  // What SKILL.md names is read further than the rest: a megabyte of filler ahead of a script's payload must
+  // not push the payload past what the scan reads.
   const outcomes = await mapInBatches(others, (entry) =>
-    readSkillFile(entry.path, entry.abs, entry.stat, state),
+    readSkillFile(
+      entry.path,
+      entry.abs,
+      entry.stat,
+      state,
+      wanted.has(entry.path) ? limits.maxReadBytes * NAMED_READ_FACTOR : limits.maxReadBytes,
+    ),
   );
   const files = [skillMd, ...outcomes.map((o) => o.file)];
   for (const outcome of outcomes) notes.push(...outcome.notes);

@@ -84,13 +84,47 @@ function examine(dir: string, dirAbs: Buffer, raw: Buffer): Examined {
   }
 }
 
-export function walkSkill(root: string, limits: WalkLimits): WalkResult {
+/**
+ * The regular files among `named` (paths relative to the root that SKILL.md names), found by lstat alone:
+ * every folder on the way must be a real folder (no link is followed) and the path may not leave the root.
+ */
+function namedFiles(root: string, named: readonly string[]): WalkedFile[] {
+  const found: WalkedFile[] = [];
+  for (const path of named) {
+    const parts = path.split('/');
+    if (parts.some((p) => p === '' || p === '.' || p === '..')) continue;
+    let ok = true;
+    for (let i = 1; i < parts.length && ok; i++) {
+      try {
+        ok = lstatSync(resolve(root, ...parts.slice(0, i))).isDirectory();
+      } catch {
+        ok = false;
+      }
+    }
+    if (!ok) continue;
+    const abs = Buffer.from(resolve(root, ...parts));
+    try {
+      const stat = lstatSync(abs);
+      if (stat.isFile()) found.push({ path, abs, stat });
+    } catch {
+      // Named but not there: nothing to read.
+    }
+  }
+  return found;
+}
+
+/**
+ * Lists the skill's files. Files SKILL.md names (`named`) come first, before any limit can be reached, so
+ * padding a skill with thousands of files or nesting does not push the scripts it runs out of the scan.
+ */
+export function walkSkill(root: string, limits: WalkLimits, named: readonly string[] = []): WalkResult {
   const realRoot = realpathSync.native(root);
-  const result: WalkResult = { files: [], links: [], diagnostics: [] };
+  const result: WalkResult = { files: namedFiles(root, named), links: [], diagnostics: [] };
+  const listed = new Set(result.files.map((f) => f.path));
   const warn = (code: string, message: string, file?: string) =>
     result.diagnostics.push({ code, level: 'warning', message, ...(file ? { file } : {}) });
   let depthReported = false;
-  let examined = 0;
+  let examined = result.files.length;
   // Depth-first in sorted order, so the same tree always yields the same list (and the same cut-off).
   const stack: Array<{ dir: string; abs: Buffer; depth: number }> = [
     { dir: '', abs: Buffer.from(root), depth: 0 },
@@ -167,7 +201,7 @@ export function walkSkill(root: string, limits: WalkLimits): WalkResult {
             }
           } else subdirs.push({ dir: path, abs });
         } else if (stat.isFile()) {
-          result.files.push({ path: toPosix(path), abs, stat });
+          if (!listed.has(toPosix(path))) result.files.push({ path: toPosix(path), abs, stat });
         } else {
           warn('special-file', `${path} is ${specialKind(stat)}; skipped without opening it`, path);
         }

@@ -41,7 +41,30 @@ export function analyseCode(language: string, text: string): Promise<CodeModel |
   return pending;
 }
 
-async function analyse(language: string, text: string, depth: number): Promise<CodeModel | null> {
+const COMMENT_LINE: Record<string, RegExp> = {
+  bash: /^[ \t]*#.*$/gm,
+  python: /^[ \t]*#.*$/gm,
+  powershell: /^[ \t]*#.*$/gm,
+  javascript: /^[ \t]*\/\/.*$/gm,
+  typescript: /^[ \t]*\/\/.*$/gm,
+};
+
+/**
+ * A script over the parse limit with its whole-line comments emptied (lines keep their numbers): megabytes of
+ * comment lines ahead of the code are how a payload is pushed past what a scanner parses. The shebang stays.
+ */
+export function withoutCommentLines(text: string, lang: string): string {
+  const re = COMMENT_LINE[lang];
+  if (!re) return text;
+  const shebang = text.startsWith('#!') ? text.slice(0, text.indexOf('\n') + 1 || text.length) : '';
+  return shebang + text.slice(shebang.length).replace(re, '');
+}
+
+async function analyse(language: string, original: string, depth: number): Promise<CodeModel | null> {
+  const text =
+    original.length > MAX_PARSE_CHARS
+      ? withoutCommentLines(original, codeLanguage(language) ?? '')
+      : original;
   const tree = await parseSyntax(language, text);
   if (!tree) return null;
   const parsedChars = tree.rootNode.endIndex;

@@ -2,10 +2,13 @@ import type { Detector } from '../rule.js';
 import { frontmatterNamespaceDetector } from './frontmatter-namespace.js';
 import { frontmatterPermissionsDetector } from './frontmatter-permissions.js';
 import { proseDetector } from './prose-detector.js';
+import { scanCoverageDetector } from './scan-coverage.js';
 
-// Every detector that reads documents: prose rules (with hidden content) and the frontmatter checks.
+// Every detector that reads documents: prose rules (with hidden content), the frontmatter checks, and
+// whether the skill was read whole.
 export const proseDetectors: Detector[] = [
   proseDetector,
   frontmatterPermissionsDetector,
   frontmatterNamespaceDetector,
+  scanCoverageDetector,
 ];
