@@ -1,5 +1,6 @@
 // Every code and manifest detector, for the engine to run over scripts, fenced code blocks and manifests.
 import type { Detector } from '../rule.js';
+import { analysisProbeDetector } from './code-analysis-probe.js';
 import { embeddedDetector } from './code-embedded.js';
 import { exfiltrationDetector } from './code-exfiltration.js';
 import { filesystemDetector } from './code-filesystem.js';
@@ -30,4 +31,5 @@ export const codeDetectors: Detector[] = [
   injectionDetector,
   secretsDetector,
   mcpDetector,
+  analysisProbeDetector,
 ];
