@@ -2,11 +2,14 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { printable } from '../core/format.js';
+import type { EvasionReport, EvasionSubject } from '../scan/evaluate/index.js';
 import type { SkillScanResult } from '../scan/index.js';
 import {
   accuracy,
   type CrossSource,
+  carries,
   crossSource,
+  DECISIVE_INDICATORS,
   decide,
   explain,
   groupBy,
@@ -140,6 +143,10 @@ export interface EvalVerdictsReport {
   misses: Mistake[];
   falseAlarms: Mistake[];
   crossSource?: Omit<CrossSource, 'predictions'>;
+  /** How many skills of each label each decisive indicator fires on (its precision on benign skills). */
+  decisive: { indicator: string; malicious: number; risky: number; benign: number }[];
+  /** The evasion suite (`--evasion`): the share of risky malicious and passing benign skills that hold. */
+  evasion?: EvasionReport;
 }
 
 function mistake(s: LabelledSkill, p: Prediction, because: string): Mistake {
@@ -186,6 +193,16 @@ export function evalVerdicts(
     predictions
       .filter((p) => (p.label !== 'benign') === pos && (p.status === 'risky') !== pos)
       .map((p) => mistake(sample.get(p.id)!, p, explained.get(p.id)!));
+  const decisive = DECISIVE_INDICATORS.map((def) => {
+    const fires = samples.filter((s) => s.findings.some((f) => carries(def, f)));
+    const count = (label: VerdictLabel) => fires.filter((s) => s.label === label).length;
+    return {
+      indicator: def.id,
+      malicious: count('malicious'),
+      risky: count('risky'),
+      benign: count('benign'),
+    };
+  });
   const report: EvalVerdictsReport = {
     version: 1,
     skills: samples.length,
@@ -195,6 +212,7 @@ export function evalVerdicts(
     bySource,
     misses: wrong(true),
     falseAlarms: wrong(false),
+    decisive,
   };
   if (options.crossSource) {
     const { predictions: _, ...cross } = crossSource(samples);
@@ -249,9 +267,38 @@ export function renderEvalVerdictsText(r: EvalVerdictsReport, verbose: boolean):
     }
     if (!verbose && items.length > 20) out.push(`  … ${items.length - 20} more (--verbose lists all)`);
   };
+  out.push(
+    '',
+    'Decisive indicators (skills each fires on, by label; any benign one is a false alarm it causes):',
+  );
+  for (const d of r.decisive)
+    out.push(`  ${d.indicator.padEnd(22)} malicious ${d.malicious}  risky ${d.risky}  benign ${d.benign}`);
   list('Misses: malicious or risky, not called risky', r.misses);
   list('False alarms: benign, called risky', r.falseAlarms);
+  if (r.evasion) out.push('', ...evasionLines(r.evasion, verbose));
   return `${out.join('\n')}\n`;
+}
+
+/** The evasion tables: per transformation, how many skills held their status and what the others became. */
+export function evasionLines(e: EvasionReport, verbose: boolean): string[] {
+  const out: string[] = [];
+  const table = (applies: 'malicious' | 'benign', title: string) => {
+    out.push(title);
+    for (const row of e.rows.filter((r) => r.applies === applies)) {
+      const s = row.split;
+      out.push(
+        `  ${row.transformation.padEnd(24)} ${pct(row.share).padStart(7)}  ${row.held}/${row.skills}  (pass/caution/risky ${s.pass}/${s.caution}/${s.risky}): ${row.description}`,
+      );
+      for (const g of verbose ? row.gaveWay : []) out.push(`      ${printable(g.id)} → ${g.status}`);
+    }
+  };
+  table(
+    'malicious',
+    `Evasion: malicious skills flagged risky (${e.malicious}) that stay risky when rewritten`,
+  );
+  out.push('');
+  table('benign', `Evasion: passing benign skills (${e.benign}) that stay pass with honest additions`);
+  return out;
 }
 
 export function registerEvalVerdicts(program: Command): void {
@@ -271,7 +318,16 @@ export function registerEvalVerdicts(program: Command): void {
     )
     .option('--format <format>', 'text or json', oneOf(['text', 'json'] as const), 'text')
     .option('--out <file>', 'write the report here instead of stdout')
+    .option(
+      '--evasion',
+      'rewrite risky malicious and passing benign skills as an attacker or an honest author would, and report the share that keeps its status (eval/evasion/README.md)',
+      false,
+    )
     .option('--verbose', 'list every miss and false alarm', false)
+    .option(
+      '-q, --quiet',
+      'no progress output (this command prints none; accepted as every command accepts it)',
+    )
     .action(
       async (
         dirs: string[],
@@ -281,18 +337,31 @@ export function registerEvalVerdicts(program: Command): void {
           format: 'text' | 'json';
           out?: string;
           verbose: boolean;
+          evasion: boolean;
         },
       ) => {
         const { scanSource } = await import('../scan/index.js');
         const samples: LabelledSkill[] = [];
         const errors: Record<string, string> = {};
+        const subjects: EvasionSubject[] = [];
         for (const [i, dir] of dirs.entries()) {
           const corpus = loadLabelledCorpus(dir, i === 0 ? options.labels : undefined);
           const got = await scanLabelled(corpus, (root) => scanSource(root));
           samples.push(...got.samples);
           Object.assign(errors, got.errors);
+          for (const s of got.samples)
+            subjects.push({
+              id: s.id,
+              dir: join(corpus.root, s.id),
+              label: s.label,
+              status: decide(s.findings).status,
+            });
         }
         const report = evalVerdicts(samples, errors, { crossSource: options.crossSource });
+        if (options.evasion) {
+          const { runEvasion } = await import('../scan/evaluate/index.js');
+          report.evasion = await runEvasion(subjects);
+        }
         emit(
           options.format === 'json'
             ? `${JSON.stringify(report, null, 2)}\n`

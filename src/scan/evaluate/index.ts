@@ -371,3 +371,7 @@ function renderErrors(r: EvalResult): string[] {
   }
   return out;
 }
+
+export { TRANSFORMATIONS, type Transformation } from './evasion.js';
+// The evasion suite (eval/evasion/README.md) lives beside the scanner's own evaluation.
+export { type EvasionReport, type EvasionRow, type EvasionSubject, runEvasion } from './evasion-run.js';

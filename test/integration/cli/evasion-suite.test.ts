@@ -1,0 +1,87 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadLabelledCorpus, scanLabelled } from '../../../src/cli/eval-verdicts.js';
+import { type SkillFiles, TRANSFORMATIONS } from '../../../src/scan/evaluate/evasion.js';
+import { type EvasionSubject, runEvasion } from '../../../src/scan/evaluate/evasion-run.js';
+import { scanSource } from '../../../src/scan/scan-source.js';
+import { decide } from '../../../src/score/verdict.js';
+import { STEALER } from '../../support/evasion-stealer.js';
+
+// The evasion suite (eval/evasion/README.md) through the real intake and scanner: the attacker's shapes keep a
+// stealer from passing, and the whole suite on the team's own set holds each transformation at the share it
+// reaches today.
+
+const transform = (id: string) => TRANSFORMATIONS.find((t) => t.id === id)!;
+describe('the attacker shapes', () => {
+  const work = mkdtempSync(join(tmpdir(), 'evasion-shapes-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  async function statusOf(name: string, skill: SkillFiles): Promise<string | undefined> {
+    const dir = join(work, name);
+    for (const [path, bytes] of skill) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), bytes);
+    }
+    return (await scanSource(dir))[0]?.scan?.status;
+  }
+
+  it('keep a padded stealer risky: past the entry limit, behind megabytes of comments', async () => {
+    expect(await statusOf('plain', STEALER)).toBe('risky');
+    expect(await statusOf('files', transform('padded-file-count').apply(STEALER)!)).toBe('risky');
+    expect(await statusOf('size', transform('padded-script-size').apply(STEALER)!)).toBe('risky');
+  });
+
+  it('never pass a stealer nested past the depth limit and found at run time', async () => {
+    expect(await statusOf('deep', transform('deep-scripts').apply(STEALER)!)).not.toBe('pass');
+  });
+});
+
+// The share of each transformation's skills that held their status on eval/verdicts when this was written:
+// the suite fails if a change lets any of them drop (raise a figure when a fix moves it up).
+const HELD_AT_LEAST: Record<string, number> = {
+  'security-title': 16 / 17,
+  'security-notes-section': 16 / 17,
+  'examples-section': 16 / 17,
+  'detection-section': 16 / 17,
+  'benign-description': 1,
+  'moved-to-reference': 16 / 17,
+  'moved-to-script': 1,
+  'encoded-base64': 1,
+  'encoded-hex': 1,
+  'encoded-instructions': 16 / 17,
+  'defanged-urls': 1,
+  'padded-file-count': 11 / 12,
+  'padded-script-size': 11 / 12,
+  // Found only with `find` at run time: caution is the most the scan can say without running it.
+  'deep-scripts': 4 / 12,
+  'never-do-list': 1,
+  'api-reference': 1,
+  'vendor-installer': 1,
+  'security-title-benign': 33 / 34,
+};
+
+describe("the suite on the team's own set", () => {
+  it('holds every transformation at or above its recorded share', { timeout: 240_000 }, async () => {
+    const corpus = loadLabelledCorpus('eval/verdicts');
+    const { samples } = await scanLabelled(corpus, (root) => scanSource(root));
+    const subjects: EvasionSubject[] = samples.map((s) => ({
+      id: s.id,
+      dir: join(corpus.root, s.id),
+      label: s.label,
+      status: decide(s.findings).status,
+    }));
+    const report = await runEvasion(subjects);
+    expect(report.malicious).toBeGreaterThanOrEqual(16);
+    expect(report.benign).toBeGreaterThanOrEqual(30);
+    const below = report.rows
+      .filter((r) => r.skills > 0 && (r.share ?? 0) < (HELD_AT_LEAST[r.transformation] ?? 1) - 1e-9)
+      .map(
+        (r) =>
+          `${r.transformation} ${r.held}/${r.skills}: ${r.gaveWay.map((g) => `${g.id}→${g.status}`).join(', ')}`,
+      );
+    expect(below).toEqual([]);
+    expect(report.rows.map((r) => r.transformation).sort()).toEqual(Object.keys(HELD_AT_LEAST).sort());
+  });
+});
