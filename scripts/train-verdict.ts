@@ -1,19 +1,22 @@
 // Trains the verdict model (src/score/verdict-model.json) on labelled real skills: `npm run train:verdict
-// [-- <corpus>...]`. Defaults: the development corpus beside the checkout (../shared/corpus) and the team's
-// own eval/verdicts. Writes the weights, the thresholds and where they came from, including the
-// leave-one-source-out figures, so a reader of the model file knows what it was fitted on and how well it
-// generalised. Never run on acceptance sets: figures on data the model was fitted on are not evidence.
+// [-- <corpus>...]`. Default: the development corpus beside the checkout (../shared/corpus) alone; the team's
+// eval/verdicts stays out, so bench/verdicts.ts measures on skills the model never saw. Writes the weights, the
+// thresholds and where they came from (the scanner's digest, the leave-one-source-out figures), and a frozen
+// snapshot of the feature rows that test/unit/score/verdict-model.test.ts refits to the same model. Never run
+// on acceptance sets: figures on data the model was fitted on are not evidence.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { loadLabelledCorpus, scanLabelled } from '../src/cli/eval-verdicts.js';
 import { scanSource } from '../src/scan/scan-source.js';
+import { SNAPSHOT_FILE, scannerDigest } from './verdict-provenance.js';
 import {
   crossSource,
   DEFAULT_L2,
   DEFAULT_TARGETS,
-  fitVerdict,
+  featureRows,
+  fitRows,
   type LabelledSkill,
   metrics,
   namedWeights,
@@ -23,7 +26,7 @@ import {
 const args = process.argv.slice(2);
 const outIndex = args.indexOf('--out');
 const out = outIndex >= 0 ? args.splice(outIndex, 2)[1]! : 'src/score/verdict-model.json';
-const corpora = args.length ? args : ['../shared/corpus', 'eval/verdicts'];
+const corpora = args.length ? args : ['../shared/corpus'];
 
 const samples: LabelledSkill[] = [];
 const provenance: Record<string, unknown>[] = [];
@@ -51,7 +54,9 @@ for (const dir of corpora) {
   console.error(`${dir}: ${got.length} skills scanned`);
 }
 
-const fitted = fitVerdict(samples);
+// Rounded as the snapshot stores them, so that refitting the snapshot gives this model to the last digit.
+const rows = featureRows(samples).map((r) => ({ ...r, values: r.values.map((v) => Math.round(v * 1e6) / 1e6) }));
+const fitted = fitRows(rows);
 const inSample = metrics(predictAll(fitted, samples));
 const cross = crossSource(samples);
 let commit = 'unknown';
@@ -70,6 +75,7 @@ const model = {
   training: {
     trainedAt: new Date().toISOString().slice(0, 10),
     scannerCommit: commit,
+    scannerDigest: scannerDigest(),
     positive: 'labelled malicious or risky',
     l2: DEFAULT_L2,
     targets: DEFAULT_TARGETS,
@@ -89,4 +95,9 @@ const model = {
   },
 };
 writeFileSync(out, `${JSON.stringify(model, null, 2)}\n`);
+mkdirSync(dirname(SNAPSHOT_FILE), { recursive: true });
+writeFileSync(
+  SNAPSHOT_FILE,
+  `${JSON.stringify({ features: fitted.features, rows })}\n`,
+);
 console.log(JSON.stringify(model, null, 2));
