@@ -122,6 +122,16 @@ export async function scanLabelled(
   return { samples, errors };
 }
 
+/** Scanned, labelled skills as the evasion suite takes them: where each is and the status it has today. */
+export function evasionSubjects(corpus: LabelledCorpus, samples: readonly LabelledSkill[]): EvasionSubject[] {
+  return samples.map((s) => ({
+    id: s.id,
+    dir: join(corpus.root, s.id),
+    label: s.label,
+    status: decide(s.findings).status,
+  }));
+}
+
 interface Mistake {
   id: string;
   source: string;
@@ -349,13 +359,7 @@ export function registerEvalVerdicts(program: Command): void {
           const got = await scanLabelled(corpus, (root) => scanSource(root));
           samples.push(...got.samples);
           Object.assign(errors, got.errors);
-          for (const s of got.samples)
-            subjects.push({
-              id: s.id,
-              dir: join(corpus.root, s.id),
-              label: s.label,
-              status: decide(s.findings).status,
-            });
+          subjects.push(...evasionSubjects(corpus, got.samples));
         }
         const report = evalVerdicts(samples, errors, { crossSource: options.crossSource });
         if (options.evasion) {

@@ -101,13 +101,13 @@ function escapeRegExp(s: string): string {
 function reachableOfKind(
   skill: Skill,
   kind: SkillFile['kind'],
-  where: (line: string) => boolean = () => true,
+  where?: (line: string) => boolean,
 ): Set<string> {
   const names = skill.files.filter((f) => f.kind === kind).map(scriptName);
   const reached = new Set<string>();
   const queue: string[] = [];
   const named = (text: string, f: ScriptName) =>
-    mentions(text, f) && text.split('\n').some((line) => mentions(line, f) && where(line));
+    mentions(text, f) && (!where || text.split('\n').some((line) => mentions(line, f) && where(line)));
   for (const f of names) {
     if (named(skill.body, f)) {
       reached.add(f.path);
@@ -133,10 +133,21 @@ function reachableOfKind(
  * Returns the set of file paths.
  */
 export function reachableScripts(skill: Skill): Set<string> {
-  return reachableOfKind(skill, 'script');
+  return perSkill(scriptsCache, skill, () => reachableOfKind(skill, 'script'));
 }
 
+// The engine and the detectors ask for these sets of the same skill: each is computed once per skill.
+const scriptsCache = new WeakMap<Skill, Set<string>>();
 const agentReadCache = new WeakMap<Skill, Set<string>>();
+
+function perSkill(cache: WeakMap<Skill, Set<string>>, skill: Skill, compute: () => Set<string>): Set<string> {
+  let found = cache.get(skill);
+  if (!found) {
+    found = compute();
+    cache.set(skill, found);
+  }
+  return found;
+}
 
 // A line that hands the agent a document as its procedure ("read references/guide.md and follow every step"),
 // rather than pointing at it for reference ("see references/api.md for the endpoints").
@@ -148,11 +159,7 @@ const FOLLOW = /\b(?:follow(?:s|ing)?|execute|carry\s+out|obey|comply\s+with|do\
  * to do is an instruction, whatever heading the author put above it.
  */
 export function agentReadDocs(skill: Skill): Set<string> {
-  let found = agentReadCache.get(skill);
-  if (!found) {
-    found = reachableOfKind(skill, 'doc', (line) => FOLLOW.test(line));
-    found.add('SKILL.md');
-    agentReadCache.set(skill, found);
-  }
-  return found;
+  return perSkill(agentReadCache, skill, () =>
+    reachableOfKind(skill, 'doc', (line) => FOLLOW.test(line)).add('SKILL.md'),
+  );
 }

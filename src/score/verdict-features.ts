@@ -1,5 +1,5 @@
 import { PATTERNS, patternById } from '../core/taxonomy.js';
-import type { PatternId, Severity } from '../core/types.js';
+import type { PatternId, SafetyStatus, Severity } from '../core/types.js';
 import {
   DYNAMIC_DNS_HOST,
   NO_REPUTATION_SOURCE,
@@ -102,6 +102,9 @@ function told(f: DecisionFinding): string {
 /** The engine's finding for a skill it could not read whole (intake or time limits). */
 export const INCOMPLETE_ANALYSIS_RULE = 'scan.incomplete-analysis';
 
+/** Statuses in order of how much they warn: a floor raises a status only to a higher rank. */
+export const STATUS_RANK: Readonly<Record<SafetyStatus, number>> = { pass: 0, caution: 1, risky: 2 };
+
 /** Below this confidence a finding is too uncertain to decide a status alone. */
 export const DECISIVE_CONFIDENCE = 0.5;
 
@@ -169,11 +172,10 @@ export function decisiveIndicator(
   for (const def of DECISIVE_INDICATORS) {
     for (const f of findings) {
       if (!carries(def, f)) continue;
-      const rank = (d: DecisiveDef) => (d.floor === 'risky' ? 2 : 1);
       if (
         !best ||
-        rank(def) > rank(best.def) ||
-        (rank(def) === rank(best.def) && f.confidence > best.finding.confidence)
+        STATUS_RANK[def.floor] > STATUS_RANK[best.def.floor] ||
+        (def.floor === best.def.floor && f.confidence > best.finding.confidence)
       )
         best = { def, finding: f };
     }

@@ -6,6 +6,7 @@ import {
   decisiveIndicator,
   featureLabel,
   isSafetyFinding,
+  STATUS_RANK,
   skillFeatures,
 } from './verdict-features.js';
 import trained from './verdict-model.json' with { type: 'json' };
@@ -88,8 +89,6 @@ export function decide(active: readonly DecisionFinding[], model: VerdictModel =
   };
 }
 
-const RANK: Record<SafetyStatus, number> = { pass: 0, caution: 1, risky: 2 };
-
 /**
  * The status raised to the floor of the strongest decisive indicator among the findings, with that indicator
  * when it raised it (null when the status already stood at or above its floor).
@@ -99,7 +98,7 @@ export function flooredStatus(
   findings: readonly DecisionFinding[],
 ): { status: SafetyStatus; decisive: ReturnType<typeof decisiveIndicator> } {
   const decisive = decisiveIndicator(findings);
-  if (!decisive || RANK[decisive.def.floor] <= RANK[status]) return { status, decisive: null };
+  if (!decisive || STATUS_RANK[decisive.def.floor] <= STATUS_RANK[status]) return { status, decisive: null };
   return { status: decisive.def.floor, decisive };
 }
 

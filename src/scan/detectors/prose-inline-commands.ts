@@ -119,15 +119,6 @@ export interface ShellSpan {
   topicFramed?: boolean;
 }
 
-/** The sentence of the (code-blanked) prose around offset `at`: from the last stop or line break before it. */
-function sentenceAround(prose: string, at: number): string {
-  let from = at;
-  while (from > 0 && !/[.!?\n]/.test(prose[from - 1]!)) from--;
-  let to = at;
-  while (to < prose.length && !/[.!?\n]/.test(prose[to]!)) to++;
-  return prose.slice(from, to);
-}
-
 /** Inline code spans that are a whole command line, for the code detectors: `bash -i >& /dev/tcp/… 0>&1`. */
 export function inlineShellCommands(doc: MarkdownDoc, text: string): ShellSpan[] {
   const out: ShellSpan[] = [];
@@ -149,7 +140,8 @@ export function inlineShellCommands(doc: MarkdownDoc, text: string): ShellSpan[]
     if (start < 0) continue;
     // A span its sentence rules out ("never run `…`", "`…` and `…` do not match") is named, not prescribed.
     prose ??= blankCode(text, doc.codeRanges);
-    const named = commandStance(prose, start, start + code.text.length).ruledOut;
+    const stance = commandStance(prose, start, start + code.text.length);
+    const named = stance.ruledOut;
     out.push({
       text: line,
       start: start + Math.max(0, code.text.indexOf(line)),
@@ -157,7 +149,7 @@ export function inlineShellCommands(doc: MarkdownDoc, text: string): ShellSpan[]
       language,
       ...(!named &&
       quotedByTopicHeading(code.framing, code.byHeading, code.section) &&
-      isImperative(sentenceAround(prose, start))
+      isImperative(prose.slice(stance.from, stance.to))
         ? { topicFramed: true }
         : {}),
     });

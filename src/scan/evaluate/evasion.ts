@@ -217,24 +217,20 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
           'Reference for detecting jailbreaks, prompt-injection attacks and credential theft in agent skills.',
       }),
   },
-  {
-    id: 'security-notes-section',
-    applies: 'malicious',
-    description: 'every heading under "Security notes", and such a heading above the first line',
-    apply: (files) => prefixHeadings(files, 'Security notes'),
-  },
-  {
-    id: 'examples-section',
-    applies: 'malicious',
-    description: 'every heading under "Examples", and such a heading above the first line',
-    apply: (files) => prefixHeadings(files, 'Examples'),
-  },
-  {
-    id: 'detection-section',
-    applies: 'malicious',
-    description: 'every heading under "Detection", and such a heading above the first line',
-    apply: (files) => prefixHeadings(files, 'Detection'),
-  },
+  ...(
+    [
+      ['security-notes-section', 'Security notes'],
+      ['examples-section', 'Examples'],
+      ['detection-section', 'Detection'],
+    ] as const
+  ).map(
+    ([id, heading]): Transformation => ({
+      id,
+      applies: 'malicious',
+      description: `every heading under "${heading}", and such a heading above the first line`,
+      apply: (files) => prefixHeadings(files, heading),
+    }),
+  ),
   {
     id: 'benign-description',
     applies: 'malicious',

@@ -2,11 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadLabelledCorpus, scanLabelled } from '../../../src/cli/eval-verdicts.js';
+import { evasionSubjects, loadLabelledCorpus, scanLabelled } from '../../../src/cli/eval-verdicts.js';
 import { type SkillFiles, TRANSFORMATIONS } from '../../../src/scan/evaluate/evasion.js';
-import { type EvasionSubject, runEvasion } from '../../../src/scan/evaluate/evasion-run.js';
+import { runEvasion } from '../../../src/scan/evaluate/evasion-run.js';
 import { scanSource } from '../../../src/scan/scan-source.js';
-import { decide } from '../../../src/score/verdict.js';
 import { STEALER } from '../../support/evasion-stealer.js';
 
 // The evasion suite (eval/evasion/README.md) through the real intake and scanner: the attacker's shapes keep a
@@ -66,13 +65,7 @@ describe("the suite on the team's own set", () => {
   it('holds every transformation at or above its recorded share', { timeout: 240_000 }, async () => {
     const corpus = loadLabelledCorpus('eval/verdicts');
     const { samples } = await scanLabelled(corpus, (root) => scanSource(root));
-    const subjects: EvasionSubject[] = samples.map((s) => ({
-      id: s.id,
-      dir: join(corpus.root, s.id),
-      label: s.label,
-      status: decide(s.findings).status,
-    }));
-    const report = await runEvasion(subjects);
+    const report = await runEvasion(evasionSubjects(corpus, samples));
     expect(report.malicious).toBeGreaterThanOrEqual(16);
     expect(report.benign).toBeGreaterThanOrEqual(30);
     const below = report.rows
