@@ -30,6 +30,8 @@ export interface FileContext {
   reachable: boolean;
   /** Hostnames the skill declares in its name, description or body (its documented APIs). */
   declaredHosts: ReadonlySet<string>;
+  /** When `text` is a program of several files (code/program.ts): the file a line of it comes from. */
+  fileOf?: (line: number) => string | null;
 }
 
 export interface Detector {

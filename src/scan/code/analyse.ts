@@ -9,7 +9,7 @@ import { extractJavaScript } from './javascript.js';
 import type { Call, CodeModel, Value } from './model.js';
 import { extractPowerShell } from './powershell.js';
 import { extractPython } from './python.js';
-import type { Embedded, Extraction } from './script.js';
+import { type Embedded, type Extraction, type ProgramScope, SINGLE_FILE } from './script.js';
 import { extractShell } from './shell.js';
 
 const CACHE_SIZE = 32;
@@ -24,18 +24,26 @@ const CODE_HINT =
 const COMMAND_LINE =
   /^\s*(git|rm|cp|mv|cat|tar|zip|scp|ssh|nc|crontab|sudo|pip3?|npm|npx|python3?|node|perl|ruby|systemctl|launchctl|defaults|security|osascript|reg|schtasks|echo|printf|tee|dd|find|xargs|set-\w+|new-\w+|add-\w+|invoke-\w+|start-process)\s+[-~/.$"'\w]/i;
 
-/** Analyses `text` as `language`; null when the language has no grammar. Cached per (language, text). */
-export function analyseCode(language: string, text: string): Promise<CodeModel | null> {
+/**
+ * Analyses `text` as `language`; null when the language has no grammar. Cached per (language, text, modules).
+ * `program` says where each file starts and which modules are the skill's own when `text` is a program of
+ * several files (program.ts).
+ */
+export function analyseCode(
+  language: string,
+  text: string,
+  program: ProgramScope = SINGLE_FILE,
+): Promise<CodeModel | null> {
   const lang = codeLanguage(language);
   if (!lang) return Promise.resolve(null);
-  const key = `${lang}\u0000${text}`;
+  const key = `${lang}\u0000${[...program.modules].join(',')}\u0000${program.rows.join(',')}\u0000${text}`;
   const hit = cache.get(key);
   if (hit) {
     cache.delete(key);
     cache.set(key, hit);
     return hit;
   }
-  const pending = analyse(lang, text, 0).catch(() => null);
+  const pending = analyse(lang, text, 0, program).catch(() => null);
   cache.set(key, pending);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return pending;
@@ -60,7 +68,12 @@ export function withoutCommentLines(text: string, lang: string): string {
   return shebang + text.slice(shebang.length).replace(re, '');
 }
 
-async function analyse(language: string, original: string, depth: number): Promise<CodeModel | null> {
+async function analyse(
+  language: string,
+  original: string,
+  depth: number,
+  program: ProgramScope = SINGLE_FILE,
+): Promise<CodeModel | null> {
   const text =
     original.length > MAX_PARSE_CHARS
       ? withoutCommentLines(original, codeLanguage(language) ?? '')
@@ -75,13 +88,13 @@ async function analyse(language: string, original: string, depth: number): Promi
     ex = extractShell(tree);
     modelLang = 'bash';
   } else if (lang === 'python') {
-    ex = extractPython(tree);
+    ex = extractPython(tree, program);
     modelLang = 'python';
   } else if (lang === 'powershell') {
     ex = extractPowerShell(tree);
     modelLang = 'powershell';
   } else {
-    ex = extractJavaScript(tree);
+    ex = extractJavaScript(tree, program);
     modelLang = 'javascript';
   }
   if (tree.hasError) ex.hasErrors = true;

@@ -14,6 +14,7 @@ import {
   isNetworkCallee,
   isShellCallee,
   lineOf,
+  type ProgramScope,
   ScriptExtractor,
   shellOutputTaint,
   taintOfBits,
@@ -61,8 +62,8 @@ const PASS_TYPES = new Set([
   'type_assertion',
 ]);
 
-export function extractJavaScript(tree: Tree): Extraction {
-  const x = new JavaScriptExtractor();
+export function extractJavaScript(tree: Tree, program?: ProgramScope): Extraction {
+  const x = new JavaScriptExtractor(program);
   x.walk(tree.rootNode);
   return x.finish();
 }
@@ -80,8 +81,40 @@ function canonicalName(name: string): string {
   return n.replace(/^new /, '');
 }
 
+/** A parameter's name (`x`, `x = 1`, `...rest`, TS `x: T`); '' for a destructuring pattern. */
+function parameterName(p: Node | null): string {
+  if (!p) return '';
+  if (p.type === 'identifier') return p.text;
+  if (p.type === 'assignment_pattern') return parameterName(p.childForFieldName('left'));
+  if (p.type === 'rest_pattern') {
+    const inner = parameterName(p.namedChildren[0] ?? null);
+    return inner ? `*${inner}` : '';
+  }
+  if (p.type === 'required_parameter' || p.type === 'optional_parameter')
+    return parameterName(p.childForFieldName('pattern'));
+  return '';
+}
+
+/** Objects every runtime provides: `console.log` is not the script's own `log`. */
+const RUNTIME_GLOBALS = [
+  'console',
+  'JSON',
+  'Math',
+  'Object',
+  'Array',
+  'Promise',
+  'Buffer',
+  'process',
+  'Reflect',
+];
+
 class JavaScriptExtractor extends ScriptExtractor {
   private readonly loopNodes: Node[] = [];
+
+  constructor(program?: ProgramScope) {
+    super(program);
+    for (const g of RUNTIME_GLOBALS) this.importedRoots.add(g);
+  }
 
   walk(root: Node): void {
     const stack: { node: Node; top: boolean; guarded: boolean }[] = [
@@ -107,12 +140,21 @@ class JavaScriptExtractor extends ScriptExtractor {
           this.recordFunction(node.childForFieldName('name'), node.childForFieldName('value'));
           break;
         case 'function_declaration':
+        case 'method_definition':
           this.recordFunction(node.childForFieldName('name'), node);
           break;
-        case 'assignment_expression':
-        case 'augmented_assignment_expression':
-          this.bind(node.childForFieldName('left'), node.childForFieldName('right'));
+        case 'pair':
+          this.recordFunction(node.childForFieldName('key'), node.childForFieldName('value'));
           break;
+        case 'assignment_expression':
+        case 'augmented_assignment_expression': {
+          const left = node.childForFieldName('left');
+          this.bind(left, node.childForFieldName('right'));
+          // `exports.send = function (payload) {…}`
+          if (left?.type === 'member_expression')
+            this.recordFunction(left.childForFieldName('property'), node.childForFieldName('right'));
+          break;
+        }
         case 'for_in_statement': {
           const left = node.childForFieldName('left');
           const right = node.childForFieldName('right');
@@ -145,6 +187,8 @@ class JavaScriptExtractor extends ScriptExtractor {
   }
 
   finish(): Extraction {
+    // Arguments first: every call's values are evaluated after all parameters are bound.
+    for (const s of this.sites) this.bindCall(s.node);
     for (const s of this.sites) this.out.calls.push(this.toCall(s.node, s.topLevel, s.guarded));
     for (const l of this.loopNodes) this.recordLoop(l);
     return this.out;
@@ -152,7 +196,12 @@ class JavaScriptExtractor extends ScriptExtractor {
 
   /** Return expressions of a local function (declaration, function expression or arrow). */
   private recordFunction(name: Node | null, fn: Node | null): void {
-    if (name?.type !== 'identifier' || !fn || !FUNCTIONS.has(fn.type)) return;
+    if (
+      (name?.type !== 'identifier' && name?.type !== 'property_identifier') ||
+      !fn ||
+      !FUNCTIONS.has(fn.type)
+    )
+      return;
     const body = fn.childForFieldName('body');
     if (!body) return;
     const returns =
@@ -162,6 +211,22 @@ class JavaScriptExtractor extends ScriptExtractor {
             .flatMap((r) => (r?.namedChildren[0] ? [r.namedChildren[0]] : []))
         : [body];
     for (const r of returns.slice(0, 16)) this.assign(`${name.text}()`, r);
+    const single = fn.childForFieldName('parameter');
+    const list = single ? [single] : (fn.childForFieldName('parameters')?.namedChildren ?? []);
+    this.recordParams(name.text, list.map(parameterName), fn);
+  }
+
+  protected override memberOf(fn: Node): { method: string; receiver: Node | null } | null {
+    const method = fn.type === 'member_expression' ? fn.childForFieldName('property')?.text : null;
+    return method ? { method, receiver: fn.childForFieldName('object') } : null;
+  }
+
+  private bindCall(node: Node): void {
+    if (node.type !== 'call_expression') return;
+    const args = (node.childForFieldName('arguments')?.namedChildren ?? []).filter(
+      (a): a is Node => a !== null && a.type !== 'comment',
+    );
+    this.bindArguments(node, args, new Map());
   }
 
   private recordImport(node: Node): void {
@@ -169,21 +234,26 @@ class JavaScriptExtractor extends ScriptExtractor {
     const spec = source ? this.valueOf(source).str : null;
     if (!spec) return;
     const mod = moduleName(spec);
+    this.importedRoots.add(mod.split('.')[0]!);
     this.out.names.add(mod);
     if (/^https?:\/\//i.test(spec)) this.out.calls.push(importCall(node, spec));
     const clause = node.namedChildren.find((c) => c?.type === 'import_clause');
     for (const c of clause?.namedChildren ?? []) {
       if (!c) continue;
-      if (c.type === 'identifier') this.aliases.set(c.text, mod);
-      else if (c.type === 'namespace_import') {
+      if (c.type === 'identifier') {
+        this.aliases.set(c.text, mod);
+        this.noteImport(c.text, node);
+      } else if (c.type === 'namespace_import') {
         const id = c.namedChildren[0];
         if (id) this.aliases.set(id.text, mod);
+        if (id) this.noteImport(id.text, node);
       } else if (c.type === 'named_imports') {
         for (const s of c.namedChildren) {
           if (s?.type !== 'import_specifier') continue;
           const name = s.childForFieldName('name')?.text;
           const alias = s.childForFieldName('alias')?.text ?? name;
           if (name && alias) this.aliases.set(alias, canonicalName(`${mod}.${name}`));
+          if (alias) this.noteImport(alias, node);
         }
       }
     }
@@ -193,6 +263,12 @@ class JavaScriptExtractor extends ScriptExtractor {
   private bind(target: Node | null, value: Node | null): void {
     if (!target || !value) return;
     const valueCanon = this.canon(value);
+    // `const x = require('./x')`, `const { f } = require('./x')`: names from another module of the program.
+    if (value.type === 'call_expression' && value.childForFieldName('function')?.text === 'require')
+      for (const id of target.type === 'identifier'
+        ? [target]
+        : target.descendantsOfType(['identifier', 'shorthand_property_identifier_pattern']))
+        if (id) this.noteImport(id.text, target);
     if (target.type === 'identifier') {
       this.assign(target.text, value);
       if (
@@ -338,7 +414,7 @@ class JavaScriptExtractor extends ScriptExtractor {
     this.out.loops.push({ ...fact, conditional: !infinite });
   }
 
-  canon(node: Node | null | undefined): string | null {
+  override canon(node: Node | null | undefined): string | null {
     if (!node) return null;
     if (PASS_TYPES.has(node.type)) return this.canon(node.namedChildren[0]);
     switch (node.type) {
@@ -360,6 +436,7 @@ class JavaScriptExtractor extends ScriptExtractor {
         const args = node.childForFieldName('arguments')?.namedChildren ?? [];
         if (fn?.type === 'identifier' && fn.text === 'require' && args[0]) {
           const spec = this.valueOf(args[0]).str;
+          if (spec) this.importedRoots.add(moduleName(spec).split('.')[0]!);
           return spec ? moduleName(spec) : null;
         }
         const name = this.canon(fn);
@@ -426,7 +503,7 @@ class JavaScriptExtractor extends ScriptExtractor {
         return this.variableValue(node.text, text);
       case 'identifier': {
         // Destructured or imported names are sources themselves; assigned ones carry their value's source line.
-        const alias = this.assignments.has(node.text) ? undefined : this.aliases.get(node.text);
+        const alias = this.assigned(node.text) ? undefined : this.aliases.get(node.text);
         const src = alias ? this.sourceValue(canonicalName(alias), text, line) : null;
         return src ?? this.variableValue(node.text, text);
       }
@@ -507,6 +584,14 @@ class JavaScriptExtractor extends ScriptExtractor {
 
     const src = this.sourceValue(`${callee}()`, text, line);
     if (src) return src;
+    // `new URL("/v1/e", BASE)`: the request goes to BASE's host.
+    if (callee === 'URL' && values[1]?.str && first.str !== null) {
+      const base = values[1].str;
+      const str = /^[a-z]+:\/\//i.test(first.str)
+        ? first.str
+        : `${base.replace(/\/+$/, '')}/${first.str.replace(/^\/+/, '')}`;
+      return { text, str, alts: [], taint: passThrough };
+    }
     if (/^path(\.posix|\.win32)?\.(join|resolve|normalize)$/.test(callee)) {
       const joined = joinParts(
         values.map((v) => v.str),
@@ -560,10 +645,9 @@ class JavaScriptExtractor extends ScriptExtractor {
     if (READ_CALL_RE.test(callee) && !WRITE_CALL_RE.test(callee))
       return { text, str: null, alts: [], taint: passThrough.union(readTaint(first, line)) };
     if (isNetworkCallee(callee)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.FETCHED, line) };
-    if (fnNode?.type === 'identifier' && this.assignments.has(`${fnNode.text}()`)) {
-      const ret = this.variableValue(`${fnNode.text}()`, text);
-      return { text, str: ret.str, alts: ret.alts, taint: passThrough.union(ret.taint) };
-    }
+    const own = this.ownFunction(fnNode);
+    const ret = own ? this.returned(own, text) : null;
+    if (ret) return { text, str: ret.str, alts: ret.alts, taint: passThrough.union(ret.taint) };
     if (isShellCallee(callee)) {
       const command = this.commandString(callee, args);
       return {
@@ -584,7 +668,7 @@ class JavaScriptExtractor extends ScriptExtractor {
       node?.type === 'object'
         ? [node]
         : node?.type === 'identifier'
-          ? (this.assignments.get(node.text) ?? []).filter((n) => n.type === 'object')
+          ? (this.assigned(node.text) ?? []).filter((n) => n.type === 'object')
           : [];
     const out: [string, Value][] = [];
     for (const obj of objects.slice(0, 4))
@@ -624,8 +708,7 @@ class JavaScriptExtractor extends ScriptExtractor {
             const key = p.childForFieldName('key');
             const k = key?.type === 'string' ? this.valueOf(key).str : key?.text;
             if (k) named.set(k, this.valueOf(p.childForFieldName('value')));
-          } else if (p?.type === 'shorthand_property_identifier')
-            named.set(p.text, this.variableValue(p.text, p.text));
+          } else if (p?.type === 'shorthand_property_identifier') named.set(p.text, this.variableAt(p));
           else if (p?.type === 'spread_element')
             for (const [k, v] of this.spreadPairs(p.namedChildren[0] ?? null)) named.set(k, v);
         }

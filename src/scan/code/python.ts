@@ -13,6 +13,7 @@ import {
   isNetworkCallee,
   isShellCallee,
   lineOf,
+  type ProgramScope,
   ScriptExtractor,
   shellOutputTaint,
   taintOfBits,
@@ -73,8 +74,8 @@ const SLEEPS = /^(time\.sleep|asyncio\.sleep|sleep)$/;
 const WEB_REQUEST_DATA =
   /^(flask|quart|bottle|sanic)\.request\.(args|form|json|data|values|files|cookies|headers|get_json|get_data)$/;
 
-export function extractPython(tree: Tree): Extraction {
-  const x = new PythonExtractor();
+export function extractPython(tree: Tree, program?: ProgramScope): Extraction {
+  const x = new PythonExtractor(program);
   x.walk(tree.rootNode);
   return x.finish();
 }
@@ -157,6 +158,8 @@ class PythonExtractor extends ScriptExtractor {
   }
 
   finish(): Extraction {
+    // Arguments first: every call's values are evaluated after all parameters are bound.
+    for (const site of this.sites) this.bindCall(site.node);
     for (const site of this.sites) this.out.calls.push(this.toCall(site.node, site.topLevel, site.guarded));
     for (const loop of this.whileNodes) this.recordLoop(loop);
     return this.out;
@@ -171,6 +174,36 @@ class PythonExtractor extends ScriptExtractor {
       .descendantsOfType(['return_statement', 'yield'])
       .flatMap((r) => (r?.namedChildren[0] ? [r.namedChildren[0]] : []));
     for (const r of returns.slice(0, 16)) this.assign(`${name}()`, r);
+    const names: string[] = [];
+    for (const p of node.childForFieldName('parameters')?.namedChildren ?? []) {
+      if (!p) continue;
+      const id =
+        p.type === 'identifier'
+          ? p
+          : p.type === 'default_parameter' || p.type === 'typed_default_parameter'
+            ? p.childForFieldName('name')
+            : p.namedChildren[0];
+      const splat = p.type === 'list_splat_pattern' || p.type === 'dictionary_splat_pattern';
+      names.push(id?.type === 'identifier' ? `${splat ? '*' : ''}${id.text}` : '');
+    }
+    // A method's receiver is not an argument at the call site.
+    if (names[0] === 'self' || names[0] === 'cls') names.shift();
+    this.recordParams(name, names, node);
+  }
+
+  protected override memberOf(fn: Node): { method: string; receiver: Node | null } | null {
+    const method = fn.type === 'attribute' ? fn.childForFieldName('attribute')?.text : null;
+    return method ? { method, receiver: fn.childForFieldName('object') } : null;
+  }
+
+  private bindCall(node: Node): void {
+    const keywords = new Map<string, Node>();
+    for (const a of node.childForFieldName('arguments')?.namedChildren ?? []) {
+      const value = a?.type === 'keyword_argument' ? a.childForFieldName('value') : null;
+      const name = a?.childForFieldName('name')?.text;
+      if (value && name) keywords.set(name, value);
+    }
+    this.bindArguments(node, positional(node), keywords);
   }
 
   private recordImport(node: Node): void {
@@ -183,9 +216,12 @@ class PythonExtractor extends ScriptExtractor {
       const full = module ? `${module}.${dotted}` : dotted;
       const local = alias ?? (module ? dotted : dotted.split('.')[0]!);
       this.aliases.set(local, alias || module ? full : local);
+      this.importedRoots.add(full.split('.')[0]!);
+      this.noteImport(local, node);
       this.out.names.add(full);
     }
     if (module) this.out.names.add(module);
+    if (node.namedChildren.some((c) => c?.type === 'wildcard_import')) this.noteImport('*', node);
   }
 
   private recordAssignment(node: Node): void {
@@ -316,7 +352,7 @@ class PythonExtractor extends ScriptExtractor {
     return null;
   }
 
-  canon(node: Node | null | undefined): string | null {
+  override canon(node: Node | null | undefined): string | null {
     if (!node) return null;
     switch (node.type) {
       case 'identifier':
@@ -375,7 +411,7 @@ class PythonExtractor extends ScriptExtractor {
         return { ...EMPTY_VALUE, text, str: text };
       case 'identifier': {
         // `from os import environ as E`: an imported name can itself be a source.
-        const alias = this.assignments.has(node.text) ? undefined : this.aliases.get(node.text);
+        const alias = this.assigned(node.text) ? undefined : this.aliases.get(node.text);
         if (alias === 'os.environ') return { ...EMPTY_VALUE, text, taint: Taint.of(T.ENV_ALL, line) };
         if (alias === 'sys.argv') return { ...EMPTY_VALUE, text, taint: Taint.of(T.INPUT, line) };
         return this.variableValue(node.text, text);
@@ -562,11 +598,10 @@ class PythonExtractor extends ScriptExtractor {
         taint: passThrough.union(command ? shellOutputTaint(command, line) : Taint.NONE),
       };
     }
-    // A function defined in this file returns what its return statements compute.
-    if (fnNode?.type === 'identifier' && this.assignments.has(`${fnNode.text}()`)) {
-      const ret = this.variableValue(`${fnNode.text}()`, text);
-      return { text, str: ret.str, alts: ret.alts, taint: passThrough.union(ret.taint) };
-    }
+    // A function defined in this file (or program) returns what its return statements compute.
+    const own = this.ownFunction(fnNode);
+    const ret = own ? this.returned(own, text) : null;
+    if (ret) return { text, str: ret.str, alts: ret.alts, taint: passThrough.union(ret.taint) };
     return { text, str: null, alts: [], taint: passThrough };
   }
 

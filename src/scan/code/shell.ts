@@ -501,7 +501,7 @@ class ShellExtractor extends ScriptExtractor {
     if (/^([0-9]+|@|\*|#)$/.test(name)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.INPUT, line) };
     if (name === 'HOME') return { ...EMPTY_VALUE, text, str: '~' };
     const fallback = this.defaultValue(node, text);
-    if (this.assignments.has(name) || this.loopVars.has(name)) {
+    if (this.assigned(name) || this.loopVars.has(name)) {
       const v = this.variableValue(name, text);
       return fallback ? { ...v, taint: v.taint.union(fallback.taint) } : v;
     }

@@ -1,7 +1,8 @@
 // Scripts inside scripts: a heredoc body that a shell script writes to a file that will run (a git hook, a
 // cron script, ~/.local/bin/…) or feeds to an interpreter (`python3 - <<EOF`). The body is code in its own
 // language, so it is analysed as such with the same code rules, and each finding points at the body's real
-// line in the file. Bodies with nothing saying they are code (config, YAML, prose) are left alone.
+// line in the file. Bodies with nothing saying they are code (config, YAML, prose) are left alone. String values
+// of a configuration file that are code for the tool reading it (config-code.ts) are analysed the same way.
 
 import type { Rule } from '../../core/rule.js';
 import { analyseCode } from '../code/analyse.js';
@@ -18,6 +19,8 @@ import { privilegeHits } from './code-privilege.js';
 import { remoteShellHits } from './code-remote-shell.js';
 import { scheduledPersistenceDetector } from './code-scheduled-persistence.js';
 import { supplyChainHits } from './code-supply-chain.js';
+import { configScripts, isConfigWithCode } from './config-code.js';
+import { CONFIG_LANGUAGES } from './config-mcp.js';
 
 type Language = CodeModel['language'];
 
@@ -37,6 +40,8 @@ export interface EmbeddedScript {
   text: string;
   /** What makes it code: the interpreter fed, the file written, the shebang. */
   why: string;
+  /** Held on one line of the host file (a JSON string): every finding is reported on that line. */
+  flat?: boolean;
 }
 
 const HEREDOC = /(?<!<)<<(-?)\s*(['"]?)([A-Za-z_][\w.-]*)\2/;
@@ -140,10 +145,10 @@ async function scriptHits(ctx: FileContext, s: EmbeddedScript): Promise<Hit[]> {
           {
             ...h,
             rule: twin,
-            line: h.line + s.line - 1,
-            endLine: h.endLine + s.line - 1,
+            line: s.flat ? s.line : h.line + s.line - 1,
+            endLine: s.flat ? s.line : h.endLine + s.line - 1,
             // Line numbers in the inner rationale count from the body; restate them as host-file lines.
-            rationale: `${h.rationale.replace(/\bline (\d+)/g, (_, n: string) => `line ${Number(n) + s.line - 1}`)}; in a ${s.language} script embedded at line ${s.line} (${s.why})`,
+            rationale: `${h.rationale.replace(/\bline (\d+)/g, (_, n: string) => `line ${s.flat ? s.line : Number(n) + s.line - 1}`)}; in a ${s.language} script embedded at line ${s.line} (${s.why})`,
           },
         ]
       : [];
@@ -184,10 +189,16 @@ async function inlineScripts(ctx: FileContext): Promise<EmbeddedScript[]> {
 export const embeddedDetector: Detector = {
   name: 'code-embedded',
   rules: EMBEDDED_RULES,
-  appliesTo: (file) => file.text !== null && codeLanguage(file.language) === 'bash',
+  appliesTo: (file) =>
+    file.text !== null &&
+    (codeLanguage(file.language) === 'bash' ||
+      (file.kind === 'data' && CONFIG_LANGUAGES.has(file.language ?? '') && isConfigWithCode(file.path))),
   async detect(ctx) {
     const hits: Hit[] = [];
-    const scripts = [...embeddedScripts(ctx.text), ...(await inlineScripts(ctx))];
+    const scripts =
+      ctx.file.kind === 'data'
+        ? configScripts(ctx)
+        : [...embeddedScripts(ctx.text), ...(await inlineScripts(ctx))];
     for (const s of scripts.slice(0, 20)) hits.push(...(await scriptHits(ctx, s)));
     return dedupe(hits);
   },

@@ -63,13 +63,21 @@ function flowHits(ctx: FileContext, use: NetworkUse, declared: boolean, sources:
   if (all.has(T.CRED_DATA)) note(PE3, all, T.CRED_DATA);
   if (all.has(T.CTX_DATA)) note(E4, all, T.CTX_DATA);
   if (all.has(T.ENV_ALL)) note(E2, all, T.ENV_ALL);
+  // A flow from another module of the program to an endpoint set at run time (a configured API) is the weakest
+  // reading of names linked across files: it stays a finding, below the line, unless the destination is named.
+  const crossToConfigured = (bit: number) =>
+    !use.host &&
+    !use.dynamicHost &&
+    ctx.fileOf !== undefined &&
+    ctx.fileOf(all.lineOf(bit) ?? call.line) !== ctx.fileOf(call.line);
+  const base = (confidence: number, bit: number) => (crossToConfigured(bit) ? 0.35 : confidence);
   if (all.has(T.CRED_DATA))
     hits.push(
       callHit(
         ctx,
         call,
         PE3,
-        0.9,
+        base(0.9, T.CRED_DATA),
         `credential data read at line ${all.lineOf(T.CRED_DATA)} reaches a network call to ${dest(use)}`,
         `Credential file contents are sent to ${dest(use)}.`,
         span(all, T.CRED_DATA, call),
@@ -81,7 +89,7 @@ function flowHits(ctx: FileContext, use: NetworkUse, declared: boolean, sources:
         ctx,
         call,
         E4,
-        0.85,
+        base(0.85, T.CTX_DATA),
         `agent context read at line ${all.lineOf(T.CTX_DATA)} reaches a network call to ${dest(use)}`,
         `Agent memory or configuration is sent to ${dest(use)}.`,
         span(all, T.CTX_DATA, call),
@@ -93,7 +101,7 @@ function flowHits(ctx: FileContext, use: NetworkUse, declared: boolean, sources:
         ctx,
         call,
         E2,
-        declared ? 0.75 : 0.9,
+        base(declared ? 0.75 : 0.9, T.ENV_ALL),
         `the whole environment (line ${all.lineOf(T.ENV_ALL)}) reaches a network call to ${dest(use)}`,
         `The environment is sent to ${dest(use)}.`,
         span(all, T.ENV_ALL, call),
@@ -115,7 +123,7 @@ function flowHits(ctx: FileContext, use: NetworkUse, declared: boolean, sources:
         span(carried(use), T.ENV_SECRET, call),
       ),
     );
-  else if (secretOut.has(T.ENV_SECRET) && (!declared || many))
+  else if (secretOut.has(T.ENV_SECRET) && (!declared || many) && !ownServiceSecrets(ctx, use))
     hits.push(
       callHit(
         ctx,
@@ -176,6 +184,48 @@ function foreignVendorSecret(ctx: FileContext, use: NetworkUse): string | null {
   return null;
 }
 
+/** Words of a secret's name that say what kind of secret it is, not whose. */
+const SECRET_KIND_WORDS = new Set([
+  'api',
+  'key',
+  'keys',
+  'token',
+  'tokens',
+  'secret',
+  'secrets',
+  'access',
+  'auth',
+  'private',
+  'public',
+  'client',
+  'password',
+  'pass',
+  'credential',
+  'credentials',
+  'project',
+  'write',
+  'read',
+]);
+
+/**
+ * Every secret the code reads is named for the service the request goes to (`ACME_METRICS_KEY` sent to
+ * metrics.acme.io): a vendor's key in the body is how that vendor authenticates (some APIs take it there),
+ * not a secret handed to a third party.
+ */
+function ownServiceSecrets(ctx: FileContext, use: NetworkUse): boolean {
+  if (!use.host) return false;
+  const labels = new Set(use.host.toLowerCase().split(/[.-]/));
+  let any = false;
+  for (const m of ctx.text.matchAll(SECRET_READ_RE)) {
+    const name = m[1]!;
+    if (!isSecretName(name)) continue;
+    any = true;
+    const words = name.toLowerCase().split(/[_\d]+/);
+    if (!words.some((w) => w.length >= 4 && !SECRET_KIND_WORDS.has(w) && labels.has(w))) return false;
+  }
+  return any;
+}
+
 /** Data no declared purpose covers: credential stores, other agents' context, the whole environment. */
 const HARVESTED = T.CRED_DATA | T.CTX_DATA | T.ENV_ALL;
 
@@ -217,7 +267,7 @@ function transmissionHit(ctx: FileContext, use: NetworkUse, declared: boolean): 
   }
   // A secret in the body is data handed to the host, not how the request authenticates.
   const body = use.payload.union(use.call.stdin);
-  if (body.has(T.ENV_SECRET))
+  if (body.has(T.ENV_SECRET) && !ownServiceSecrets(ctx, use))
     return callHit(
       ctx,
       call,
@@ -891,6 +941,9 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
     const t = transmissionHit(ctx, effective, declared);
     if (t) hits.push(t);
   }
+  // Across a program only flows count: a read in one module and a send in another that no value links are
+  // what each file's own analysis weighs (a 40-module tool reads and sends many unrelated things).
+  if (ctx.fileOf) return oneFlowPerSource(hits.map((h) => pastAlias(ctx, h)));
   const send = undeclaredDataSend(ctx, model, uses);
   const sendsOut = uses.some(
     (u) => u.sends && !(u.host && (LOCAL_HOST_RE.test(u.host) || declaredFor(ctx, u.host))),
@@ -905,4 +958,6 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   return oneFlowPerSource(hits.map((h) => pastAlias(ctx, h)));
 }
 
-export const exfiltrationDetector = codeDetector('code-exfiltration', EXFILTRATION_RULES, exfiltrationHits);
+export const exfiltrationDetector = codeDetector('code-exfiltration', EXFILTRATION_RULES, exfiltrationHits, {
+  acrossModules: true,
+});

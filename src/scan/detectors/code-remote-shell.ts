@@ -324,4 +324,6 @@ export function remoteShellHits(ctx: FileContext, model: CodeModel): Hit[] {
   return hits;
 }
 
-export const remoteShellDetector = codeDetector('code-remote-shell', REMOTE_SHELL_RULES, remoteShellHits);
+export const remoteShellDetector = codeDetector('code-remote-shell', REMOTE_SHELL_RULES, remoteShellHits, {
+  acrossModules: true,
+});

@@ -197,11 +197,11 @@ export function serversIn(doc: unknown, servers = false, depth = 0, out: McpServ
   return out;
 }
 
-function parseConfig(ctx: FileContext): unknown {
+export function parseConfig(ctx: FileContext): unknown {
   const lang = ctx.file.language;
   try {
     if (lang === 'json') return JSON.parse(ctx.text);
-    if (lang === 'yaml') return parseYaml(ctx.text, { maxAliasCount: 50 });
+    if (lang === 'yaml') return parseYaml(ctx.text, { maxAliasCount: 50, logLevel: 'silent' });
     if (lang === 'toml') return parseToml(ctx.text);
   } catch {
     return null;
@@ -309,7 +309,7 @@ async function writtenServerHits(ctx: FileContext): Promise<Hit[]> {
   return hits;
 }
 
-const CONFIG_LANGUAGES = new Set(['json', 'yaml', 'toml']);
+export const CONFIG_LANGUAGES = new Set(['json', 'yaml', 'toml']);
 
 export const mcpDetector: Detector = {
   name: 'config-mcp',

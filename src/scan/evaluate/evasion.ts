@@ -153,6 +153,61 @@ function scripts(files: SkillFiles): string[] {
   return [...files.keys()].filter((p) => SCRIPT_FILE.test(p)).sort();
 }
 
+/**
+ * Top-level statements of a Python file, each as its lines: a statement starts at column 0 outside a
+ * triple-quoted string, unless it continues the one before (`else:`, a closing bracket, a decorated `def`).
+ */
+export function pythonStatements(code: string): string[][] {
+  const out: string[][] = [];
+  let inString = false;
+  let continued = false;
+  let decorated = false;
+  for (const line of code.split('\n')) {
+    const startsStatement =
+      !inString &&
+      !continued &&
+      /^[^\s#)\]}]/.test(line) &&
+      !/^(else|elif|except|finally)\b/.test(line) &&
+      !(decorated && /^(async\s+def|def|class)\b/.test(line));
+    if (startsStatement || out.length === 0) out.push([line]);
+    else out[out.length - 1]!.push(line);
+    if (!inString && line.trim()) decorated = line.startsWith('@');
+    inString = ((line.match(/"""|'''/g) ?? []).length % 2 === 1) !== inString;
+    continued = !inString && /(\\|[([{,])\s*$/.test(line);
+  }
+  return out;
+}
+
+/**
+ * A Python script cut into a chain of modules, each importing the one before with `from … import *`, so a
+ * value read near the top is sent from another file. Returns the files to write, or null when too short.
+ */
+function splitPython(path: string, code: string, parts = 4): Map<string, string> | null {
+  const statements = pythonStatements(code);
+  const head = /^(#!|from __future__)/.test(statements[0]?.[0] ?? '') ? statements.shift()! : [];
+  const meaningful = statements.filter((st) => st.some((l) => l.trim() && !l.trim().startsWith('#')));
+  if (meaningful.length < 2) return null;
+  const size = Math.ceil(statements.length / Math.min(parts, meaningful.length));
+  const stem = path.replace(/^.*\//, '').replace(/\.py$/, '').replace(/\W/g, '_');
+  const dir = path.includes('/') ? path.replace(/\/[^/]*$/, '/') : '';
+  const out = new Map<string, string>();
+  let previous: string | null = null;
+  for (let i = 0; i * size < statements.length; i++) {
+    const last = (i + 1) * size >= statements.length;
+    const module = `${stem}_part${i + 1}`;
+    const lines = [
+      ...(previous ? [`from ${previous} import *`] : []),
+      ...statements.slice(i * size, (i + 1) * size).flat(),
+    ];
+    out.set(
+      last ? path : `${dir}${module}.py`,
+      `${last ? head.join('\n') + (head.length ? '\n' : '') : ''}${lines.join('\n')}\n`,
+    );
+    previous = module;
+  }
+  return out;
+}
+
 const COMMENT: Record<string, string> = { py: '#', sh: '#', bash: '#', zsh: '#', ps1: '#' };
 
 /** About 2.7 MB of comment lines ahead of each script's code (past the scan's per-file read limit). */
@@ -300,6 +355,23 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
         const body = `\n# Setup\n\nRun this and follow the installation steps it prints:\n\n\`\`\`bash\npython3 -c "import base64; print(base64.b64decode('${b64}').decode())"\n\`\`\`\n`;
         return { ...doc, body };
       }),
+  },
+  {
+    id: 'split-modules',
+    applies: 'malicious',
+    description:
+      'each Python script cut into a chain of modules (from x_part1 import *, …), one part per file',
+    apply: (files) => {
+      const out = new Map(files);
+      let changed = false;
+      for (const p of scripts(files).filter((x) => x.endsWith('.py'))) {
+        const parts = splitPython(p, text(files, p)!);
+        if (!parts) continue;
+        for (const [q, code] of parts) out.set(q, Buffer.from(code));
+        changed = true;
+      }
+      return changed ? out : null;
+    },
   },
   {
     id: 'defanged-urls',

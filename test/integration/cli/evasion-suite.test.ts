@@ -40,19 +40,20 @@ describe('the attacker shapes', () => {
 // The share of each transformation's skills that held their status on eval/verdicts when this was written:
 // the suite fails if a change lets any of them drop (raise a figure when a fix moves it up).
 const HELD_AT_LEAST: Record<string, number> = {
-  'security-title': 16 / 17,
-  'security-notes-section': 16 / 17,
-  'examples-section': 16 / 17,
-  'detection-section': 16 / 17,
+  'security-title': 15 / 16,
+  'security-notes-section': 15 / 16,
+  'examples-section': 15 / 16,
+  'detection-section': 15 / 16,
   'benign-description': 1,
-  'moved-to-reference': 16 / 17,
+  'moved-to-reference': 15 / 16,
   'moved-to-script': 1,
+  'split-modules': 1,
   'encoded-base64': 1,
   'encoded-hex': 1,
-  'encoded-instructions': 16 / 17,
+  'encoded-instructions': 15 / 16,
   'defanged-urls': 1,
   'padded-file-count': 11 / 12,
-  'padded-script-size': 11 / 12,
+  'padded-script-size': 10 / 11,
   // Found only with `find` at run time: caution is the most the scan can say without running it.
   'deep-scripts': 4 / 12,
   'never-do-list': 1,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   defangUrls,
+  pythonStatements,
   type SkillFiles,
   splitSkillDoc,
   TRANSFORMATIONS,
@@ -41,9 +42,46 @@ describe('transformations', () => {
     expect(encoded).toContain(`echo ${b64} | base64 -d | bash`);
   });
 
+  it('cut a Python script into a chain of modules, statement boundaries kept', () => {
+    const code = [
+      '#!/usr/bin/env python3',
+      '"""Doc',
+      'at column 0',
+      '"""',
+      'import os',
+      '@cache',
+      'def f(a,',
+      'b):',
+      '    return a',
+      'if os.name:',
+      '    x = 1',
+      'else:',
+      '    x = 2',
+      'print(f(x, 2))',
+    ].join('\n');
+    expect(pythonStatements(code).map((s) => s[0])).toEqual([
+      '#!/usr/bin/env python3',
+      '"""Doc',
+      'import os',
+      '@cache',
+      'if os.name:',
+      'print(f(x, 2))',
+    ]);
+    const out = transform('split-modules').apply(STEALER)!;
+    const main = text(out, 'scripts/report.py');
+    expect(main).toMatch(/^from report_part\d import \*$/m);
+    const parts = [...out.keys()].filter((p) => /report_part\d\.py$/.test(p));
+    expect(parts.length).toBeGreaterThan(0);
+    // Every line of the original is in exactly one of the files.
+    const all = [main, ...parts.map((p) => text(out, p))].join('\n').split('\n');
+    for (const line of text(STEALER, 'scripts/report.py').split('\n').filter(Boolean))
+      expect(all.filter((l) => l === line)).toHaveLength(1);
+  });
+
   it('do not apply where there is nothing to change', () => {
     const noShell = files({ 'SKILL.md': '---\nname: a\ndescription: b\n---\n# A\n\nSay hello.\n' });
     expect(transform('encoded-base64').apply(noShell)).toBeNull();
     expect(transform('padded-script-size').apply(noShell)).toBeNull();
+    expect(transform('split-modules').apply(noShell)).toBeNull();
   });
 });

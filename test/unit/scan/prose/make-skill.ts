@@ -13,6 +13,10 @@ const LANG: Record<string, { kind: SkillFile['kind']; language: string }> = {
   py: { kind: 'script', language: 'python' },
   sh: { kind: 'script', language: 'bash' },
   js: { kind: 'script', language: 'javascript' },
+  ts: { kind: 'script', language: 'typescript' },
+  json: { kind: 'data', language: 'json' },
+  yaml: { kind: 'data', language: 'yaml' },
+  yml: { kind: 'data', language: 'yaml' },
 };
 
 export interface SkillOptions {
