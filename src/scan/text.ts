@@ -17,3 +17,8 @@ export function linesOf(text: string, line: number, endLine = line): string {
     .slice(line - 1, endLine)
     .join('\n');
 }
+
+/** Restates every "line N" of a reason with `restate(N)` (lines of an embedded or joined text in their file). */
+export function restateLines(text: string, restate: (line: number) => string | null): string {
+  return text.replace(/\bline (\d+)/g, (m, n: string) => restate(Number(n)) ?? m);
+}

@@ -11,6 +11,10 @@ interface CueSet {
 /** When several cues match, the first framing here wins: warnings beat examples beat setup beat steps. */
 const FRAMING_ORDER: readonly Framing[] = ['documents-risk', 'example', 'user-action', 'instruction'];
 
+/** Words that forbid or condemn what follows: a section-level quote cue, and what makes a heading prohibit. */
+const PROHIBITION_WORDS =
+  "never|don'?t|do not|avoid|forbidden|prohibited|not allowed|what not to|bad|wrong|unsafe|insecure";
+
 // Headings name what a section is about; a section that documents attacks, rules or anti-patterns quotes
 // risky text without asking anyone to act on it.
 const HEADING_CUES: readonly CueSet[] = [
@@ -20,7 +24,7 @@ const HEADING_CUES: readonly CueSet[] = [
       /\b(detect(ion|s|ed|ing)?|red[ -]flags?|warning signs?|anti-?patterns?|pitfalls?|gotchas?)\b/i,
       /\b(malicious|malware|attacks?|attackers?|threats?|threat model|vulnerabilit(y|ies)|exploits?|payloads?)\b/i,
       /\b(injection|jailbreaks?|phishing|indicators? of compromise|iocs?|signatures?|heuristics?)\b/i,
-      /\b(never|don'?t|do not|avoid|forbidden|prohibited|not allowed|what not to|bad|wrong|unsafe|insecure)\b/i,
+      new RegExp(`\\b(${PROHIBITION_WORDS})\\b`, 'i'),
       // "MUST NOT DO", "Should not": a list of prohibitions, each item a thing not to do.
       /\b(must|should|shall)\s+(not|never)\b|\bmustn'?t\b/i,
       /\b(security|safety) (checklist|rules?|checks?|review|considerations?|notes?|guidelines?|model|concerns?)\b/i,
@@ -245,8 +249,10 @@ const CONDITION_THEN_VERB = new RegExp(
 
 // A heading that forbids or warns against what follows ("Never do this", "Avoid", "Red flags") quotes its
 // items as things not to do; a heading that only names a topic ("Detection", "Examples") does not turn an order into a quote.
-const PROHIBITION_HEADING =
-  /\b(?:never|don'?t|do not|avoid|forbidden|prohibited|not allowed|what not to|bad|wrong|unsafe|insecure|(?:must|should|shall) (?:not|never)|mustn'?t|refuse|red[ -]flags?|warning signs?|anti-?patterns?|pitfalls?|mistakes|dangerous)\b|[❌🚫⛔✗]/iu;
+const PROHIBITION_HEADING = new RegExp(
+  `\\b(?:${PROHIBITION_WORDS}|(?:must|should|shall) (?:not|never)|mustn'?t|refuse|red[ -]flags?|warning signs?|anti-?patterns?|pitfalls?|mistakes|dangerous)\\b|[❌🚫⛔✗]`,
+  'iu',
+);
 
 /** True when a heading says that what follows it is not to be done. */
 export function prohibits(heading: string): boolean {

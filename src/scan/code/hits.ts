@@ -11,6 +11,10 @@ export function isTestPath(path: string): boolean {
   return TEST_PATH.test(path);
 }
 
+/** What code in tests, fixtures and examples weighs against code the skill runs, and the note saying so. */
+export const TEST_WEIGHT = 0.5;
+export const TEST_NOTE = 'in a test or example file';
+
 export function clamp(x: number): number {
   return Math.max(0.05, Math.min(0.99, Math.round(x * 100) / 100));
 }
@@ -24,8 +28,8 @@ export function contextConfidence(
   let c = base;
   const notes: string[] = [];
   if (TEST_PATH.test(ctx.file.path)) {
-    c *= 0.5;
-    notes.push('in a test or example file');
+    c *= TEST_WEIGHT;
+    notes.push(TEST_NOTE);
   }
   if (ctx.reachable) {
     c += 0.1;

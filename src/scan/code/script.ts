@@ -68,10 +68,6 @@ export function shellOutputTaint(command: string, line: number): Taint {
 }
 
 /**
- * Base of the tree-walking extractors. Subclasses walk their grammar once, fill `assignments`, `aliases`
- * and `sites`, and implement `evaluate` for their expression node types.
- */
-/**
  * The skill's own modules when the text analysed is a program of several files (program.ts): their module
  * names, for `module.fn()` calls, and the row where each file starts, so each file keeps its own names.
  */
@@ -311,8 +307,8 @@ export abstract class ScriptExtractor {
     const callScope = this.scopeOf(call);
     for (const { scope, names } of this.params.get(own.name) ?? []) {
       if (!own.cross && scope !== callScope) continue;
+      const rest = names.findIndex((n) => n.startsWith('*'));
       positional.forEach((arg, i) => {
-        const rest = names.findIndex((n) => n.startsWith('*'));
         const name = rest >= 0 && i >= rest ? names[rest]!.slice(1) : names[i];
         if (name) this.assign(name, arg, scope);
       });

@@ -10,6 +10,7 @@ import { dedupe } from '../code/hits.js';
 import type { CodeModel } from '../code/model.js';
 import { builtinRules, rulesDetectedBy } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
+import { restateLines } from '../text.js';
 import { codeLanguage } from '../treesitter.js';
 import { exfiltrationHits } from './code-exfiltration.js';
 import { filesystemHits } from './code-filesystem.js';
@@ -148,7 +149,7 @@ async function scriptHits(ctx: FileContext, s: EmbeddedScript): Promise<Hit[]> {
             line: s.flat ? s.line : h.line + s.line - 1,
             endLine: s.flat ? s.line : h.endLine + s.line - 1,
             // Line numbers in the inner rationale count from the body; restate them as host-file lines.
-            rationale: `${h.rationale.replace(/\bline (\d+)/g, (_, n: string) => `line ${s.flat ? s.line : Number(n) + s.line - 1}`)}; in a ${s.language} script embedded at line ${s.line} (${s.why})`,
+            rationale: `${restateLines(h.rationale, (n) => `line ${s.flat ? s.line : n + s.line - 1}`)}; in a ${s.language} script embedded at line ${s.line} (${s.why})`,
           },
         ]
       : [];

@@ -62,9 +62,9 @@ export function isConfigWithCode(path: string): boolean {
   return !NOT_HERE.test(path);
 }
 
-/** The code values of a configuration file, each at the line where it starts. */
+/** The code values of a configuration file (one `isConfigWithCode` admits), each at the line where it starts. */
 export function configScripts(ctx: FileContext): ConfigScript[] {
-  if (!isConfigWithCode(ctx.file.path) || ctx.text.length > 500_000) return [];
+  if (ctx.text.length > 500_000) return [];
   if (/mcpServers|context_servers|mcp_servers/.test(ctx.text) || CI_PIPELINE.test(ctx.text)) return [];
   const doc = parseConfig(ctx);
   if (doc === null || typeof doc !== 'object') return [];

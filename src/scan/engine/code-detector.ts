@@ -5,12 +5,12 @@
 
 import type { Rule } from '../../core/rule.js';
 import { analyseCode } from '../code/analyse.js';
-import { clamp, dedupe, isTestPath } from '../code/hits.js';
+import { clamp, dedupe, isTestPath, TEST_NOTE, TEST_WEIGHT } from '../code/hits.js';
 import type { CodeModel } from '../code/model.js';
 import { type Program, programOf, sourceLine } from '../code/program.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
 import { reachableScripts } from '../skill-context.js';
-import { quote } from '../text.js';
+import { quote, restateLines } from '../text.js';
 import { codeLanguage } from '../treesitter.js';
 
 export type CodeRuleFn = (ctx: FileContext, model: CodeModel) => Hit[];
@@ -94,8 +94,8 @@ async function programHits(ctx: FileContext, detector: string, apply: CodeRuleFn
     }
     if (h.message) hit.message = mapLineRefs(program, ctx.file.path, h.message);
     if (test) {
-      hit.confidence = clamp(hit.confidence * 0.5);
-      hit.rationale += '; in a test or example file';
+      hit.confidence = clamp(hit.confidence * TEST_WEIGHT);
+      hit.rationale += `; ${TEST_NOTE}`;
     }
     out.push(hit);
   }
@@ -104,9 +104,9 @@ async function programHits(ctx: FileContext, detector: string, apply: CodeRuleFn
 
 /** "line 48" of the program text → "line 8" in this file, "collector.py line 8" in another. */
 function mapLineRefs(program: Program, path: string, text: string): string {
-  return text.replace(/\bline (\d+)/g, (m, n: string) => {
-    const at = sourceLine(program, Number(n));
-    if (!at) return m;
+  return restateLines(text, (n) => {
+    const at = sourceLine(program, n);
+    if (!at) return null;
     return at.path === path ? `line ${at.line}` : `${at.path} line ${at.line}`;
   });
 }
