@@ -13,6 +13,15 @@ import {
   URL_SHORTENER,
   VENDOR_INSTALLER,
 } from './prose-vocabulary.js';
+import {
+  endsWithHost,
+  escapeRe,
+  hostOfUrl,
+  ownHost,
+  ownLabels,
+  skillTextOutside,
+  squash,
+} from './skill-hosts.js';
 
 // Prerequisite lures by link (SC2). A copy of a popular skill gains one line near the top: a "required"
 // helper to download and install from a link ("⏹ Quick setup here -> https://…", "OpenClawCLI must be
@@ -207,16 +216,6 @@ interface Indicator {
   why: string;
 }
 
-function hostOfUrl(url: string): string {
-  return (/^https?:\/\/(?:[^@/]*@)?([^/:?#]+)/i.exec(url)?.[1] ?? '').toLowerCase().replace(/\.$/, '');
-}
-
-function endsWithHost(host: string, suffix: string): boolean {
-  return host === suffix || host.endsWith(`.${suffix}`);
-}
-
-const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
-
 /** The helper a setup sentence names, if any. */
 function helperName(text: string): string | null {
   // Only a program is downloaded and installed; "XAI_API_KEY is required. Get it at …" names a credential.
@@ -229,10 +228,6 @@ function helperName(text: string): string | null {
   }
   return null;
 }
-
-const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const wordIn = (word: string, text: string) =>
-  new RegExp(String.raw`(?<![\w-])${escapeRe(word)}(?![\w-])`, 'i').test(text);
 
 // Lines about getting or checking the helper ("Check it with `x --version`", "Once X is installed"): they
 // belong to the lure, not to a use of the helper.
@@ -254,48 +249,6 @@ function usedElsewhere(helper: string, elsewhere: string): boolean {
       : null;
   const named = (line: string) => squash(line).includes(squash(helper)) || (command?.test(line) ?? false);
   return elsewhere.split('\n').some((line) => named(line) && !ABOUT_INSTALLING.test(line));
-}
-
-/** Text of the skill's files outside the lines [from, to] of `path`. */
-function skillTextOutside(skill: Skill, path: string, from: number, to: number): string {
-  return skill.files
-    .filter((f) => f.text !== null)
-    .map((f) =>
-      f.path === path
-        ? f
-            .text!.split('\n')
-            .filter((_, i) => i + 1 < from || i + 1 > to)
-            .join('\n')
-        : f.text!,
-    )
-    .join('\n');
-}
-
-// Project pages of a code-hosting account: the project's own site when the skill uses the project.
-const PROJECT_PAGES = new Set(['github.io', 'gitlab.io']);
-const GENERIC_LABELS =
-  /^(?:www|docs?|download|downloads|install|setup|get|releases?|latest|cdn|static|files?|assets)$/;
-
-/** The host's own labels: without the TLD or the free-hosting platform it sits on. */
-function ownLabels(host: string): string[] {
-  const free = freeHostOf(host);
-  const base = free ? host.slice(0, -free.length - 1) : host.split('.').slice(0, -1).join('.');
-  return base.split('.').filter((l) => l.length >= 4 && !GENERIC_LABELS.test(l));
-}
-
-/** The skill names this host as its own: its name or homepage, or it uses the host elsewhere. */
-function ownHost(url: string, host: string, skill: Skill, elsewhere: string): boolean {
-  const own = squash(`${skill.name} ${skill.folderName}`);
-  if (ownLabels(host).some((l) => own.includes(squash(l)))) return true;
-  if (JSON.stringify(skill.frontmatter).toLowerCase().includes(host)) return true;
-  if (elsewhere.toLowerCase().includes(host)) return true;
-  // rtyley.github.io/bfg-repo-cleaner in a skill that runs bfg-repo-cleaner: the project's own page.
-  const free = freeHostOf(host);
-  if (free && PROJECT_PAGES.has(free)) {
-    const segment = /^https?:\/\/[^/]+\/([^/?#]+)/i.exec(url)?.[1] ?? '';
-    return [...ownLabels(host), segment].some((w) => w.length >= 4 && wordIn(w, elsewhere));
-  }
-  return false;
 }
 
 /**
