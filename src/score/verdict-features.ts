@@ -1,11 +1,13 @@
 import { PATTERNS, patternById } from '../core/taxonomy.js';
 import type { PatternId, SafetyStatus, Severity } from '../core/types.js';
 import {
+  DROP_CHANNEL,
   DYNAMIC_DNS_HOST,
   NO_REPUTATION_SOURCE,
   PASTE_HOST,
   RAW_IP_URL,
   REQUEST_CATCHER,
+  SECRET_FILE,
   VENDOR_INSTALLER,
 } from '../scan/detectors/prose-vocabulary.js';
 
@@ -90,6 +92,25 @@ const SHELL_PIPE = /\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\b(?:iex|Invoke-Expressi
 const PASTE_SOURCE = new RegExp(PASTE_HOST, 'i');
 const LINK = /\bhttps?:\/\/\S/i;
 const RAW_IP_SOURCE = new RegExp(RAW_IP_URL, 'i');
+// Exfiltration findings: an instruction to send data, a transmission in code, an environment harvest.
+const EXFILTRATION_PATTERNS: ReadonlySet<string> = new Set(['P3', 'E1', 'E2']);
+// A credential store by path, a secret by its variable's name (`$GITHUB_TOKEN`), the environment's variables
+// picked by secret-looking names ("every variable ending in _TOKEN"), or the whole environment.
+const CREDENTIAL_STORE = new RegExp(
+  [
+    SECRET_FILE,
+    String.raw`\$\{?[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|API_KEY|ACCESS_KEY|PASSWORD)\b`,
+    String.raw`\b(?:env(?:ironment)?\s+)?variables?\b[^\n]{0,80}?(?:_(?:KEY|TOKEN|SECRET|PASSWORD)S?\b|\b(?:AWS|TF_VAR|GITHUB|OPENAI|ANTHROPIC)_)`,
+    String.raw`\bprintenv\b(?!\s+[A-Z])|\bos\.environ\b(?![.[])|\bprocess\.env\b(?![.[])|\benv\s*\|`,
+  ].join('|'),
+  'm',
+);
+// Where stolen data is dropped: a bare IP, a paste site, a request catcher, dynamic DNS or a tunnel, or a
+// channel to a named place (mail, scp, a literal bucket, a chat webhook, git push, a raw socket, DNS).
+const DROP_DESTINATION = new RegExp(
+  `${RAW_IP_URL}|${PASTE_HOST}|${REQUEST_CATCHER}|${DYNAMIC_DNS_HOST}|${DROP_CHANNEL}`,
+  'i',
+);
 
 /**
  * What a decisive indicator reads: the quoted line and the detector's reasons (a lure's password is often on
@@ -148,6 +169,18 @@ export const DECISIVE_INDICATORS: readonly DecisiveDef[] = [
       DELIVERY_PATTERNS.has(f.pattern) &&
       RAW_IP_SOURCE.test(f.evidence ?? '') &&
       SHELL_PIPE.test(f.evidence ?? ''),
+  },
+  {
+    // Measured on the benign corpus like the others (eval-verdicts prints how often it fires per label): a
+    // vendor's skill sends its own token to its own API, never a key file to a paste site or a bucket it names.
+    id: 'credential-to-drop',
+    label:
+      'a credential store sent to a place nobody vouches for (a bare IP, a paste site, a mail, scp, bucket, webhook or DNS channel)',
+    floor: 'risky',
+    selects: (f) =>
+      EXFILTRATION_PATTERNS.has(f.pattern) &&
+      CREDENTIAL_STORE.test(f.evidence ?? '') &&
+      DROP_DESTINATION.test(f.evidence ?? ''),
   },
   {
     // Padding past the scan's limits is how a payload hides from it: what was not read is not evidence of

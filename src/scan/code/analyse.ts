@@ -3,6 +3,7 @@
 // Results are cached by text so every detector of a file shares one parse.
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { findEncodedBlobs } from '../decode.js';
+import { decodeChains } from '../decode-chain.js';
 import { codeLanguage, MAX_PARSE_CHARS, parseSyntax } from '../treesitter.js';
 import { rememberRobustExtras, reviewRobustness } from './code-robust-facts.js';
 import { extractJavaScript } from './javascript.js';
@@ -146,6 +147,8 @@ function isMostlyPrintable(s: string): boolean {
   return s.length > 0 && ok / s.length > 0.95;
 }
 
+const SHELLISH = /^\s*(#!.*sh|curl|wget|bash|sh|chmod|echo|cat)\b|\|\s*(ba)?sh\b/m;
+
 /** Base64/hex blobs that decode to code; scanned as the host language (or shell when it looks like one). */
 function blobsIn(text: string, language: CodeModel['language'], known: readonly Embedded[]): Embedded[] {
   const seen = new Set(known.map((e) => e.text));
@@ -159,14 +162,28 @@ function blobsIn(text: string, language: CodeModel['language'], known: readonly 
     if ((!blob.printable && !inflated) || seen.has(decoded)) continue;
     if (!CODE_HINT.test(decoded) && !COMMAND_LINE.test(decoded)) continue;
     const line = text.slice(0, blob.index).split('\n').length;
-    const shellish =
-      /^\s*(#!.*sh|curl|wget|bash|sh|chmod|echo|cat)\b|\|\s*(ba)?sh\b/m.test(decoded) ||
-      (language !== 'powershell' && COMMAND_LINE.test(decoded));
+    const shellish = SHELLISH.test(decoded) || (language !== 'powershell' && COMMAND_LINE.test(decoded));
     out.push({
       language: shellish ? 'bash' : language,
       text: decoded,
       line,
       origin: `decoded from ${inflated ? 'compressed ' : ''}${blob.encoding} at line ${line}`,
+    });
+    seen.add(decoded);
+  }
+  // Constants behind a longer chain (XOR with a key, base85, rot13, a reversed string) that the code names.
+  for (const chain of decodeChains(text)) {
+    if (seen.has(chain.decoded) || (!CODE_HINT.test(chain.decoded) && !COMMAND_LINE.test(chain.decoded)))
+      continue;
+    const line = text.slice(0, chain.index).split('\n').length;
+    out.push({
+      language:
+        SHELLISH.test(chain.decoded) || (language !== 'powershell' && COMMAND_LINE.test(chain.decoded))
+          ? 'bash'
+          : language,
+      text: chain.decoded,
+      line,
+      origin: `decoded by ${chain.chain} at line ${line}`,
     });
   }
   return out;

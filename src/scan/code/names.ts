@@ -79,6 +79,7 @@ export const NETWORK_COMMANDS = new Set([
   'sftp',
   'scp',
   'rsync',
+  'ssh',
   'nslookup',
   'dig',
   'host',

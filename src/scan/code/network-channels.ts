@@ -94,7 +94,8 @@ export function storageCommandUse(call: Call): NetworkUse | null {
   }
   const verb = words.findIndex((w) => /^(cp|mv|sync|rsync|copy|move|copyto|moveto)$/.test(w));
   if (verb < 0) return null;
-  const operands = call.args.slice(verb + 1).filter((a) => !(a.str ?? '').startsWith('-'));
+  // `-` is standard input (`… | aws s3 cp - s3://bucket/key`), not a flag.
+  const operands = call.args.slice(verb + 1).filter((a) => a.str === '-' || !(a.str ?? '').startsWith('-'));
   if (operands.length < 2) return null;
   const dest = operands[operands.length - 1]!;
   const sources = operands.slice(0, -1);

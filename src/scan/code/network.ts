@@ -222,7 +222,7 @@ function commandUse(call: Call): NetworkUse | null {
       downloadTo: flagValue(call.args, /^-outfile$/i).values[0]?.str ?? null,
     };
   }
-  // nc, socat, scp, rsync, ftp, telnet: the data is whatever they read.
+  // nc, socat, scp, rsync, ftp, telnet, ssh: the data is whatever they read (ssh passes its stdin on).
   const targets = positionals(call.args, /^-[pPiolwsqe]$/);
   const remote =
     targets.find((a) => /^[\w.-]*[a-z0-9-]\.[a-z0-9.-]+|@[\w.-]+:|^[\w.-]+:\//i.test(a.str ?? '')) ??
@@ -235,7 +235,7 @@ function commandUse(call: Call): NetworkUse | null {
     /^(nc|ncat|netcat)$/.test(name) && call.args.some((a) => /^-[a-zA-Z]*z/.test(a.str ?? ''));
   return {
     ...base,
-    kind: name === 'scp' || name === 'rsync' || name === 'ftp' || name === 'sftp' ? 'copy' : 'socket',
+    kind: /^(?:scp|rsync|s?ftp|ssh)$/.test(name) ? 'copy' : 'socket',
     host,
     dynamicHost: dynamic,
     url: remote?.str ?? null,

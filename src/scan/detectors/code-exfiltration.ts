@@ -293,9 +293,14 @@ function transmissionHit(ctx: FileContext, use: NetworkUse, declared: boolean): 
   // An endpoint computed at run time (a configured base URL) is the user's choice unless secrets ride on it.
   const secretData = all.union(use.call.stdin).has(T.ENV_ALL | T.ENV_SECRET | T.CRED_DATA | T.CTX_DATA);
   if (!use.host && !use.dynamicHost && !secretData) return null;
-  // Mail and cloud storage carry the user's own output (a report, a message) to where the user sends it; only
-  // what the script harvests on the way (caught by the flows) or a bare-IP destination makes them a leak.
-  if ((use.kind === 'mail' || use.kind === 'storage') && !secretData && !isPublicIpHost(use.host))
+  // Mail, cloud storage and copies to a host (scp, rsync, ssh) carry the user's own output (a report, a build)
+  // to where the user sends it; only what the script harvests on the way (caught by the flows, or a credential
+  // read before the send: carriesReadCredentials) or a bare-IP destination makes them a leak.
+  if (
+    (use.kind === 'mail' || use.kind === 'storage' || use.kind === 'copy') &&
+    !secretData &&
+    !isPublicIpHost(use.host)
+  )
     return null;
   const base = use.host ? 0.6 : 0.45;
   // Credential file contents on their way out: the transmission is the theft itself, not a mere upload.
@@ -733,6 +738,8 @@ const DATA_FLAG =
 /** The request body is computed (tainted, or an expression rather than a literal). */
 function runtimePayload(use: NetworkUse, model?: CodeModel): boolean {
   if (use.payload.bits !== 0 || use.call.stdin.bits !== 0) return true;
+  // A name built from data is the payload of a DNS lookup.
+  if (use.kind === 'dns' && use.dynamicHost) return true;
   if (use.call.kind === 'command') {
     const args = use.call.args;
     // A data flag whose value is a file (`@path`) or holds an expansion (`-d "k=$blob"`).
@@ -752,9 +759,26 @@ function runtimePayload(use: NetworkUse, model?: CodeModel): boolean {
   return body.some((v) => v !== undefined && (v.str === null || v.str.includes('\u2026')));
 }
 
-/** `… | curl --data-binary @-` fed by an earlier stage that produces data (not `echo 'constant'`). */
+const STDIN_SENDERS = /^(?:ssh|nc|ncat|netcat|socat|telnet)$/;
+
+/**
+ * The command sends what arrives on its standard input: `curl --data-binary @-` or `-T -`, `aws s3 cp - …`,
+ * and the programs that pass stdin on to the other end (`ssh host 'cat >> f'`, `nc host port`).
+ */
+function readsStdin(call: Call): boolean {
+  const args = call.args.map((a) => a.str ?? '');
+  return (
+    args.some(
+      (a, i) => /(^|=)@-$/.test(a) || (a === '-' && /^(?:-T|--upload-file|cp|rcat)$/.test(args[i - 1] ?? '')),
+    ) ||
+    STDIN_SENDERS.test(call.callee) ||
+    (/^(?:aws|gsutil|rclone|azcopy)$/.test(call.callee) && args.includes('-'))
+  );
+}
+
+/** `… | curl --data-binary @-` (or any command that sends its stdin) fed by an earlier stage that produces data. */
 function pipedRuntimeData(model: CodeModel, call: Call): boolean {
-  if (!call.args.some((a) => /(^|=)@-$/.test(a.str ?? ''))) return false;
+  if (!readsStdin(call)) return false;
   return model.calls.some(
     (o) =>
       o !== call &&
@@ -857,11 +881,29 @@ function tokenSearchHits(ctx: FileContext, model: CodeModel, send: NetworkUse): 
   ];
 }
 
-/** The send that follows a credential read in the same script carries it: its E1 says so, near-certain. */
-function carriesReadCredentials(hits: Hit[], send: NetworkUse): void {
+/**
+ * The send that follows a credential read in the same script carries it: its E1 says so, near-certain. A send
+ * that had no E1 of its own (a copy to a bucket or a host, which carries the user's own output as often as not)
+ * gets one.
+ */
+function carriesReadCredentials(ctx: FileContext, hits: Hit[], send: NetworkUse): void {
   const read = hits.find((h) => h.rule === PE3 && h.line <= send.call.line && h.confidence >= 0.85);
+  if (!read) return;
   const e1 = hits.findIndex((h) => h.rule === E1 && h.line === send.call.line && h.confidence < 0.9);
-  if (!read || e1 < 0) return;
+  if (e1 < 0) {
+    if (!hits.some((h) => h.rule === E1 && h.line === send.call.line))
+      hits.push(
+        callHit(
+          ctx,
+          send.call,
+          E1,
+          0.85,
+          `the script read a credential store at line ${read.line} and then sends runtime data to ${dest(send)}`,
+          `Credentials read by this script are sent to ${dest(send)}.`,
+        ),
+      );
+    return;
+  }
   const h = hits[e1]!;
   hits[e1] = {
     ...h,
@@ -885,7 +927,7 @@ function privateInput(model: CodeModel, use: NetworkUse): string | null {
       (o) => o !== call && o.line <= call.line && o.line >= call.line - 3 && o.pipedTo.includes(call.callee),
     );
     if (upstream.some((o) => CLIPBOARD_COMMAND.test(o.callee))) return 'the clipboard';
-    const fromStdin = call.args.some((a) => /(^|=)@-$/.test(a.str ?? '')) && upstream.length === 0;
+    const fromStdin = readsStdin(call) && upstream.length === 0;
     return fromStdin && call.stdin.bits === 0 ? 'what is piped into the script' : null;
   }
   if (!use.payload.has(T.INPUT) && !runtimePayload(use)) return null;
@@ -951,7 +993,7 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   for (const h of [...sourceHits(ctx, model, sendsOut), ...walkedSecretReads(ctx, model)])
     if (!sources.has(`${h.rule}:${h.line}`)) hits.push(send ? sentLater(h, send) : h);
   if (send) hits.push(...tokenSearchHits(ctx, model, send));
-  if (send) carriesReadCredentials(hits, send);
+  if (send) carriesReadCredentials(ctx, hits, send);
   forwardsPrivateInput(ctx, model, hits, uses);
   hits.push(...listedSecretReads(ctx, model));
   hits.push(...dumpedContextReads(ctx, model));

@@ -9,6 +9,7 @@ import { isExecCallee, isShellCallee } from '../code/script.js';
 import { codeDetector } from '../engine/code-detector.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { FileContext, Hit } from '../rule.js';
+import { squash } from './skill-hosts.js';
 
 export const SUPPLY_CHAIN_RULES = rulesDetectedBy('code-supply-chain');
 
@@ -74,6 +75,7 @@ function remoteCodeHits(ctx: FileContext, model: CodeModel): Hit[] {
     if (c.callee === 'import' && /^https?:\/\//i.test(c.args[0]?.str ?? ''))
       hits.push(callHit(ctx, c, SC2, 0.85, `imports code from ${c.args[0]!.str}`));
   }
+  hits.push(...cloneThenRunHits(ctx, model));
   // Download to a file, then run that file.
   const verified = VERIFY.test(ctx.text);
   for (const use of networkUses(model.calls)) {
@@ -157,6 +159,96 @@ function buildOfArchive(model: CodeModel, from: number, file: string): Call | nu
           )),
     ) ?? null
   );
+}
+
+const GIT_URL = /^(?:https?:\/\/|git@|ssh:\/\/|git:\/\/)\S+$/i;
+const PINNED_CHECKOUT = /^[0-9a-f]{7,40}$/i;
+const PACKAGE_BUILD = /^(?:npm|pnpm|yarn|bun|pip[0-9.]*|uv|poetry|cargo|go)$/;
+
+/**
+ * `git clone <repo>` and then code from the clone run (`cd repo && ./install.sh`, `bash repo/setup.sh`,
+ * `make`, `npm install`, which runs the package's lifecycle scripts): the same remote code as `curl | sh`
+ * from that repository, told in two commands. Checking out a commit hash afterwards pins what runs.
+ */
+function cloneThenRunHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  const shipped = new Set(ctx.skill.files.map((f) => f.path));
+  const commands = model.calls.filter((c) => c.kind === 'command');
+  for (const clone of commands) {
+    const args = clone.args.map((a) => a.str ?? '');
+    if (clone.callee !== 'git' || args[0] !== 'clone') continue;
+    const positional = args
+      .slice(1)
+      .filter(
+        (a, i, all) => !a.startsWith('-') && !/^--?(?:b|branch|depth|origin|filter)$/.test(all[i - 1] ?? ''),
+      );
+    const url = positional.find((a) => GIT_URL.test(a));
+    // A mirror or bare clone has no working tree to run; the skill's own repository installs the skill.
+    if (!url || args.some((a) => a === '--mirror' || a === '--bare') || ownRepository(ctx, url)) continue;
+    const dir =
+      positional[positional.indexOf(url) + 1] ??
+      url
+        .replace(/\/+$/, '')
+        .split(/[/:]/)
+        .pop()!
+        .replace(/\.git$/, '');
+    const after = commands.filter((c) => c.line >= clone.line && c !== clone);
+    const inside = (c: Call) =>
+      after.some(
+        (d) =>
+          d.callee === 'cd' &&
+          d.line <= c.line &&
+          d !== c &&
+          (d.args[0]?.str ?? '').replace(/\/+$/, '').endsWith(dir),
+      );
+    const inClone = (a: string) => a.startsWith(`${dir}/`) || a.startsWith(`./${dir}/`);
+    const runner = after.find((c) => {
+      const a = c.args.map((v) => v.str ?? '');
+      const word = c.text.trim().split(/\s+/)[0] ?? '';
+      // A script the skill ships is its own code, wherever the shell stands.
+      if (a.concat(word).some((x) => shipped.has(x.replace(/^\.\//, '')))) return false;
+      if (inClone(word) || (INTERPRETERS.has(c.callee) && a.some(inClone))) return true;
+      if (!inside(c)) return false;
+      return (
+        /^\.\//.test(word) ||
+        BUILD_TOOL.test(c.callee) ||
+        (INTERPRETERS.has(c.callee) && a.some((x) => /\.(?:sh|py|js|rb|pl|ps1)$/.test(x))) ||
+        (PACKAGE_BUILD.test(c.callee) &&
+          /^(?:install|i|ci|build|run|make)$/.test(a[0] ?? '') &&
+          !a.slice(1).some((x) => !x.startsWith('-') && x !== '.'))
+      );
+    });
+    // A commit checked out between the clone and the run pins what runs.
+    const pinned = (c: Call) =>
+      c.callee === 'git' &&
+      c.line <= (runner?.line ?? 0) &&
+      c.args.some((a) => PINNED_CHECKOUT.test(a.str ?? ''));
+    if (!runner || after.some(pinned)) continue;
+    hits.push(
+      callHit(
+        ctx,
+        runner,
+        SC2,
+        0.7,
+        `${url} is cloned at line ${clone.line} and code from the clone is run (${runner.callee}), unpinned`,
+        `Clones ${url} and runs its code.`,
+        { line: clone.line, endLine: runner.endLine },
+      ),
+    );
+  }
+  return hits;
+}
+
+/** The clone is the skill's own repository (its name is the skill's): installing the skill, not fetching code. */
+function ownRepository(ctx: FileContext, url: string): boolean {
+  const repo = squash(
+    url
+      .replace(/\/+$/, '')
+      .split(/[/:]/)
+      .pop()!
+      .replace(/\.git$/, ''),
+  );
+  return repo.length >= 4 && squash(`${ctx.skill.name} ${ctx.skill.folderName}`).includes(repo);
 }
 
 const PUBLIC_INDEX =

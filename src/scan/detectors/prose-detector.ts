@@ -9,6 +9,7 @@ import type { Detector, FileContext, Hit } from '../rule.js';
 import { agentReadDocs } from '../skill-context.js';
 import { lineStarts } from '../text.js';
 import { decodedPayloadHits } from './prose-encoded.js';
+import { exfiltrationStepHits } from './prose-exfiltration-steps.js';
 import { findHidden, HIDDEN_RULES } from './prose-hidden.js';
 import {
   commandSegment,
@@ -179,6 +180,7 @@ export function detectProse(ctx: FileContext): Hit[] {
     hits.push(...found, ...decodedPayloadHits(found, seg, PHRASE_RULES, text, starts, purpose));
   }
   hits.push(...prerequisiteLureHits(doc, text, starts, ctx.skill, ctx.file.path, agentRead));
+  hits.push(...exfiltrationStepHits(doc, text, starts, ctx.skill, ctx.file.path, agentRead));
   const hidden = findHidden(doc, text, starts, ctx.file.path === 'SKILL.md');
   hits.push(...hidden.hits);
   for (const seg of hidden.segments) {

@@ -1,5 +1,6 @@
 import type { MarkdownDoc } from '../../core/markdown.js';
 import { BIDI_CONTROL, decodeUnicodeTags, findEncodedBlobs, RTL_SCRIPT } from '../decode.js';
+import { decodeChains } from '../decode-chain.js';
 import type { Segment } from '../engine/prose-apply.js';
 import { atOffset, normalise } from '../engine/prose-normalise.js';
 import { builtinRule } from '../engine/rule-pack.js';
@@ -240,7 +241,7 @@ function tagFinder(text: string, out: HiddenResult, starts: readonly number[]): 
 
 /** Where to look for encoded text: prose spans, and in the agent's own instructions, code blocks too. */
 function encodedPlaces(doc: MarkdownDoc, text: string, starts: readonly number[], primary: boolean) {
-  const places: { start: number; end: number; section: string; where: string }[] = [];
+  const places: { start: number; end: number; section: string; where: string; code?: boolean }[] = [];
   for (const span of doc.spans) {
     if (span.kind === 'image-alt' || span.kind === 'link-title') continue;
     places.push({ start: span.start, end: span.end, section: span.section, where: 'the prose' });
@@ -252,7 +253,7 @@ function encodedPlaces(doc: MarkdownDoc, text: string, starts: readonly number[]
       const start = starts[block.line - 1];
       if (start === undefined) continue;
       const end = starts[block.endLine] ?? text.length;
-      places.push({ start, end, section: block.section, where: 'a code block' });
+      places.push({ start, end, section: block.section, where: 'a code block', code: true });
     }
   }
   return places;
@@ -268,7 +269,11 @@ function encodedFinder(
   const seen = new Set<number>();
   for (const place of encodedPlaces(doc, text, starts, primary)) {
     const source = text.slice(place.start, place.end);
-    for (const blob of findEncodedBlobs(source, 50)) {
+    // In code, constants decoded by the chain the snippet applies (base85, zlib, XOR, rot13, reversed) too.
+    const chains = place.code
+      ? decodeChains(source).map((c) => ({ ...c, encoding: c.chain, printable: true }))
+      : [];
+    for (const blob of [...findEncodedBlobs(source, 50), ...chains]) {
       const at = place.start + blob.index;
       if (seen.has(at) || !blob.printable) continue;
       seen.add(at);

@@ -16,6 +16,8 @@ export const VENDOR_INSTALLER = vocabulary('VENDOR_INSTALLER');
 export const NO_REPUTATION_SOURCE = vocabulary('NO_REPUTATION_SOURCE');
 export const DYNAMIC_DNS_HOST = vocabulary('DYNAMIC_DNS_HOST');
 export const REQUEST_CATCHER = vocabulary('REQUEST_CATCHER');
+export const DROP_CHANNEL = vocabulary('DROP_CHANNEL');
+export const SECRET_FILE = vocabulary('SECRET_FILE');
 
 /** Free hosting and app platforms (rules/_data/free-hosting.yaml, with its provenance). */
 export const FREE_HOSTING_SUFFIXES: readonly string[] = ruleData(

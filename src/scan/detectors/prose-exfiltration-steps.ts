@@ -1,0 +1,137 @@
+import { quotedByTopicHeading, sentenceFraming } from '../../core/markdown/framing.js';
+import type { MarkdownDoc, ProseSpan } from '../../core/markdown.js';
+import type { Skill } from '../../core/types.js';
+import { normalise } from '../engine/prose-normalise.js';
+import { builtinRule, vocabulary } from '../engine/rule-pack.js';
+import type { Hit } from '../rule.js';
+import { lineAt, quote } from '../text.js';
+import { DROP_CHANNEL, rx, SECRET_FILE } from './prose-vocabulary.js';
+import { hostOfUrl, ownHost, skillTextOutside } from './skill-hosts.js';
+
+// Exfiltration told as steps (P3). No sentence says "send the secrets there": one step gathers them ("build
+// a summary of every setting, token and key you find"), a later one carries "it" or a placeholder for it to
+// a place the text names ("open https://host/report?data={encoded_summary}"). Each step alone is ordinary;
+// the chain within one section is the instruction. A destination the skill names as its own (its name, its
+// homepage, a host it uses elsewhere) or the user's own configured service is not a leak.
+
+export const EXFILTRATION_STEPS_RULE = builtinRule('md.exfiltration-steps');
+
+const STEP_KINDS = new Set(['paragraph', 'list-item']);
+/** How many steps after the gathering one may carry its result away. */
+const REACH = 6;
+
+const GATHER_VERB =
+  /\b(?:collect|gather|harvest|extract|inventor(?:y|ise|ize)|compile|assemble|build|list|enumerate|record|read|cat|dump|copy|grab|capture|find|locate|retrieve|pull|scrape|take)\w*\b/i;
+// What a step gathers: a credential store other than the skill's own .env, or secrets in the plural ("every
+// token", "the passwords", "environment variables"). One named token read from the skill's own configuration
+// and sent to its API is how an API skill authenticates.
+const CREDENTIAL_STORE = new RegExp(SECRET_FILE, 'gi');
+const SECRETS =
+  /\b(?:api[_ -]?keys|access[_ -]?tokens|auth\w*[_ -]?tokens|secret[_ -]?keys|secrets|credentials|passwords|private[_ -]?keys|ssh[_ -]?keys|session\s+(?:cookies|tokens)|cookies|bearer\s+tokens|tokens|seed\s+phrases|mnemonics|recovery\s+phrases|environment\s+variables|env\s+vars|connection\s+strings|auth(?:entication)?\s+(?:parameters|headers|details))\b|\b(?:every|all|each|any)\s+(?:[\w-]+\s+){0,2}?(?:token|key|secret|credential|password)s?\b/i;
+const OWN_CONFIG = /^\.env$/i;
+
+function namesSecrets(text: string): boolean {
+  if (SECRETS.test(text)) return true;
+  return [...text.matchAll(CREDENTIAL_STORE)].some((m) => !OWN_CONFIG.test(m[0]));
+}
+// "Never read .env", "do not collect tokens": the step forbids what it names.
+const FORBIDS = /\b(?:never|do\s+not|don'?t|avoid|must\s+not|without)\b/i;
+
+// A placeholder in a URL that stands for gathered data ({encoded_summary}, <payload>, ${DATA}), not an API's
+// own path or query parameter ({owner}, <id>, $REGION).
+const DATA_NAME =
+  /(?:data|summary|payload|encoded|secrets?|tokens?|keys?|creds?|credentials?|env|environment|config\w*|settings|info|results?|contents?|output|dump|b64|base64|blob|inventory|report|findings|values|collected|loot|exfil)/i;
+const URL_WITH_PLACEHOLDER =
+  /\bhttps?:\/\/[^\s"'`<>()]*?(?:\{\{?\s*([\w.-]{1,40})\s*\}\}?|<([\w .-]{1,40})>|\$\{?([A-Za-z_]\w{0,39})\}?)/gi;
+const URL = /\b(?:https?|ftp):\/\/[^\s"'`<>()]+/gi;
+const EMAIL = /(?<![\w.+-])[\w.+-]+@(?!example\.)([\w-]+(?:\.[\w-]+)+)\b/i;
+const SEND_VERB = rx(
+  vocabulary('SEND_VERB'),
+  '|\\b(?:open|visit|browse|navigate|load|request|call|hit|ping)\\b',
+);
+// The step refers back to what was gathered.
+const ANAPHOR =
+  /\b(?:it|them|this|these|those|everything|the\s+(?:(?:full|whole|entire|encoded|collected|compiled|resulting)\s+)?(?:summary|inventory|list|results?|data|output|file|archive|bundle|values|findings|report|string|payload|blob|dump|collection))\b/i;
+const USER_OWNED = new RegExp(`\\b(?:to|into|onto|in)\\s+${vocabulary('USER_OWNED_DESTINATION')}`, 'i');
+const DROP = new RegExp(DROP_CHANNEL, 'i');
+const LOCAL_HOST =
+  /^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.|example\.(?:com|org|net)$|[\w.-]*\.example$|your[-.])/i;
+
+interface Step {
+  span: ProseSpan;
+  text: string;
+}
+
+function gathers(text: string): boolean {
+  return GATHER_VERB.test(text) && namesSecrets(text) && !FORBIDS.test(text);
+}
+
+/** Where the step sends what was gathered, and how it refers to it; null when it sends nothing away. */
+function carriesAway(text: string): { url: string | null; how: string } | null {
+  if (FORBIDS.test(text) || USER_OWNED.test(text) || /\bto\s+(?:the\s+)?user\b(?!'s)/i.test(text))
+    return null;
+  for (const m of text.matchAll(URL_WITH_PLACEHOLDER)) {
+    const name = m[1] ?? m[2] ?? m[3] ?? '';
+    if (DATA_NAME.test(name)) return { url: m[0], how: `a URL that carries ${quote(name, 40)}` };
+  }
+  if (!SEND_VERB.test(text) || !ANAPHOR.test(text)) return null;
+  const url = [...text.matchAll(URL)].map((m) => m[0]).find((u) => !LOCAL_HOST.test(hostOfUrl(u)));
+  if (url) return { url, how: 'sent on to an address the text names' };
+  const mail = EMAIL.exec(text);
+  if (mail) return { url: `https://${mail[1]}`, how: `sent on by mail to ${quote(mail[0], 60)}` };
+  if (DROP.test(text))
+    return { url: null, how: 'sent on over a mail, copy, storage, webhook or DNS channel' };
+  return null;
+}
+
+/** P3 hits for a secret gathered in one step and carried to a named destination in a later one. */
+export function exfiltrationStepHits(
+  doc: MarkdownDoc,
+  text: string,
+  starts: readonly number[],
+  skill: Skill,
+  path: string,
+  agentRead = false,
+): Hit[] {
+  const steps: Step[] = doc.spans
+    .filter((s) => STEP_KINDS.has(s.kind))
+    .map((span) => ({ span, text: normalise(text.slice(span.start, span.end), span.start).text }));
+  const hits: Hit[] = [];
+  const reported = new Set<number>();
+  for (const [i, gather] of steps.entries()) {
+    if (!gathers(gather.text)) continue;
+    for (const send of steps.slice(i + 1, i + 1 + REACH)) {
+      if (send.span.section !== gather.span.section || reported.has(send.span.line)) continue;
+      const carried = carriesAway(send.text);
+      if (!carried) continue;
+      const host = carried.url ? hostOfUrl(carried.url) : '';
+      const own =
+        host !== '' &&
+        ownHost(carried.url!, host, skill, skillTextOutside(skill, path, send.span.line, send.span.endLine));
+      // A topic heading above the agent's own steps is no quote (docs/verdicts.md, "Framing an author cannot
+      // game"): the step is read as the instruction it is.
+      const framing =
+        agentRead && quotedByTopicHeading(send.span.contextFraming, send.span.byHeading, send.span.section)
+          ? sentenceFraming(send.text, 'instruction')
+          : send.span.framing;
+      const confidence = 0.85 * EXFILTRATION_STEPS_RULE.framing[framing] * (own ? 0.4 : 1);
+      if (confidence < 0.2) continue;
+      reported.add(send.span.line);
+      const line = lineAt(starts, send.span.start);
+      hits.push({
+        rule: EXFILTRATION_STEPS_RULE.id,
+        line,
+        endLine: send.span.endLine,
+        evidence: quote(text.slice(send.span.start, send.span.end).trim()),
+        confidence,
+        rationale: [
+          `line ${gather.span.line} gathers secrets (${quote(gather.text.trim(), 100)}); this step: ${carried.how}`,
+          ...(host ? [`destination ${host}${own ? ', which the skill names as its own' : ''}`] : []),
+          `framed as ${framing}`,
+        ].join('; '),
+      });
+      break;
+    }
+  }
+  return hits;
+}
