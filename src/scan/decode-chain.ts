@@ -1,4 +1,4 @@
-import { gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
+import { gunzipSync, inflateSync } from 'node:zlib';
 
 // Constant decode chains in a snippet. A one-liner that prints "installation steps" hides them behind more
 // than base64: `zlib.decompress(base64.b64decode('…'))`, bytes XORed with a constant key, base85, rot13, a
@@ -9,6 +9,8 @@ import { gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 type Bytes = Buffer;
 interface Op {
   name: string;
+  /** One operation of each kind per chain: one-liners decode one text encoding, XOR with one key. */
+  kind: 'text' | 'zlib' | 'xor' | 'rot13' | 'reverse';
   apply(b: Bytes): Bytes | null;
 }
 
@@ -87,15 +89,16 @@ function hex(b: Bytes): Bytes | null {
   return /^(?:[0-9a-f]{2})+$/i.test(s) ? Buffer.from(s, 'hex') : null;
 }
 
+/** zlib or gzip, recognised by their headers (a raw deflate stream has none, and trying costs an exception). */
 function inflate(b: Bytes): Bytes | null {
-  for (const f of [inflateSync, gunzipSync, inflateRawSync]) {
-    try {
-      return f(b, { maxOutputLength: 1 << 20 });
-    } catch {
-      // not this container format
-    }
+  const zlib = b.length > 2 && b[0] === 0x78 && ((b[0] << 8) | b[1]!) % 31 === 0;
+  const gzip = b.length > 2 && b[0] === 0x1f && b[1] === 0x8b;
+  if (!zlib && !gzip) return null;
+  try {
+    return (zlib ? inflateSync : gunzipSync)(b, { maxOutputLength: 1 << 20 });
+  } catch {
+    return null;
   }
-  return null;
 }
 
 const rot13 = (b: Bytes): Bytes =>
@@ -116,20 +119,20 @@ const xorWith =
 const DECODERS: [RegExp, Op][] = [
   [
     /b64decode|base64\s+(?:-d|--decode|-D)\b|\batob\s*\(|['"]base64['"]|FromBase64String|base64\.decode/i,
-    { name: 'base64', apply: base64 },
+    { name: 'base64', kind: 'text', apply: base64 },
   ],
-  [/b85decode/, { name: 'base85', apply: base85 }],
-  [/a85decode/, { name: 'ascii85', apply: ascii85 }],
-  [/b32decode|base32\s+(?:-d|--decode)/i, { name: 'base32', apply: base32 }],
-  [/unhexlify|fromhex|xxd\s+-r|['"]hex['"]/i, { name: 'hex', apply: hex }],
-  [/zlib|gzip|inflate|gunzip|zcat|decompress/i, { name: 'zlib', apply: inflate }],
+  [/b85decode/, { name: 'base85', kind: 'text', apply: base85 }],
+  [/a85decode/, { name: 'ascii85', kind: 'text', apply: ascii85 }],
+  [/b32decode|base32\s+(?:-d|--decode)/i, { name: 'base32', kind: 'text', apply: base32 }],
+  [/unhexlify|fromhex|xxd\s+-r|['"]hex['"]/i, { name: 'hex', kind: 'text', apply: hex }],
+  [/zlib|gzip|inflate|gunzip|zcat|decompress/i, { name: 'zlib', kind: 'zlib', apply: inflate }],
   [
     /rot_?13|\btr\s+['"]?(?:A-Za-z|a-zA-Z)['"]?\s+['"]?(?:N-ZA-Mn-za-m|n-za-mN-ZA-M)/i,
-    { name: 'rot13', apply: rot13 },
+    { name: 'rot13', kind: 'rot13', apply: rot13 },
   ],
   [
     /\[\s*::\s*-1\s*\]|\.reverse\s*\(\s*\)|\|\s*rev\b/,
-    { name: 'reverse', apply: (b) => Buffer.from(b).reverse() },
+    { name: 'reverse', kind: 'reverse', apply: (b) => Buffer.from(b).reverse() },
   ],
 ];
 
@@ -145,7 +148,9 @@ function xorOps(code: string): Op[] {
     if (n > 0 && n < 256) keys.set(`0x${n.toString(16)}`, Buffer.from([n]));
   }
   for (const m of code.matchAll(KEY_STRING)) keys.set(JSON.stringify(m[2]), Buffer.from(m[2]!, 'latin1'));
-  return [...keys].slice(0, 6).map(([name, key]) => ({ name: `XOR ${name}`, apply: xorWith(key) }));
+  return [...keys]
+    .slice(0, 6)
+    .map(([name, key]) => ({ name: `XOR ${name}`, kind: 'xor' as const, apply: xorWith(key) }));
 }
 
 // One expression per quote character: a constant in single quotes inside a `python3 -c "…"` is found too.
@@ -213,6 +218,9 @@ function readable(b: Bytes): boolean {
   if (b.length < 12) return false;
   const text = b.toString('utf8');
   if (printable(text) < 0.95) return false;
+  // Words and spaces, not punctuation noise (XOR with the wrong key leaves printable symbols).
+  const chars = [...text];
+  if (chars.filter((c) => /[\p{L}\p{N}\s]/u.test(c)).length < chars.length * 0.7) return false;
   const tokens = text.toLowerCase().match(/[a-z]{2,}/g) ?? [];
   const common = tokens.filter((t) => COMMON.has(t)).length;
   if (common >= 2 && common >= tokens.length * 0.03) return true;
@@ -239,14 +247,18 @@ export function decodeChains(code: string): DecodedChain[] {
   return out;
 }
 
-function search(b: Bytes, ops: readonly Op[], chain: string[]): { chain: string[]; text: string } | null {
-  if (chain.length > 0 && readable(b)) return { chain, text: b.toString('utf8') };
+function search(
+  b: Bytes,
+  ops: readonly Op[],
+  chain: readonly Op[],
+): { chain: string[]; text: string } | null {
+  if (chain.length > 0 && readable(b)) return { chain: chain.map((o) => o.name), text: b.toString('utf8') };
   if (chain.length >= MAX_DEPTH) return null;
   for (const op of ops) {
-    if (chain.includes(op.name)) continue;
+    if (chain.some((o) => o.kind === op.kind)) continue;
     const next = op.apply(b);
-    if (!next || next.length === 0) continue;
-    const found = search(next, ops, [...chain, op.name]);
+    if (!next || next.length < 12) continue;
+    const found = search(next, ops, [...chain, op]);
     if (found) return found;
   }
   return null;
