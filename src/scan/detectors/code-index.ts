@@ -1,6 +1,7 @@
 // Every code and manifest detector, for the engine to run over scripts, fenced code blocks and manifests.
 import type { Detector } from '../rule.js';
 import { analysisProbeDetector } from './code-analysis-probe.js';
+import { commentsDetector } from './code-comments.js';
 import { embeddedDetector } from './code-embedded.js';
 import { exfiltrationDetector } from './code-exfiltration.js';
 import { filesystemDetector } from './code-filesystem.js';
@@ -32,4 +33,5 @@ export const codeDetectors: Detector[] = [
   secretsDetector,
   mcpDetector,
   analysisProbeDetector,
+  commentsDetector,
 ];
