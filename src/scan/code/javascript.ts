@@ -9,6 +9,7 @@ import { shellQuote } from './python.js';
 import {
   type Extraction,
   endLineOf,
+  fedCommand,
   isDecodeCallee,
   isExecCallee,
   isNetworkCallee,
@@ -189,7 +190,20 @@ class JavaScriptExtractor extends ScriptExtractor {
   finish(): Extraction {
     // Arguments first: every call's values are evaluated after all parameters are bound.
     for (const s of this.sites) this.bindCall(s.node);
-    for (const s of this.sites) this.out.calls.push(this.toCall(s.node, s.topLevel, s.guarded));
+    for (const s of this.sites) {
+      const call = this.toCall(s.node, s.topLevel, s.guarded);
+      this.out.calls.push(call);
+      // The words of the command the call runs: `spawnSync('ssh', [host, 'cat'])` or `execSync('nc host 9000')`.
+      const argNodes = this.argNodes(s.node);
+      const command = isShellCallee(call.callee) ? this.commandString(call.callee, argNodes) : null;
+      const fed = command
+        ? fedCommand(
+            call,
+            command.split(/\s+/).map((w) => ({ ...EMPTY_VALUE, text: w, str: w })),
+          )
+        : null;
+      if (fed) this.out.calls.push(fed);
+    }
     for (const l of this.loopNodes) this.recordLoop(l);
     return this.out;
   }

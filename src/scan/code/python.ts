@@ -4,10 +4,11 @@ import type { Node, Tree } from '../treesitter.js';
 import { refilledWorklist } from './loop-bounds.js';
 import type { Call, Value } from './model.js';
 import { T, Taint } from './model.js';
-import { NETWORK_COMMANDS, READ_CALL_RE, SOCKET_READ_RE, WRITE_CALL_RE } from './names.js';
+import { READ_CALL_RE, SOCKET_READ_RE, WRITE_CALL_RE } from './names.js';
 import {
   type Extraction,
   endLineOf,
+  fedCommand,
   isDecodeCallee,
   isExecCallee,
   isNetworkCallee,
@@ -163,7 +164,14 @@ class PythonExtractor extends ScriptExtractor {
     for (const site of this.sites) {
       const call = this.toCall(site.node, site.topLevel, site.guarded);
       this.out.calls.push(call);
-      const fed = this.fedCommand(site.node, call);
+      const list = positional(site.node)[0];
+      const fed =
+        list?.type === 'list' || list?.type === 'tuple'
+          ? fedCommand(
+              call,
+              list.namedChildren.map((c) => this.valueOf(c)),
+            )
+          : null;
       if (fed) this.out.calls.push(fed);
     }
     for (const loop of this.whileNodes) this.recordLoop(loop);
@@ -626,28 +634,6 @@ class PythonExtractor extends ScriptExtractor {
       return items.map((s) => shellQuote(s ?? '\u2026')).join(' ');
     }
     return this.valueOf(node).str;
-  }
-
-  /**
-   * `subprocess.run(['ssh', host, 'cat >> f'], input=data)`: the command the subprocess runs, as a command
-   * whose standard input is `input=`, so a program that sends its stdin on (ssh, nc) carries the data out.
-   */
-  private fedCommand(node: Node, call: Call): Call | null {
-    const input = call.named.get('input');
-    const list = positional(node)[0];
-    if (!input || !isShellCallee(call.callee) || (list?.type !== 'list' && list?.type !== 'tuple'))
-      return null;
-    const words = list.namedChildren.map((c) => this.valueOf(c));
-    const program = words[0]?.str?.replace(/^.*\//, '').toLowerCase();
-    if (!program || !NETWORK_COMMANDS.has(program)) return null;
-    return {
-      ...call,
-      kind: 'command',
-      callee: program,
-      args: words.slice(1),
-      named: new Map(),
-      stdin: input.taint,
-    };
   }
 
   private toCall(node: Node, topLevel: boolean, guarded: boolean): Call {

@@ -3,7 +3,14 @@
 import type { Node } from '../treesitter.js';
 import type { Call, LoopFact, SwallowFact, Value } from './model.js';
 import { T, Taint } from './model.js';
-import { DECODE_CALL_RE, EXEC_CALL_RE, NETWORK_CALL_RE, SHELL_CALL_RE, SOCKET_CALL_RE } from './names.js';
+import {
+  DECODE_CALL_RE,
+  EXEC_CALL_RE,
+  NETWORK_CALL_RE,
+  NETWORK_COMMANDS,
+  SHELL_CALL_RE,
+  SOCKET_CALL_RE,
+} from './names.js';
 import { EMPTY_VALUE } from './values.js';
 
 /** Code found inside a string that the script runs (an inline shell command, a decoded payload). */
@@ -47,6 +54,26 @@ export function isExecCallee(callee: string): boolean {
 
 export function isShellCallee(callee: string): boolean {
   return SHELL_CALL_RE.test(callee);
+}
+
+/**
+ * `subprocess.run(['ssh', host, 'cat >> f'], input=data)`, `execSync('nc host 9000', {input: data})`: the command
+ * a subprocess call runs, as a command whose standard input is the call's `input`, so a program that sends its
+ * stdin on (ssh, nc) carries the data out. `words` are the command's words as the caller evaluated them.
+ */
+export function fedCommand(call: Call, words: readonly Value[]): Call | null {
+  const input = call.named.get('input');
+  if (!input || !isShellCallee(call.callee)) return null;
+  const program = words[0]?.str?.replace(/^.*\//, '').toLowerCase();
+  if (!program || !NETWORK_COMMANDS.has(program)) return null;
+  return {
+    ...call,
+    kind: 'command',
+    callee: program,
+    args: [...words.slice(1)],
+    named: new Map(),
+    stdin: input.taint,
+  };
 }
 
 export function isDecodeCallee(callee: string): boolean {
