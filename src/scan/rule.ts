@@ -1,3 +1,4 @@
+import type { MarkdownDoc } from '../core/markdown.js';
 import type { Rule } from '../core/rule.js';
 import type { Skill, SkillFile } from '../core/types.js';
 
@@ -42,4 +43,15 @@ export interface Detector {
   appliesTo(file: SkillFile): boolean;
   /** Pure: returns hits, never throws on hostile input (the engine still guards each call). */
   detect(ctx: FileContext): Hit[] | Promise<Hit[]>;
+}
+
+/** A markdown document as the detectors that read its structure take it (prerequisite lures, exfiltration steps). */
+export interface ReadDocument {
+  doc: MarkdownDoc;
+  text: string;
+  starts: readonly number[];
+  skill: Skill;
+  path: string;
+  /** SKILL.md, or a guide it tells the agent to follow: its topic headings do not quote its instructions. */
+  agentRead: boolean;
 }

@@ -179,8 +179,8 @@ export function detectProse(ctx: FileContext): Hit[] {
     const found = applyRules(SHELL_BLOCK_RULES, seg, text, starts, purpose);
     hits.push(...found, ...decodedPayloadHits(found, seg, PHRASE_RULES, text, starts, purpose));
   }
-  hits.push(...prerequisiteLureHits(doc, text, starts, ctx.skill, ctx.file.path, agentRead));
-  hits.push(...exfiltrationStepHits(doc, text, starts, ctx.skill, ctx.file.path, agentRead));
+  const read = { doc, text, starts, skill: ctx.skill, path: ctx.file.path, agentRead };
+  hits.push(...prerequisiteLureHits(read), ...exfiltrationStepHits(read));
   const hidden = findHidden(doc, text, starts, ctx.file.path === 'SKILL.md');
   hits.push(...hidden.hits);
   for (const seg of hidden.segments) {

@@ -1,9 +1,8 @@
 import { quotedByTopicHeading, sentenceFraming } from '../../core/markdown/framing.js';
-import type { MarkdownDoc, ProseSpan } from '../../core/markdown.js';
-import type { Skill } from '../../core/types.js';
+import type { ProseSpan } from '../../core/markdown.js';
 import { normalise } from '../engine/prose-normalise.js';
 import { builtinRule, vocabulary } from '../engine/rule-pack.js';
-import type { Hit } from '../rule.js';
+import type { Hit, ReadDocument } from '../rule.js';
 import { lineAt, quote } from '../text.js';
 import { DROP_CHANNEL, rx, SECRET_FILE } from './prose-vocabulary.js';
 import { hostOfUrl, ownHost, skillTextOutside } from './skill-hosts.js';
@@ -85,14 +84,7 @@ function carriesAway(text: string): { url: string | null; how: string } | null {
 }
 
 /** P3 hits for a secret gathered in one step and carried to a named destination in a later one. */
-export function exfiltrationStepHits(
-  doc: MarkdownDoc,
-  text: string,
-  starts: readonly number[],
-  skill: Skill,
-  path: string,
-  agentRead = false,
-): Hit[] {
+export function exfiltrationStepHits({ doc, text, starts, skill, path, agentRead }: ReadDocument): Hit[] {
   const steps: Step[] = doc.spans
     .filter((s) => STEP_KINDS.has(s.kind))
     .map((span) => ({ span, text: normalise(text.slice(span.start, span.end), span.start).text }));

@@ -1,9 +1,8 @@
 import { quotedByTopicHeading, sentenceFraming } from '../../core/markdown/framing.js';
-import type { MarkdownDoc, ProseSpan } from '../../core/markdown.js';
-import type { Skill } from '../../core/types.js';
+import type { ProseSpan } from '../../core/markdown.js';
 import { normalise } from '../engine/prose-normalise.js';
 import { builtinRule } from '../engine/rule-pack.js';
-import type { Hit } from '../rule.js';
+import type { Hit, ReadDocument } from '../rule.js';
 import { lineAt, quote } from '../text.js';
 import {
   freeHostOf,
@@ -294,14 +293,7 @@ function windowOf(spans: readonly ProseSpan[], index: number): ProseSpan[] {
 const DEFANGED = /\bh(?:xx|XX)ps?(?::|\[:\])\/\/|\w(?:\[\.\]|\(\.\)|\{\.\}|\[dot\])\w/;
 
 /** SC2 hits for prerequisite lures in a markdown document. */
-export function prerequisiteLureHits(
-  doc: MarkdownDoc,
-  text: string,
-  starts: readonly number[],
-  skill: Skill,
-  path: string,
-  agentRead = false,
-): Hit[] {
+export function prerequisiteLureHits({ doc, text, starts, skill, path, agentRead }: ReadDocument): Hit[] {
   const hits: Hit[] = [];
   const spans = doc.spans;
   for (const [index, span] of spans.entries()) {
