@@ -45,7 +45,9 @@ function artifactUri(skillPath: string, file: string): string {
 
 export function toSarif(results: readonly SkillScanResult[], rules: readonly RuleInfo[]): Log {
   const used = new Set(results.flatMap((r) => r.scan?.findings.map((f) => f.rule) ?? []));
-  const descriptors = rules.filter((r) => used.has(r.id)).map(descriptor);
+  // One descriptor per id: a rule may be applied by more than one detector (prose and script comments).
+  const once = [...new Map(rules.map((r) => [r.id, r] as const)).values()];
+  const descriptors = once.filter((r) => used.has(r.id)).map(descriptor);
   const ruleIndex = new Map(descriptors.map((d, i) => [d.id, i]));
   const sarifResults: Result[] = results.flatMap((r) =>
     (r.scan?.findings ?? []).map((f) => ({

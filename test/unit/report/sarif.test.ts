@@ -63,6 +63,12 @@ describe('SARIF output', () => {
     expect(sarifErrors(toSarif(results, rules))).toEqual([]);
   });
 
+  it('describes a rule once when more than one detector applies it', () => {
+    const log = toSarif(results, [...rules, ...rules]);
+    expect(sarifErrors(log)).toEqual([]);
+    expect(log.runs[0]!.tool.driver.rules?.map((r) => r.id)).toEqual(['code.env-harvest', 'code.no-timeout']);
+  });
+
   it('carries rule metadata, levels, locations and suppressions', () => {
     const log = toSarif(results, rules);
     const run = log.runs[0]!;
