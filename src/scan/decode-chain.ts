@@ -1,4 +1,4 @@
-import { gunzipSync, inflateSync } from 'node:zlib';
+import { inflateStream } from './decode.js';
 
 // Constant decode chains in a snippet. A one-liner that prints "installation steps" hides them behind more
 // than base64: `zlib.decompress(base64.b64decode('…'))`, bytes XORed with a constant key, base85, rot13, a
@@ -89,17 +89,7 @@ function hex(b: Bytes): Bytes | null {
   return /^(?:[0-9a-f]{2})+$/i.test(s) ? Buffer.from(s, 'hex') : null;
 }
 
-/** zlib or gzip, recognised by their headers (a raw deflate stream has none, and trying costs an exception). */
-function inflate(b: Bytes): Bytes | null {
-  const zlib = b.length > 2 && b[0] === 0x78 && ((b[0] << 8) | b[1]!) % 31 === 0;
-  const gzip = b.length > 2 && b[0] === 0x1f && b[1] === 0x8b;
-  if (!zlib && !gzip) return null;
-  try {
-    return (zlib ? inflateSync : gunzipSync)(b, { maxOutputLength: 1 << 20 });
-  } catch {
-    return null;
-  }
-}
+const inflate = (b: Bytes): Bytes | null => inflateStream(b, 1 << 20);
 
 const rot13 = (b: Bytes): Bytes =>
   Buffer.from(

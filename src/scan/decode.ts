@@ -1,5 +1,6 @@
 // Decoders for content a human reader does not see: invisible Unicode and encoded blobs.
 // Detectors scan what these return as if it were plain text in the same place.
+import { gunzipSync, inflateSync } from 'node:zlib';
 
 /** Unicode tag characters U+E0020..U+E007E mirror ASCII; attackers spell hidden prompts with them. */
 export function decodeUnicodeTags(text: string): string {
@@ -113,4 +114,19 @@ export function decodeScriptLiteral(literal: string): string | null {
   if (!bytes || bytes.length === 0) return null;
   const text = looksUtf16le(bytes) ? bytes.toString('utf16le') : bytes.toString('utf8');
   return printableRatio(text.replace(/[\u0080-\uffff]/g, 'a')) > 0.95 ? text : null;
+}
+
+/**
+ * A zlib or gzip stream inflated, recognised by its header (a raw deflate stream has none, and trying one costs an
+ * exception); null when the bytes are neither or do not inflate within `maxOutputLength`.
+ */
+export function inflateStream(bytes: Buffer, maxOutputLength: number): Buffer | null {
+  const zlib = bytes.length > 2 && bytes[0] === 0x78 && ((bytes[0] << 8) | bytes[1]!) % 31 === 0;
+  const gzip = bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+  if (!zlib && !gzip) return null;
+  try {
+    return (zlib ? inflateSync : gunzipSync)(bytes, { maxOutputLength });
+  } catch {
+    return null;
+  }
 }

@@ -1,8 +1,7 @@
 // Entry point of code analysis: parse once, extract the CodeModel, then analyse code hidden inside it
 // (inline shell strings, exec'd literals, decoded base64/hex blobs) and merge those calls with their origin.
 // Results are cached by text so every detector of a file shares one parse.
-import { gunzipSync, inflateSync } from 'node:zlib';
-import { findEncodedBlobs } from '../decode.js';
+import { findEncodedBlobs, inflateStream } from '../decode.js';
 import { decodeChains } from '../decode-chain.js';
 import { codeLanguage, MAX_PARSE_CHARS, parseSyntax } from '../treesitter.js';
 import { rememberRobustExtras, reviewRobustness } from './code-robust-facts.js';
@@ -125,17 +124,8 @@ const MAX_INFLATED = 100_000;
  * when the bytes carry the format's header and the result is text.
  */
 function inflate(bytes: string): string | null {
-  const buf = Buffer.from(bytes, 'latin1');
-  const zlibHeader = buf[0] === 0x78 && ((buf[0]! << 8) | buf[1]!) % 31 === 0;
-  const gzipHeader = buf[0] === 0x1f && buf[1] === 0x8b;
-  if (!zlibHeader && !gzipHeader) return null;
-  try {
-    const out = (zlibHeader ? inflateSync : gunzipSync)(buf, { maxOutputLength: MAX_INFLATED });
-    const text = out.toString('utf8');
-    return isMostlyPrintable(text) ? text : null;
-  } catch {
-    return null;
-  }
+  const text = inflateStream(Buffer.from(bytes, 'latin1'), MAX_INFLATED)?.toString('utf8');
+  return text !== undefined && isMostlyPrintable(text) ? text : null;
 }
 
 function isMostlyPrintable(s: string): boolean {

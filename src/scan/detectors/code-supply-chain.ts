@@ -185,13 +185,7 @@ function cloneThenRunHits(ctx: FileContext, model: CodeModel): Hit[] {
     const url = positional.find((a) => GIT_URL.test(a));
     // A mirror or bare clone has no working tree to run; the skill's own repository installs the skill.
     if (!url || args.some((a) => a === '--mirror' || a === '--bare') || ownRepository(ctx, url)) continue;
-    const dir =
-      positional[positional.indexOf(url) + 1] ??
-      url
-        .replace(/\/+$/, '')
-        .split(/[/:]/)
-        .pop()!
-        .replace(/\.git$/, '');
+    const dir = positional[positional.indexOf(url) + 1] ?? repoName(url);
     const after = commands.filter((c) => c.line >= clone.line && c !== clone);
     const inside = (c: Call) =>
       after.some(
@@ -239,15 +233,18 @@ function cloneThenRunHits(ctx: FileContext, model: CodeModel): Hit[] {
   return hits;
 }
 
+/** The folder `git clone <url>` creates: the URL's last segment without `.git`. */
+function repoName(url: string): string {
+  return url
+    .replace(/\/+$/, '')
+    .split(/[/:]/)
+    .pop()!
+    .replace(/\.git$/, '');
+}
+
 /** The clone is the skill's own repository (its name is the skill's): installing the skill, not fetching code. */
 function ownRepository(ctx: FileContext, url: string): boolean {
-  const repo = squash(
-    url
-      .replace(/\/+$/, '')
-      .split(/[/:]/)
-      .pop()!
-      .replace(/\.git$/, ''),
-  );
+  const repo = squash(repoName(url));
   return repo.length >= 4 && squash(`${ctx.skill.name} ${ctx.skill.folderName}`).includes(repo);
 }
 
