@@ -24,7 +24,7 @@ export function batchText(dir: string, summary: BatchSummary, counts: BatchCount
     ...(counts
       ? [`  this run: ${counts.done} audited, ${counts.reused} already done, ${counts.failed} failed`]
       : []),
-    `  verdicts: ${statuses.pass} pass, ${statuses.caution} caution, ${statuses.risky} risky; mean safety score ${summary.scoreMean === null ? '—' : Math.round(summary.scoreMean)}`,
+    `  verdicts: ${statuses.pass} pass, ${statuses.caution} caution, ${statuses.risky} risky; mean safety ${summary.scoreMean === null ? '—' : Math.round(summary.scoreMean)}`,
     overall.scenarios > 0
       ? `  utility: pass rate ${percent(overall.passRate.withSkill)} with the skill, ${percent(overall.passRate.noSkill)} without (gain ${overall.prg === null ? '—' : overall.prg.toFixed(2)}) over ${overall.scenarios} scenario(s)`
       : '  utility: not measured (add --model and the utility stage)',

@@ -4,6 +4,7 @@ import type { Provenance, Skill } from '../core/types.js';
 import type { SkillResult } from '../intake/index.js';
 import { runAudit, runFolderName } from '../pipeline/index.js';
 import type { Report } from '../report/index.js';
+import { ratingOf } from '../score/index.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { type CategoryMap, categoryOf, declaredCategory } from './categories.js';
 import { auditOptionsFor, type BatchConfig } from './config.js';
@@ -76,7 +77,7 @@ export function skillSource(provenance: Provenance): string {
 function reportSummary(runDir: string): Pick<BatchLine, 'verdict' | 'score'> {
   try {
     const report = JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8')) as Report;
-    return { verdict: report.safety.status, score: report.safety.score };
+    return { verdict: report.safety.status, score: ratingOf(report.safety) };
   } catch {
     return { verdict: null, score: null };
   }
@@ -212,7 +213,10 @@ async function finishRun(
   };
   await writeJsonAtomic(join(runDir, MARKER), marker);
   await clearFailure(ctx.dir, failureKey(plan.source, plan.contentHash, ctx.configKey));
-  return markerLine(ctx.dir, runDir, marker, { verdict: report.safety.status, score: report.safety.score });
+  return markerLine(ctx.dir, runDir, marker, {
+    verdict: report.safety.status,
+    score: ratingOf(report.safety),
+  });
 }
 
 export type Triage = { kind: 'done'; line: BatchLine } | { kind: 'audit'; plan: Planned; runDir: string };

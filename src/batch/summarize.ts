@@ -6,6 +6,7 @@ import type { PatternId, SafetyStatus, Severity } from '../core/types.js';
 import { RUNTIME_RULE_LIST } from '../detonate/index.js';
 import type { Report } from '../report/index.js';
 import { validateReport } from '../report/index.js';
+import { ratingOf } from '../score/index.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { VERSION } from '../version.js';
 import { type CategoryMap, categoryOf, UNCATEGORISED } from './categories.js';
@@ -188,7 +189,7 @@ function skillFacts(report: Report): SkillFacts {
   const u = report.utility;
   return {
     status: report.safety.status,
-    score: report.safety.score,
+    score: ratingOf(report.safety),
     staticFindings,
     patterns,
     rules,
@@ -422,13 +423,13 @@ class Corpus {
   }
 
   histogram(): BatchSummary['scoreHistogram'] {
-    const bins = Array.from({ length: 9 }, (_, i) => ({
-      from: 10 + 10 * i,
-      to: i === 8 ? 100 : 19 + 10 * i,
+    const bins = Array.from({ length: 10 }, (_, i) => ({
+      from: 10 * i,
+      to: i === 9 ? 100 : 9 + 10 * i,
       count: 0,
     }));
     for (const score of this.scores) {
-      const bin = bins[Math.min(8, Math.max(0, Math.floor(score / 10) - 1))];
+      const bin = bins[Math.min(9, Math.max(0, Math.floor(score / 10)))];
       if (bin) bin.count += 1;
     }
     return bins;

@@ -99,7 +99,7 @@ function table3(s: BatchSummary): string[] {
     '## Table 3: utility, efficiency/cost and security by category',
     '',
     'wi = with skill; wo = without skill. Pass rates, time (s) and tokens (effective input tokens) are means over ' +
-      'valid scenarios; PRG, EG, CG, ECG are means of the skills’ own means; Score is the mean safety score; ' +
+      'valid scenarios; PRG, EG, CG, ECG are means of the skills’ own means; Safety is the mean safety rating (0–100 in the verdict’s bands: pass 70–100, caution 40–69, risky 0–39); ' +
       'H/M/L count static findings over all skills in the category.',
     '',
     ...table(
@@ -169,10 +169,10 @@ function safety(s: BatchSummary): string[] {
   return [
     '## Safety',
     '',
-    `Mean safety score ${fixed(s.scoreMean, 1)}, median ${fixed(s.scoreMedian, 1)}.`,
+    `Mean safety rating ${fixed(s.scoreMean, 1)}, median ${fixed(s.scoreMedian, 1)} (0–100 in the verdict's bands: pass 70–100, caution 40–69, risky 0–39).`,
     '',
     ...table(
-      ['Score', 'Skills'],
+      ['Safety', 'Skills'],
       s.scoreHistogram.map((b) => [`${b.from}–${b.to}`, String(b.count)]),
     ),
     '### Pattern prevalence',

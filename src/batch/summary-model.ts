@@ -13,7 +13,7 @@ export interface CategoryRow {
   /** Skills with a finished audit in this group. */
   skills: number;
   statuses: Record<SafetyStatus, number>;
-  /** Mean safety score (10-100) over the group's skills. */
+  /** Mean safety rating (0-100, in the verdict's bands) over the group's skills. */
   safetyScore: number | null;
   /** Static findings (not suppressed) by severity, summed over the group's skills. */
   findings: Record<Severity, number>;

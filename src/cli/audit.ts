@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from '../util/errors.js';
 import { type AgentFlags, addAgentOptions, agentList } from './agent-options.js';
-import { type FailOn, gateExitCode } from './gate.js';
+import { addGateOptions, type Gate, gateExitCode } from './gate.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
 import { emit, oneOf, positiveInt } from './output.js';
@@ -15,7 +15,8 @@ interface AuditFlags extends AgentFlags {
   detonate: boolean;
   maxRuns?: number;
   runTimeout?: number;
-  failOn: FailOn;
+  failOn: Gate['failOn'];
+  failOnFinding?: Gate['failOnFinding'];
   quiet?: boolean;
   concurrency: number;
 }
@@ -36,14 +37,9 @@ export function registerAudit(program: Command): void {
     .option('--no-detonate', "do not run the skill's scripts (static analysis only)")
     .option('--max-runs <n>', 'sandbox runs per skill (default 24)', positiveInt)
     .option('--run-timeout <seconds>', 'wall-clock limit of each sandbox run (default 15)', positiveInt)
-    .option(
-      '--fail-on <severity>',
-      'exit 1 when an unsuppressed finding at or above this severity remains (high, medium, low, none)',
-      oneOf(['high', 'medium', 'low', 'none'] as const),
-      'none',
-    )
     .option('-q, --quiet', 'no progress output')
     .option('--concurrency <n>', 'agent trials running at once', positiveInt, 2);
+  addGateOptions(command);
   addAgentOptions(command);
   addModelOptions(command);
   addLimitOptions(command);
@@ -103,8 +99,10 @@ export function registerAudit(program: Command): void {
     emit(text, undefined);
     process.exitCode = gateExitCode(
       outcomes.some((o) => o.error),
-      outcomes.map((o) => o.report?.safety.findings),
-      flags.failOn,
+      outcomes.map((o) =>
+        o.report ? { status: o.report.safety.status, findings: o.report.safety.findings } : {},
+      ),
+      flags,
     );
   });
 }

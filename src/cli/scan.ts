@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import type { Baseline, RulePack, SkillScanResult } from '../scan/index.js';
 import { UserError } from '../util/errors.js';
-import { type FailOn, gateExitCode } from './gate.js';
+import { addGateOptions, type Gate, gateExitCode, gateLine } from './gate.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
 import { emit, oneOf, positiveInt, unitInterval } from './output.js';
@@ -17,7 +17,8 @@ interface ScanFlags {
   changedSince?: string;
   includeUncommitted?: boolean;
   skillsOf?: boolean;
-  failOn: FailOn;
+  failOn: Gate['failOn'];
+  failOnFinding?: Gate['failOnFinding'];
   minConfidence: number;
   baseline?: string;
   writeBaseline?: string;
@@ -51,14 +52,8 @@ export function registerScan(program: Command): void {
       'the sources are changed files (relative to the current folder, as pre-commit and git hooks pass them): scan only the skills holding them',
     )
     .option(
-      '--fail-on <severity>',
-      'exit 1 when an unsuppressed finding at or above this severity remains (high, medium, low, none)',
-      oneOf(['high', 'medium', 'low', 'none'] as const),
-      'high',
-    )
-    .option(
       '--min-confidence <n>',
-      'findings below this confidence do not trigger --fail-on',
+      'findings below this confidence do not trigger --fail-on-finding',
       unitInterval,
       0.5,
     )
@@ -71,6 +66,7 @@ export function registerScan(program: Command): void {
       positiveInt,
     )
     .option('-q, --quiet', 'no progress output');
+  addGateOptions(command);
   addRulesOption(command);
   addLimitOptions(command);
   addModelOptions(command);
@@ -109,9 +105,8 @@ export function registerScan(program: Command): void {
     }
     const exitCode = gateExitCode(
       results.some((r) => r.error),
-      results.map((r) => r.scan?.findings),
-      flags.failOn,
-      flags.minConfidence,
+      results.map((r) => ({ ...(r.scan ? { status: r.scan.status, findings: r.scan.findings } : {}) })),
+      flags,
     );
     const markdown = async () => {
       const { renderScanMarkdown } = await import('../report/index.js');
@@ -124,7 +119,7 @@ export function registerScan(program: Command): void {
       mkdirSync(dirname(flags.summary), { recursive: true });
       appendFileSync(flags.summary, await markdown());
     }
-    emit(await render(results, flags, markdown, packs), flags.out);
+    emit(await render(results, flags, markdown, packs, exitCode), flags.out);
     process.exitCode = exitCode;
   });
 }
@@ -135,6 +130,7 @@ async function render(
   flags: ScanFlags,
   markdown: () => Promise<string>,
   packs: readonly RulePack[],
+  exitCode: number,
 ): Promise<string> {
   if (flags.format === 'md') return markdown();
   if (flags.format === 'json') {
@@ -147,7 +143,7 @@ async function render(
       import('../scan/index.js'),
     ]);
     const rules = [...ALL_DETECTORS.flatMap((d) => d.rules), ...packs.flatMap((p) => p.rules)];
-    return `${JSON.stringify(toSarif(results, rules), null, 2)}\n`;
+    return `${JSON.stringify(toSarif(results, rules, exitCode), null, 2)}\n`;
   }
   const { renderScanText, colorsFor } = await import('../report/index.js');
   return renderScanText(results, colorsFor(flags.out ? null : process.stdout));
@@ -202,14 +198,6 @@ async function selectSources(sources: string[], flags: ScanFlags): Promise<Selec
     sources: found.roots.map((root) => rootSource(repoDir, root)),
     scope: `${found.roots.length} skill${found.roots.length === 1 ? '' : 's'} changed${since} (${files})`,
   };
-}
-
-/** The gate's outcome in words, for the Markdown summary. */
-function gateLine(exitCode: number, flags: ScanFlags): string {
-  if (exitCode === 2) return 'some skills could not be scanned';
-  if (flags.failOn === 'none') return 'fail-on none: the scan never fails';
-  const gate = `fail-on ${flags.failOn} (confidence at least ${flags.minConfidence})`;
-  return exitCode === 1 ? `${gate}: blocking findings` : `${gate}: passed`;
 }
 
 /** Runs the model review over each scanned skill and rescores it; what could not be reviewed becomes a note. */

@@ -16,6 +16,11 @@ export interface Decision {
   /** The model's probability that the skill is malicious or risky to install, in [0, 1]. */
   probability: number;
   thresholds: { caution: number; risky: number };
+  /**
+   * The headline number, 0-100 (higher is safer), in bands that are the statuses' (pass 70-100, caution 40-69,
+   * risky 0-39): what every output shows beside the status (src/score/rating.ts).
+   */
+  rating: number;
   /** Features that pushed towards risk, strongest first (empty for a skill with no safety finding). */
   because: Reason[];
   /** Safety findings confirmed at runtime: each makes the skill risky by itself. */

@@ -86,7 +86,7 @@ function renderFinding(f: ReportFinding): string[] {
   const out = [
     `#### ${f.severity.toUpperCase()} · ${f.pattern} ${patternById(f.pattern).name} · ${codeSpan(findingLocation(f))}`,
     '',
-    `${prose(f.message)} — **${VERDICT_LABEL[f.verdict]}**, confidence ${f.confidence.toFixed(2)}, rule ${codeSpan(f.rule, 80)}`,
+    `${prose(f.message)} — ${VERDICT_LABEL[f.verdict] ? `**${VERDICT_LABEL[f.verdict]}**, ` : ''}confidence ${f.confidence.toFixed(2)}, rule ${codeSpan(f.rule, 80)}`,
     '',
     fencedBlock(f.evidence),
   ];
@@ -107,7 +107,7 @@ function renderSafety(report: Report): string[] {
   const suppressed = safety.findings.filter((f) => f.suppressed);
   const n = (s: ReportFinding['severity']) => active.filter((f) => f.severity === s).length;
   const out = [
-    `### Safety: ${STATUS_ICON[safety.status]} ${STATUS_LABEL[safety.status]} (${safety.score}/100)`,
+    `### Safety: ${STATUS_ICON[safety.status]} ${STATUS_LABEL[safety.status]} (${safety.decision.rating}/100)`,
     '',
     `${n('high')} high, ${n('medium')} medium, ${n('low')} low` +
       (suppressed.length ? `; ${suppressed.length} suppressed` : '') +
@@ -118,7 +118,7 @@ function renderSafety(report: Report): string[] {
     out.push('| severity | pattern | where | runtime verdict |', '|---|---|---|---|');
     for (const f of active.slice(0, MAX_FINDINGS)) {
       out.push(
-        `| ${f.severity} | ${f.pattern} ${patternById(f.pattern).name} | ${codeSpan(findingLocation(f))} | ${VERDICT_LABEL[f.verdict]} |`,
+        `| ${f.severity} | ${f.pattern} ${patternById(f.pattern).name} | ${codeSpan(findingLocation(f))} | ${VERDICT_LABEL[f.verdict] || '—'} |`,
       );
     }
     if (active.length > MAX_FINDINGS) out.push(`| … | ${active.length - MAX_FINDINGS} more | | |`);

@@ -78,7 +78,7 @@ function heading(title: string, c: Colors): string {
 
 function renderFinding(f: ReportFinding, c: Colors): string[] {
   const out = [
-    `  ${severityTag(f, c)} ${c.bold(`${f.pattern} ${patternById(f.pattern).name}`)}  ${c.cyan(line(findingLocation(f)))}  ${verdictTag(f, c)}  ${c.dim(`confidence ${f.confidence.toFixed(2)}`)}`,
+    `  ${severityTag(f, c)} ${c.bold(`${f.pattern} ${patternById(f.pattern).name}`)}  ${c.cyan(line(findingLocation(f)))}  ${VERDICT_LABEL[f.verdict] ? `${verdictTag(f, c)}  ` : ''}${c.dim(`confidence ${f.confidence.toFixed(2)}`)}`,
     `         ${line(f.message)}`,
   ];
   const evidence = f.evidence.replace(/\r\n/g, '\n').split('\n');
@@ -96,7 +96,7 @@ function renderFindings(report: Report, c: Colors): string[] {
   const suppressed = findings.filter((f) => f.suppressed);
   const bySeverity = (s: ReportFinding['severity']) => active.filter((f) => f.severity === s).length;
   const out = [
-    `${heading('Safety', c)}  ${statusWord(report, c)}  score ${report.safety.score}/100  ` +
+    `${heading('Safety', c)}  ${statusWord(report, c)}  ${report.safety.decision.rating}/100  ` +
       c.dim(
         `${bySeverity('high')} high, ${bySeverity('medium')} medium, ${bySeverity('low')} low` +
           (suppressed.length ? `, ${suppressed.length} suppressed` : ''),

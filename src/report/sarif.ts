@@ -43,7 +43,15 @@ function artifactUri(skillPath: string, file: string): string {
   return (base ? `${base}/${file}` : file).replace(/\\/g, '/').replace(/^\.\//, '');
 }
 
-export function toSarif(results: readonly SkillScanResult[], rules: readonly RuleInfo[]): Log {
+/**
+ * The SARIF log of a scan. The run's properties carry each skill's verdict and rating, and the invocation the
+ * command's exit code, so a consumer of the log reads the same answer as the terminal and the JSON.
+ */
+export function toSarif(
+  results: readonly SkillScanResult[],
+  rules: readonly RuleInfo[],
+  exitCode?: number,
+): Log {
   const used = new Set(results.flatMap((r) => r.scan?.findings.map((f) => f.rule) ?? []));
   // One descriptor per id: a rule may be applied by more than one detector (prose and script comments).
   const once = [...new Map(rules.map((r) => [r.id, r] as const)).values()];
@@ -96,10 +104,25 @@ export function toSarif(results: readonly SkillScanResult[], rules: readonly Rul
         invocations: [
           {
             executionSuccessful: invocationErrors.length === 0,
+            ...(exitCode !== undefined ? { exitCode } : {}),
             toolExecutionNotifications: invocationErrors,
           },
         ],
         results: sarifResults,
+        properties: {
+          skills: results.flatMap((r) =>
+            r.scan
+              ? [
+                  {
+                    path: r.path,
+                    ...(r.name ? { name: r.name } : {}),
+                    status: r.scan.status,
+                    rating: r.scan.decision.rating,
+                  },
+                ]
+              : [],
+          ),
+        },
       },
     ],
   };

@@ -25,7 +25,7 @@ function skillRow(r: SkillScanResult): string {
   const n = (s: Finding['severity']) => active.filter((f) => f.severity === s).length;
   const suppressed = r.scan.findings.length - active.length;
   return (
-    `| ${codeSpan(r.path)} | ${STATUS_ICON[r.scan.status]} ${STATUS_LABEL[r.scan.status]} | ${r.scan.safetyScore} ` +
+    `| ${codeSpan(r.path)} | ${STATUS_ICON[r.scan.status]} ${STATUS_LABEL[r.scan.status]} | ${r.scan.decision.rating} ` +
     `| ${n('high')} | ${n('medium')} | ${n('low')} | ${suppressed ? `${suppressed} suppressed` : ''} |`
   );
 }

@@ -51,10 +51,12 @@ export function renderScanText(results: readonly SkillScanResult[], c: Colors): 
     const active = scan.findings.filter((f) => !f.suppressed);
     const bySeverity = (s: Finding['severity']) => active.filter((f) => f.severity === s).length;
     out.push(
-      `${c.bold(reveal(r.path))}${r.name ? c.dim(` (${reveal(r.name)})`) : ''}  ${statusLabel(scan.status, c)}  score ${scan.safetyScore}  ` +
+      `${c.bold(reveal(r.path))}${r.name ? c.dim(` (${reveal(r.name)})`) : ''}  ${statusLabel(scan.status, c)}  safety ${scan.decision.rating}/100  ` +
         c.dim(`${bySeverity('high')} high, ${bySeverity('medium')} medium, ${bySeverity('low')} low`),
     );
     if (scan.status !== 'pass') out.push(`  ${c.dim(statusReason(scan.decision))}`);
+    // Notes say what the scan could not do (parts unread, a frontmatter it could not parse): read before findings.
+    for (const note of scan.notes) out.push(`  ${c.yellow(`note: ${reveal(note)}`)}`);
     const sorted = [...active].sort(
       (a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || b.confidence - a.confidence,
     );
@@ -64,7 +66,6 @@ export function renderScanText(results: readonly SkillScanResult[], c: Colors): 
         `  ${c.dim(`suppressed (${f.suppressed!.by}): ${f.pattern} ${reveal(f.file)}:${f.line} — ${reveal(f.suppressed!.reason)}`)}`,
       );
     }
-    for (const note of scan.notes) out.push(`  ${c.dim(`note: ${reveal(note)}`)}`);
     out.push('');
   }
   const total = results.length;

@@ -1,6 +1,7 @@
 // Scores and the safety decision as other folders use them: eq. 8's safety score, the learned pass / caution /
 // risky decision and its evaluation, the utility formulas.
 
+export { RATING_BANDS, ratingOf, safetyRating } from './rating.js';
 export { assessSafety, SEVERITY_PENALTY, safetyScore } from './safety.js';
 export type { ConditionResult, PairResult, UtilityScores } from './utility.js';
 export { DEFAULT_ALPHA, probeExploitability, utilityScores } from './utility.js';

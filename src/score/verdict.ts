@@ -1,6 +1,7 @@
 import type { Decision, Reason } from '../core/decision.js';
 import type { SafetyStatus } from '../core/types.js';
 import { type LogisticModel, predict } from './logistic.js';
+import { safetyRating } from './rating.js';
 import {
   type DecisionFinding,
   decisiveIndicator,
@@ -83,6 +84,16 @@ export function decide(active: readonly DecisionFinding[], model: VerdictModel =
     status,
     probability,
     thresholds: model.thresholds,
+    rating: safetyRating(
+      status,
+      raw,
+      model.thresholds,
+      confirmed > 0,
+      predict(
+        logistic,
+        values.map(() => 0),
+      ),
+    ),
     because,
     confirmed,
     ...(decisive ? { decisive: decisive.def.id } : {}),
@@ -114,7 +125,10 @@ export function explain(decision: Decision, top = 3): string {
   return parts.join('; ');
 }
 
-/** The status with its reasons and risk, as the text reports and the verdict's first reason say it. */
+/**
+ * The status with its reasons, as the text reports and the verdict's first reason say it. No number: the rating
+ * beside the status is the one headline figure, and a probability here would read as a second one.
+ */
 export function statusReason(decision: Decision): string {
-  return `${decision.status} because: ${explain(decision)} (risk ${Math.round(decision.probability * 100)} %)`;
+  return `${decision.status} because: ${explain(decision)}`;
 }

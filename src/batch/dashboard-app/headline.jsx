@@ -40,10 +40,10 @@ export function Headline({ summary }) {
       ))}
       <div data-testid="tile-score">
         <Tile
-          label="Safety score"
+          label="Safety"
           value={score(summary.scoreMean)}
           tone="neutral"
-          detail={`mean · median ${score(summary.scoreMedian)} (10–100)`}
+          detail={`mean · median ${score(summary.scoreMedian)} (pass 70–100, caution 40–69, risky 0–39)`}
         />
       </div>
     </section>

@@ -56,17 +56,17 @@ export function SafetyPlots({ summary }) {
     <Section id="safety" title="Safety across the corpus">
       <div class="plots">
         <Plot
-          title="Safety score"
-          note="Skills by safety score (10–100; higher is safer)."
+          title="Safety"
+          note="Skills by safety rating (higher is safer; pass 70–100, caution 40–69, risky 0–39)."
           testId="plot-histogram"
         >
           {scored ? (
             <Histogram
-              ariaLabel="Histogram of safety scores"
+              ariaLabel="Histogram of safety ratings"
               bins={scoreHistogram.map((b) => ({
                 label: `${b.from}–${b.to}`,
                 count: b.count,
-                title: `score ${b.from}–${b.to}: ${b.count} skill(s)`,
+                title: `safety ${b.from}–${b.to}: ${b.count} skill(s)`,
               }))}
             />
           ) : (
@@ -180,7 +180,7 @@ export function UtilityPlots({ summary }) {
       <div class="plots">
         <Plot
           title="Mean PRG by baseline stratum"
-          note="Pass-rate gain of scenarios grouped by how well the agent did without the skill (Table A2)."
+          note="Pass-rate gain of scenarios grouped by how well the agent did without the skill."
           testId="plot-prg-strata"
         >
           <GroupedBars

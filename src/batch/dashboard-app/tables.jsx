@@ -5,7 +5,8 @@ import { Code, Section, Txt } from '../../core/ui.jsx';
 import { DASH, gain, score, seconds, share, tokens } from './numbers.js';
 import { DataTable } from './table.jsx';
 
-// The seed's tables (Table 3 by category, Table A2 by stratum) and the corpus's rules, errors and failures.
+// The corpus by category and by how well the agent did without the skill (the seed's Table 3 and Table A2), and
+// the corpus's rules, errors and failures.
 
 /** Failures listed on the page; a batch where most sources failed lists the rest in summary.json. */
 const MAX_FAILURES = 500;
@@ -20,12 +21,13 @@ const CATEGORY_COLUMNS = [
   { head: 'Pass', num: true, cell: (r) => count(r.statuses.pass) },
   { head: 'Caution', num: true, cell: (r) => count(r.statuses.caution) },
   { head: 'Risky', num: true, cell: (r) => count(r.statuses.risky) },
-  { head: 'Score', num: true, cell: (r) => score(r.safetyScore) },
+  { head: 'Safety', num: true, cell: (r) => score(r.safetyScore) },
   {
     head: 'Findings H / M / L',
     num: true,
     cell: (r) => `${count(r.findings.high)} / ${count(r.findings.medium)} / ${count(r.findings.low)}`,
   },
+  // The utility columns follow (CATEGORY_SAFETY_COLUMNS of them are safety): a batch without a model has none.
   { head: 'With utility', num: true, cell: (r) => count(r.skillsWithUtility) },
   { head: 'Scenarios', num: true, cell: (r) => count(r.scenarios) },
   {
@@ -33,10 +35,10 @@ const CATEGORY_COLUMNS = [
     num: true,
     cell: (r) => pair(r.passRate.withSkill, r.passRate.noSkill, share),
   },
-  { head: 'PRG', num: true, cell: (r) => gain(r.prg) },
-  { head: 'EG', num: true, cell: (r) => gain(r.eg) },
-  { head: 'CG', num: true, cell: (r) => gain(r.cg) },
-  { head: 'ECG', num: true, cell: (r) => gain(r.ecg) },
+  { head: 'Pass-rate gain', num: true, cell: (r) => gain(r.prg) },
+  { head: 'Time gain', num: true, cell: (r) => gain(r.eg) },
+  { head: 'Token gain', num: true, cell: (r) => gain(r.cg) },
+  { head: 'Combined gain', num: true, cell: (r) => gain(r.ecg) },
   { head: 'Time with / without', num: true, cell: (r) => pair(r.timeS.withSkill, r.timeS.noSkill, seconds) },
   {
     head: 'Tokens with / without',
@@ -45,15 +47,18 @@ const CATEGORY_COLUMNS = [
   },
 ];
 
+/** The category table's safety columns, shown alone when no skill was measured for utility (all dashes). */
+const CATEGORY_SAFETY_COLUMNS = 7;
+
 /** @type {Column<StratumRow>[]} */
 const STRATUM_COLUMNS = [
   { head: 'Stratum', cell: (r) => r.stratum },
   { head: 'Scenarios', num: true, cell: (r) => count(r.n) },
   { head: 'Share', num: true, cell: (r) => share(r.rate) },
-  { head: 'Mean PRG', num: true, cell: (r) => gain(r.meanPrg) },
-  { head: 'Median PRG', num: true, cell: (r) => gain(r.medianPrg) },
-  { head: 'PRG = 0', num: true, cell: (r) => share(r.zero) },
-  { head: 'PRG < 0', num: true, cell: (r) => share(r.negative) },
+  { head: 'Mean pass-rate gain', num: true, cell: (r) => gain(r.meanPrg) },
+  { head: 'Median gain', num: true, cell: (r) => gain(r.medianPrg) },
+  { head: 'No gain', num: true, cell: (r) => share(r.zero) },
+  { head: 'Worse with the skill', num: true, cell: (r) => share(r.negative) },
 ];
 
 /** @type {Column<RuleRow>[]} */
@@ -98,21 +103,21 @@ const FAILURE_COLUMNS = [
 export function Tables({ summary }) {
   return (
     <>
-      <Section
-        id="table-3"
-        title="By category (Table 3)"
-        aside="Means over each category’s skills; — when none"
-      >
+      <Section id="table-3" title="By category" aside="Means over each category’s skills; — when none">
         <DataTable
           testId="category-table"
-          columns={CATEGORY_COLUMNS}
+          columns={
+            summary.overall.skillsWithUtility > 0
+              ? CATEGORY_COLUMNS
+              : CATEGORY_COLUMNS.slice(0, CATEGORY_SAFETY_COLUMNS)
+          }
           rows={summary.categories}
           foot={{ ...summary.overall, category: 'All skills' }}
         />
       </Section>
       <Section
         id="table-a2"
-        title="By baseline stratum (Table A2)"
+        title="By how well the agent did without the skill"
         aside="Valid scenarios grouped by their pass rate without the skill"
       >
         {summary.strata.some((s) => s.n > 0) ? (

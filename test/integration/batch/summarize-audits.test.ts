@@ -117,7 +117,7 @@ describe('summarizeBatch over real keyless audits', () => {
     for (const row of s.skills) {
       const report = byFolder.get(row.runDir.replace(/^runs\//, '')) as Report;
       expect(row.status).toBe(report.safety.status);
-      expect(row.score).toBe(report.safety.score);
+      expect(row.score).toBe(report.safety.decision.rating);
       const statics = report.safety.findings.filter((f) => !f.suppressed);
       expect(row.findings.high + row.findings.medium + row.findings.low).toBe(statics.length);
       const marker = JSON.parse(readFileSync(join(out, row.runDir, 'batch.json'), 'utf8')) as RunMarker;
@@ -127,8 +127,8 @@ describe('summarizeBatch over real keyless audits', () => {
     const backup = s.skills.find((k) => k.name === 'env-backup');
     expect(backup?.status).not.toBe('pass');
     expect(backup?.patterns).toContain('E2');
-    const scores = [...byFolder.values()].map((r) => r.safety.score);
-    expect(s.scoreMean).toBeCloseTo(scores.reduce((a, b) => a + b, 0) / scores.length, 12);
+    const ratings = [...byFolder.values()].map((r) => r.safety.decision.rating);
+    expect(s.scoreMean).toBeCloseTo(ratings.reduce((a, b) => a + b, 0) / ratings.length, 12);
 
     const failed = lines.filter((l) => l.status === 'failed');
     expect(s.failures.map((f) => f.code).sort()).toEqual(failed.map((l) => l.error?.code).sort());

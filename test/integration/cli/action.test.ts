@@ -249,7 +249,7 @@ describe('action.yml', () => {
       ['base-ref', 'fail-on', 'path', 'sarif-file', 'upload-sarif', 'version'].sort(),
     );
     expect(action.inputs.path!.default).toBe('.');
-    expect(action.inputs['fail-on']!.default).toBe('high');
+    expect(action.inputs['fail-on']!.default).toBe('risky');
     expect(action.inputs['upload-sarif']!.default).toBe('true');
     expect(action.inputs['base-ref']!.default).toBe(expression('github.event.pull_request.base.sha'));
     const steps = action.runs.steps;
@@ -267,7 +267,14 @@ describe('action.yml', () => {
     const script = steps.find((s) => s.id === 'scan')!.run!;
     const used = [...script.matchAll(/args\+?=\(([^)]*)\)/g)].flatMap((m) => m[1]!.match(/--[\w-]+/g) ?? []);
     expect(used).toEqual(
-      expect.arrayContaining(['--format', '--out', '--fail-on', '--changed-since', '--summary']),
+      expect.arrayContaining([
+        '--format',
+        '--out',
+        '--fail-on',
+        '--fail-on-finding',
+        '--changed-since',
+        '--summary',
+      ]),
     );
     for (const flag of used) expect(declared).toContain(flag);
   });
@@ -295,7 +302,7 @@ describe('action.yml', () => {
       expect(declared).toContain(flag);
   });
 
-  it('on a pull request: scans only the added and edited skills, writes valid SARIF and a summary, fails on high', async () => {
+  it('on a pull request: scans only the added and edited skills, writes valid SARIF and a summary, fails on risky', async () => {
     const { dir, base } = pullRequestRepo('pr');
     const r = await runAction(dir, {}, base);
     expect(r.runs.scan!.code).toBe(0);
@@ -303,14 +310,14 @@ describe('action.yml', () => {
     expect(r.ran).toContain('Upload SARIF to code scanning');
     expect(r.failed).toBe(true);
     expect(r.runs['Apply fail-on']!.stdout).toMatch(
-      /::error title=SkillAudit::findings at or above fail-on high/,
+      /::error title=SkillAudit::skills at or above fail-on risky/,
     );
     // Only the changed skills: the untouched risky skill in the base commit is not scanned.
     expect(sarifUris(r.sarifPath)).toEqual(['web-scraper-pro']);
     expect(r.summary).toMatch(/^## SkillAudit scan: 2 skills \(🔴 1 risky, 🟡 0 caution, 🟢 1 pass\)/);
     expect(r.summary).toContain('`skills/weather-brief`');
     expect(r.summary).not.toContain('api-docs-generator');
-    expect(r.summary).toContain('blocking findings');
+    expect(r.summary).toContain('fail-on risky: failed');
     // The default install runs npm ci in the action's own checkout, whose bin the scan ran.
     expect(r.npmCalls).toEqual([`${repo} npm ci --no-audit --no-fund`]);
     expect(r.outputs.install!.bin).toBe(BUILT_BIN);

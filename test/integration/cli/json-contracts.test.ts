@@ -106,12 +106,13 @@ describe('JSON the CLI prints validates against its published schema', () => {
   });
 
   it('the scan schema rejects what the contract forbids', () => {
-    const skill = { path: 'a', name: 'a', status: 'pass', safetyScore: 100, findings: [] };
+    const skill = { path: 'a', name: 'a', status: 'pass', rating: 100, safetyScore: 100, findings: [] };
     expect(errorsAgainst(SCAN, { version: 1, skills: [skill] })).toEqual([]);
     expect(errorsAgainst(SCAN, { version: 2, skills: [] })).not.toEqual([]);
     expect(errorsAgainst(SCAN, { version: 1, skills: [{ ...skill, extra: 1 }] })).not.toEqual([]);
     expect(errorsAgainst(SCAN, { version: 1, skills: [{ ...skill, error: 'NO_SKILL: x' }] })).not.toEqual([]);
     expect(errorsAgainst(SCAN, { version: 1, skills: [{ ...skill, status: 'ok' }] })).not.toEqual([]);
+    expect(errorsAgainst(SCAN, { version: 1, skills: [{ ...skill, rating: 101 }] })).not.toEqual([]);
   });
 
   it('scan --changed-since with nothing changed prints an empty, valid scan', async () => {

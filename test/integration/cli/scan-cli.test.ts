@@ -61,12 +61,20 @@ describe('skillaudit scan', () => {
     expect(r.stderr).not.toMatch(/^\s+at /m);
   });
 
-  it('gates on --fail-on: 0 for the clean look-alike, 1 for a high finding', async () => {
-    const clean = await run(['scan', 'corpus/weather-brief', '--fail-on', 'medium']);
+  it('gates on --fail-on-finding: 0 for the clean look-alike, 1 for a high finding', async () => {
+    const clean = await run(['scan', 'corpus/weather-brief', '--fail-on-finding', 'medium']);
     expect(clean.status).toBe(0);
-    const risky = await run(['scan', 'corpus/web-scraper-pro', '--fail-on', 'high']);
+    const risky = await run([
+      'scan',
+      'corpus/web-scraper-pro',
+      '--fail-on',
+      'never',
+      '--fail-on-finding',
+      'high',
+    ]);
     expect(risky.status).toBe(1);
     expect(risky.stdout).toMatch(/web-scraper-pro/);
+    // `none` is kept as a spelling of `never`.
     const none = await run(['scan', 'corpus/web-scraper-pro', '--fail-on', 'none']);
     expect(none.status).toBe(0);
   });

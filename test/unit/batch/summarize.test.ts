@@ -87,7 +87,8 @@ function report({ status, score, findings = [], utility = null, modelUsage }: Bu
   return {
     ...base,
     verdict: { ...base.verdict, status },
-    safety: { ...base.safety, status, score, findings },
+    // The batch reads the rating (the headline number); the finding score is set alike for the tables' means.
+    safety: { ...base.safety, status, score, decision: { ...base.safety.decision, rating: score }, findings },
     utility,
     configuration: { ...base.configuration, ...(modelUsage ? { modelUsage } : {}) },
   };
@@ -359,11 +360,12 @@ describe('summarizeBatch: every figure from a hand-built batch folder', () => {
     expect(s.errors[0]?.examples).toEqual([{ source: '/corpus/eta', message: 'stage timed out' }]);
   });
 
-  it('scores: mean, median and bins of ten with 10 in the first bin and 90 and 100 in the last', () => {
+  it('ratings: mean, median and bins of ten from 0, with 90 and 100 in the last', () => {
     // (85 + 100 + 40 + 90 + 10) / 5 = 65; sorted 10, 40, 85, 90, 100 → median 85.
     expect(s.scoreMean).toBe(65);
     expect(s.scoreMedian).toBe(85);
     expect(s.scoreHistogram.map((b) => [b.from, b.to, b.count])).toEqual([
+      [0, 9, 0],
       [10, 19, 1],
       [20, 29, 0],
       [30, 39, 0],
@@ -621,7 +623,7 @@ describe('summarizeBatch: edges', () => {
   it('the schema refuses what the contract forbids', async () => {
     const s = await summarizeBatch(empty);
     expect(summarySchemaErrors(s)).toEqual([]);
-    expect(summarySchemaErrors({ ...s, scoreMean: 0 })).not.toEqual([]);
+    expect(summarySchemaErrors({ ...s, scoreMean: 101 })).not.toEqual([]);
     expect(summarySchemaErrors({ ...s, strata: s.strata.slice(0, 3) })).not.toEqual([]);
     expect(summarySchemaErrors({ ...s, counts: { ...s.counts, audited: -1 } })).not.toEqual([]);
   });

@@ -84,6 +84,22 @@ describe('SARIF output', () => {
     expect(run.invocations?.[0]?.executionSuccessful).toBe(false);
   });
 
+  it("carries each scanned skill's verdict and rating, and the command's exit code", () => {
+    const log = toSarif(results, rules, 1);
+    expect(sarifErrors(log)).toEqual([]);
+    const run = log.runs[0]!;
+    const scanned = results.filter((r) => r.scan);
+    expect(run.properties?.skills).toEqual(
+      scanned.map((r) => ({
+        path: r.path,
+        name: r.name,
+        status: r.scan!.status,
+        rating: r.scan!.decision.rating,
+      })),
+    );
+    expect(run.invocations?.[0]?.exitCode).toBe(1);
+  });
+
   it('the validator rejects a broken log (so the check above means something)', () => {
     const log = toSarif(results, rules) as unknown as { runs: { results: { level: string }[] }[] };
     log.runs[0]!.results[0]!.level = 'catastrophic';
@@ -104,11 +120,13 @@ describe('scan JSON contract', () => {
       'findings',
       'name',
       'path',
+      'rating',
       'risk',
       'safetyScore',
       'status',
     ]);
     expect(json.skills[0]!.risk).toBeGreaterThanOrEqual(0);
+    expect(json.skills[0]!.rating).toBe(results[0]!.scan!.decision.rating);
     expect(Object.keys(json.skills[1]!)).not.toContain('risk');
     expect(Object.keys(json.skills[0]!.findings[0]!).sort()).toEqual(
       ['confidence', 'endLine', 'evidence', 'file', 'line', 'message', 'pattern', 'rule', 'severity'].sort(),

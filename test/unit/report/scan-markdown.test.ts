@@ -40,18 +40,19 @@ function scanned(path: string, findings: Finding[], status: 'pass' | 'caution' |
 
 describe('renderScanMarkdown', () => {
   it('tallies skills, counts active findings per severity and lists the most severe first', () => {
+    const bad = scanned(
+      'skills/bad',
+      [
+        finding({ severity: 'low', pattern: 'R2', confidence: 0.99, line: 3, endLine: 3 }),
+        finding({ severity: 'high', line: 12, endLine: 15 }),
+        finding({ severity: 'medium', suppressed: { by: 'baseline', reason: 'accepted' } }),
+      ],
+      'risky',
+    );
     const md = renderScanMarkdown(
       [
         scanned('skills/clean', [], 'pass'),
-        scanned(
-          'skills/bad',
-          [
-            finding({ severity: 'low', pattern: 'R2', confidence: 0.99, line: 3, endLine: 3 }),
-            finding({ severity: 'high', line: 12, endLine: 15 }),
-            finding({ severity: 'medium', suppressed: { by: 'baseline', reason: 'accepted' } }),
-          ],
-          'risky',
-        ),
+        bad,
         {
           path: 'skills/broken',
           name: null,
@@ -64,7 +65,9 @@ describe('renderScanMarkdown', () => {
       /^## SkillAudit scan: 3 skills \(🔴 1 risky, 🟡 0 caution, 🟢 1 pass, ⚠️ 1 not scanned\)/,
     );
     expect(md).toContain('changed since main');
-    expect(md).toContain('| `skills/bad` | 🔴 Risky | 70 | 1 | 0 | 1 | 1 suppressed |');
+    expect(md).toContain(
+      `| \`skills/bad\` | 🔴 Risky | ${bad.scan!.decision.rating} | 1 | 0 | 1 | 1 suppressed |`,
+    );
     expect(md).toMatch(/\| `skills\/broken` \| ⚠️ not scanned \|.*SKILL\.md is binary/);
     const high = md.indexOf('`skills/bad/scripts/sync.py:12-15`');
     const low = md.indexOf('`skills/bad/scripts/sync.py:3`');

@@ -44,10 +44,10 @@ export function Verdict({ report }) {
       </div>
       <div class="tiles">
         <Tile
-          label="Safety score"
-          value={`${safety.score} / 100`}
+          label="Safety"
+          value={`${safety.decision.rating} / 100`}
           tone={STATUS_TONE[safety.status]}
-          detail={`${n('high')} high · ${n('medium')} medium · ${n('low')} low`}
+          detail={`${n('high')} high · ${n('medium')} medium · ${n('low')} low · finding score ${safety.score}`}
         />
         {u ? (
           <>

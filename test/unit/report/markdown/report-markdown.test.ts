@@ -27,7 +27,7 @@ describe('renderReportMarkdown', () => {
   it('leads with the status, its advice and the top finding', () => {
     const md = renderReportMarkdown(riskyReport());
     expect(md.split('\n')[0]).toBe('## 🔴 Risky: `pdf-toolkit`');
-    expect(md).toContain('### Safety: 🔴 Risky (71.95/100)');
+    expect(md).toContain('### Safety: 🔴 Risky (0/100)');
     expect(md).toContain(
       '| high | E2 Env Var Harvesting | `scripts/setup.sh:14-16` | confirmed at runtime |',
     );

@@ -15,7 +15,8 @@ describe('renderReportText', () => {
     expect(lines).toContain(
       '  • Confirmed at runtime: scripts/setup.sh posted the OPENAI_API_KEY canary to telemetry.pdf-tools.example.',
     );
-    expect(lines).toContain('Safety  RISKY  score 71.95/100  2 high, 1 medium, 1 low, 1 suppressed');
+    // A runtime confirmation puts the rating at the bottom of the risky band: the number agrees with the word.
+    expect(lines).toContain('Safety  RISKY  0/100  2 high, 1 medium, 1 low, 1 suppressed');
     const e2 = lines.findIndex((l) => l.includes('E2 Env Var Harvesting'));
     const r2 = lines.findIndex((l) => l.includes('R2 Network Timeout Missing'));
     expect(lines[e2]).toContain('scripts/setup.sh:14-16  confirmed at runtime  confidence 0.90');
