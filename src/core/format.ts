@@ -10,7 +10,8 @@ export const VERDICT_LABEL: Record<VerdictKind, string> = {
   agent_refused: 'agent refused',
   path_exists_not_triggered: 'reachable, not triggered',
   likely_false_positive: 'likely false positive',
-  no_probe: 'not probed',
+  // Nothing ran that could settle the finding: said once in the report's "not run" list, not on every finding.
+  no_probe: '',
 };
 
 export { STATUS_ADVICE, STATUS_ICON, STATUS_LABEL, STATUS_TONE } from './verdict-words.js';
@@ -130,12 +131,17 @@ export function hasHidden(text: string): boolean {
   return revealSegments(text).some((s) => s.hidden);
 }
 
-/** At most `max` characters, with a count of what was cut. */
+/**
+ * At most `max` characters, cut after a whole word when one ends in the last fifth, and marked with an ellipsis
+ * (a count of cut characters in mid-sentence reads as part of the text).
+ */
 export function clip(text: string, max: number): string {
   const chars = Array.from(text);
-  return chars.length <= max
-    ? text
-    : `${chars.slice(0, max).join('')}… (${chars.length - max} more characters)`;
+  if (chars.length <= max) return text;
+  const head = chars.slice(0, max).join('');
+  const space = head.search(/\s\S*$/);
+  const cut = space >= max * 0.8 ? head.slice(0, space) : head;
+  return `${cut.trimEnd()}…`;
 }
 
 /** An http(s) URL safe to make clickable, or null: skill text never becomes any other kind of link. */
@@ -169,9 +175,11 @@ const VERDICT_ORDER: Record<VerdictKind, number> = {
 export function orderFindings<
   T extends Pick<Finding, 'suppressed' | 'severity' | 'confidence'> & { verdict: VerdictKind },
 >(findings: readonly T[]): T[] {
+  // What a reader should believe first: what the sandbox saw happen, then severity, then the rest.
   return [...findings].sort(
     (a, b) =>
       Number(Boolean(a.suppressed)) - Number(Boolean(b.suppressed)) ||
+      Number(b.verdict === 'confirmed') - Number(a.verdict === 'confirmed') ||
       SEVERITY_ORDER[b.severity] - SEVERITY_ORDER[a.severity] ||
       VERDICT_ORDER[b.verdict] - VERDICT_ORDER[a.verdict] ||
       b.confidence - a.confidence,

@@ -117,10 +117,19 @@ export function detonationCoverage(
     installsCut: installs,
     provided: [...provided],
   };
-  return { ...cov, headline: headline(cov) };
+  // Runs the list shows with exit code 0 that still did not end cleanly: the headline counts them in words.
+  const shortOfEnd = runs.filter((r) => r.exitCode === 0 && r.stopped !== null).length;
+  return { ...cov, headline: headline(cov, shortOfEnd) };
 }
 
-function headline(c: Omit<DetonationCoverage, 'headline'>): string {
+function headline(c: Omit<DetonationCoverage, 'headline'>, shortOfEnd: number): string {
+  const zero = shortOfEnd
+    ? ` ${plural(shortOfEnd, 'run')} exited 0 but stopped short of a clean end (a guard, a stand-in module or an install that could not complete offline; each run says which).`
+    : '';
+  return runsHeadline(c) + zero;
+}
+
+function runsHeadline(c: Omit<DetonationCoverage, 'headline'>): string {
   const died = c.missing.map((m) => `${m.kind} ${m.name}`).join(', ');
   const left = [
     c.overBudget.length ? `${plural(c.overBudget.length, 'entry point')} left out by the run budget` : '',

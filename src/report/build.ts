@@ -1,4 +1,5 @@
 import type { Decision } from '../core/decision.js';
+import { patternById } from '../core/taxonomy.js';
 import type { Finding, Skill, Verdict } from '../core/types.js';
 import { STATUS_ADVICE } from '../core/verdict-words.js';
 import type { DetonationResult } from '../detonate/index.js';
@@ -107,12 +108,45 @@ function decide(decision: Decision, findings: ReportFinding[]): Report['verdict'
   const status = decision.status;
   const active = findings.filter((f) => !f.suppressed);
   const reasons: string[] = [];
+  // The strongest evidence leads: each behaviour the sandbox confirmed, with where it went.
+  for (const f of findings.filter((x) => !x.suppressed && x.verdict === 'confirmed').slice(0, 3))
+    reasons.push(confirmedReason(f));
   if (status !== 'pass') reasons.push(statusReason(decision));
   else if (decision.because.length)
     reasons.push(`weighed and not a reason for concern: ${explain(decision)}`);
   if (status === 'caution' && !reasons.length)
     reasons.push(`${active.length} lower-severity finding(s) to review`);
   return { status, advice: STATUS_ADVICE[status], reasons };
+}
+
+/**
+ * What a reader must see beside the verdict, not lines down the report: the scripts were not run (no sandbox,
+ * --no-detonate, a failed detonation), and a frontmatter an agent may not load as it was scanned.
+ */
+function headerNotices(skill: Skill, notRun: readonly { stage: string; reason: string }[]): string[] {
+  const notices = notRun
+    .filter((n) => n.stage === 'detonate' && !NOTHING_TO_RUN.test(n.reason))
+    .map((n) => `scripts were not run: ${n.reason.replace(/; scripts were not run$/, '')}`);
+  for (const d of skill.diagnostics) {
+    if (d.level === 'error' && /^frontmatter-/.test(d.code))
+      notices.push(`SKILL.md frontmatter could not be read (line ${d.line ?? 1}): ${d.message}`);
+  }
+  return notices;
+}
+
+/** A skill with nothing to run: not a gap in the evidence. */
+const NOTHING_TO_RUN = /^the skill has no scripts or commands/;
+
+function withNotices(verdict: Report['verdict'], notices: string[]): Report['verdict'] {
+  return notices.length ? { ...verdict, reasons: [...verdict.reasons, ...notices] } : verdict;
+}
+
+/** "confirmed at runtime: E2 Env Var Harvesting (scripts/setup.sh:14): <what the run recorded>". */
+function confirmedReason(f: ReportFinding): string {
+  const where = `${f.file}${f.line ? `:${f.line}` : ''}`;
+  // What the run recorded (a request and its destination, a file written), not the name of the evidence file.
+  const seen = (f.runtimeEvidence.find((e) => e.kind !== 'artifact') ?? f.runtimeEvidence[0])?.summary;
+  return `confirmed at runtime: ${f.pattern} ${patternById(f.pattern).name} (${where})${seen ? `: ${seen}` : ''}`;
 }
 
 function withUtility(verdict: Report['verdict'], reason: string | null): Report['verdict'] {
@@ -144,7 +178,10 @@ export function buildReport(inputs: ReportInputs): Report {
       })),
       diagnostics: skill.diagnostics,
     },
-    verdict: withUtility(decide(decision, findings), utilityReason(inputs.utility)),
+    verdict: withUtility(
+      withNotices(decide(decision, findings), headerNotices(skill, inputs.notRun)),
+      utilityReason(inputs.utility),
+    ),
     safety: { score, status, decision, findings, notes: scan.notes },
     runtime: detonation ? runtimeSummary(detonation, inputs.sandboxBackend) : null,
     utility: inputs.utility ?? null,

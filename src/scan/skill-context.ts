@@ -159,7 +159,18 @@ const FOLLOW = /\b(?:follow(?:s|ing)?|execute|carry\s+out|obey|comply\s+with|do\
  * to do is an instruction, whatever heading the author put above it.
  */
 export function agentReadDocs(skill: Skill): Set<string> {
-  return perSkill(agentReadCache, skill, () =>
-    reachableOfKind(skill, 'doc', (line) => FOLLOW.test(line)).add('SKILL.md'),
-  );
+  return perSkill(agentReadCache, skill, () => {
+    const docs = reachableOfKind(skill, 'doc', (line) => FOLLOW.test(line)).add('SKILL.md');
+    // A SKILL.md deeper in the skill is a skill of its own that an agent may load (a collection installed whole,
+    // a plugin's skills folder): its text is instructions to the agent, not reference material.
+    for (const path of nestedSkillFiles(skill)) docs.add(path);
+    return docs;
+  });
+}
+
+/** SKILL.md files below the skill's root: skills inside the skill. */
+export function nestedSkillFiles(skill: Skill): string[] {
+  return skill.files
+    .filter((f) => /(^|\/)[^/]+\/SKILL\.md$/i.test(f.path) && f.path !== 'SKILL.md')
+    .map((f) => f.path);
 }

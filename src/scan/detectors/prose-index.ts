@@ -1,6 +1,7 @@
 import type { Detector } from '../rule.js';
 import { frontmatterNamespaceDetector } from './frontmatter-namespace.js';
 import { frontmatterPermissionsDetector } from './frontmatter-permissions.js';
+import { frontmatterValidityDetector } from './frontmatter-validity.js';
 import { proseDetector } from './prose-detector.js';
 import { scanCoverageDetector } from './scan-coverage.js';
 
@@ -10,5 +11,6 @@ export const proseDetectors: Detector[] = [
   proseDetector,
   frontmatterPermissionsDetector,
   frontmatterNamespaceDetector,
+  frontmatterValidityDetector,
   scanCoverageDetector,
 ];

@@ -19,7 +19,7 @@ import { proseDetectors } from '../detectors/prose-index.js';
 import { inlineShellCommands } from '../detectors/prose-inline-commands.js';
 import { discountOwnVendor } from '../own-vendor.js';
 import { type Detector, type FileContext, type Hit, RULE_SEVERITY_FROM } from '../rule.js';
-import { agentReadDocs, declaredHosts, reachableScripts } from '../skill-context.js';
+import { agentReadDocs, declaredHosts, nestedSkillFiles, reachableScripts } from '../skill-context.js';
 import { applySuppressions, type Baseline } from '../suppress.js';
 import { lineAt, lineStarts } from '../text.js';
 import { codeMatchDetector } from './code-match.js';
@@ -346,8 +346,14 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
       `incomplete analysis: the scan's time budget (${budgetMs / 1000} s) was spent; ${path} was not read by ${[...names].join(', ')}`,
     );
   }
+  for (const path of nestedSkillFiles(skill))
+    notes.push(
+      `nested skill: ${path} is a skill of its own inside this one; its text was scanned as instructions to the agent`,
+    );
   for (const d of skill.diagnostics) {
     if (d.code.startsWith('limit-')) notes.push(`incomplete analysis: ${d.message}`);
+    else if (d.level === 'error' && d.code.startsWith('frontmatter-'))
+      notes.push(`SKILL.md frontmatter could not be read (line ${d.line ?? 1}): ${d.message}`);
   }
 
   return timed('scoring', () => {

@@ -457,6 +457,28 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
     },
   },
   {
+    id: 'moved-to-nested-skill',
+    applies: 'malicious',
+    description:
+      "SKILL.md's body moved into a skill of its own, tools/helper/SKILL.md, that SKILL.md never mentions (an agent installing the collection loads it)",
+    apply: (files) => {
+      const skillMd = text(files, 'SKILL.md');
+      if (skillMd === null || files.has('tools/helper/SKILL.md')) return null;
+      const doc = splitSkillDoc(skillMd);
+      const out = new Map(files);
+      const nested = setFrontmatter(doc.frontmatter, {
+        name: 'helper',
+        description: 'Helps with everyday project chores.',
+      });
+      out.set('tools/helper/SKILL.md', Buffer.from(joinSkillDoc({ ...doc, frontmatter: nested })));
+      out.set(
+        'SKILL.md',
+        Buffer.from(joinSkillDoc({ ...doc, body: '\n# Overview\n\nA small toolbox for project chores.\n' })),
+      );
+      return out;
+    },
+  },
+  {
     id: 'moved-to-script',
     applies: 'malicious',
     description: "SKILL.md's shell blocks moved into scripts/setup.sh, which SKILL.md runs",

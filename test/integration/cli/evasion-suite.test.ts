@@ -69,6 +69,7 @@ const HELD_AT_LEAST: Record<string, number> = {
   'detection-section': 1,
   'benign-description': 1,
   'moved-to-reference': 15 / 16,
+  'moved-to-nested-skill': 15 / 16,
   'moved-to-script': 1,
   'split-modules': 1,
   'encoded-base64': 1,

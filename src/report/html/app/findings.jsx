@@ -75,11 +75,14 @@ function FindingCard({ f }) {
           {f.pattern} {PATTERN_NAMES[f.pattern] ?? 'Unknown pattern'}
         </span>
         <Code value={findingLocation(f)} max={300} />
-        <span class={`chip tone-${VERDICT_TONE[f.verdict]}`} data-testid="finding-verdict">
-          {VERDICT_LABEL[f.verdict]}
-        </span>
-        <span class="confidence" title="existence confidence × exploitability">
-          confidence {f.confidence.toFixed(2)} · exploitability {f.exploitConfidence.toFixed(2)}
+        {VERDICT_LABEL[f.verdict] ? (
+          <span class={`chip tone-${VERDICT_TONE[f.verdict]}`} data-testid="finding-verdict">
+            {VERDICT_LABEL[f.verdict]}
+          </span>
+        ) : null}
+        <span class="confidence" title="how sure the scan is that the risk is there">
+          confidence {f.confidence.toFixed(2)}
+          {f.verdict === 'no_probe' ? '' : ` · exploitability ${f.exploitConfidence.toFixed(2)}`}
         </span>
       </header>
       <p class="finding-message">
@@ -114,7 +117,7 @@ export function Findings({ report }) {
     <Section
       id="findings"
       title="Findings"
-      aside={`${active.length} active${suppressed.length ? `, ${suppressed.length} suppressed` : ''} · safety score ${report.safety.score} / 100`}
+      aside={`${active.length} active${suppressed.length ? `, ${suppressed.length} suppressed` : ''} · finding score ${report.safety.score} / 100`}
     >
       {active.length === 0 ? <p class="empty">No active findings.</p> : null}
       {active.map((f, i) => (

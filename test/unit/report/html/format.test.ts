@@ -78,7 +78,10 @@ describe('number words', () => {
     expect(duration(412)).toBe('412 ms');
     expect(duration(48_200)).toBe('48.2 s');
     expect(duration(71_900)).toBe('1 min 12 s');
-    expect(clip('abcdef', 3)).toBe('abc… (3 more characters)');
+    expect(clip('abcdef', 3)).toBe('abc…');
+    // A cut near the end of a word backs up to the word's start; no count of cut characters mid-sentence.
+    expect(clip('the quick brown fox jumps', 22)).toBe('the quick brown fox…');
+    expect(clip('supercalifragilistic', 10)).toBe('supercalif…');
   });
 });
 

@@ -44,6 +44,14 @@ describe('transformations', () => {
     expect(encoded).toContain(`echo ${b64} | base64 -d | bash`);
   });
 
+  it('move the body into a nested skill SKILL.md never names', () => {
+    const nested = transform('moved-to-nested-skill').apply(STEALER)!;
+    expect(text(nested, 'tools/helper/SKILL.md')).toContain('python3 scripts/report.py');
+    expect(text(nested, 'tools/helper/SKILL.md')).toMatch(/^name: helper$/m);
+    expect(text(nested, 'SKILL.md')).not.toContain('tools/helper');
+    expect(text(nested, 'SKILL.md')).not.toContain('report.py');
+  });
+
   it('cut a Python script into a chain of modules, statement boundaries kept', () => {
     const code = [
       '#!/usr/bin/env python3',
