@@ -49,6 +49,7 @@ try {
         skill: null,
         intakeSource: `https://${key}`,
         uploadPath: null,
+        tenant: null,
       },
       ROWS + 1,
     );
@@ -62,6 +63,8 @@ try {
       runDir: 'runs/none',
       safetyStatus: 'pass',
       safetyScore: 100,
+      safetyRating: 100,
+      safetyReason: '',
     });
   }
   const lastId = seed.all().at(-1)!.id;

@@ -10,7 +10,10 @@ export type AuditStatus = 'queued' | 'running' | 'done' | 'failed';
 
 export interface Verdict {
   status: VerdictStatus;
-  safetyScore: number;
+  /** The headline number in the status's band; absent from audits finished before the server sent it. */
+  rating?: number;
+  /** Why the status, in one line (shown as text, never markup). */
+  reason?: string;
 }
 
 export interface Audit {
@@ -82,12 +85,13 @@ function optionalUrl(value: unknown): string | undefined {
 function parseVerdict(value: unknown): Verdict | undefined {
   if (!isObject(value)) return undefined;
   // The advice the server sends is not shown: the badge takes its words from the shared vocabulary by status.
-  const { status, safetyScore } = value;
+  const { status, rating, reason } = value;
   if (!isVerdictStatus(status)) return undefined;
-  if (typeof safetyScore !== 'number' || !Number.isFinite(safetyScore)) return undefined;
+  const shown = optionalText(reason);
   return {
     status,
-    safetyScore: Math.round(safetyScore),
+    ...(typeof rating === 'number' && rating >= 0 && rating <= 100 ? { rating: Math.round(rating) } : {}),
+    ...(shown ? { reason: shown } : {}),
   };
 }
 

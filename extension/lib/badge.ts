@@ -169,14 +169,15 @@ function auditView(audit: Audit, provenance: Provenance, actions: BadgeActions):
       controls: [button('submit', 'Audit again', actions.submit), ...link],
     };
   }
-  const { status, safetyScore } = audit.verdict;
+  const { status, rating, reason } = audit.verdict;
   const origin = provenanceView(provenance, actions);
   return {
     tone: status,
     lines: [
       element('div', 'verdict', STATUS_LABEL[status]),
       element('div', 'detail advice', STATUS_ADVICE[status]),
-      element('div', 'detail score', `Safety score ${safetyScore}/100`),
+      ...(rating !== undefined ? [element('div', 'detail score', `Safety ${rating}/100`)] : []),
+      ...(reason && status !== 'pass' ? [element('div', 'detail reason', reason)] : []),
       ...origin.lines,
     ],
     controls: [...origin.controls, ...link],

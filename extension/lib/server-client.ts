@@ -69,8 +69,13 @@ async function callServer(
   let response: Response;
   try {
     // No cookies (the token is the only credential) and no redirects (a redirect could carry the token elsewhere).
+    // The token goes with every call: a private service answers lookups and statuses to its tenants only.
+    const headers = new Headers(init.headers);
+    if (settings.token && !headers.has('authorization'))
+      headers.set('authorization', `Bearer ${settings.token}`);
     response = await fetch(new URL(path, origin), {
       ...init,
+      headers,
       credentials: 'omit',
       redirect: 'error',
       signal: AbortSignal.timeout(TIMEOUT_MS),
@@ -79,6 +84,12 @@ async function callServer(
     fail('unreachable', `no answer from the SkillAudit server at ${origin}`);
   }
   const body = await readBody(response);
+  // A private service shares verdicts with its tenants only: without a token, say to set one.
+  if (response.status === 401 && !settings.token)
+    fail(
+      'no-token',
+      'this SkillAudit server shares verdicts only with a token: set one in the SkillAudit options',
+    );
   if (!response.ok) failureForStatus(response.status, body);
   return { origin, body };
 }
@@ -113,9 +124,12 @@ async function status(request: Extract<Request, { kind: 'status' }>): Promise<Re
 }
 
 async function health(): Promise<Replies['health']> {
-  const { body } = await callServer(await loadSettings(), '/api/health');
+  const settings = await loadSettings();
+  const { body } = await callServer(settings, '/api/health');
   const version = typeof body === 'object' && body !== null && 'version' in body ? body.version : undefined;
   if (typeof version !== 'string') fail('bad-response', 'the server at this URL is not a SkillAudit server');
+  // A token the server does not know is refused here (401), not at the first audit request.
+  if (settings.token) await callServer(settings, '/api/whoami');
   return { version: version.slice(0, 50) };
 }
 

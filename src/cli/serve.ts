@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Command, InvalidArgumentError, Option } from 'commander';
@@ -14,6 +15,8 @@ interface ServeFlags {
   dataDir: string;
   token?: string;
   auth: boolean;
+  tenants?: string;
+  public?: boolean;
   concurrency: number;
   allowHost: string[];
   allowOrigin: string[];
@@ -89,6 +92,14 @@ export function registerServe(program: Command): void {
     .option('--data-dir <dir>', 'database, run folders and uploads', '.skillaudit/server')
     .option('--token <token>', 'bearer token required to submit (default: $SKILLAUDIT_SERVER_TOKEN)')
     .option('--no-auth', 'accept submissions without a token (local use only)')
+    .option(
+      '--tenants <file>',
+      'tenant tokens, one "<name> <token>" per line: each tenant reads only the audits it submitted (the --token reads all)',
+    )
+    .option(
+      '--public',
+      'anyone may list audits and read statuses and reports (a public catalogue); submitting still needs a token',
+    )
     .option('--concurrency <n>', 'audits running at once', parseCount, 2)
     .option(
       '--queue <redis-url>',
@@ -142,11 +153,16 @@ export function registerServe(program: Command): void {
         `a token of at least ${MIN_TOKEN_LENGTH} characters is required: --token or SKILLAUDIT_SERVER_TOKEN (or --no-auth for local use)`,
       );
     }
+    if (token === null && flags.tenants)
+      throw new UserError('USAGE', '--tenants needs authentication: drop --no-auth and give --token');
     const log = flags.quiet
       ? () => {}
       : (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
     // Loaded on use: registering the command must not load the web service for every CLI call.
-    const { DEFAULT_ALLOWED_HOSTS, isLoopbackListen, startService } = await import('../server/index.js');
+    const { DEFAULT_ALLOWED_HOSTS, isLoopbackListen, parseTenants, startService } = await import(
+      '../server/index.js'
+    );
+    const tenants = flags.tenants ? readTenants(flags.tenants, parseTenants) : [];
     if (token === null) {
       process.stderr.write(
         'skillaudit: warning: --no-auth: anyone who can reach this port can submit audits\n',
@@ -159,6 +175,8 @@ export function registerServe(program: Command): void {
       port: flags.port,
       dataDir: resolve(flags.dataDir),
       token,
+      tenants,
+      public: flags.public === true,
       ...(flags.allowOrigin.length > 0 ? { allowedOrigins: flags.allowOrigin } : {}),
       concurrency: Math.max(1, flags.concurrency),
       ...(flags.queue ? { queue: flags.queue } : {}),
@@ -194,4 +212,26 @@ export function registerServe(program: Command): void {
     // Audits still unwinding in the background (sandbox runs, clones) are requeued and must not hold the exit.
     process.exit(0);
   });
+}
+
+/** The tenants file, read once at start; any line it cannot use stops the service with that line's number. */
+function readTenants(
+  file: string,
+  parse: (text: string, minTokenLength: number) => { name: string; token: string }[],
+): { name: string; token: string }[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UserError(
+      'UNREADABLE',
+      `cannot read the tenants file ${file}: ${(error as Error).message}`,
+      file,
+    );
+  }
+  try {
+    return parse(text, MIN_TOKEN_LENGTH);
+  } catch (error) {
+    throw new UserError('USAGE', `${file}: ${(error as Error).message}`);
+  }
 }

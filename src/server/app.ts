@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { type Context, Hono } from 'hono';
+import { setCookie } from 'hono/cookie';
 import { cors } from 'hono/cors';
 import { z } from 'zod';
 import type { Report } from '../report/index.js';
@@ -16,8 +17,7 @@ import {
 } from '../store/audits.js';
 import { VERSION } from '../version.js';
 import { ApiError } from './api-error.js';
-import { auditView } from './audit-view.js';
-import { bearerToken, tokenMatches } from './auth.js';
+import { type AuditView, auditView } from './audit-view.js';
 import { addressKey, clientAddress } from './client-address.js';
 import { checkHost, type HostPolicy } from './host-guard.js';
 import { auditsPage, homePage, statusPage } from './pages.js';
@@ -31,6 +31,18 @@ import {
   repoKey,
   sourceKey,
 } from './skill-url.js';
+import {
+  type Access,
+  ownerOf,
+  readScope,
+  requestToken,
+  type Tenant,
+  TOKEN_COOKIE,
+  unauthorized,
+  type Viewer,
+  viewerOf,
+  visible,
+} from './tenancy.js';
 import {
   ARCHIVE_TYPES,
   checkDeclaredLength,
@@ -51,8 +63,12 @@ export interface AppSettings {
   allowedOrigins?: readonly string[];
   /** Behind a reverse proxy: the client is the right-most X-Forwarded-For entry (rate limiting). */
   trustProxy?: boolean;
-  /** null: no authentication (local use only). */
+  /** The admin token; null: no authentication (local use only). */
   token: string | null;
+  /** Tenant tokens: each reads only the audits it submitted. */
+  tenants?: readonly Tenant[];
+  /** Lists, statuses and reports readable without a token (a public catalogue). */
+  public?: boolean;
   policy: HostPolicy;
   maxUploadBytes: number;
   rateLimitPerMinute: number;
@@ -135,9 +151,10 @@ function peerAddress(c: Context): string {
   }
 }
 
-function findAudit(store: AuditStore, id: string): AuditRow {
+/** An audit by id that the reader may see; any other is "no audit", whether or not it exists. */
+function findAudit(store: AuditStore, id: string, scope: string | undefined): AuditRow {
   const audit = AUDIT_ID.test(id) ? store.get(id) : null;
-  if (!audit) throw new ApiError(404, 'NOT_FOUND', `no audit ${id.slice(0, 40)}`);
+  if (!audit || !visible(audit, scope)) throw new ApiError(404, 'NOT_FOUND', `no audit ${id.slice(0, 40)}`);
   return audit;
 }
 
@@ -163,8 +180,26 @@ async function readReport(settings: AppSettings, audit: AuditRow): Promise<Repor
   }
 }
 
+/** Keeps the token for this browser's later reads: not readable by scripts, not sent by other sites. */
+function setTokenCookie(c: Context, token: string): void {
+  setCookie(c, TOKEN_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'Strict',
+    path: '/',
+    secure: new URL(c.req.url).protocol === 'https:',
+    maxAge: 30 * 24 * 3600,
+  });
+}
+
 export function createApp(deps: AppDeps): Hono {
   const { store, settings } = deps;
+  const access: Access = {
+    token: settings.token,
+    tenants: settings.tenants ?? [],
+    public: settings.public === true,
+  };
+  const viewer = (c: Context): Viewer => viewerOf(requestToken(c), access);
+  const scopeOf = (c: Context): string | undefined => readScope(viewer(c), access);
   const byAddress = new RateLimiter(settings.rateLimitPerMinute);
   const byToken = new RateLimiter(settings.rateLimitPerMinute);
   const app = new Hono();
@@ -211,12 +246,23 @@ export function createApp(deps: AppDeps): Hono {
 
   app.get('/', (c) => {
     c.header('Content-Security-Policy', STATUS_PAGE_CSP);
-    return c.html(homePage(store.countByStatus(), settings.token !== null));
+    return c.html(homePage(store.countByStatus(), settings.token !== null, new URL(c.req.url).origin));
+  });
+
+  // The home page's token form: the cookie lets this browser read its audits' pages.
+  app.post('/session', async (c) => {
+    const form = await c.req.parseBody();
+    const token = typeof form.token === 'string' ? form.token.trim() : '';
+    if (viewerOf(token, access).role === 'anonymous') throw unauthorized('that token is not valid here');
+    setTokenCookie(c, token);
+    return c.redirect('/audits', 303);
   });
 
   const listed = (c: Context) => {
+    const scope = scopeOf(c);
     const q = listQuery(c);
     const { audits, total } = store.list({
+      ...(scope !== undefined ? { tenant: scope } : {}),
       ...(q.status ? { status: q.status } : {}),
       ...(q.source ? { source: q.source } : {}),
       limit: q.pageSize,
@@ -236,9 +282,22 @@ export function createApp(deps: AppDeps): Hono {
     return c.html(auditsPage(listed(c)));
   });
 
+  // Whether a token is known here, and as whom: clients (the extension's Options) check a token before saving it.
+  app.get('/api/whoami', (c) => {
+    const token = requestToken(c);
+    const who = viewerOf(token, access);
+    if (token !== null && who.role === 'anonymous') throw unauthorized('this token is not valid here');
+    return c.json({
+      role: who.role,
+      ...(who.role === 'tenant' ? { tenant: who.name } : {}),
+      public: access.public,
+    });
+  });
+
   app.get('/api/health', (c) => c.json({ ok: true, version: VERSION, audits: store.countByStatus() }));
 
-  app.post('/api/audits', async (c) => {
+  /** The viewer allowed to submit (a token holder, or anyone on a service without tokens), rate-limited. */
+  function submitter(c: Context): Viewer {
     const limited = (decision: { ok: boolean; retryAfter: number }) => {
       if (!decision.ok) {
         throw new ApiError(429, 'RATE_LIMITED', 'too many submissions; retry later', decision.retryAfter);
@@ -251,28 +310,36 @@ export function createApp(deps: AppDeps): Hono {
       addressKey(
         clientAddress(peerAddress(c), c.req.header('X-Forwarded-For'), settings.trustProxy === true),
       );
+    const token = requestToken(c);
+    const who = viewerOf(token, access);
     if (settings.token === null) {
       limited(byAddress.take(addressBucket()));
+    } else if (who.role === 'anonymous') {
+      limited(byAddress.take(addressBucket()));
+      c.header('WWW-Authenticate', 'Bearer');
+      throw unauthorized('a valid Authorization: Bearer <token> header is required');
     } else {
-      const token = bearerToken(c.req.header('Authorization'));
-      if (!tokenMatches(token, settings.token)) {
-        limited(byAddress.take(addressBucket()));
-        c.header('WWW-Authenticate', 'Bearer');
-        throw new ApiError(401, 'UNAUTHORIZED', 'a valid Authorization: Bearer <token> header is required');
-      }
       limited(byToken.take(token!));
     }
-    checkDeclaredLength(c.req.header('Content-Length'), settings.maxUploadBytes);
-    const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
-    const submission =
-      type === 'application/json' ? await jsonSubmission(c) : await archiveSubmission(c, type);
+    return who;
+  }
+
+  /**
+   * Queues a submission (or answers it from an audit of the same source): the audit belongs to its submitter,
+   * and one submitter's audit is never handed to another as "the same source".
+   */
+  async function queue(
+    c: Context,
+    submission: NewAudit,
+  ): Promise<{ view: AuditView & { reused?: true }; code: 200 | 202 }> {
+    if (submission.tenant !== null) submission.sourceKey += `@${submission.tenant}`;
     // A byte-identical upload audited before under the same settings is answered from that audit, unless
     // the submitter asks for a fresh run (?fresh=1).
     if (submission.uploadPath && c.req.query('fresh') !== '1') {
       const done = store.latestDoneBySourceKey(submission.sourceKey);
       if (done) {
         await removeUpload(submission.uploadPath);
-        return c.json({ ...auditView(done, store), reused: true }, 200);
+        return { view: { ...auditView(done, store), reused: true }, code: 200 };
       }
     }
     const outcome = store.submit(submission, settings.maxQueued);
@@ -282,22 +349,61 @@ export function createApp(deps: AppDeps): Hono {
     }
     if (outcome.kind === 'existing') {
       if (submission.uploadPath) await removeUpload(submission.uploadPath);
-      return c.json(auditView(outcome.audit, store), 200);
+      return { view: auditView(outcome.audit, store), code: 200 };
     }
     deps.log(`audit ${outcome.audit.id} queued: ${outcome.audit.source}`);
     const view = auditView(outcome.audit, store); // before a worker claims it
     deps.wake();
-    return c.json(view, 202);
+    return { view, code: 202 };
+  }
+
+  app.post('/api/audits', async (c) => {
+    const owner = ownerOf(submitter(c), access);
+    checkDeclaredLength(c.req.header('Content-Length'), settings.maxUploadBytes);
+    const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const submission =
+      type === 'application/json'
+        ? await urlSubmission(await jsonBody(c), owner)
+        : await archiveSubmission(c.req.raw.body, type, c.req.query('filename'), c.req.query('skill'), owner);
+    const { view, code } = await queue(c, submission);
+    return c.json(view, code);
   });
 
-  async function jsonSubmission(c: Context): Promise<NewAudit> {
+  // The home page's form (a URL or an archive, and the token): answered with the audit's page, and the token
+  // kept in a cookie so that page, and the list, can be read in this browser.
+  app.post('/submit', async (c) => {
+    checkDeclaredLength(c.req.header('Content-Length'), settings.maxUploadBytes + JSON_BODY_CAP);
+    const form = await c.req.parseBody();
+    const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).trim() : '');
+    const token = field('token');
+    if (token) c.req.raw.headers.set('Authorization', `Bearer ${token}`);
+    const owner = ownerOf(submitter(c), access);
+    const file = form.archive;
+    const skill = field('skill') || undefined;
+    let submission: NewAudit;
+    if (file instanceof File && file.size > 0) {
+      const type = file.name.toLowerCase().endsWith('.zip') ? 'application/zip' : 'application/octet-stream';
+      submission = await archiveSubmission(file.stream(), type, file.name, skill, owner);
+    } else if (field('url')) {
+      submission = await urlSubmission({ source: field('url'), ...(skill ? { skill } : {}) }, owner);
+    } else {
+      throw new ApiError(400, 'BAD_REQUEST', 'give a git URL or choose an archive to upload');
+    }
+    const { view } = await queue(c, submission);
+    if (token) setTokenCookie(c, token);
+    return c.redirect(view.reportUrl, 303);
+  });
+
+  async function jsonBody(c: Context): Promise<unknown> {
     const text = await readCapped(c.req.raw.body, JSON_BODY_CAP);
-    let body: unknown;
     try {
-      body = JSON.parse(text);
+      return JSON.parse(text);
     } catch {
       throw new ApiError(400, 'BAD_REQUEST', 'the body is not JSON');
     }
+  }
+
+  async function urlSubmission(body: unknown, tenant: string | null): Promise<NewAudit> {
     const parsed = Submission.safeParse(body);
     if (!parsed.success) {
       throw new ApiError(
@@ -319,10 +425,17 @@ export function createApp(deps: AppDeps): Hono {
       skill: target.skill,
       intakeSource: intakeSource(target),
       uploadPath: null,
+      tenant,
     };
   }
 
-  async function archiveSubmission(c: Context, type: string): Promise<NewAudit> {
+  async function archiveSubmission(
+    body: ReadableStream<Uint8Array> | null,
+    type: string,
+    filename: string | undefined,
+    skillParam: string | undefined,
+    tenant: string | null,
+  ): Promise<NewAudit> {
     if (!ARCHIVE_TYPES.includes(type)) {
       throw new ApiError(
         415,
@@ -330,15 +443,9 @@ export function createApp(deps: AppDeps): Hono {
         `send application/json or an archive (${ARCHIVE_TYPES.join(', ')}), not "${type.slice(0, 80)}"`,
       );
     }
-    const skillParam = c.req.query('skill');
     const skill = skillParam ? checkSkillName(skillParam) : null;
-    const name = uploadName(c.req.query('filename'), type);
-    const upload = await storeUpload(
-      c.req.raw.body,
-      join(settings.dataDir, 'uploads'),
-      name,
-      settings.maxUploadBytes,
-    );
+    const name = uploadName(filename, type);
+    const upload = await storeUpload(body, join(settings.dataDir, 'uploads'), name, settings.maxUploadBytes);
     return {
       source: `upload:${name}`,
       sourceKey: `upload:sha256:${upload.sha256}${skill ? `?skill=${skill}` : ''}${settings.configKey ? `#${settings.configKey}` : ''}`,
@@ -348,32 +455,39 @@ export function createApp(deps: AppDeps): Hono {
       skill,
       intakeSource: upload.path,
       uploadPath: upload.path,
+      tenant,
     };
   }
 
-  app.get('/api/audits/:id', (c) => c.json(auditView(findAudit(store, c.req.param('id')), store)));
+  app.get('/api/audits/:id', (c) =>
+    c.json(auditView(findAudit(store, c.req.param('id'), scopeOf(c)), store)),
+  );
 
   app.get('/api/audits/:id/report', async (c) => {
-    const audit = findAudit(store, c.req.param('id'));
+    const audit = findAudit(store, c.req.param('id'), scopeOf(c));
     return c.json(presentUpload(await readReport(settings, audit), audit));
   });
 
   app.get('/api/lookup', (c) => {
+    const scope = scopeOf(c);
     const hash = c.req.query('hash');
     const url = c.req.query('url');
     let found: AuditRow | null;
     if (hash !== undefined) {
       if (!/^[0-9a-f]{64}$/i.test(hash))
         throw new ApiError(400, 'BAD_REQUEST', 'hash: expected 64 hex digits (sha256)');
-      found = store.latestByHash(hash.toLowerCase());
+      found = store.latestByHash(hash.toLowerCase(), scope);
     } else if (url !== undefined) {
       const target = parseSkillUrl(url, c.req.query('skill') ?? null);
-      found = store.latestByTarget({
-        repoKey: repoKey(target),
-        ref: target.ref,
-        subdir: target.subdir,
-        skill: target.skill,
-      });
+      found = store.latestByTarget(
+        {
+          repoKey: repoKey(target),
+          ref: target.ref,
+          subdir: target.subdir,
+          skill: target.skill,
+        },
+        scope,
+      );
     } else {
       throw new ApiError(400, 'BAD_REQUEST', 'give ?url=<skill page or git URL> or ?hash=<sha256>');
     }
@@ -381,7 +495,7 @@ export function createApp(deps: AppDeps): Hono {
   });
 
   app.get('/audits/:id', async (c) => {
-    const audit = findAudit(store, c.req.param('id'));
+    const audit = findAudit(store, c.req.param('id'), scopeOf(c));
     // Before the report exists, and for a group of part audits, which has none of its own.
     if (audit.status !== 'done' || isGroup(audit)) {
       c.header('Content-Security-Policy', STATUS_PAGE_CSP);

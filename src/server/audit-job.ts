@@ -170,5 +170,7 @@ async function auditOne(
     runDir: relative(settings.dataDir, runDir),
     safetyStatus: report.safety.status,
     safetyScore: report.safety.score,
+    safetyRating: report.safety.decision.rating,
+    safetyReason: report.verdict.reasons[0] ?? '',
   };
 }

@@ -18,7 +18,7 @@ export async function recordOutcome(
   let recorded: boolean;
   if (outcome.kind === 'done') {
     recorded = store.finish(audit.id, audit.attempts, outcome.result);
-    line = `done: ${outcome.result.safetyStatus} ${outcome.result.safetyScore}`;
+    line = `done: ${outcome.result.safetyStatus} ${outcome.result.safetyRating}`;
   } else if (outcome.kind === 'split') {
     recorded = store.split(audit.id, audit.attempts, outcome.parts);
     line = `holds ${outcome.parts.length} skills: one audit queued for each`;

@@ -16,7 +16,11 @@ export interface AuditView {
   finishedAt?: string;
   attempts: number;
   error?: { code: string; message: string };
-  verdict?: { status: VerdictStatus; safetyScore: number; advice: string };
+  /**
+   * rating: the headline number in the status's band (absent for audits finished before it existed); reason: why
+   * the status, in one line; safetyScore: the finding score (eq. 8), a detail kept for older clients.
+   */
+  verdict?: { status: VerdictStatus; rating?: number; reason?: string; safetyScore: number; advice: string };
   contentHash?: string;
   commit?: string;
   skillPath?: string;
@@ -69,6 +73,8 @@ export function auditView(row: AuditRow, store: AuditStore): AuditView {
       ? {
           verdict: {
             status,
+            ...(row.safetyRating !== undefined ? { rating: row.safetyRating } : {}),
+            ...(row.safetyReason ? { reason: row.safetyReason } : {}),
             safetyScore: row.safetyScore!,
             advice: STATUS_ADVICE[status],
           },

@@ -33,7 +33,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}dt{c
 table{width:100%;border-collapse:collapse;background:#fff;border:1px solid var(--line);border-radius:8px}
 th,td{text-align:left;padding:8px 10px;border-bottom:1px solid var(--line);vertical-align:top}th{font-size:.85em;color:var(--muted);font-weight:600}
 td.source{overflow-wrap:anywhere}form.filters{display:flex;gap:8px;flex-wrap:wrap;align-items:end;margin-bottom:12px}
-label{display:flex;flex-direction:column;font-size:.85em;color:var(--muted)}input,select,button{font:inherit;padding:4px 8px}
+label{display:flex;flex-direction:column;font-size:.85em;color:var(--muted)}input,select,button{font:inherit;padding:4px 8px;max-width:100%;box-sizing:border-box}
 .pager{display:flex;gap:16px;margin-top:12px}
 @media (max-width:640px){table.audits thead{display:none}table.audits tr{display:block;border-bottom:1px solid var(--line)}
 table.audits td{display:block;border:0;padding:4px 10px}table.audits td[data-label]::before{content:attr(data-label) ": ";color:var(--muted)}}
@@ -106,7 +106,9 @@ export function auditState(audit: AuditView): { label: string; detail: string; t
   if (verdict && isVerdictStatus(verdict.status)) {
     return {
       label: STATUS_LABEL[verdict.status],
-      detail: `safety score ${verdict.safetyScore}/100`,
+      detail: [verdict.rating !== undefined ? `safety ${verdict.rating}/100` : '', verdict.reason ?? '']
+        .filter(Boolean)
+        .join(' · '),
       tone: STATUS_TONE[verdict.status],
     };
   }
@@ -150,8 +152,8 @@ ${audit.status === 'failed' ? '<p class="muted">Submit the source again to retry
   return page(`${state.label}: ${audit.skill ?? audit.source}`, body, live ? REFRESH_SECONDS : undefined);
 }
 
-/** GET /: what the service is and how to submit. */
-export function homePage(counts: Record<string, number>, authRequired: boolean): string {
+/** The home page: what the service does, the submit form, the same from a script, and the audits. */
+export function homePage(counts: Record<string, number>, authRequired: boolean, origin: string): string {
   const auth = authRequired ? ` \\\n  -H "Authorization: Bearer $TOKEN"` : '';
   const body = `
 <h1>SkillAudit</h1>
@@ -164,12 +166,28 @@ run in a sandbox with decoy secrets, and a quality profile. Each audit ends in a
     )
     .join('')}</ul>
 <h2>Submit a skill</h2>
-<p>A git repository URL (a GitHub folder page works too)${authRequired ? ', with the service token' : ''}:</p>
-<pre><code>curl -X POST ${escapeHtml('<this server>')}/api/audits${escapeHtml(auth)} \\
+<form method="post" action="/submit" enctype="multipart/form-data" class="submit" data-testid="submit-form">
+<p><label>Git repository URL (a GitHub folder page works too)<br>
+<input type="url" name="url" placeholder="https://github.com/owner/repo/tree/main/skills/pdf" size="60"></label></p>
+<p><label>or an archive (.zip, .tar.gz, .skill)<input type="file" name="archive" accept=".zip,.skill,.tar.gz,.tgz,.tar"></label></p>
+<p><label>Skill name, when the source holds several (optional)<input type="text" name="skill" maxlength="128"></label></p>
+${authRequired ? '<p><label>Token<input type="password" name="token" required autocomplete="current-password"></label></p>' : ''}
+<p><button type="submit">Audit</button></p>
+</form>
+${
+  authRequired
+    ? `<form method="post" action="/session" data-testid="token-form">
+<p><label>Already submitted? Your token shows your audits<input type="password" name="token" required autocomplete="current-password"></label>
+<button type="submit">Show my audits</button></p>
+</form>
+`
+    : ''
+}<p>The same from a script, a git repository URL${authRequired ? ' with the service token' : ''}:</p>
+<pre><code>curl -X POST ${escapeHtml(origin)}/api/audits${escapeHtml(auth)} \\
   -H 'Content-Type: application/json' -d '{"source": "https://github.com/owner/repo/tree/main/skills/pdf"}'</code></pre>
 <p>or an archive (.zip, .tar.gz); the same archive audited before is answered from the finished audit unless
 you add <code>&amp;fresh=1</code>:</p>
-<pre><code>curl -X POST '${escapeHtml('<this server>')}/api/audits?filename=pdf.zip'${escapeHtml(auth)} \\
+<pre><code>curl -X POST '${escapeHtml(origin)}/api/audits?filename=pdf.zip'${escapeHtml(auth)} \\
   -H 'Content-Type: application/zip' --data-binary @pdf.zip</code></pre>
 <p>The answer names the audit's status page (<code>/audits/&lt;id&gt;</code>), which becomes the report when the audit
 is done. The API is described in docs/server.md of the SkillAudit repository.</p>

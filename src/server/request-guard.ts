@@ -21,6 +21,16 @@ export function originAllowed(origin: string, patterns: readonly string[]): bool
   );
 }
 
+/** Whether an Origin header names the host the request was addressed to (a form on one of our pages). */
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    return new URL(origin).host.toLowerCase() === host.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
 const LOOPBACK_NAMES = /^(localhost|[a-z0-9-]+\.localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /** Whether a Host header (`name[:port]`) names this machine's loopback interface. */
@@ -48,7 +58,12 @@ export function requestGuard(options: {
     }
     const origin = c.req.header('Origin');
     if (!SAFE_METHODS.has(c.req.method) && origin !== undefined) {
-      if (!originAllowed(origin, options.allowedOrigins)) {
+      // The service's own pages (the home page's forms) post from its own origin. Under the pages' no-referrer
+      // policy a browser sends `Origin: null` for such a post, and says it is same-origin in Sec-Fetch-Site
+      // (a header a page cannot set).
+      const ours =
+        sameOrigin(origin, c.req.header('Host')) || c.req.header('Sec-Fetch-Site') === 'same-origin';
+      if (!ours && !originAllowed(origin, options.allowedOrigins)) {
         throw new ApiError(
           403,
           'FORBIDDEN_ORIGIN',

@@ -29,6 +29,11 @@ export interface NewAudit {
   intakeSource: string;
   /** Uploaded archive this audit reads (removed once no queued or running audit reads it). */
   uploadPath: string | null;
+  /**
+   * Who submitted it: the tenant's name, `admin` for the service's own token, null on a service without
+   * authentication. A tenant reads only its own audits.
+   */
+  tenant: string | null;
 }
 
 /** One skill of a source that holds several: what a part audit needs to pick it out again. */
@@ -48,7 +53,12 @@ export interface AuditResult {
   /** Run folder relative to the data folder. */
   runDir: string;
   safetyStatus: string;
+  /** The finding score (eq. 8), kept for old clients; the headline is the rating. */
   safetyScore: number;
+  /** The headline number in the status's band (src/score/rating.ts). */
+  safetyRating: number;
+  /** Why the status, in one line (the decision's reasons). */
+  safetyReason: string;
 }
 
 export interface AuditRow extends NewAudit, Partial<AuditResult> {
@@ -71,6 +81,8 @@ export function isGroup(row: AuditRow): boolean {
 }
 
 export interface AuditListQuery {
+  /** Only this tenant's audits (absent: everyone's). */
+  tenant?: string;
   status?: AuditStatus;
   /** Part of the source to match (a repository name, an upload's file name). */
   source?: string;
@@ -91,7 +103,16 @@ export interface LookupQuery {
 }
 
 // 2: parent_id, for the part audits of a source that holds several skills.
-const SCHEMA_VERSION = 2;
+// 3: tenant, safety_rating, safety_reason.
+const SCHEMA_VERSION = 3;
+
+/** Columns added after version 1, with their types: an older database gains them on open. */
+const ADDED_COLUMNS: readonly (readonly [string, string])[] = [
+  ['parent_id', 'TEXT'],
+  ['tenant', 'TEXT'],
+  ['safety_rating', 'INTEGER'],
+  ['safety_reason', 'TEXT'],
+];
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS audits (
@@ -119,6 +140,9 @@ CREATE TABLE IF NOT EXISTS audits (
   run_dir TEXT,
   safety_status TEXT,
   safety_score REAL,
+  safety_rating INTEGER,
+  safety_reason TEXT,
+  tenant TEXT,
   -- Unused: the verdict's words now follow from safety_status (src/core/verdict-words.ts). Kept so that
   -- databases written before stay the same shape.
   recommendation TEXT,
@@ -163,6 +187,9 @@ const COLUMNS = {
   runDir: 'run_dir',
   safetyStatus: 'safety_status',
   safetyScore: 'safety_score',
+  safetyRating: 'safety_rating',
+  safetyReason: 'safety_reason',
+  tenant: 'tenant',
   parentId: 'parent_id',
 } as const;
 
@@ -190,7 +217,14 @@ const RESULT_FIELDS: Record<keyof AuditResult, true> = {
   runDir: true,
   safetyStatus: true,
   safetyScore: true,
+  safetyRating: true,
+  safetyReason: true,
 };
+
+/** ` AND tenant = ?` and its parameter when only one tenant's audits may be read. */
+function tenantClause(tenant: string | undefined): [string, unknown[]] {
+  return tenant === undefined ? ['', []] : [' AND tenant = ?', [tenant]];
+}
 
 /** A new audit id: 16 url-safe characters (96 random bits), unguessable so report URLs can be shared. */
 export function newAuditId(): string {
@@ -213,7 +247,8 @@ export class AuditStore {
     }
     db.exec(SCHEMA);
     const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('audits');
-    if (!columns.includes('parent_id')) db.exec('ALTER TABLE audits ADD COLUMN parent_id TEXT');
+    for (const [name, type] of ADDED_COLUMNS)
+      if (!columns.includes(name)) db.exec(`ALTER TABLE audits ADD COLUMN ${name} ${type}`);
     db.exec(INDEXES);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }
@@ -259,8 +294,8 @@ export class AuditStore {
       if (queued >= maxQueued) return { kind: 'full', queued };
       const audit = this.one(
         `INSERT INTO audits (id, status, source, source_key, repo_key, ref, subdir, skill, intake_source,
-           upload_path, created_at)
-         VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?) ${RETURNING}`,
+           upload_path, tenant, created_at)
+         VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${RETURNING}`,
         newAuditId(),
         input.source,
         input.sourceKey,
@@ -270,6 +305,7 @@ export class AuditStore {
         input.skill,
         input.intakeSource,
         input.uploadPath,
+        input.tenant,
         now,
       );
       return { kind: 'created', audit: audit! };
@@ -300,7 +336,8 @@ export class AuditStore {
       this.db
         .prepare(
           `UPDATE audits SET status = 'done', stage = NULL, finished_at = ?, content_hash = ?, skill_name = ?,
-             skill_subdir = ?, commit_sha = ?, run_dir = ?, safety_status = ?, safety_score = ?
+             skill_subdir = ?, commit_sha = ?, run_dir = ?, safety_status = ?, safety_score = ?,
+             safety_rating = ?, safety_reason = ?
            WHERE id = ? AND status = 'running' AND attempts = ?`,
         )
         .run(
@@ -312,6 +349,8 @@ export class AuditStore {
           result.runDir,
           result.safetyStatus,
           result.safetyScore,
+          result.safetyRating,
+          result.safetyReason,
           id,
           attempt,
         ).changes === 1
@@ -333,8 +372,8 @@ export class AuditStore {
         suffix && parent.source.endsWith(suffix) ? parent.source.slice(0, -suffix.length) : parent.source;
       const insert = this.db.prepare(
         `INSERT INTO audits (id, status, source, source_key, repo_key, ref, subdir, skill, intake_source,
-           upload_path, created_at, parent_id)
-         VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           upload_path, tenant, created_at, parent_id)
+         VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       for (const part of parts) {
         insert.run(
@@ -348,6 +387,7 @@ export class AuditStore {
           part.name,
           parent.intakeSource,
           parent.uploadPath,
+          parent.tenant,
           now,
           id,
         );
@@ -423,10 +463,12 @@ export class AuditStore {
   }
 
   /** The latest finished audit of a skill with this content hash. */
-  latestByHash(contentHash: string): AuditRow | null {
+  latestByHash(contentHash: string, tenant?: string): AuditRow | null {
+    const [mine, params] = tenantClause(tenant);
     return this.one(
-      `${SELECT} WHERE content_hash = ? AND status = 'done' ORDER BY finished_at DESC, rowid DESC LIMIT 1`,
+      `${SELECT} WHERE content_hash = ? AND status = 'done'${mine} ORDER BY finished_at DESC, rowid DESC LIMIT 1`,
       contentHash,
+      ...params,
     );
   }
 
@@ -435,10 +477,14 @@ export class AuditStore {
    * name when the URL names them (a URL naming neither matches audits of the repository as a whole); the
    * same ref, or the default branch when no audit of that ref exists.
    */
-  latestByTarget(query: LookupQuery): AuditRow | null {
+  latestByTarget(query: LookupQuery, tenant?: string): AuditRow | null {
     // A group (a source of several skills) has no verdict of its own: its parts are found by their folder.
     const where = ['repo_key = ?', "status = 'done'", 'content_hash IS NOT NULL'];
     const params: unknown[] = [query.repoKey];
+    if (tenant !== undefined) {
+      where.push('tenant = ?');
+      params.push(tenant);
+    }
     if (query.subdir !== null) {
       where.push('skill_subdir = ?');
       params.push(query.subdir);
@@ -448,14 +494,21 @@ export class AuditStore {
       params.push(query.skill);
     }
     if (query.subdir === null && query.skill === null) where.push('subdir IS NULL AND skill IS NULL');
+    // A page at a commit (full or short hash) is the audit of that commit, whichever branch or tag it was
+    // submitted under: one commit, one verdict.
+    const commit =
+      query.ref !== null && /^[0-9a-f]{7,40}$/i.test(query.ref) ? `${query.ref.toLowerCase()}%` : null;
+    const matches = commit ? '(ref = ? OR commit_sha LIKE ?)' : 'ref = ?';
+    const matchParams = commit ? [query.ref, commit] : [query.ref];
     if (query.ref !== null) {
-      where.push('(ref = ? OR ref IS NULL)');
-      params.push(query.ref);
+      where.push(`(${matches} OR ref IS NULL)`);
+      params.push(...matchParams);
     }
-    const refFirst = query.ref !== null ? 'ref IS NULL, ' : '';
+    const refFirst = query.ref !== null ? `${matches} DESC, ` : '';
     return this.one(
       `${SELECT} WHERE ${where.join(' AND ')} ORDER BY ${refFirst}finished_at DESC, rowid DESC LIMIT 1`,
       ...params,
+      ...(query.ref !== null ? matchParams : []),
     );
   }
 
@@ -474,6 +527,10 @@ export class AuditStore {
   list(query: AuditListQuery): { audits: AuditRow[]; total: number } {
     const where: string[] = [];
     const params: unknown[] = [];
+    if (query.tenant !== undefined) {
+      where.push('tenant = ?');
+      params.push(query.tenant);
+    }
     if (query.status) {
       where.push('status = ?');
       params.push(query.status);

@@ -46,7 +46,13 @@ const SETTLED_MS = 1500;
 interface AuditJson {
   id: string;
   status: string;
-  verdict?: { status: 'pass' | 'caution' | 'risky'; safetyScore: number; advice: string };
+  verdict?: {
+    status: 'pass' | 'caution' | 'risky';
+    rating: number;
+    reason?: string;
+    safetyScore: number;
+    advice: string;
+  };
   reportUrl: string;
   source: string;
   commit?: string;
@@ -149,9 +155,11 @@ describe('an audited skill', () => {
     await badge(page).and(page.locator('[data-state="done"]')).waitFor();
     const verdict = audit.verdict!;
     await expect(badge(page).locator('.verdict').textContent()).resolves.toBe(STATUS_LABEL[verdict.status]);
-    await expect(badge(page).locator('.score').textContent()).resolves.toContain(
-      `${verdict.safetyScore}/100`,
-    );
+    // The rating beside the word, never the finding score that can read high beside Risky.
+    await expect(badge(page).locator('.score').textContent()).resolves.toBe(`Safety ${verdict.rating}/100`);
+    const reason = badge(page).locator('.reason');
+    if (verdict.status === 'pass') await expect(reason.count()).resolves.toBe(0);
+    else await expect(reason.textContent()).resolves.toBe(verdict.reason);
     await expect(badge(page).getAttribute('data-tone')).resolves.toBe(verdict.status);
     // The badge speaks the one verdict vocabulary: the status's own advice, no second recommendation word.
     await expect(badge(page).locator('.advice').textContent()).resolves.toBe(STATUS_ADVICE[verdict.status]);
@@ -332,6 +340,13 @@ it('the Options page saves the server origin and token, and checks the server', 
     await expect(
       browser.worker.evaluate(() => (globalThis as unknown as WorkerGlobals).chrome.storage.local.get(null)),
     ).resolves.toEqual({});
+
+    // A token the server does not know is not "Connected".
+    await page.locator('#server-url').fill(server.origin);
+    await page.locator('#token').fill('not-this-servers-token-0123');
+    await page.locator('button[type="submit"]').click();
+    await page.locator('#status', { hasText: 'the server refused the token' }).waitFor();
+    await expect(page.locator('#status').textContent()).resolves.not.toContain('Connected');
 
     await page.locator('#server-url').fill(`${server.origin}/ignored/path`);
     await page.locator('#token').fill(` ${server.token} `);

@@ -50,6 +50,8 @@ export async function startSkillAuditServer(dataDir: string, mirrorRoot: string)
       '0',
       '--token',
       token,
+      // A public catalogue, as a marketplace runs it for the extension: lookups need no token.
+      '--public',
       '--data-dir',
       dataDir,
       '--git-mirror',

@@ -74,7 +74,11 @@ async function shoot(page: Page, name: string): Promise<void> {
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   root = mkdtempSync(join(tmpdir(), 'skillaudit-pages-chromium-'));
-  service = await startTestService(join(root, 'data'), { detonate: true, maxRuns: 4 });
+  service = await startTestService(join(root, 'data'), {
+    public: true,
+    detonate: true,
+    maxRuns: 4,
+  });
   const first = await upload('table-tidy.zip', {
     'SKILL.md': SKILL,
     'scripts/setup.sh': SETUP,
@@ -168,5 +172,33 @@ describe('pages in Chromium', () => {
     for (const part of parts) expect(await page.locator(`a[href="/audits/${part.id}"]`).count()).toBe(1);
     await shoot(page, 'status-group');
     await page.close();
+  });
+
+  it('the home page form: an archive and the token, submitted without scripts, lands on the audit page', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${service.url}/`);
+    await shoot(page, 'home-form');
+    const form = page.getByTestId('submit-form');
+    await form.locator('input[name="archive"]').setInputFiles({
+      name: 'form-skill.zip',
+      mimeType: 'application/zip',
+      buffer: buildZip([{ name: 'SKILL.md', data: SKILL.replace('table-tidy', 'form-skill') }]),
+    });
+    await form.locator('input[name="token"]').fill(TOKEN);
+    await Promise.all([
+      page.waitForURL(/\/audits\/[A-Za-z0-9_-]{16}$/),
+      form.locator('button[type="submit"]').click(),
+    ]);
+    expect(await page.getByTestId('audit-state').count()).toBe(1);
+    expect(await page.content()).toContain('form-skill');
+    // The token went into an HttpOnly cookie for this origin, not into the page or its URL.
+    const cookies = await context.cookies(service.url);
+    expect(cookies.find((c) => c.name === 'skillaudit_token')).toMatchObject({
+      httpOnly: true,
+      sameSite: 'Strict',
+    });
+    expect(page.url()).not.toContain(TOKEN);
+    await context.close();
   });
 });

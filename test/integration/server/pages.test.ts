@@ -28,6 +28,7 @@ const zipOf = (name: string) => buildZip([{ name: 'SKILL.md', data: skillMd(name
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'skillaudit-pages-'));
   service = await startTestService(join(root, 'data'), {
+    public: true,
     maxUploadBytes: 256 * 1024,
     rateLimitPerMinute: 1000,
     maxQueued: 100,

@@ -27,7 +27,7 @@ let audit: AuditJson;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'skillaudit-serve-page-'));
-  service = await startTestService(join(root, 'data'));
+  service = await startTestService(join(root, 'data'), { public: true });
   const response = await fetch(`${service.url}/api/audits?filename=hostile-page.zip`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/zip' },

@@ -32,6 +32,9 @@ function config(dataDir: string, extra: Partial<ServiceConfig> = {}): ServiceCon
     port: 0,
     dataDir,
     token: TOKEN,
+    // A public catalogue (as the browser extension reads): lookups and reports need no token. A private
+    // service's tenancy is tenancy.test.ts.
+    public: true,
     concurrency: 3,
     policy: {
       // localhost and 127.0.0.1 are allowed hosts here only to show the address check refusing them.

@@ -98,7 +98,7 @@ export interface AuditJson {
   attempts: number;
   finishedAt?: string;
   error?: { code: string; message: string };
-  verdict?: { status: string; safetyScore: number; advice: string };
+  verdict?: { status: string; rating?: number; reason?: string; safetyScore: number; advice: string };
   contentHash?: string;
   [key: string]: unknown;
 }
@@ -120,8 +120,12 @@ export async function submit(
   };
 }
 
-export async function getAudit(url: string, id: string): Promise<AuditJson> {
-  return (await (await fetch(`${url}/api/audits/${id}`)).json()) as AuditJson;
+/** The admin token's Authorization header: reading audits needs a token unless the service is --public. */
+export const AUTH = { Authorization: `Bearer ${TOKEN}` };
+
+export async function getAudit(url: string, id: string, token: string | null = TOKEN): Promise<AuditJson> {
+  const headers = token ? { Authorization: `Bearer ${token}` } : undefined;
+  return (await (await fetch(`${url}/api/audits/${id}`, { headers })).json()) as AuditJson;
 }
 
 /** Polls an audit until `until` holds (default: it has ended). */
@@ -130,10 +134,11 @@ export async function waitFor(
   id: string,
   until: (a: AuditJson) => boolean = (a) => a.status === 'done' || a.status === 'failed',
   timeoutMs = 50_000,
+  token: string | null = TOKEN,
 ): Promise<AuditJson> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const audit = await getAudit(url, id);
+    const audit = await getAudit(url, id, token);
     if (until(audit)) return audit;
     if (Date.now() > deadline) throw new Error(`audit ${id} still ${audit.status} (${audit.stage ?? ''})`);
     await new Promise((r) => setTimeout(r, 100));

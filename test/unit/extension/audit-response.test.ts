@@ -22,7 +22,13 @@ describe('parseAudit', () => {
         createdAt: '2026-01-01T00:00:00Z',
         finishedAt: '2026-01-01T00:02:00Z',
         commit: 'FCCB81A0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6',
-        verdict: { status: 'caution', safetyScore: 71.6, advice: '<b>not shown</b>' },
+        verdict: {
+          status: 'caution',
+          rating: 51.6,
+          reason: 'caution because: excessive permissions (SKILL.md:4)',
+          safetyScore: 71.6,
+          advice: '<b>not shown</b>',
+        },
         reportUrl: '/audits/a1',
       },
       ORIGIN,
@@ -33,9 +39,21 @@ describe('parseAudit', () => {
       source: 'https://github.com/acme/skills/tree/main/x',
       commit: 'fccb81a0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6',
       finishedAt: '2026-01-01T00:02:00.000Z',
-      verdict: { status: 'caution', safetyScore: 72 },
+      verdict: {
+        status: 'caution',
+        rating: 52,
+        reason: 'caution because: excessive permissions (SKILL.md:4)',
+      },
       reportHref: 'http://127.0.0.1:8787/audits/a1',
     });
+  });
+
+  it('drops a rating outside 0-100 and keeps the verdict', () => {
+    const audit = parseAudit(
+      { id: 'a', status: 'done', verdict: { status: 'risky', rating: 900, reason: '' } },
+      ORIGIN,
+    );
+    expect(audit.verdict).toEqual({ status: 'risky' });
   });
 
   it('refuses answers without an id or with an unknown status', () => {

@@ -17,6 +17,7 @@ const audit = (key: string, extra: Partial<NewAudit> = {}): NewAudit => ({
   skill: null,
   intakeSource: `https://github.com/${key}`,
   uploadPath: null,
+  tenant: null,
   ...extra,
 });
 
@@ -28,6 +29,8 @@ const result = (hash: string, extra: Partial<AuditResult> = {}): AuditResult => 
   runDir: 'runs/x/pdf-12345678',
   safetyStatus: 'pass',
   safetyScore: 100,
+  safetyRating: 100,
+  safetyReason: 'no finding that weighs towards risk',
   ...extra,
 });
 
@@ -203,6 +206,23 @@ describe('AuditStore', () => {
     expect(q({ skill: 'other' })).toBeNull();
     expect(q({})).toBeNull(); // the repository as a whole was never audited
     expect(q({ repoKey: 'github.com/acme/one' })).toBe(whole);
+    // A page at the audited commit, by its full or short hash, is that audit, whatever ref it was submitted at.
+    expect(q({ subdir: 'skills/pdf', ref: 'abc123' })).toBe(pdfDefault);
+    const pinned = done(
+      'k5',
+      { ...repo, ref: 'v2', subdir: 'skills/pdf' },
+      {
+        contentHash: 'h5',
+        skillName: 'pdf',
+        skillSubdir: 'skills/pdf',
+        commit: 'feedface0123456789abcdef0123456789abcdef',
+      },
+      5,
+    );
+    expect(q({ subdir: 'skills/pdf', ref: 'feedface0123456789abcdef0123456789abcdef' })).toBe(pinned);
+    expect(q({ subdir: 'skills/pdf', ref: 'FEEDFACE' })).toBe(pinned);
+    expect(q({ subdir: 'skills/pdf', ref: 'v2' })).toBe(pinned);
+    expect(q({ subdir: 'skills/pdf', ref: 'deadbee' })).toBe(pdfDefault); // another commit: the default branch
   });
 
   it('splits a source of several skills into queued part audits sharing its upload', () => {
@@ -271,5 +291,42 @@ describe('AuditStore', () => {
     const a = created(store.submit(audit('old/r'), 10));
     expect(store.get(a.id)).toMatchObject({ parentId: null, status: 'queued' });
     expect(store.parts(a.id)).toEqual([]);
+  });
+
+  it('adds the tenant and rating columns to a version-2 database, and keeps each tenant to its own', () => {
+    store.close();
+    const old = join(dir, 'v2');
+    rmSync(old, { recursive: true, force: true });
+    store = AuditStore.open(old);
+    store.close();
+    const db = new Database(join(old, 'server.sqlite'));
+    for (const column of ['tenant', 'safety_rating', 'safety_reason'])
+      db.exec(`ALTER TABLE audits DROP COLUMN ${column}`);
+    db.pragma('user_version = 2');
+    db.close();
+    store = AuditStore.open(old);
+    const mine = created(store.submit(audit('t/mine', { tenant: 'acme' }), 10));
+    const theirs = created(store.submit(audit('t/theirs', { tenant: 'globex' }), 10));
+    for (const [row, hash] of [
+      [mine, 'a'.repeat(64)],
+      [theirs, 'b'.repeat(64)],
+    ] as const) {
+      const claimed = store.claim()!;
+      expect(claimed.id).toBe(row.id);
+      store.finish(
+        claimed.id,
+        claimed.attempts,
+        result(hash, { safetyRating: 12, safetyReason: 'risky because: x' }),
+      );
+    }
+    expect(store.get(mine.id)).toMatchObject({
+      tenant: 'acme',
+      safetyRating: 12,
+      safetyReason: 'risky because: x',
+    });
+    expect(store.list({ tenant: 'acme', limit: 10, offset: 0 }).audits.map((a) => a.id)).toEqual([mine.id]);
+    expect(store.list({ limit: 10, offset: 0 }).total).toBe(2);
+    expect(store.latestByHash('b'.repeat(64), 'acme')).toBeNull();
+    expect(store.latestByHash('b'.repeat(64), 'globex')?.id).toBe(theirs.id);
   });
 });

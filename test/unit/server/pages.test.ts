@@ -77,12 +77,26 @@ describe('statusPage', () => {
 
   it('the list shows each verdict in the shared words', () => {
     const html = auditsPage({
-      audits: [{ ...base, status: 'done', verdict: { status: 'risky', safetyScore: 42, advice: '' } }],
+      audits: [
+        {
+          ...base,
+          status: 'done',
+          verdict: {
+            status: 'risky',
+            rating: 12,
+            reason: 'risky because: code from a paste site',
+            safetyScore: 92,
+            advice: '',
+          },
+        },
+      ],
       total: 1,
       page: 1,
       pageSize: 25,
     });
     expect(html).toContain('>Risky<');
-    expect(html).toContain('safety score 42/100');
+    // The rating, never the finding score that can read 92 beside Risky; the reason beside it.
+    expect(html).toContain('safety 12/100 · risky because: code from a paste site');
+    expect(html).not.toContain('92');
   });
 });

@@ -1,10 +1,23 @@
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src/server/api-error.js';
 import {
   DEFAULT_ALLOWED_ORIGINS,
   isLoopbackHostHeader,
   isLoopbackListen,
   originAllowed,
+  requestGuard,
 } from '../../../src/server/request-guard.js';
+
+/** A one-route app behind the guard: the status a POST with these headers gets. */
+async function postStatus(headers: Record<string, string>): Promise<number> {
+  const app = new Hono();
+  app.use('*', requestGuard({ allowedOrigins: DEFAULT_ALLOWED_ORIGINS, loopbackOnly: false }));
+  app.onError((e, c) => c.text(e.message, e instanceof ApiError ? e.status : 500));
+  app.post('/submit', (c) => c.text('ok'));
+  const response = await app.request('http://audit.example/submit', { method: 'POST', headers });
+  return response.status;
+}
 
 describe('request guard', () => {
   it('allows the extension origins by default and no web origin', () => {
@@ -32,5 +45,19 @@ describe('request guard', () => {
     }
     expect(isLoopbackListen('127.0.0.1')).toBe(true);
     expect(isLoopbackListen('0.0.0.0')).toBe(false);
+  });
+
+  it("lets the service's own pages post and refuses other sites", async () => {
+    expect(await postStatus({ Host: 'audit.example', Origin: 'https://audit.example' })).toBe(200);
+    expect(await postStatus({ Host: 'audit.example', Origin: 'null', 'Sec-Fetch-Site': 'same-origin' })).toBe(
+      200,
+    );
+    expect(await postStatus({ Host: 'audit.example', Origin: 'https://evil.example' })).toBe(403);
+    expect(await postStatus({ Host: 'audit.example', Origin: 'null', 'Sec-Fetch-Site': 'cross-site' })).toBe(
+      403,
+    );
+    expect(await postStatus({ Host: 'audit.example', Origin: 'https://audit.example.evil.example' })).toBe(
+      403,
+    );
   });
 });
