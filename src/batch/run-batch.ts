@@ -35,6 +35,8 @@ export interface BatchOptions {
   categories?: CategoryMap;
   onProgress?: BatchProgress;
   onStage?: (skill: string, stage: string) => void;
+  /** Checked before each skill: true stops starting new ones (an interrupt); the running ones finish. */
+  stopping?: () => boolean;
 }
 
 export interface BatchConfigFile {
@@ -153,7 +155,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchCounts> {
   // Shared by the concurrent units: a skill copied into several places is audited once.
   const shared: UnitContext = { ...ctx, inFlight: new Map() };
   const work = async () => {
-    while (next < sources.length) {
+    while (next < sources.length && !options.stopping?.()) {
       const source = sources[next++] as string;
       counts.running++;
       const lines = await auditUnit(source, shared);

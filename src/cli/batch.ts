@@ -170,6 +170,20 @@ export function registerBatch(program: Command): void {
         onProgress,
       });
     } else {
+      // The first Ctrl-C stops starting skills and lets the running audits end, so the summary and dashboard
+      // of what finished are written; a second one stops the sandboxed runs at once.
+      const { finishBeforeInterrupt } = await import('../util/interrupt.js');
+      let interrupted = false;
+      finishBeforeInterrupt();
+      const stop = () => {
+        if (interrupted) return;
+        interrupted = true;
+        process.stderr.write(
+          `\nskillaudit: stopping: no new skill starts; the running audits finish, then the summary is written (Ctrl-C again stops at once). Re-run the same command to resume.\n`,
+        );
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
       counts = await runBatch({
         corpus,
         out: flags.out,
@@ -178,8 +192,20 @@ export function registerBatch(program: Command): void {
         retryFailed: flags.retryFailed === true,
         ...(categories ? { categories } : {}),
         onProgress,
+        stopping: () => interrupted,
       });
       dir = resolve(flags.out);
+      process.removeListener('SIGINT', stop);
+      process.removeListener('SIGTERM', stop);
+      if (interrupted) {
+        progress.end();
+        await summarizeAndPrint(dir, categories, flags.format, counts);
+        process.stderr.write(
+          `skillaudit: interrupted; the summary covers what finished. Resume with: ${resumeCommand()}\n`,
+        );
+        process.exitCode = 130;
+        return;
+      }
     }
     progress.end();
     // The batch ran: skills that failed are in the summary and its errors table, not an exit code.
@@ -206,4 +232,10 @@ export function registerBatch(program: Command): void {
       const categories = flags.categories ? loadCategories(flags.categories) : undefined;
       await summarizeAndPrint(resolve(dir), categories, flags.format, null);
     });
+}
+
+/** The command line this process was started with, quoted for a shell: re-running it resumes the batch. */
+function resumeCommand(): string {
+  const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`);
+  return ['skillaudit', ...process.argv.slice(2)].map(quote).join(' ');
 }

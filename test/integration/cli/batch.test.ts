@@ -94,6 +94,14 @@ describe('skillaudit batch', () => {
     const before = jsonl(join(work, 'out'));
     expect(before.length).toBeGreaterThanOrEqual(1);
     expect(before.length).toBeLessThan(4);
+    // The first Ctrl-C let the running audit end: the summary and dashboard of what finished are written, and
+    // the command that resumes is printed.
+    const summary = JSON.parse(readFileSync(join(work, 'out', 'summary.json'), 'utf8')) as {
+      counts: { audited: number };
+    };
+    expect(summary.counts.audited).toBe(before.filter((l) => l.status === 'done').length);
+    expect(existsSync(join(work, 'out', 'dashboard.html'))).toBe(true);
+    expect(stderr).toContain(`Resume with: skillaudit ${args.join(' ')}`);
 
     const rerun = await runBuilt([...args, '--quiet'], work);
     expect(rerun.status).toBe(0);
