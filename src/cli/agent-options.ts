@@ -24,7 +24,7 @@ export function addAgentOptions(cmd: Command): Command {
     .option('--scenarios <n>', 'utility scenarios to generate', positiveInt, 3)
     .option(
       '--alpha <a>',
-      'in the combined gain, the weight of time saved against tokens saved (0-1)',
+      'how much time saved counts against tokens saved when the two are combined into one efficiency figure (0-1; 0.5: equally)',
       unitInterval,
       0.5,
     )

@@ -17,11 +17,13 @@ interface ExportFlags {
 }
 
 export function registerTasks(program: Command): void {
-  const tasks = program.command('tasks').description('Harbor tasks generated from a skill');
+  const tasks = program
+    .command('tasks')
+    .description('Benchmark task folders (the Harbor format) generated from a skill');
   const command = tasks
     .command('export <source>')
     .description(
-      'Generate utility scenarios with a model and write each as two Harbor tasks, with and without the skill',
+      'Generate utility scenarios with a model and write each as two benchmark task folders (Harbor format), with and without the skill',
     )
     .requiredOption('-o, --out <dir>', '(required) folder for the tasks (one sub-folder per skill)')
     .option('--scenarios <n>', 'scenarios per skill', positiveInt, 3)
