@@ -372,7 +372,12 @@ export function createApp(deps: AppDeps): Hono {
   // The home page's form (a URL or an archive, and the token): answered with the audit's page, and the token
   // kept in a cookie so that page, and the list, can be read in this browser.
   app.post('/submit', async (c) => {
-    checkDeclaredLength(c.req.header('Content-Length'), settings.maxUploadBytes + JSON_BODY_CAP);
+    // The form is parsed in memory, so its size must be declared (browsers do) and under the cap; Node reads no
+    // more than the declared length.
+    const declared = c.req.header('Content-Length');
+    if (declared === undefined)
+      throw new ApiError(400, 'BAD_REQUEST', 'the form must declare its Content-Length');
+    checkDeclaredLength(declared, settings.maxUploadBytes + JSON_BODY_CAP);
     const form = await c.req.parseBody();
     const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).trim() : '');
     const token = field('token');

@@ -157,6 +157,25 @@ describe('tenancy', () => {
     expect(list).not.toContain('anvil');
   });
 
+  it('the form refuses a body over the upload cap and one that does not declare its length', async () => {
+    const big = new FormData();
+    big.set('token', ACME);
+    big.set('archive', new Blob([Buffer.alloc(300 * 1024)], { type: 'application/zip' }), 'big.zip');
+    expect((await fetch(`${url}/submit`, { method: 'POST', body: big, redirect: 'manual' })).status).toBe(
+      413,
+    );
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((done, fail) => {
+      const req = request(`${url}/submit`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'multipart/form-data; boundary=x', 'Transfer-Encoding': 'chunked' },
+      });
+      req.on('response', (r) => done(r.statusCode ?? 0)).on('error', fail);
+      req.end('--x--\r\n');
+    });
+    expect(status).toBe(400);
+  });
+
   it('the form refuses a wrong token and a post from another site', async () => {
     const form = new FormData();
     form.set('token', 'wrong-token-0123456789');
