@@ -1,4 +1,5 @@
 import type { Decision } from '../core/decision.js';
+import { unreadFrontmatter } from '../core/frontmatter-notes.js';
 import { patternById } from '../core/taxonomy.js';
 import type { Finding, Skill, Verdict } from '../core/types.js';
 import { STATUS_ADVICE } from '../core/verdict-words.js';
@@ -127,11 +128,7 @@ function headerNotices(skill: Skill, notRun: readonly { stage: string; reason: s
   const notices = notRun
     .filter((n) => n.stage === 'detonate' && !NOTHING_TO_RUN.test(n.reason))
     .map((n) => `scripts were not run: ${n.reason.replace(/; scripts were not run$/, '')}`);
-  for (const d of skill.diagnostics) {
-    if (d.level === 'error' && /^frontmatter-/.test(d.code))
-      notices.push(`SKILL.md frontmatter could not be read (line ${d.line ?? 1}): ${d.message}`);
-  }
-  return notices;
+  return [...notices, ...unreadFrontmatter(skill)];
 }
 
 /** A skill with nothing to run: not a gap in the evidence. */

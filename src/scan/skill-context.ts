@@ -170,7 +170,5 @@ export function agentReadDocs(skill: Skill): Set<string> {
 
 /** SKILL.md files below the skill's root: skills inside the skill. */
 export function nestedSkillFiles(skill: Skill): string[] {
-  return skill.files
-    .filter((f) => /(^|\/)[^/]+\/SKILL\.md$/i.test(f.path) && f.path !== 'SKILL.md')
-    .map((f) => f.path);
+  return skill.files.filter((f) => /\/SKILL\.md$/i.test(f.path)).map((f) => f.path);
 }

@@ -36,26 +36,3 @@ export function safetyRating(
   const t = to > from ? Math.min(1, Math.max(0, (probability - from) / (to - from))) : 0;
   return Math.round(high - t * (high - low));
 }
-
-/**
- * A report's rating: its decision's, or for a report written before the rating existed, computed the same way
- * (`baseline`: the probability of a skill without findings under the model that decided it).
- */
-export function ratingOf(
-  safety: {
-    status: SafetyStatus;
-    decision: {
-      rating?: number;
-      probability: number;
-      thresholds: { caution: number; risky: number };
-      confirmed: number;
-    };
-  },
-  baseline = 0,
-): number {
-  const { decision } = safety;
-  return (
-    decision.rating ??
-    safetyRating(safety.status, decision.probability, decision.thresholds, decision.confirmed > 0, baseline)
-  );
-}

@@ -51,6 +51,38 @@ function findingRef(f: DecisionFinding): NonNullable<Reason['finding']> {
   };
 }
 
+/** The model's probability for a skill with no finding at all: where the rating's pass band starts (100). */
+function noFindingProbability(model: VerdictModel): number {
+  return predict(
+    logisticOf(model),
+    model.features.map(() => 0),
+  );
+}
+
+/**
+ * A report's rating: its decision's, or for a report written before the rating existed, computed as `decide`
+ * computes it.
+ */
+export function ratingOf(
+  safety: {
+    status: SafetyStatus;
+    decision: Pick<Decision, 'probability' | 'thresholds' | 'confirmed'> & { rating?: number };
+  },
+  model: VerdictModel = VERDICT_MODEL,
+): number {
+  const { decision } = safety;
+  return (
+    decision.rating ??
+    safetyRating(
+      safety.status,
+      decision.probability,
+      decision.thresholds,
+      decision.confirmed > 0,
+      noFindingProbability(model),
+    )
+  );
+}
+
 /** Pass, caution or risky for a skill's active findings (suppressed ones already left out), with its reasons. */
 export function decide(active: readonly DecisionFinding[], model: VerdictModel = VERDICT_MODEL): Decision {
   const logistic = logisticOf(model);
@@ -84,16 +116,7 @@ export function decide(active: readonly DecisionFinding[], model: VerdictModel =
     status,
     probability,
     thresholds: model.thresholds,
-    rating: safetyRating(
-      status,
-      raw,
-      model.thresholds,
-      confirmed > 0,
-      predict(
-        logistic,
-        values.map(() => 0),
-      ),
-    ),
+    rating: safetyRating(status, raw, model.thresholds, confirmed > 0, noFindingProbability(model)),
     because,
     confirmed,
     ...(decisive ? { decisive: decisive.def.id } : {}),

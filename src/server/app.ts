@@ -180,6 +180,24 @@ async function readReport(settings: AppSettings, audit: AuditRow): Promise<Repor
   }
 }
 
+/**
+ * A form body (the home page's), parsed in memory: so its size must be declared (browsers do) and within `cap`;
+ * Node reads no more than the declared length.
+ */
+async function cappedForm(c: Context, cap: number): Promise<Record<string, string | File>> {
+  const declared = c.req.header('Content-Length');
+  if (declared === undefined)
+    throw new ApiError(400, 'BAD_REQUEST', 'the form must declare its Content-Length');
+  checkDeclaredLength(declared, cap);
+  return (await c.req.parseBody()) as Record<string, string | File>;
+}
+
+/** A text field of a form, trimmed; '' when absent or a file. */
+function formField(form: Record<string, string | File>, name: string): string {
+  const value = form[name];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
 /** Keeps the token for this browser's later reads: not readable by scripts, not sent by other sites. */
 function setTokenCookie(c: Context, token: string): void {
   setCookie(c, TOKEN_COOKIE, token, {
@@ -251,8 +269,8 @@ export function createApp(deps: AppDeps): Hono {
 
   // The home page's token form: the cookie lets this browser read its audits' pages.
   app.post('/session', async (c) => {
-    const form = await c.req.parseBody();
-    const token = typeof form.token === 'string' ? form.token.trim() : '';
+    const form = await cappedForm(c, JSON_BODY_CAP);
+    const token = formField(form, 'token');
     if (viewerOf(token, access).role === 'anonymous') throw unauthorized('that token is not valid here');
     setTokenCookie(c, token);
     return c.redirect('/audits', 303);
@@ -297,7 +315,7 @@ export function createApp(deps: AppDeps): Hono {
   app.get('/api/health', (c) => c.json({ ok: true, version: VERSION, audits: store.countByStatus() }));
 
   /** The viewer allowed to submit (a token holder, or anyone on a service without tokens), rate-limited. */
-  function submitter(c: Context): Viewer {
+  function submitter(c: Context, token: string | null = requestToken(c)): Viewer {
     const limited = (decision: { ok: boolean; retryAfter: number }) => {
       if (!decision.ok) {
         throw new ApiError(429, 'RATE_LIMITED', 'too many submissions; retry later', decision.retryAfter);
@@ -310,7 +328,6 @@ export function createApp(deps: AppDeps): Hono {
       addressKey(
         clientAddress(peerAddress(c), c.req.header('X-Forwarded-For'), settings.trustProxy === true),
       );
-    const token = requestToken(c);
     const who = viewerOf(token, access);
     if (settings.token === null) {
       limited(byAddress.take(addressBucket()));
@@ -372,17 +389,10 @@ export function createApp(deps: AppDeps): Hono {
   // The home page's form (a URL or an archive, and the token): answered with the audit's page, and the token
   // kept in a cookie so that page, and the list, can be read in this browser.
   app.post('/submit', async (c) => {
-    // The form is parsed in memory, so its size must be declared (browsers do) and under the cap; Node reads no
-    // more than the declared length.
-    const declared = c.req.header('Content-Length');
-    if (declared === undefined)
-      throw new ApiError(400, 'BAD_REQUEST', 'the form must declare its Content-Length');
-    checkDeclaredLength(declared, settings.maxUploadBytes + JSON_BODY_CAP);
-    const form = await c.req.parseBody();
-    const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).trim() : '');
+    const form = await cappedForm(c, settings.maxUploadBytes + JSON_BODY_CAP);
+    const field = (name: string) => formField(form, name);
     const token = field('token');
-    if (token) c.req.raw.headers.set('Authorization', `Bearer ${token}`);
-    const owner = ownerOf(submitter(c), access);
+    const owner = ownerOf(submitter(c, token || requestToken(c)), access);
     const file = form.archive;
     const skill = field('skill') || undefined;
     let submission: NewAudit;

@@ -167,8 +167,7 @@ run in a sandbox with decoy secrets, and a quality profile. Each audit ends in a
     .join('')}</ul>
 <h2>Submit a skill</h2>
 <form method="post" action="/submit" enctype="multipart/form-data" class="submit" data-testid="submit-form">
-<p><label>Git repository URL (a GitHub folder page works too)<br>
-<input type="url" name="url" placeholder="https://github.com/owner/repo/tree/main/skills/pdf" size="60"></label></p>
+<p><label>Git repository URL (a GitHub folder page works too)<input type="url" name="url" placeholder="https://github.com/owner/repo/tree/main/skills/pdf" size="60"></label></p>
 <p><label>or an archive (.zip, .tar.gz, .skill)<input type="file" name="archive" accept=".zip,.skill,.tar.gz,.tgz,.tar"></label></p>
 <p><label>Skill name, when the source holds several (optional)<input type="text" name="skill" maxlength="128"></label></p>
 ${authRequired ? '<p><label>Token<input type="password" name="token" required autocomplete="current-password"></label></p>' : ''}

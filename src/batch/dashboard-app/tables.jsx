@@ -14,8 +14,11 @@ const MAX_FAILURES = 500;
 /** @param {number | null} a @param {number | null} b @param {(v: number | null) => string} f */
 const pair = (a, b, f) => `${f(a)} / ${f(b)}`;
 
-/** @type {Column<CategoryRow>[]} */
-const CATEGORY_COLUMNS = [
+/**
+ * The category table's safety columns: all it shows when no skill was measured for utility.
+ * @type {Column<CategoryRow>[]}
+ */
+const CATEGORY_SAFETY_COLUMNS = [
   { head: 'Category', cell: (r) => <Txt value={r.category} max={80} /> },
   { head: 'Skills', num: true, cell: (r) => count(r.skills) },
   { head: 'Pass', num: true, cell: (r) => count(r.statuses.pass) },
@@ -27,7 +30,13 @@ const CATEGORY_COLUMNS = [
     num: true,
     cell: (r) => `${count(r.findings.high)} / ${count(r.findings.medium)} / ${count(r.findings.low)}`,
   },
-  // The utility columns follow (CATEGORY_SAFETY_COLUMNS of them are safety): a batch without a model has none.
+];
+
+/**
+ * Its utility columns, all dashes in a batch without a model.
+ * @type {Column<CategoryRow>[]}
+ */
+const CATEGORY_UTILITY_COLUMNS = [
   { head: 'With utility', num: true, cell: (r) => count(r.skillsWithUtility) },
   { head: 'Scenarios', num: true, cell: (r) => count(r.scenarios) },
   {
@@ -46,9 +55,6 @@ const CATEGORY_COLUMNS = [
     cell: (r) => pair(r.tokens.withSkill, r.tokens.noSkill, tokens),
   },
 ];
-
-/** The category table's safety columns, shown alone when no skill was measured for utility (all dashes). */
-const CATEGORY_SAFETY_COLUMNS = 7;
 
 /** @type {Column<StratumRow>[]} */
 const STRATUM_COLUMNS = [
@@ -108,8 +114,8 @@ export function Tables({ summary }) {
           testId="category-table"
           columns={
             summary.overall.skillsWithUtility > 0
-              ? CATEGORY_COLUMNS
-              : CATEGORY_COLUMNS.slice(0, CATEGORY_SAFETY_COLUMNS)
+              ? [...CATEGORY_SAFETY_COLUMNS, ...CATEGORY_UTILITY_COLUMNS]
+              : CATEGORY_SAFETY_COLUMNS
           }
           rows={summary.categories}
           foot={{ ...summary.overall, category: 'All skills' }}

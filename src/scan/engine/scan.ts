@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Decision } from '../../core/decision.js';
+import { unreadFrontmatter } from '../../core/frontmatter-notes.js';
 import { quotedByTopicHeading } from '../../core/markdown/framing.js';
 import { type Framing, parseMarkdown } from '../../core/markdown.js';
 import type { Rule } from '../../core/rule.js';
@@ -352,9 +353,8 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
     );
   for (const d of skill.diagnostics) {
     if (d.code.startsWith('limit-')) notes.push(`incomplete analysis: ${d.message}`);
-    else if (d.level === 'error' && d.code.startsWith('frontmatter-'))
-      notes.push(`SKILL.md frontmatter could not be read (line ${d.line ?? 1}): ${d.message}`);
   }
+  notes.push(...unreadFrontmatter(skill));
 
   return timed('scoring', () => {
     const raw = located

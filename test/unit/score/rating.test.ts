@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SafetyStatus } from '../../../src/core/types.js';
-import { decide } from '../../../src/score/index.js';
-import { RATING_BANDS, ratingOf, safetyRating } from '../../../src/score/rating.js';
+import { decide, ratingOf } from '../../../src/score/index.js';
+import { RATING_BANDS, safetyRating } from '../../../src/score/rating.js';
 
 const THRESHOLDS = { caution: 0.4, risky: 0.77 };
 const STATUSES: SafetyStatus[] = ['pass', 'caution', 'risky'];
@@ -50,5 +50,8 @@ describe('safety rating', () => {
     const decision = { probability: 0.9, thresholds: THRESHOLDS, confirmed: 0 };
     expect(ratingOf({ status: 'risky', decision })).toBe(safetyRating('risky', 0.9, THRESHOLDS));
     expect(ratingOf({ status: 'risky', decision: { ...decision, rating: 7 } })).toBe(7);
+    // A pass without findings, decided before ratings existed, reads 100 as `decide` would make it.
+    const { rating: _omitted, ...old } = decide([]);
+    expect(ratingOf({ status: 'pass', decision: old })).toBe(100);
   });
 });
