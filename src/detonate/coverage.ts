@@ -1,8 +1,6 @@
 import type { DetonationCoverage, MissingDependency } from '../core/coverage-types.js';
 import type { EvidenceBundle } from '../sandbox/evidence.js';
 import type { EntryPoint } from './entry-points.js';
-import { standInsUsed } from './module-stand-ins.js';
-import { installsCut } from './shims.js';
 
 // What the detonation covered, said outright: how many runs reached the skill's code, which died on a missing
 // module, program or interpreter (and which), which scripts or commands the run budget or a missing
@@ -54,6 +52,7 @@ interface CoverageRun {
   exitCode: number | null;
   stopped: string | null;
   shimsUsed: string[];
+  instruments: { standIns: readonly string[]; installsCut: readonly string[] };
 }
 
 function plural(n: number, word: string): string {
@@ -102,8 +101,8 @@ export function detonationCoverage(
         'no entry point ran it',
     }));
   const shims = [...new Set(runs.flatMap((r) => r.shimsUsed.map((s) => s.split(' ')[0]!)))];
-  const standIns = [...new Set(runs.flatMap((r) => standInsUsed(r.evidence.stderr)))];
-  const installs = [...new Set(runs.flatMap((r) => installsCut(r.evidence.stderr)))];
+  const standIns = [...new Set(runs.flatMap((r) => r.instruments.standIns))];
+  const installs = [...new Set(runs.flatMap((r) => r.instruments.installsCut))];
   const deps = [...missing.values()];
   const cov = {
     runs: runs.length,

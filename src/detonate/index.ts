@@ -14,12 +14,13 @@ import { apiAnswer, type DataShape, dataShape, stdinFor } from './data-shape.js'
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
 import { hostMatches, keyNamedFor } from './host-names.js';
 import {
-  BASH_TRACE_FILE,
-  lineTraceSeedFiles,
-  NODE_TRACE_FILE,
-  TRACE_ROOT_ENV,
-  takeLinesRun,
-} from './line-trace.js';
+  channelKey,
+  type FileLines,
+  type InstrumentReport,
+  placeInstruments,
+  takeReport,
+} from './instrument-report.js';
+import { BASH_TRACE_FILE, lineTraceSeedFiles, NODE_TRACE_FILE } from './line-trace.js';
 import { retryForMissingFile } from './missing-files.js';
 import { NODE_STAND_IN_FILE, nodeStandInSeedFiles } from './module-stand-ins.js';
 import { NODE_TIMERS_FILE, nodeTimerSeedFiles } from './node-timers.js';
@@ -69,8 +70,10 @@ export interface RunOutcome {
   stopped: string | null;
   /** Platform shims the run called (`base64 -D`, `osascript`): what of it ran on a stand-in (shims.ts). */
   shimsUsed: string[];
-  /** Lines of the skill's Python files the run executed, by file; null when none were reported (line-trace.ts). */
+  /** Lines of the skill's code the run executed, by file; null when none were reported (line-trace.ts). */
   linesRun: Record<string, number[]> | null;
+  /** What the sandbox's instruments reported besides the lines (instrument-report.ts). */
+  instruments: Omit<InstrumentReport, 'stderr' | 'linesRun'>;
 }
 
 export interface DetonationResult {
@@ -105,7 +108,12 @@ function tsxNodeArgs(): string[] | null {
   return typeof loader === 'string' ? null : loader.nodeArgs;
 }
 
-async function seedFiles(skill: Skill, samples: ReturnType<typeof sampleInputs>): Promise<SeedFile[]> {
+async function seedFiles(
+  skill: Skill,
+  samples: ReturnType<typeof sampleInputs>,
+  key: string,
+  skillDir: string,
+): Promise<SeedFile[]> {
   const rel = skillRelDir(skill);
   const files: SeedFile[] = [];
   for (const f of skill.files) {
@@ -118,11 +126,17 @@ async function seedFiles(skill: Skill, samples: ReturnType<typeof sampleInputs>)
   for (const s of samples) files.push({ path: `inputs/${s.name}`, content: s.content });
   files.push(
     ...projectSeedFiles(),
-    ...shimSeedFiles(tsxNodeArgs()),
-    ...pythonFallbackSeedFiles(),
-    ...nodeStandInSeedFiles(),
-    ...nodeTimerSeedFiles(),
-    ...lineTraceSeedFiles(),
+    ...placeInstruments(
+      [
+        ...shimSeedFiles(tsxNodeArgs()),
+        ...pythonFallbackSeedFiles(),
+        ...nodeStandInSeedFiles(),
+        ...nodeTimerSeedFiles(),
+        ...lineTraceSeedFiles(),
+      ],
+      key,
+      skillDir,
+    ),
   );
   return files;
 }
@@ -139,21 +153,25 @@ interface RunContext {
   stdin: string;
   /** The fields the skill's scripts read: the shape of a sample file a run is given (entry.given). */
   shape: DataShape;
-  /** The skill's folder inside the sandbox: whose Python lines are traced (line-trace.ts). */
+  /** The skill's folder inside the sandbox: whose code's lines are traced (line-trace.ts). */
   skillDir: string;
+  /** The instruments' report key for this detonation (instrument-report.ts). */
+  key: string;
+  fileLines: FileLines;
 }
 
 async function runEntry(
   entry: EntryPoint,
   files: SeedFile[],
   limits: Partial<SandboxLimits>,
-  { knownHosts, faketime, env, apiAnswer, stdin, shape, skillDir }: RunContext,
+  { knownHosts, faketime, env, apiAnswer, stdin, shape, skillDir, key, fileLines }: RunContext,
 ): Promise<{
   exitCode: number | null;
   timedOut: boolean;
   wallMs: number;
   evidence: EvidenceBundle;
   linesRun: Record<string, number[]> | null;
+  instruments: RunOutcome['instruments'];
 }> {
   const given = entry.given
     ? [{ path: entry.given, content: sampleFileFor(entry.given.split('/').pop()!, shape) }]
@@ -185,13 +203,11 @@ async function runEntry(
           PYTHONDONTWRITEBYTECODE: '1',
           // sitecustomize, Node's preload and bash's BASH_ENV report the lines of the skill's code the run
           // executed (line-trace.ts).
-          [TRACE_ROOT_ENV]: skillDir,
           BASH_ENV: `${sandbox.inner.home}/${BASH_TRACE_FILE}`,
           // tsx's transform cache would be a file the skill seemed to leave in /tmp.
           TSX_DISABLE_CACHE: '1',
           LANG: 'C.UTF-8',
           TERM: 'dumb',
-          USER: 'user',
           ...env.values,
           ...clock,
         },
@@ -206,13 +222,14 @@ async function runEntry(
     const each = lib ? { ...limits, wallMs: Math.floor((limits.wallMs ?? DEFAULT_WALL_MS) / 2) } : limits;
     if (lib) await run({}, each);
     const result = await run(lib ? laterClockEnv(lib) : {}, each);
-    const traced = takeLinesRun(result.evidence.stderr, skillDir);
+    const { stderr, linesRun, ...instruments } = takeReport(result.evidence.stderr, key, skillDir, fileLines);
     return {
       exitCode: result.exitCode,
       timedOut: result.timedOut,
       wallMs: result.wallMs,
-      evidence: { ...result.evidence, stderr: traced.stderr },
-      linesRun: traced.lines,
+      evidence: { ...result.evidence, stderr },
+      linesRun,
+      instruments,
     };
   } finally {
     await sandbox.dispose();
@@ -280,6 +297,15 @@ export async function detonateSkill(
 ): Promise<DetonationResult> {
   const samples = sampleInputs(skill);
   const rel = skillRelDir(skill);
+  const byPath = new Map(skill.files.map((f) => [f.path, f]));
+  const split = new Map<string, string[] | null>();
+  const fileLines: FileLines = (path) => {
+    if (!split.has(path)) {
+      const f = byPath.get(path);
+      split.set(path, f?.text != null && !f.truncated ? f.text.split('\n') : null);
+    }
+    return split.get(path)!;
+  };
   const inner = SANDBOX_INNER_PATHS;
   const layout = {
     skillDir: `${inner.workspace}/${rel}`,
@@ -295,7 +321,9 @@ export async function detonateSkill(
     ...found.skipped.map((s) => ({ entry: s.file, reason: s.reason })),
     ...ranked.slice(maxRuns).map((e) => ({ entry: e.id, reason: `over the limit of ${maxRuns} runs` })),
   ];
-  const files = await seedFiles(skill, samples);
+  // Each detonation's instruments report under a key of their own (instrument-report.ts).
+  const key = channelKey();
+  const files = await seedFiles(skill, samples, key, layout.skillDir);
   // Input files SKILL.md's commands name, where the commands run (the skill's folder), and the
   // ES module twins of TypeScript scripts with top-level await (esModuleTwin), beside their scripts.
   for (const f of [...found.inputs, ...found.twins])
@@ -314,6 +342,8 @@ export async function detonateSkill(
     apiAnswer: apiAnswer(dataShape(skill), [...hosts][0]),
     shape: dataShape(skill),
     skillDir: layout.skillDir,
+    key,
+    fileLines,
   };
 
   const budgetMs = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
@@ -341,7 +371,7 @@ export async function detonateSkill(
           artifact,
           canaryHits: [],
           expectedCredentialUse: [],
-          stopped: stoppedEarly(run.evidence, run.exitCode, run.timedOut, entry.runAs),
+          stopped: stoppedEarly(run.evidence, run.exitCode, run.timedOut, entry.runAs, run.instruments),
           shimsUsed: shimsUsed(run.evidence),
         };
         return outcome;
@@ -418,8 +448,9 @@ export async function detonateSkill(
     stopped: r.stopped,
     fetched: fetchedNothing(r.evidence),
     linesRun: r.linesRun,
+    forged: r.instruments.forged,
   }));
-  const verdicts = findings.map((f) => verdictFor(f, detonations, skipped));
+  const verdicts = findings.map((f) => verdictFor(f, detonations, skipped, fileLines));
   const scripts = skill.files.filter((f) => f.kind === 'script').map((f) => f.path);
   const extra = runtimeFindings(findings, detonations, scripts);
   return {

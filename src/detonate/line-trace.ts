@@ -1,27 +1,25 @@
-import { posix } from 'node:path';
 import type { SeedFile } from '../sandbox/types.js';
+import { CHANNEL_KEY, SKILL_ROOT } from './instrument-report.js';
 
-// Which lines of the skill's Python and JavaScript code a run executed. A run that ended cleanly says nothing about
-// a line it never reached: code behind a guard the sandbox did not pass (`if not configured: print("bye");
-// exit(0)`) ends as cleanly as code that ran and did nothing risky. So a finding in such a file is lowered only by
-// a run that executed one of its lines (verdicts.ts). Python's sitecustomize traces frames of files under the
-// skill's folder; Node's preload takes V8's precise coverage of them; bash's BASH_ENV file keeps a DEBUG trap on
-// the skill's own script. At exit each writes the lines it saw to stderr, one file a line; the detonation takes
-// those lines out of stderr. A run whose code replaced the exit hook (its own `trap … EXIT`) reports nothing, and a
-// run that reports nothing lowers nothing.
+// Which lines of the skill's Python, JavaScript and shell code a run executed. A run that ended cleanly says
+// nothing about a line it never reached: code behind a guard the sandbox did not pass (`if not configured:
+// print("bye"); exit(0)`) ends as cleanly as code that ran and did nothing risky. So a finding in such a file is
+// lowered only by a run that executed its lines (verdicts.ts). Python's sitecustomize traces frames of files under
+// the skill's folder; Node's preload takes V8's precise coverage of them; bash's BASH_ENV file keeps a DEBUG trap
+// on the skill's own script. At exit each reports the lines it saw on the instruments' channel
+// (instrument-report.ts), one file a line. A run whose code replaced the exit hook (its own `trap … EXIT`)
+// reports nothing, and a run that reports nothing lowers nothing.
 
-/** Environment variable naming the skill's folder inside the sandbox: only files under it are traced. */
-export const TRACE_ROOT_ENV = 'SKILLAUDIT_TRACE_ROOT';
-const NOTE = 'skillaudit-lines: ';
+const NOTE = `${CHANNEL_KEY} lines `;
 
 /** Appended to the sandbox's sitecustomize. Tracing costs a prefix test per call outside the skill's files. */
 export const PYTHON_LINE_TRACE = `
 
-def _skillaudit_trace():
+def _site_trace():
     import atexit
     import threading
 
-    root = os.environ.get("${TRACE_ROOT_ENV}", "").rstrip("/")
+    root = "${SKILL_ROOT}".rstrip("/")
     main = sys.argv[0] if sys.argv and sys.argv[0] not in ("", "-c", "-m") else ""
     # Only a program of the skill's own is traced: pip and other tools run at full speed.
     if not root or not os.path.abspath(main).startswith(root + "/"):
@@ -55,34 +53,8 @@ def _skillaudit_trace():
     threading.settrace(start)
 
 
-_skillaudit_trace()
+_site_trace()
 `;
-
-/**
- * The lines a run executed per file (relative to `root`, the skill's folder inside the sandbox), and its stderr
- * without the trace's report. Null lines: nothing was reported (no Python ran, or it never reached its exit).
- */
-export function takeLinesRun(
-  stderr: string,
-  root: string,
-): { stderr: string; lines: Record<string, number[]> | null } {
-  if (!stderr.includes(NOTE)) return { stderr, lines: null };
-  const lines: Record<string, number[]> = {};
-  const kept: string[] = [];
-  const prefix = `${root.replace(/\/+$/, '')}/`;
-  for (const line of stderr.split('\n')) {
-    const m = line.startsWith(NOTE) ? /^(.*) ([\d,]*)$/.exec(line.slice(NOTE.length)) : null;
-    if (!m) {
-      kept.push(line);
-      continue;
-    }
-    if (!m[1]!.startsWith(prefix)) continue;
-    const file = posix.normalize(m[1]!.slice(prefix.length));
-    const seen = new Set([...(lines[file] ?? []), ...m[2]!.split(',').filter(Boolean).map(Number)]);
-    lines[file] = [...seen].sort((a, b) => a - b);
-  }
-  return { stderr: kept.join('\n').replace(/\n+$/, stderr.endsWith('\n') ? '\n' : ''), lines };
-}
 
 // Node: V8's block coverage (started before the main module loads), read at exit. A line ran when the innermost
 // covered range holding its first character ran. Offsets are into the file as written, so TypeScript, which runs
@@ -90,7 +62,7 @@ export function takeLinesRun(
 export const NODE_TRACE_FILE = '.local/lib/node-fallback/line-trace.cjs';
 
 const NODE_PRELOAD = String.raw`'use strict';
-const root = (process.env.${TRACE_ROOT_ENV} || '').replace(/\/+$/, '');
+const root = '${SKILL_ROOT}'.replace(/\/+$/, '');
 const { isMainThread } = require('node:worker_threads');
 // Only a program of the skill's own is traced: npm and other tools run at full speed.
 if (root && isMainThread && (process.argv[1] || '').startsWith(root + '/')) {
@@ -146,17 +118,16 @@ if (root && isMainThread && (process.argv[1] || '').startsWith(root + '/')) {
 // script under the skill's folder is traced; sh (dash) reads no BASH_ENV.
 export const BASH_TRACE_FILE = '.local/lib/bash-line-trace.sh';
 
-const BASH_PRELOAD = `# SkillAudit sandbox: which lines of the skill's own shell script ran (src/detonate/line-trace.ts).
-if [ -n "\${${TRACE_ROOT_ENV}:-}" ] && [ -n "\${BASH_VERSION:-}" ]; then
-  case "$0" in /*) __skillaudit_main=$0 ;; *) __skillaudit_main=$PWD/$0 ;; esac
+const BASH_PRELOAD = `if [ -n "\${BASH_VERSION:-}" ]; then
+  case "$0" in /*) __trace_main=$0 ;; *) __trace_main=$PWD/$0 ;; esac
   # A script file (bash -c has none: its $0 is a name).
-  [ -f "$__skillaudit_main" ] || __skillaudit_main=
-  case "$__skillaudit_main" in
-    "\${${TRACE_ROOT_ENV}%/}"/*)
-      __skillaudit_lines=()
+  [ -f "$__trace_main" ] || __trace_main=
+  case "$__trace_main" in
+    "${SKILL_ROOT}"/*)
+      __trace_lines=()
       set -o functrace
-      trap '[[ \${BASH_SOURCE[0]:-} == "$0" ]] && __skillaudit_lines[$LINENO]=1; :' DEBUG
-      trap 'IFS=,; printf "\\n${NOTE}%s %s\\n" "$__skillaudit_main" "\${!__skillaudit_lines[*]}" >&2' EXIT
+      trap '[[ \${BASH_SOURCE[0]:-} == "$0" ]] && __trace_lines[$LINENO]=1; :' DEBUG
+      trap 'IFS=,; printf "\\n${NOTE}%s %s\\n" "$__trace_main" "\${!__trace_lines[*]}" >&2' EXIT
       ;;
   esac
 fi
@@ -169,12 +140,26 @@ export function lineTraceSeedFiles(): SeedFile[] {
   ];
 }
 
-/** Files whose runs report the lines they executed. */
-export function traced(file: string): boolean {
-  return /\.(?:py|js|mjs|cjs|sh|bash)$/.test(file);
-}
+// A line that only closes what an earlier one opened, or ends a block, never runs on its own.
+const CLOSING_ONLY = /^\s*(?:[)\]}]+[;,]?|fi|done|esac|;;|end|else:?)\s*$/;
+const COMMENT = /^\s*(?:#|\/\/)/;
+// A statement goes on to the next line after an open bracket, a comma, a backslash or a binary operator; a block's
+// opener (`:` in Python, `{`, `then`) does not continue it: the block is a statement of its own.
+const CONTINUES = /(?:[([,\\]|&&|\|\||[|+=])\s*$/;
+const CONTINUATION = /^\s*(?:[.)\]]|&&|\|\||\+)/;
 
-/** Whether a run that reported its lines executed any of `file`'s lines `from`..`to`. */
-export function executed(lines: Record<string, number[]>, file: string, from: number, to: number): boolean {
-  return (lines[file] ?? []).some((n) => n >= from && n <= Math.max(from, to));
+/**
+ * The lines of a finding a run must have executed for its quiet end to lower the finding: the finding's first
+ * line (the source: a read, a decode) and the start of the statement its last line belongs to (the sink: a send,
+ * an exec). A line in between is not enough: a guard placed there (`if sandboxed(): return`) runs while the send
+ * does not. `text`: the file's lines, when known.
+ */
+export function riskyLines(text: readonly string[] | null, from: number, to: number): number[] {
+  let end = Math.max(from, to);
+  if (text) {
+    const at = (n: number) => text[n - 1] ?? '';
+    while (end > from && (!at(end).trim() || COMMENT.test(at(end)) || CLOSING_ONLY.test(at(end)))) end--;
+    while (end > from && (CONTINUES.test(at(end - 1)) || CONTINUATION.test(at(end)))) end--;
+  }
+  return end === from ? [from] : [from, end];
 }

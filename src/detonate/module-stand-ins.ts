@@ -1,4 +1,5 @@
 import type { SeedFile } from '../sandbox/types.js';
+import { CHANNEL_KEY } from './instrument-report.js';
 
 // Stand-ins for third-party modules the sandbox lacks. A script that imports `yaml`, `boto3` or `slack_sdk`
 // dies at its first line when the module is not installed, so none of its code is observed. An import that
@@ -9,16 +10,10 @@ import type { SeedFile } from '../sandbox/types.js';
 // script's own code did, never lower a finding.
 // Only imports that would have crashed get one: imports from the standard library, from installed packages'
 // own code, and (Python) imports inside a try block that handles the failure keep their ImportError, so an
-// optional dependency's fallback still runs. Each stand-in is announced on stderr (STAND_IN_NOTE), once.
+// optional dependency's fallback still runs. Each stand-in is reported on the instruments' channel
+// (instrument-report.ts), once.
 
-/** The line a stand-in prints to stderr; coverage and stoppedEarly read the module's name after it. */
-export const STAND_IN_NOTE = 'skillaudit-sandbox: stand-in for missing module ';
-const STAND_IN_RE = new RegExp(`${STAND_IN_NOTE}(\\S+)`, 'g');
-
-/** Modules a run's output says were stood in for, each once, in order. */
-export function standInsUsed(stderr: string): string[] {
-  return [...new Set([...stderr.matchAll(STAND_IN_RE)].map((m) => m[1]!))];
-}
+const STAND_IN_NOTE = `${CHANNEL_KEY} stand-in `;
 
 /** Where the Node.js preload lives, relative to HOME; NODE_OPTIONS requires it. */
 export const NODE_STAND_IN_FILE = '.local/lib/node-fallback/stand-ins.cjs';
@@ -156,7 +151,7 @@ class _StandInLoader(_abc.Loader):
 
     def get_code(self, fullname):
         # \`python -m tool\` of a stand-in runs an empty program: the step is skipped, the script goes on.
-        return compile("", "<skillaudit stand-in " + fullname + ">", "exec")
+        return compile("", "<" + fullname + ">", "exec")
 
     def exec_module(self, module):
         module.__getattr__ = _member
@@ -189,7 +184,7 @@ class _StandInFinder(_abc.MetaPathFinder):
             elif not filename.startswith("<") and _guarded(filename, f.f_lineno):
                 return None
         self.stood_in.add(top)
-        sys.stderr.write(_STAND_IN_NOTE + name + "\\n")
+        sys.stderr.write("\\n" + _STAND_IN_NOTE + name + "\\n")
         sys.stderr.flush()
         return _machinery.ModuleSpec(name, _LOADER, is_package=True)
 
@@ -206,7 +201,7 @@ const NODE_STAND_INS = String.raw`'use strict';
 const Module = require('node:module');
 const { pathToFileURL } = require('node:url');
 const NOTE = ${JSON.stringify(STAND_IN_NOTE)};
-const ID = 'skillaudit-stand-in:';
+const ID = 'optional-module:';
 const announced = new Set();
 
 function standIn(thenable) {
@@ -232,7 +227,7 @@ globalThis[Symbol.for(ID)] = standIn;
 function announce(name) {
   if (announced.has(name)) return;
   announced.add(name);
-  process.stderr.write(NOTE + name + '\n');
+  process.stderr.write('\n' + NOTE + name + '\n');
 }
 
 const bare = (name) => !/^(\.|\/|node:|file:|data:)/.test(name) && !Module.isBuiltin(name);
@@ -273,7 +268,7 @@ const NODE_HOOKS = String.raw`import { readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-const ID = 'skillaudit-stand-in:';
+const ID = 'optional-module:';
 const posted = new Set();
 let port;
 

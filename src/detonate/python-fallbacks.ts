@@ -176,7 +176,7 @@ class _PipInstalls(_pip_abc.MetaPathFinder):
                         os.environ["PIP_BREAK_SYSTEM_PACKAGES"] = "1"
                         code = real_main(args)
                         if code and "install" in argv:
-                            sys.stderr.write((${JSON.stringify(INSTALL_NOTE)} + "pip " + " ".join(argv))[:300] + "\\n")
+                            sys.stderr.write("\\n" + (${JSON.stringify(INSTALL_NOTE)} + "pip " + " ".join(argv))[:300] + "\\n")
                             return 0
                         return code
 
@@ -191,23 +191,54 @@ sys.meta_path.insert(0, _PipInstalls())
 `;
 
 // sitecustomize also shortens time.sleep: code that waits out a sandbox (time.sleep(1800) before its payload)
-// reaches the payload within the run's few seconds, as the shell's sleep does through its shim (shims.ts).
+// reaches the payload within the run's few seconds, as the shell's sleep does through its shim (shims.ts). The
+// clocks read through the time module then move on by what the sleep skipped, so code that times its own sleep
+// sees it slept (datetime and C extensions read the clock directly: they do not). Under libfaketime's later clock
+// a short real sleep can fail with EINVAL; the sleep is skipped, never the script.
 // And it stands in for third-party modules that are not installed (module-stand-ins.ts says why and when).
-const SITECUSTOMIZE = `# SkillAudit sandbox: fallback modules (requests, httpx) at the end of sys.path, after anything installed.
+const SITECUSTOMIZE = `# Fallback modules (requests, httpx) at the end of sys.path, after anything installed.
 import os
 import sys
 import time as _time
 
 sys.path.append(os.path.join(os.path.expanduser("~"), "${FALLBACK_DIR}"))
 
-_real_sleep = _time.sleep
+
+def _clock_shift():
+    skipped = [0.0]
+    real_sleep = _time.sleep
+    real_monotonic = _time.monotonic
+
+    def sleep(seconds):
+        # Anything but a non-negative number gets Python's own error.
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0:
+            return real_sleep(seconds)
+        due = real_monotonic() + skipped[0] + seconds
+        try:
+            real_sleep(min(seconds, 0.01))
+        except OSError:
+            pass
+        # The clock moves to where the sleep would have ended, never back (threads sleep at once).
+        skipped[0] = max(skipped[0], due - real_monotonic())
+
+    def shifted(real, scale):
+        def clock():
+            return real() + (int(skipped[0] * scale) if scale != 1 else skipped[0])
+
+        clock.__name__ = real.__name__
+        clock.__doc__ = real.__doc__
+        return clock
+
+    sleep.__name__ = real_sleep.__name__
+    sleep.__doc__ = real_sleep.__doc__
+    _time.sleep = sleep
+    for name in ("time", "monotonic", "perf_counter"):
+        setattr(_time, name, shifted(getattr(_time, name), 1))
+    for name in ("time_ns", "monotonic_ns", "perf_counter_ns"):
+        setattr(_time, name, shifted(getattr(_time, name), 1_000_000_000))
 
 
-def _short_sleep(seconds):
-    _real_sleep(min(max(seconds, 0), 0.01))
-
-
-_time.sleep = _short_sleep
+_clock_shift()
 ${PIP_INSTALLS}${PYTHON_STAND_INS}${PYTHON_LINE_TRACE}`;
 
 export function pythonFallbackSeedFiles(): SeedFile[] {

@@ -1,4 +1,5 @@
 import type { SeedFile } from '../sandbox/types.js';
+import { CHANNEL_KEY } from './instrument-report.js';
 
 // Platform shims: campaigns write their commands for macOS (and Windows) users. On Linux those commands die on
 // a spelling (`base64 -D`, `open`, `osascript`, `| zsh`) before the payload runs, so the sandbox would record
@@ -105,13 +106,13 @@ ${MISSING('powershell', 'PowerShell (pwsh)')}`,
 // install && node scripts/run.js` or a script's `set -e` then stops before its own code. So a failed install says
 // so on stderr (INSTALL_NOTE: the run is never counted complete, signals.ts) and lets the command go on, as it
 // would on a machine with the packages; what they would have done is missing (module stand-ins cover imports).
-export const INSTALL_NOTE = 'skillaudit-sandbox: install could not complete offline: ';
+export const INSTALL_NOTE = `${CHANNEL_KEY} install `;
 const INSTALL = (tool: string, paths: string, installs: string) =>
   `real=; for p in ${paths}; do [ -x "$p" ] && { real=$p; break; }; done
 [ -n "$real" ] || { ${MISSING(tool, tool)}; }
 case " $* " in ${installs}) ;; *) "$real" "$@"; exit $? ;; esac
 "$real" "$@" && exit 0
-echo "${INSTALL_NOTE}${tool} $*" | cut -c1-300 >&2
+printf '\\n%s\\n' "${INSTALL_NOTE}${tool} $*" | cut -c1-300 >&2
 exit 0`;
 const INSTALL_SHIMS: Record<string, string> = {
   npm: INSTALL('npm', '/usr/local/bin/npm /usr/bin/npm', `" install "*|" i "*|" ci "*|" add "*`),
@@ -139,7 +140,7 @@ ${MISSING('npx', 'npx')}`,
   };
 }
 
-const SHIM_HEADER = '#!/bin/sh\n# Platform shim of the SkillAudit sandbox (src/detonate/shims.ts).\n';
+const SHIM_HEADER = '#!/bin/sh\n';
 
 /** The shims as seed files for the sandbox HOME; `tsxArgs`: node's arguments that load tsx, when there is one. */
 export function shimSeedFiles(tsxArgs: readonly string[] | null = null): SeedFile[] {
@@ -149,14 +150,6 @@ export function shimSeedFiles(tsxArgs: readonly string[] | null = null): SeedFil
     content: `${SHIM_HEADER}${body}\n`,
     mode: 0o755,
   }));
-}
-
-/** The installs a run let go on past (INSTALL_NOTE), once each. */
-export function installsCut(stderr: string): string[] {
-  const out = new Set<string>();
-  for (const line of stderr.split('\n'))
-    if (line.startsWith(INSTALL_NOTE)) out.add(line.slice(INSTALL_NOTE.length));
-  return [...out];
 }
 
 /** Which shim an executable path is, or null: the run used a platform shim (recorded as coverage). */

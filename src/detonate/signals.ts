@@ -3,9 +3,7 @@ import { SINKHOLE_ADDRESS } from '../sandbox/network-sink.js';
 import { SECOND_STAGE_MARKER } from '../sandbox/sink-payloads.js';
 import { diedOnMissingProgram, NOT_FOUND } from './coverage.js';
 import { bareHost, hostMatches, registrableLabel } from './host-names.js';
-import { standInsUsed } from './module-stand-ins.js';
 import { decodedCodeRuns, privilegeUse } from './process-signals.js';
-import { INSTALL_NOTE, installsCut } from './shims.js';
 import { NO_TOOL_USE, type ToolCredentialUse } from './tool-credentials.js';
 import { vendorInstaller } from './vendor-installers.js';
 
@@ -245,12 +243,14 @@ export function stoppedEarly(
   exitCode: number | null,
   timedOut: boolean,
   runAs: string,
+  /** What the instruments reported: installs the run went on past, modules stood in for. */
+  instruments: { installsCut: readonly string[]; installCutAt: number; standIns: readonly string[] },
 ): string | null {
   if (runAs === 'script-help') return 'a --help run only prints usage; it never reaches the main path';
   if (timedOut || evidence.killedFor === 'timeout') return 'the run was stopped at its time limit';
   if (evidence.killedFor) return `the run was stopped at its ${evidence.killedFor} limit`;
   // What an install printed before the sandbox let the run go on past it (shims.ts) is not why the run stopped.
-  const cut = evidence.stderr.lastIndexOf(INSTALL_NOTE);
+  const cut = instruments.installCutAt;
   const output = `${cut < 0 ? evidence.stderr : evidence.stderr.slice(cut)}\n${evidence.stdout}`;
   if (exitCode !== 0) {
     for (const cause of STOP_CAUSES) {
@@ -269,10 +269,10 @@ export function stoppedEarly(
         .slice(0, 200) ?? '';
     return `the run failed with ${exitCode === null ? 'a signal' : `exit code ${exitCode}`}${tail ? ` (${tail})` : ''}`;
   }
-  const installs = installsCut(evidence.stderr);
+  const installs = instruments.installsCut;
   if (installs.length)
     return `the run went on past an install that could not complete offline (${installs.join('; ').slice(0, 200)}): what it installs never arrived`;
-  const standIns = standInsUsed(evidence.stderr);
+  const standIns = instruments.standIns;
   if (standIns.length)
     return `the run used inert stand-ins for missing modules (${standIns.join(', ')}): what they would have done did not happen`;
   if (GUARD_RE.test(output)) return `the run stopped at a guard (${lastLine(output, GUARD_RE)})`;

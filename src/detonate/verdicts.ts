@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { RuleInfo } from '../core/rule.js';
 import { patternById } from '../core/taxonomy.js';
 import type { Finding, PatternId, Verdict, VerdictKind } from '../core/types.js';
-import { executed, traced } from './line-trace.js';
+import type { FileLines } from './instrument-report.js';
+import { riskyLines } from './line-trace.js';
 import { RUNTIME_RULES } from './runtime-rules.js';
 import type { RunSignals } from './signals.js';
 
@@ -10,7 +11,7 @@ import type { RunSignals } from './signals.js';
 // behaviour no static finding explains into findings of its own.
 
 export interface DetonationRun {
-  entry: { id: string; origin: { file: string; line: number; endLine: number } };
+  entry: { id: string; argv: readonly string[]; origin: { file: string; line: number; endLine: number } };
   signals: RunSignals;
   /** Relative path of the run's evidence bundle in the run folder. */
   artifact: string;
@@ -18,8 +19,10 @@ export interface DetonationRun {
   stopped: string | null;
   /** Requests the sink answered with a placeholder: nothing the code meant to download arrived. */
   fetched: string[];
-  /** Lines of the skill's Python files the run executed (line-trace.ts); null or absent when none reported. */
+  /** Lines of the skill's code the run executed (line-trace.ts); null or absent when none reported. */
   linesRun?: Record<string, number[]> | null;
+  /** Why the run's line report cannot be believed (instrument-report.ts), or null. */
+  forged?: string | null;
 }
 
 type Judge = (s: RunSignals) => { kind: VerdictKind; exploit: number; why: string[] } | null;
@@ -122,12 +125,27 @@ const JUDGES: Partial<Record<PatternId, Judge>> = {
       : null,
 };
 
-/** Runs whose code contains the finding: its script, its SKILL.md command block, or a script that called it. */
-function runsFor(f: Finding, runs: readonly DetonationRun[]): DetonationRun[] {
+/**
+ * Runs whose code contains the finding: its script, its SKILL.md command block, a script that called it, or a run
+ * whose line trace shows the finding's lines ran (a module the script imported).
+ */
+function runsFor(f: Finding, runs: readonly DetonationRun[], risky: readonly number[]): DetonationRun[] {
   return runs.filter((r) =>
     r.entry.origin.file === f.file
       ? f.line >= r.entry.origin.line && f.line <= r.entry.origin.endLine
-      : ranFile(r, f.file),
+      : ranFile(r, f.file) || ranLines(r, f.file, risky),
+  );
+}
+
+function ranLines(r: DetonationRun, file: string, lines: readonly number[]): boolean {
+  const ran = r.linesRun?.[file];
+  return !!ran && lines.every((n) => ran.includes(n));
+}
+
+/** Whether the finding is in the command the run ran as it is written (a SKILL.md block, a package.json hook). */
+function ownCommand(f: Finding, r: DetonationRun): boolean {
+  return (
+    r.entry.origin.file === f.file && !r.entry.argv.some((a) => a === f.file || a.endsWith(`/${f.file}`))
   );
 }
 
@@ -157,13 +175,21 @@ const NEEDS_DOWNLOAD = new Set<PatternId>(['SC2', 'SC3', 'SC5']);
 const HIDES_INTENT = new Set<PatternId>(['SC3']);
 
 /** Why a run does not show that the finding's behaviour is absent, or null when it ran it to the end. */
-function incomplete(f: Finding, r: DetonationRun): string | null {
+function incomplete(f: Finding, r: DetonationRun, risky: readonly number[]): string | null {
   if (r.stopped) return r.stopped;
-  // Python and JavaScript report the lines they ran: a clean end says nothing of a flagged line never reached.
-  if (traced(f.file) && !executed(r.linesRun ?? {}, f.file, f.line, f.endLine ?? f.line))
-    return `the run ended without executing ${f.file}:${f.line} (a guard or a branch the sandbox did not take)`;
+  if (r.forged) return r.forged;
   if (NEEDS_DOWNLOAD.has(f.pattern) && r.fetched.length > 0)
     return `the run fetched ${r.fetched.slice(0, 3).join(', ')} and did not run the sandbox's stand-in second stage: what the real download would do cannot be observed offline`;
+  // Code in a file is lowered only by a run whose line trace shows the finding's risky lines ran, whatever the
+  // file's name: a clean end says nothing of a line never reached, and a payload in `assets/rules.dat` run by
+  // python3 is code like any other. A command run as it is written ran whole when it ended cleanly.
+  if (!ownCommand(f, r)) {
+    if (!r.linesRun?.[f.file])
+      return `no line trace covered ${f.file} in this run (TypeScript, sh, an interpreter the sandbox does not trace, or code that replaced the trace's exit hook): its end says nothing of the finding's lines`;
+    const missed = risky.filter((n) => !r.linesRun![f.file]!.includes(n));
+    if (missed.length)
+      return `the run ended without executing ${missed.map((n) => `${f.file}:${n}`).join(' and ')} (a guard or a branch the sandbox did not take)`;
+  }
   return null;
 }
 
@@ -172,9 +198,12 @@ export function verdictFor(
   runs: readonly DetonationRun[],
   /** Entry points not run, with why (no interpreter, over the run limit, a forbidden command). */
   skipped: readonly { entry: string; reason: string }[] = [],
+  /** The skill's files as lines, to find the statement a finding ends in. */
+  fileLines: FileLines = () => null,
 ): Verdict {
   const judge = JUDGES[f.pattern];
-  const relevant = runsFor(f, runs);
+  const risky = riskyLines(fileLines(f.file), f.line, f.endLine ?? f.line);
+  const relevant = runsFor(f, runs, risky);
   if (!judge || relevant.length === 0) {
     // Say why the finding's code was not run, when it was an entry point that could not be.
     const notRun = judge
@@ -202,7 +231,7 @@ export function verdictFor(
   // Only a run that completed lowers the finding: the code ran to its end (with benign inputs) and did none of
   // what the finding predicts. A run that died on a missing module, a failed download, a guard or the clock
   // says nothing about the code it never reached, so the finding keeps the no_probe prior, with the reason.
-  const completed = relevant.filter((r) => incomplete(f, r) === null);
+  const completed = relevant.filter((r) => incomplete(f, r, risky) === null);
   // Hidden code that did nothing in the sandbox may have recognised it: its quiet run is no evidence.
   if (completed.length > 0 && HIDES_INTENT.has(f.pattern)) {
     return {
@@ -222,7 +251,7 @@ export function verdictFor(
       kind: 'no_probe',
       exploitConfidence: 0.6,
       evidence: [
-        ...relevant.map((r) => `\`${r.entry.id}\`: ${incomplete(f, r)}`).slice(0, 10),
+        ...relevant.map((r) => `\`${r.entry.id}\`: ${incomplete(f, r, risky)}`).slice(0, 10),
         ...expected,
         ...artifacts,
       ],

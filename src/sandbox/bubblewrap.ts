@@ -6,7 +6,16 @@
 // the chain, and strace outside the sandbox recording what happened.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -46,6 +55,8 @@ import {
 import { diffTrees, snapshotTrees, type WritableTree } from './writable-trees.js';
 
 const SANDBOX_UID = 65534;
+/** The user a run sees itself as: the first account of an ordinary machine, not nobody (the host uid stays 65534). */
+const INNER_USER = { name: 'skill', uid: 1000 };
 const INNER = SANDBOX_INNER_PATHS;
 /** Empty folders the sandbox gets where a system has them; nothing written there survives or matters. */
 const EMPTY_DIRS = ['/home', '/run', '/var/lib', '/var/cache', '/mnt', '/opt', '/srv'];
@@ -225,7 +236,7 @@ export async function createBubblewrapSandbox(
   chmodSync(tmp, 0o1777);
   for (const w of extra) chmodSync(w.hostPath, w.mode);
   writeFileSync(join(etc, 'resolv-none.conf'), 'nameserver 127.0.0.1\n');
-  const identity = writeSyntheticEtc(etc, uid, plausibleHostname());
+  const identity = writeSyntheticEtc(etc, INNER_USER, plausibleHostname());
   chmodSync(etc, 0o755);
 
   let canarySet: CanarySet | null = null;
@@ -637,7 +648,14 @@ function buildCommand(p: CommandParts): BuiltCommand {
     });
   out.push(p.tools.bwrap, '--args', String(ARGS_FD));
 
-  const args: string[] = ['--unshare-all', '--unshare-user'];
+  const args: string[] = [
+    '--unshare-all',
+    '--unshare-user',
+    '--uid',
+    String(INNER_USER.uid),
+    '--gid',
+    String(INNER_USER.uid),
+  ];
   if (p.tools.disableUserns) args.push('--disable-userns');
   if (p.network === 'sink') args.push('--share-net');
   // --as-pid-1: the command is pid 1, as in a container; bwrap's own command line as pid 1 would tell a
@@ -653,7 +671,8 @@ function buildCommand(p: CommandParts): BuiltCommand {
   const env: Record<string, string> = {
     PATH: '/usr/local/bin:/usr/bin:/bin',
     HOME: INNER.home,
-    USER: 'user',
+    USER: INNER_USER.name,
+    LOGNAME: INNER_USER.name,
     HOSTNAME: p.identity.hostname,
     LANG: 'C.UTF-8',
     TMPDIR: INNER.tmp,
@@ -674,8 +693,12 @@ function buildCommand(p: CommandParts): BuiltCommand {
     join(p.etc, p.network === 'sink' ? 'resolv-sink.conf' : 'resolv-none.conf'),
     '/etc/resolv.conf',
   );
-  if (p.sink?.caBundle && existsSync(SYSTEM_CA_BUNDLE))
-    args.push('--ro-bind', p.sink.caBundle, SYSTEM_CA_BUNDLE);
+  if (p.sink?.caBundle && existsSync(SYSTEM_CA_BUNDLE)) {
+    // Bound from the sandbox's own folder: mountinfo shows a bind's source path, and the sink's is named for it.
+    const bundle = join(p.etc, 'ca-certificates.crt');
+    if (!existsSync(bundle)) copyFileSync(p.sink.caBundle, bundle);
+    args.push('--ro-bind', bundle, SYSTEM_CA_BUNDLE);
+  }
   // Nothing may be written outside the bound writable folders, where the fs evidence would not see it.
   args.push('--remount-ro', '/', '--chdir', p.cwd);
   // bwrap takes the command itself only from its real command line.

@@ -4,22 +4,17 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { readFile, rmdir, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { tempDirOwner } from '../util/tempdir.js';
 import { findTool } from './host-tools.js';
 
 const run = promisify(execFile);
-const SOURCE_PREFIX = 'skillaudit-';
+// The mount's source is plain `tmpfs`, as a container's is: the run reads it in /proc/self/mountinfo and `df`,
+// so it must not name the tool. A stale disk is known by its mount point, a temp folder of ours (tempdir.ts).
 
 export async function mountScratch(dir: string, bytes: number): Promise<void> {
   const mount = findTool('mount');
   if (!mount) throw new Error('mount not found');
-  await run(mount, [
-    '-t',
-    'tmpfs',
-    '-o',
-    `size=${bytes},mode=0711,nosuid,nodev`,
-    `${SOURCE_PREFIX}${process.pid}`,
-    dir,
-  ]);
+  await run(mount, ['-t', 'tmpfs', '-o', `size=${bytes},mode=0711,nosuid,nodev`, 'tmpfs', dir]);
 }
 
 export async function unmountScratch(dir: string): Promise<void> {
@@ -42,10 +37,10 @@ export async function removeStaleScratch(): Promise<string[]> {
   const mounts = await readFile('/proc/self/mounts', 'utf8').catch(() => '');
   const removed: string[] = [];
   for (const line of mounts.split('\n')) {
-    const [source, target, type] = line.split(' ');
-    const m = new RegExp(`^${SOURCE_PREFIX}(\\d+)$`).exec(source ?? '');
-    if (!m || type !== 'tmpfs' || !target || Number(m[1]) === process.pid) continue;
-    const alive = await stat(`/proc/${m[1]}`).then(
+    const [, target, type] = line.split(' ');
+    const owner = tempDirOwner(target?.split('/').pop() ?? '');
+    if (owner === null || type !== 'tmpfs' || !target || owner === process.pid) continue;
+    const alive = await stat(`/proc/${owner}`).then(
       () => true,
       () => false,
     );

@@ -8,8 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { HttpHead } from './sink-protocols.js';
 
-/** Prefix of the file each marker creates; detonation reads it from the run's /tmp diff. */
-export const SECOND_STAGE_MARKER = 'skillaudit-second-stage';
+/**
+ * Prefix of the file each marker creates; detonation reads it from the run's /tmp diff. Free of the tool's name,
+ * as a temp file's is: a second stage that looks itself over must not learn where it runs. Fixed, since the sink
+ * that serves the marker is a process of its own.
+ */
+export const SECOND_STAGE_MARKER = 'tmp.q7Rz3';
 
 type Kind = 'script' | 'javascript' | 'powershell' | 'archive' | 'json';
 
@@ -46,7 +50,6 @@ function scriptMarker(): string {
   return [
     '#!/bin/sh',
     '"""":',
-    '# Second-stage marker served by the SkillAudit sandbox in place of a download: it only creates an empty file.',
     `: > "\${TMPDIR:-/tmp}/${sh}"`,
     'return 0 2>/dev/null || exit 0',
     '"""',
@@ -58,7 +61,6 @@ function scriptMarker(): string {
 
 function javascriptMarker(): string {
   return [
-    '// Second-stage marker served by the SkillAudit sandbox in place of a download: it only creates an empty file.',
     "const fs = typeof require === 'function' ? require('node:fs') : process.getBuiltinModule('node:fs');",
     `fs.writeFileSync((process.env.TMPDIR || '/tmp') + '/${markerName('js')}', '');`,
     '',
@@ -67,7 +69,6 @@ function javascriptMarker(): string {
 
 function powershellMarker(): string {
   return [
-    '# Second-stage marker served by the SkillAudit sandbox in place of a download: it only creates an empty file.',
     `New-Item -ItemType File -Force -Path (Join-Path ([IO.Path]::GetTempPath()) '${markerName('ps1')}') | Out-Null`,
     '',
   ].join('\n');

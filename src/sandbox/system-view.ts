@@ -116,10 +116,15 @@ export interface SyntheticEtc {
  * Writes the identity files the sandbox gets instead of the host's: a user table with the sandbox's own
  * user, hosts and hostname for `hostname`, a fresh machine-id (the host's would tie runs together).
  */
-export function writeSyntheticEtc(dir: string, uid: number, hostname: string): SyntheticEtc {
+export function writeSyntheticEtc(
+  dir: string,
+  user: { name: string; uid: number },
+  hostname: string,
+): SyntheticEtc {
+  const { name, uid } = user;
   const files: Record<string, string> = {
-    passwd: `root:x:0:0:root:/root:/bin/bash\nuser:x:${uid}:${uid}:user:/home/skill:/bin/bash\n`,
-    group: `root:x:0:\nuser:x:${uid}:\n`,
+    passwd: `root:x:0:0:root:/root:/bin/bash\n${name}:x:${uid}:${uid}:${name}:/home/skill:/bin/bash\n`,
+    group: `root:x:0:\n${name}:x:${uid}:\n`,
     hostname: `${hostname}\n`,
     hosts: `127.0.0.1\tlocalhost\n127.0.1.1\t${hostname}\n::1\tlocalhost ip6-localhost ip6-loopback\n`,
     'machine-id': `${randomBytes(16).toString('hex')}\n`,

@@ -22,6 +22,12 @@ function removeAll(): void {
   live.clear();
 }
 
+/** The pid of the SkillAudit process that made a temp folder of this name, or null when it is not one of ours. */
+export function tempDirOwner(name: string): number | null {
+  const owner = OWNED_NAME.exec(name)?.[1];
+  return owner ? Number(owner) : null;
+}
+
 /** Removes temp folders whose owning SkillAudit process is gone; returns their paths. */
 export function removeStaleTempDirs(root = tmpdir()): string[] {
   const removed: string[] = [];
@@ -32,8 +38,8 @@ export function removeStaleTempDirs(root = tmpdir()): string[] {
     return removed;
   }
   for (const name of names) {
-    const owner = OWNED_NAME.exec(name)?.[1];
-    if (!owner || Number(owner) === process.pid || existsSync(`/proc/${owner}`)) continue;
+    const owner = tempDirOwner(name);
+    if (!owner || owner === process.pid || existsSync(`/proc/${owner}`)) continue;
     try {
       rmSync(join(root, name), { recursive: true, force: true });
       removed.push(join(root, name));

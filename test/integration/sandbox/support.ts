@@ -1,8 +1,10 @@
 // Shared helpers for the sandbox integration tests: tool checks that fail loudly, fixtures, /proc scans.
+
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findTool, isRoot } from '../../../src/sandbox/host-tools.js';
 import type { SeedFile } from '../../../src/sandbox/types.js';
+import { tempDirOwner } from '../../../src/util/tempdir.js';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/sandbox');
 
@@ -55,6 +57,10 @@ export function leftovers(pid: number): string[] {
   return [
     ...netns.filter((n) => n.startsWith(`skau-${pid}-`)),
     ...cgroups.filter((n) => n.startsWith(`skillaudit-${pid}-`)),
-    ...mounts.filter((m) => m.startsWith(`skillaudit-${pid} `)),
+    // Scratch disks are mounted on one of the process's temp folders (tempdir.ts).
+    ...mounts.filter((m) => {
+      const [, target, type] = m.split(' ');
+      return type === 'tmpfs' && tempDirOwner(target?.split('/').pop() ?? '') === pid;
+    }),
   ];
 }

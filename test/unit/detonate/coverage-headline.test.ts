@@ -12,6 +12,7 @@ function run(id: string, exitCode: number, stopped: string | null) {
     exitCode,
     stopped,
     shimsUsed: [],
+    instruments: { standIns: [], installsCut: [] },
   } as unknown as Parameters<typeof detonationCoverage>[0][number];
 }
 

@@ -1,59 +1,71 @@
 import { describe, expect, it } from 'vitest';
+import { channelKey, takeReport } from '../../../src/detonate/instrument-report.js';
 import { retryForMissingFile } from '../../../src/detonate/missing-files.js';
-import { STAND_IN_NOTE, standInsUsed } from '../../../src/detonate/module-stand-ins.js';
 import { missingFile, readSignals, stoppedEarly } from '../../../src/detonate/signals.js';
 import type { EvidenceBundle } from '../../../src/sandbox/evidence.js';
+import { SECOND_STAGE_MARKER } from '../../../src/sandbox/sink-payloads.js';
 
 // Which runs may lower a finding: only one that ran to a clean end; every other one says why it stopped.
 
 const evidence = (stdout: string, stderr: string, killedFor: EvidenceBundle['killedFor'] = null) =>
   ({ stdout, stderr, killedFor }) as EvidenceBundle;
 
+const NONE = { installsCut: [], installCutAt: -1, standIns: [] };
+
 describe('stoppedEarly', () => {
   it('lets a clean run through', () => {
-    expect(stoppedEarly(evidence('12\n', ''), 0, false, 'script')).toBeNull();
+    expect(stoppedEarly(evidence('12\n', ''), 0, false, 'script', NONE)).toBeNull();
   });
 
   it('names why a run stopped', () => {
-    expect(stoppedEarly(evidence('', ''), null, true, 'script')).toMatch(/time limit/);
+    expect(stoppedEarly(evidence('', ''), null, true, 'script', NONE)).toMatch(/time limit/);
     expect(
-      stoppedEarly(evidence('', 'bash: line 1: uv: command not found'), 127, false, 'user-setup'),
+      stoppedEarly(evidence('', 'bash: line 1: uv: command not found'), 127, false, 'user-setup', NONE),
     ).toMatch(/missing program .*uv: command not found/);
     expect(
-      stoppedEarly(evidence('', "ModuleNotFoundError: No module named 'boto3'"), 1, false, 'script'),
+      stoppedEarly(evidence('', "ModuleNotFoundError: No module named 'boto3'"), 1, false, 'script', NONE),
     ).toMatch(/missing module/);
     expect(
-      stoppedEarly(evidence('', 'curl: (6) Could not resolve host: x'), 6, false, 'instruction'),
+      stoppedEarly(evidence('', 'curl: (6) Could not resolve host: x'), 6, false, 'instruction', NONE),
     ).toMatch(/failed download/);
-    expect(stoppedEarly(evidence('', 'boom'), 3, false, 'script')).toMatch(/exit code 3 \(boom\)/);
+    expect(stoppedEarly(evidence('', 'boom'), 3, false, 'script', NONE)).toMatch(/exit code 3 \(boom\)/);
     // Node's closing version line is not the reason: the error above it is.
     const node = '    at main (file:///x.mjs:9:3)\nError: bad amount in row\n\nNode.js v20.20.2\n';
-    expect(stoppedEarly(evidence('', node), 1, false, 'script')).toMatch(
+    expect(stoppedEarly(evidence('', node), 1, false, 'script', NONE)).toMatch(
       /exit code 1 \(Error: bad amount in row\)/,
     );
   });
 
   it('treats a guard and a --help run as not having reached the main path, exit 0 or not', () => {
-    expect(stoppedEarly(evidence('usage: x.py <file>\n', ''), 0, false, 'script')).toMatch(/guard/);
-    expect(stoppedEarly(evidence('', 'OPENAI_API_KEY is not set'), 0, false, 'script')).toMatch(/guard/);
-    expect(stoppedEarly(evidence('options: ...', ''), 0, false, 'script-help')).toMatch(/--help/);
+    expect(stoppedEarly(evidence('usage: x.py <file>\n', ''), 0, false, 'script', NONE)).toMatch(/guard/);
+    expect(stoppedEarly(evidence('', 'OPENAI_API_KEY is not set'), 0, false, 'script', NONE)).toMatch(
+      /guard/,
+    );
+    expect(stoppedEarly(evidence('options: ...', ''), 0, false, 'script-help', NONE)).toMatch(/--help/);
   });
 
   it('goes on past a missing command the shell skipped, to what ended the run', () => {
     const stderr =
       'x.sh: line 10: attrib: command not found\nx.sh: line 21: /etc/sudoers: Read-only file system';
-    expect(stoppedEarly(evidence('', stderr), 1, false, 'script')).toMatch(
+    expect(stoppedEarly(evidence('', stderr), 1, false, 'script', NONE)).toMatch(
       /exit code 1 \(.*Read-only file system\)/,
     );
   });
 
   it('never takes a run that used a stand-in for a missing module as complete, whatever its exit', () => {
-    const note = `${STAND_IN_NOTE}boto3\n${STAND_IN_NOTE}yaml\n`;
-    expect(stoppedEarly(evidence('done\n', note), 0, false, 'script')).toMatch(
+    const key = channelKey();
+    const report = takeReport(
+      `\n${key} stand-in boto3\n${key} stand-in yaml\n${key} stand-in boto3\n`,
+      key,
+      '/w',
+      () => null,
+    );
+    expect(report.standIns).toEqual(['boto3', 'yaml']);
+    expect(stoppedEarly(evidence('done\n', report.stderr), 0, false, 'script', report)).toMatch(
       /inert stand-ins for missing modules \(boto3, yaml\)/,
     );
-    expect(standInsUsed(`${note}${STAND_IN_NOTE}boto3\n`)).toEqual(['boto3', 'yaml']);
-    expect(standInsUsed("ModuleNotFoundError: No module named 'boto3'")).toEqual([]);
+    // The same words without the run's key are the skill's own output.
+    expect(takeReport(`${channelKey()} stand-in boto3\n`, key, '/w', () => null).standIns).toEqual([]);
   });
 });
 
@@ -237,7 +249,7 @@ describe('readSignals: destinations', () => {
 describe('readSignals: downloads that ran', () => {
   const marker = {
     root: 'tmp',
-    path: 'skillaudit-second-stage-sh-1a2b',
+    path: `${SECOND_STAGE_MARKER}-sh-1a2b`,
     change: 'created',
     before: null,
     after: null,

@@ -24,7 +24,11 @@ const quiet: RunSignals = {
 };
 const finding = { id: 'f1', pattern: 'PE3', file: 'scripts/a.py', line: 3 } as Finding;
 const run = (stopped: string | null, n: number, lines: number[] = [1, 2, 3, 9]): DetonationRun => ({
-  entry: { id: `scripts/a.py #${n}`, origin: { file: 'scripts/a.py', line: 1, endLine: 9 } },
+  entry: {
+    id: `scripts/a.py #${n}`,
+    argv: ['python3', 'scripts/a.py'],
+    origin: { file: 'scripts/a.py', line: 1, endLine: 9 },
+  },
   signals: quiet,
   artifact: `run-${n}`,
   stopped,
@@ -54,11 +58,77 @@ describe('verdictFor', () => {
     // No lines reported at all (the run never reached Python's exit): no evidence either.
     const unknown = verdictFor(finding, [{ ...run(null, 2), linesRun: null }]);
     expect(unknown.kind).toBe('no_probe');
-    // TypeScript runs transformed and has no line trace: a clean run still lowers its finding, as before.
+    // TypeScript runs transformed and has no line trace: its clean end says nothing of the finding's line.
     const ts = { ...finding, file: 'scripts/a.ts' };
     const tsRun = { ...run(null, 3), linesRun: null };
-    tsRun.entry = { id: 'scripts/a.ts', origin: { file: 'scripts/a.ts', line: 1, endLine: 9 } };
-    expect(verdictFor(ts, [tsRun]).kind).toBe('path_exists_not_triggered');
+    tsRun.entry = {
+      id: 'scripts/a.ts',
+      argv: ['node', 'scripts/a.ts'],
+      origin: { file: 'scripts/a.ts', line: 1, endLine: 9 },
+    };
+    expect(verdictFor(ts, [tsRun])).toMatchObject({ kind: 'no_probe', exploitConfidence: 0.6 });
+  });
+
+  it('asks for the source and the send to have run, not a guard between them', () => {
+    const flow = { ...finding, line: 3, endLine: 9 } as Finding;
+    // Read on 3, `if sandboxed(): return` on 5, the send on 9 never reached.
+    const guarded = verdictFor(flow, [run(null, 1, [1, 3, 4, 5])]);
+    expect(guarded.kind).toBe('no_probe');
+    expect(guarded.evidence[0]).toMatch(/without executing scripts\/a\.py:9/);
+    expect(verdictFor(flow, [run(null, 2, [1, 3, 4, 5, 9])]).kind).toBe('path_exists_not_triggered');
+  });
+
+  it('lowers nothing on a run whose line report was forged', () => {
+    const forged = { ...run(null, 1), forged: 'the report names scripts/a.py:2, which holds no code' };
+    const v = verdictFor(finding, [forged]);
+    expect(v.kind).toBe('no_probe');
+    expect(v.evidence[0]).toMatch(/holds no code/);
+  });
+
+  it('treats a payload with any name as code: lowered only when its trace shows the lines ran', () => {
+    // SKILL.md runs `python3 assets/rules.dat`; the finding is in rules.dat.
+    const dat = { id: 'f9', pattern: 'E2', file: 'assets/rules.dat', line: 4 } as Finding;
+    const viaSkillMd = (linesRun: DetonationRun['linesRun']): DetonationRun => ({
+      entry: {
+        id: 'SKILL.md:12',
+        argv: ['/bin/bash', '-c', 'python3 assets/rules.dat'],
+        origin: { file: 'SKILL.md', line: 12, endLine: 14 },
+      },
+      signals: { ...quiet, processes: ['python3 assets/rules.dat'] },
+      artifact: 'run-1',
+      stopped: null,
+      fetched: [],
+      linesRun,
+    });
+    expect(verdictFor(dat, [viaSkillMd(null)]).kind).toBe('no_probe');
+    expect(verdictFor(dat, [viaSkillMd({ 'assets/rules.dat': [1, 4] })]).kind).toBe(
+      'path_exists_not_triggered',
+    );
+  });
+
+  it('weighs a module the script imported by the lines its trace shows ran', () => {
+    const helper = { id: 'f8', pattern: 'PE3', file: 'scripts/helper.py', line: 5 } as Finding;
+    const r = { ...run(null, 1), linesRun: { 'scripts/a.py': [1, 2], 'scripts/helper.py': [1, 5] } };
+    expect(verdictFor(helper, [r]).kind).toBe('path_exists_not_triggered');
+    const notReached = { ...run(null, 2), linesRun: { 'scripts/a.py': [1, 2], 'scripts/helper.py': [1] } };
+    expect(verdictFor(helper, [notReached]).kind).toBe('no_probe');
+  });
+
+  it('takes a clean end of a SKILL.md command as having run it whole', () => {
+    const f = { id: 'f7', pattern: 'PE3', file: 'SKILL.md', line: 13 } as Finding;
+    const block: DetonationRun = {
+      entry: {
+        id: 'SKILL.md:12',
+        argv: ['/bin/bash', '-c', 'rm -rf build'],
+        origin: { file: 'SKILL.md', line: 12, endLine: 14 },
+      },
+      signals: quiet,
+      artifact: 'run-1',
+      stopped: null,
+      fetched: [],
+      linesRun: null,
+    };
+    expect(verdictFor(f, [block]).kind).toBe('path_exists_not_triggered');
   });
 
   it('says why the code was not run at all', () => {
