@@ -11,8 +11,8 @@ export function addModelOptions(cmd: Command): Command {
     )
     .option('--base-url <url>', 'API base URL (a local Ollama, vLLM or llama.cpp server, or a proxy)')
     .option('--max-cost <cap>', 'stop model calls at this cost: dollars (2.50) or tokens (tokens:200000)')
-    .option('--cache-dir <dir>', 'where model responses are cached (re-runs cost nothing)')
-    .option('--no-cache', 'do not read or write the model response cache');
+    .option('--cache-dir <dir>', 'where model responses and scan results are cached (re-runs cost nothing)')
+    .option('--no-cache', 'do not read or write the cache (model responses, scan results)');
 }
 
 export function modelFlags(flags: Record<string, unknown>): ModelFlags {

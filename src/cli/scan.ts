@@ -1,5 +1,5 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import type { Baseline, RulePack, SkillScanResult } from '../scan/index.js';
 import { UserError } from '../util/errors.js';
@@ -80,21 +80,32 @@ export function registerScan(program: Command): void {
     const baseline: Baseline | undefined = flags.baseline ? loadBaseline(flags.baseline) : undefined;
     const results: SkillScanResult[] = [];
     const progress = createProgress(process.stderr, flags.quiet === true);
-    for (const source of selection.sources) {
-      results.push(
-        ...(await scanSource(source, {
-          intake: { limits: limitsFromOptions(flags) },
-          ...(baseline ? { baseline } : {}),
-          honourInline: flags.inlineIgnore,
-          ...(ruleDirs.length ? { ruleDirs } : {}),
-          ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
-          onProgress: (done, total) => progress.count('scanned', done, total),
-          // The model review reads each skill again; otherwise a skill's text goes once it is scanned.
-          keepSkills: typeof flags.model === 'string',
-        })),
-      );
+    const cache = await openScanCache(flags, selection.sources);
+    try {
+      for (const source of selection.sources) {
+        results.push(
+          ...(await scanSource(source, {
+            intake: { limits: limitsFromOptions(flags) },
+            ...(baseline ? { baseline } : {}),
+            honourInline: flags.inlineIgnore,
+            ...(ruleDirs.length ? { ruleDirs } : {}),
+            ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
+            onProgress: (done, total) => progress.count('scanned', done, total),
+            // The model review reads each skill again; otherwise a skill's text goes once it is scanned.
+            keepSkills: typeof flags.model === 'string',
+            cache,
+          })),
+        );
+      }
+    } finally {
+      cache?.close();
     }
     progress.end();
+    const reused = results.filter((r) => r.cached).length;
+    if (cache && reused && flags.quiet !== true)
+      process.stderr.write(
+        `skillaudit: ${reused} of ${results.length} skills unchanged since their last scan: read from the cache (--no-cache to scan them again)\n`,
+      );
     // The optional model review runs after the rules, on the main thread, so one client holds one cost cap.
     if (typeof flags.model === 'string') await reviewResults(results, flags);
     if (flags.writeBaseline) {
@@ -122,6 +133,24 @@ export function registerScan(program: Command): void {
     emit(await render(results, flags, markdown, packs, exitCode), flags.out);
     process.exitCode = exitCode;
   });
+}
+
+/**
+ * The scan-result cache (`--cache-dir`, `--no-cache`; src/model/config.ts resolveCache), or null when it is off.
+ * It never lives inside a folder being scanned: the scan would read its own cache.
+ */
+async function openScanCache(flags: Record<string, unknown>, sources: readonly string[]) {
+  const { resolveCache } = await import('../model/index.js');
+  const { dir, use } = resolveCache(modelFlags(flags));
+  if (!use) return null;
+  const inside = sources.map((s) => resolve(s)).find((s) => dir === s || dir.startsWith(`${s}${sep}`));
+  if (inside)
+    throw new UserError(
+      'USAGE',
+      `the cache folder ${dir} is inside ${inside}, which is being scanned: choose another --cache-dir, or --no-cache`,
+    );
+  const { ScanCache } = await import('../store/scan-cache.js');
+  return ScanCache.open(dir);
 }
 
 /** The report in the chosen format; each renderer loads only when its format is asked for. */

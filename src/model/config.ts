@@ -87,13 +87,7 @@ export function resolveModelSettings(
 
   const rawBaseUrl = flags.baseUrl ?? env[vars.baseUrl] ?? fromFile('baseUrl')?.value;
   const maxCostText = flags.maxCost ?? env.SKILLAUDIT_MAX_COST ?? fromFile('maxCost')?.value;
-  const fileCacheDir = fromFile('cacheDir');
-  const cacheDir =
-    flags.cacheDir ??
-    env.SKILLAUDIT_CACHE_DIR ??
-    (fileCacheDir ? resolve(fileCacheDir.dir, fileCacheDir.value) : undefined) ??
-    join(env.XDG_CACHE_HOME || join(home, '.cache'), 'skillaudit');
-  const noCache = flags.cache === false || env.SKILLAUDIT_NO_CACHE === '1';
+  const cache = cacheFrom(flags, { env, cwd, home, fromFile });
   const timeoutSeconds = timeoutFor(spec, env, fromFile('timeoutSeconds')?.value);
 
   // The lower file's prices fill in what the project file does not set.
@@ -106,8 +100,8 @@ export function resolveModelSettings(
     apiKey: env[vars.key] || undefined,
     maxCost: maxCostText === undefined ? undefined : parseCostCap(String(maxCostText)),
     timeoutMs: timeoutSeconds * 1000,
-    cacheDir: resolve(cwd, cacheDir),
-    useCache: !noCache,
+    cacheDir: cache.dir,
+    useCache: cache.use,
     prices,
   };
 }
@@ -141,6 +135,31 @@ export function resolveJudgeSettings(
 }
 
 /** The environment, folders and config files settings are read from; `fromFile` takes the first file setting a key. */
+/**
+ * The cache folder (model responses and scan results) and whether to use it: `--cache-dir`,
+ * `SKILLAUDIT_CACHE_DIR`, a config file's `cacheDir`, else `$XDG_CACHE_HOME/skillaudit` (`~/.cache`);
+ * `--no-cache` or `SKILLAUDIT_NO_CACHE=1` turn it off.
+ */
+export function resolveCache(
+  flags: Pick<ModelFlags, 'cacheDir' | 'cache'>,
+  context?: Partial<SettingsContext>,
+): { dir: string; use: boolean } {
+  return cacheFrom(flags, loadSources(context));
+}
+
+function cacheFrom(
+  flags: Pick<ModelFlags, 'cacheDir' | 'cache'>,
+  { env, cwd, home, fromFile }: Pick<ReturnType<typeof loadSources>, 'env' | 'cwd' | 'home' | 'fromFile'>,
+): { dir: string; use: boolean } {
+  const fileCacheDir = fromFile('cacheDir');
+  const dir =
+    flags.cacheDir ??
+    env.SKILLAUDIT_CACHE_DIR ??
+    (fileCacheDir ? resolve(fileCacheDir.dir, fileCacheDir.value) : undefined) ??
+    join(env.XDG_CACHE_HOME || join(home, '.cache'), 'skillaudit');
+  return { dir: resolve(cwd, dir), use: flags.cache !== false && env.SKILLAUDIT_NO_CACHE !== '1' };
+}
+
 function loadSources(context: Partial<SettingsContext> | undefined) {
   const env = context?.env ?? process.env;
   const cwd = context?.cwd ?? process.cwd();

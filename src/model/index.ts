@@ -32,6 +32,7 @@ export {
   type ModelFlags,
   type ModelSettings,
   normaliseBaseUrl,
+  resolveCache,
   resolveJudgeSettings,
   resolveModelSettings,
   type SettingsContext,

@@ -1,8 +1,10 @@
 import { availableParallelism } from 'node:os';
 import type { Skill } from '../core/types.js';
 import { type IntakeOptions, withSource } from '../intake/index.js';
+import type { ScanCache } from '../store/scan-cache.js';
 import type { UserErrorCode } from '../util/errors.js';
 import type { ScanOptions, SkillScan } from './engine/scan.js';
+import { scanCacheKeyer } from './scan-cache-key.js';
 import { type ScanOutcome, ScanPool } from './scan-pool.js';
 import type { Baseline } from './suppress.js';
 
@@ -18,6 +20,8 @@ export interface SkillScanResult {
   /** The skill as loaded, text included: only with `keepSkills`. */
   skill?: Skill;
   scan?: SkillScan;
+  /** The scan was read from the cache: nothing the scan reads had changed since it was stored. */
+  cached?: true;
   error?: { code: UserErrorCode | 'SCAN_FAILED'; message: string };
 }
 
@@ -35,6 +39,19 @@ export interface ScanSourceOptions {
   onProgress?: (done: number, total: number) => void;
   /** Keep each skill, text included, in its result (a model review reads it); else it is released. */
   keepSkills?: boolean;
+  /** Scans of unchanged skills are read from here, and new ones written to it (scan-cache-key.ts). */
+  cache?: ScanCache | null;
+}
+
+/** Whether a cached value is a scan (a row from another build or a damaged one is a miss). */
+function isScan(value: unknown): value is SkillScan {
+  const v = value as Partial<SkillScan> | null;
+  return !!v && Array.isArray(v.findings) && typeof v.status === 'string' && Array.isArray(v.notes);
+}
+
+/** A scan cut short by the time budget depends on the machine's load: it is not kept. */
+function cacheable(scan: SkillScan): boolean {
+  return !scan.notes.some((n) => n.includes("the scan's time budget"));
 }
 
 /** Lets a scanned skill's text go: the handle lists every skill to the end, but nothing reads it again. */
@@ -55,38 +72,68 @@ export async function scanSource(
   };
   const outcomes = new Map<number, ScanOutcome>();
   const ids = new Map<Skill, number>();
+  const cache = options.cache ?? null;
+  const keyOf = cache ? scanCacheKeyer(scanOptions) : null;
+  /** Skills whose scan came from the cache, and the keys of those scanned now. */
+  const cached = new Map<Skill, SkillScan>();
+  const keys = new Map<Skill, string>();
+  const progress = () => options.onProgress?.(outcomes.size + cached.size, ids.size + cached.size);
   const pool = new ScanPool({
     maxWorkers: Math.max(1, options.workers ?? availableParallelism()) - 1,
     scan: scanOptions,
     onDone: (id, outcome, skill) => {
       outcomes.set(id, outcome);
       if (!options.keepSkills) releaseText(skill);
-      options.onProgress?.(outcomes.size, ids.size);
+      progress();
     },
   });
+  const add = (skill: Skill) => {
+    const key = keyOf?.(skill);
+    const hit = key ? cache!.get(key) : null;
+    if (isScan(hit)) {
+      cached.set(skill, hit);
+      if (!options.keepSkills) releaseText(skill);
+      progress();
+      return;
+    }
+    if (key) keys.set(skill, key);
+    ids.set(skill, pool.add(skill));
+  };
   const scanning = pool.run();
   try {
     const intake: IntakeOptions = {
       ...options.intake,
       onSkill: (entry) => {
-        if (entry.ok) ids.set(entry.skill, pool.add(entry.skill));
+        if (entry.ok) add(entry.skill);
       },
-      onDiscovered: (count) => pool.expect(count),
+      // With a cache, workers start only once enough skills missed it (the pool counts what it is given).
+      onDiscovered: (count) => {
+        if (!cache) pool.expect(count);
+      },
       beforeLoad: () => pool.room(),
     };
     return await withSource(source, intake, async (handle) => {
       // Every skill is queued: wait for the scans before the handle (and any temporary folder) goes away.
       pool.close();
       await scanning;
+      if (cache) {
+        const fresh = [...keys].flatMap(([skill, key]) => {
+          const outcome = outcomes.get(ids.get(skill)!);
+          return outcome && !('error' in outcome) && cacheable(outcome) ? [[key, outcome] as const] : [];
+        });
+        cache.putMany(fresh);
+      }
       return handle.skills.map((entry): SkillScanResult => {
         if (!entry.ok) return { path: handle.where(entry.path), name: null, error: entry.error };
         const { skill } = entry;
-        // The pool has finished: every queued skill has an outcome.
-        const outcome = outcomes.get(ids.get(skill)!)!;
+        // The pool has finished: every queued skill has an outcome, or the cache gave one.
+        const hit = cached.get(skill);
+        const outcome = hit ?? outcomes.get(ids.get(skill)!)!;
         return {
           path: handle.where(skill.provenance.subdir),
           name: skill.name || skill.folderName,
           ...(options.keepSkills ? { skill } : {}),
+          ...(hit ? { cached: true as const } : {}),
           ...('error' in outcome
             ? { error: { code: 'SCAN_FAILED' as const, message: outcome.error } }
             : { scan: outcome }),

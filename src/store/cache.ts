@@ -4,6 +4,27 @@ import Database from 'better-sqlite3';
 import { errorMessage, UserError } from '../util/errors.js';
 
 /**
+ * One SQLite file of a cache folder, in WAL mode so parallel workers and processes can share it. A folder that
+ * cannot be opened is the user's to fix: the error names it and the flags that change it.
+ */
+export function openCacheFile(dir: string, file: string, what: string): Database.Database {
+  try {
+    mkdirSync(dir, { recursive: true });
+    const db = new Database(join(dir, file));
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('synchronous = NORMAL');
+    return db;
+  } catch (error) {
+    throw new UserError(
+      'UNREADABLE',
+      `cannot open the ${what} in ${dir}: ${errorMessage(error)} (use --cache-dir or --no-cache)`,
+      dir,
+    );
+  }
+}
+
+/**
  * The model-response cache: one SQLite file (WAL, so parallel workers and processes can share it) mapping a
  * request key (sha256 of the normalised request) to the stored response JSON. A re-run of the same requests
  * is answered from here, costs nothing and reproduces the earlier answers exactly.
@@ -30,20 +51,7 @@ export class ResponseCache {
 
   /** Opens (creating when needed) `<dir>/responses.sqlite`. */
   static open(dir: string): ResponseCache {
-    try {
-      mkdirSync(dir, { recursive: true });
-      const db = new Database(join(dir, 'responses.sqlite'));
-      db.pragma('journal_mode = WAL');
-      db.pragma('busy_timeout = 5000');
-      db.pragma('synchronous = NORMAL');
-      return new ResponseCache(db);
-    } catch (error) {
-      throw new UserError(
-        'UNREADABLE',
-        `cannot open the response cache in ${dir}: ${errorMessage(error)} (use --cache-dir or --no-cache)`,
-        dir,
-      );
-    }
+    return new ResponseCache(openCacheFile(dir, 'responses.sqlite', 'response cache'));
   }
 
   /** The stored value, or null when absent or unreadable (a damaged row is a miss, not an error). */

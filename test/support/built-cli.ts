@@ -35,11 +35,13 @@ export function runBuilt(args: string[], cwd: string, env: Record<string, string
   });
 }
 
-/** stderr without the progress lines a non-terminal run prints (`skillaudit: <what> (<n> s)`): what is left are
- * warnings and errors. */
+/** stderr without the progress lines a non-terminal run prints (`skillaudit: <what> (<n> s)`) and the count of
+ * scans read from the cache: what is left are warnings and errors. */
 export function withoutProgress(stderr: string): string {
   return stderr
     .split('\n')
-    .filter((l) => !/^skillaudit: .* \(\d+ s\)$/.test(l))
+    .filter(
+      (l) => !/^skillaudit: .* \(\d+ s\)$/.test(l) && !/^skillaudit: \d+ of \d+ skills unchanged/.test(l),
+    )
     .join('\n');
 }

@@ -24,7 +24,7 @@ describe('shortened Node waits', () => {
     expect(run(probe.replace('DELAY', '2700000'))).toBe('100');
     const t = run(
       'const i = setInterval(() => {}, 90000); console.log(i._idleTimeout); clearInterval(i);' +
-        "const r0 = process.hrtime.bigint(), t0 = Date.now(), p0 = performance.now();" +
+        'const r0 = process.hrtime.bigint(), t0 = Date.now(), p0 = performance.now();' +
         "require('node:timers/promises').setTimeout(3600000)" +
         ".then(() => require('node:util').promisify(setTimeout)(600000))" +
         '.then(() => console.log(process.hrtime.bigint() - r0 < 5_000_000_000n, Date.now() - t0 >= 4_200_000, performance.now() - p0 >= 4_200_000));',
