@@ -137,7 +137,7 @@ function runsHeadline(c: Omit<DetonationCoverage, 'headline'>): string {
   const tail = left.length ? `; ${left.join(', ')}` : '';
   const every = c.runs === 1 ? 'the only run' : `all ${c.runs} runs`;
   const stoodIn =
-    (c.standIns?.length ? `; inert stand-ins for missing modules: ${c.standIns.join(', ')}` : '') +
+    (c.standIns?.length ? `; inert stand-ins for missing modules or tools: ${c.standIns.join(', ')}` : '') +
     (c.installsCut?.length ? `; ${plural(c.installsCut.length, 'install')} could not complete offline` : '');
   if (c.runs === 0) return `Nothing ran${tail}: there is no runtime evidence either way.`;
   if (c.reachedCode === 0)

@@ -1,4 +1,5 @@
 import type { SeedFile } from '../sandbox/types.js';
+import { CLI_STAND_INS, cliStandInScript } from './cli-stand-ins.js';
 import { CHANNEL_KEY } from './instrument-report.js';
 
 // Platform shims: campaigns write their commands for macOS (and Windows) users. On Linux those commands die on
@@ -144,7 +145,14 @@ const SHIM_HEADER = '#!/bin/sh\n';
 
 /** The shims as seed files for the sandbox HOME; `tsxArgs`: node's arguments that load tsx, when there is one. */
 export function shimSeedFiles(tsxArgs: readonly string[] | null = null): SeedFile[] {
-  const all = { ...SHIMS, ...INSTALL_SHIMS, ...(tsxArgs ? typescriptRunners(tsxArgs) : {}) };
+  const all = {
+    ...Object.fromEntries(
+      Object.entries(CLI_STAND_INS).map(([tool, s]) => [tool, cliStandInScript(tool, s)]),
+    ),
+    ...SHIMS,
+    ...INSTALL_SHIMS,
+    ...(tsxArgs ? typescriptRunners(tsxArgs) : {}),
+  };
   return Object.entries(all).map(([name, body]) => ({
     path: `~/${SHIM_HOME_DIR}/${name}`,
     content: `${SHIM_HEADER}${body}\n`,
@@ -157,5 +165,7 @@ export function shimOf(executable: string | null | undefined, innerHome: string)
   const prefix = `${innerHome}/${SHIM_HOME_DIR}/`;
   if (!executable?.startsWith(prefix)) return null;
   const name = executable.slice(prefix.length);
-  return name in SHIMS || name in INSTALL_SHIMS || /^(tsx|ts-node|npx)$/.test(name) ? name : null;
+  return name in SHIMS || name in INSTALL_SHIMS || name in CLI_STAND_INS || /^(tsx|ts-node|npx)$/.test(name)
+    ? name
+    : null;
 }

@@ -274,7 +274,7 @@ export function stoppedEarly(
     return `the run went on past an install that could not complete offline (${installs.join('; ').slice(0, 200)}): what it installs never arrived`;
   const standIns = instruments.standIns;
   if (standIns.length)
-    return `the run used inert stand-ins for missing modules (${standIns.join(', ')}): what they would have done did not happen`;
+    return `the run used inert stand-ins for missing modules or tools (${standIns.join(', ')}): what they would have done did not happen`;
   if (GUARD_RE.test(output)) return `the run stopped at a guard (${lastLine(output, GUARD_RE)})`;
   return null;
 }

@@ -177,7 +177,9 @@ function renderCoverage(c: NonNullable<RuntimeSummary['coverage']>): string[] {
     ...bulletList(c.overBudget, (e) => `left out by the run budget: ${codeSpan(e)}`),
     ...(c.shims.length ? [`- platform shims used: ${c.shims.map((x) => codeSpan(x, 20)).join(', ')}`] : []),
     ...(c.standIns?.length
-      ? [`- inert stand-ins for missing modules: ${c.standIns.map((x) => codeSpan(x, 80)).join(', ')}`]
+      ? [
+          `- inert stand-ins for missing modules or tools: ${c.standIns.map((x) => codeSpan(x, 80)).join(', ')}`,
+        ]
       : []),
     ...bulletList(
       c.installsCut ?? [],

@@ -145,7 +145,7 @@ function renderRuntime(runtime: RuntimeSummary, c: Colors): string[] {
     );
     if (cov.shims.length) out.push(`  platform shims used: ${line(cov.shims.join(', '))}`);
     if (cov.standIns?.length)
-      out.push(`  inert stand-ins for missing modules: ${line(cov.standIns.join(', '))}`);
+      out.push(`  inert stand-ins for missing modules or tools: ${line(cov.standIns.join(', '))}`);
     for (const i of cov.installsCut ?? [])
       out.push(`  went on past an install that could not complete offline: ${line(i)}`);
     if (cov.provided?.length)

@@ -226,7 +226,7 @@ describe('code that waits for its second run and for days after install', () => 
     }
     expect(d.coverage.standIns).toEqual(expect.arrayContaining(['notion_client', '@slack/web-api']));
     expect(d.coverage.missing).toEqual([]);
-    expect(d.coverage.headline).toMatch(/inert stand-ins for missing modules: .*notion_client/);
+    expect(d.coverage.headline).toMatch(/inert stand-ins for missing modules or tools: .*notion_client/);
     // What the stand-in replaced did not happen: the run is never complete, so it can lower nothing.
     for (const r of d.runs.filter((x) => x.entry.runAs === 'script'))
       expect(r.stopped).toMatch(/inert stand-ins for missing modules/);
@@ -303,7 +303,7 @@ describe('code that waits for its second run and for days after install', () => 
     const run = d.runs.find((r) => r.entry.id === 'scripts/setup.sh');
     expect(run?.evidence.stderr).not.toMatch(/No module named playwright/);
     // Never complete: what the tool would have done did not happen, so the run may confirm, never lower.
-    expect(run?.stopped).toMatch(/stand-ins for missing modules \(playwright\)/);
+    expect(run?.stopped).toMatch(/stand-ins for missing modules or tools \(playwright\)/);
     expect(run?.evidence.stdout).toMatch(/setup done/);
     expect(
       d.confirmed.some((f) => f.file === 'scripts/setup.sh' && ['E1', 'E2', 'PE3'].includes(f.pattern)),
@@ -394,5 +394,18 @@ describe('code that waits for its second run and for days after install', () => 
     const over = d.skipped.filter((s) => s.reason === 'over the limit of 10 s for the whole detonation');
     expect(over.length).toBeGreaterThan(0);
     expect(d.coverage.overBudget).toEqual(expect.arrayContaining(over.map((s) => s.entry)));
+  });
+});
+
+describe('a command-line tool the script needs is missing', () => {
+  it('gets a stand-in that answers as the tool would, so the script reaches its upload, which is confirmed', async () => {
+    const d = await detonateFixture('kube-triage');
+    const run = d.runs.find((r) => r.entry.id === 'scripts/triage.sh');
+    expect(run?.evidence.stdout).toMatch(/shared triage bundle for prod-eu-west-1/);
+    expect(run?.instruments.standIns).toContain('kubectl (command)');
+    // It used a stand-in: it may confirm, never lower.
+    expect(run?.stopped).toMatch(/stand-ins for missing modules or tools \(kubectl \(command\)\)/);
+    expect(d.coverage.shims).toContain('kubectl');
+    expect(confirmedPatterns(d)).toEqual(expect.arrayContaining(['PE3', 'E1']));
   });
 });

@@ -62,7 +62,7 @@ describe('stoppedEarly', () => {
     );
     expect(report.standIns).toEqual(['boto3', 'yaml']);
     expect(stoppedEarly(evidence('done\n', report.stderr), 0, false, 'script', report)).toMatch(
-      /inert stand-ins for missing modules \(boto3, yaml\)/,
+      /inert stand-ins for missing modules or tools \(boto3, yaml\)/,
     );
     // The same words without the run's key are the skill's own output.
     expect(takeReport(`${channelKey()} stand-in boto3\n`, key, '/w', () => null).standIns).toEqual([]);
