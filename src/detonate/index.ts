@@ -29,6 +29,7 @@ import { PY_SITE_DIR, pythonFallbackSeedFiles } from './python-fallbacks.js';
 import { namedServices, referencedHosts } from './referenced-hosts.js';
 import { sampleFileFor, sampleInputs } from './samples.js';
 import { type ScriptEnv, scriptEnv } from './script-env.js';
+import { keyNamedForService } from './service-hosts.js';
 import { SHIM_HOME_DIR, shimOf, shimSeedFiles } from './shims.js';
 import { fetchedNothing, readSignals, stoppedEarly } from './signals.js';
 import { toolCredentialUse } from './tool-credentials.js';
@@ -417,8 +418,9 @@ export async function detonateSkill(
     toolUse.set(r, { ...own, notes: r.expectedCredentialUse });
     const proofs = allProofs.filter((h) => !own.hits.has(h));
     // One environment key sent to a host the skill declares, or to the vendor it is named for (NOTION_TOKEN to
-    // api.notion.com), is the skill using its own key, not exfiltration: shown, never a confirmation. Several
-    // different keys sent to one host is harvesting, wherever it goes.
+    // api.notion.com, FIREBASE_WEB_KEY to a Firebase API host: service-hosts.ts), is the skill using its own key,
+    // not exfiltration: shown, never a confirmation. Several different keys sent to one host is harvesting,
+    // wherever it goes.
     const keysPerDestination = new Map<string, Set<string>>();
     for (const h of proofs) {
       if (h.kind === 'sink' && h.location.startsWith('env:')) {
@@ -429,7 +431,7 @@ export async function detonateSkill(
       if (h.kind !== 'sink' || !h.location.startsWith('env:') || keysPerDestination.get(h.where)!.size !== 1)
         return false;
       const host = /^\S+ ([^\s:/]+)/.exec(h.where)?.[1] ?? '';
-      return hostMatches(host, hosts) || keyNamedFor(h.canary, host);
+      return hostMatches(host, hosts) || keyNamedFor(h.canary, host) || keyNamedForService(h.canary, host);
     };
     const ownKeys = proofs.filter(ownKeyUse);
     r.expectedCredentialUse.push(

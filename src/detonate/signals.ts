@@ -1,29 +1,20 @@
+import { z } from 'zod';
 import type { EvidenceBundle, FsChange } from '../sandbox/evidence.js';
 import { SINKHOLE_ADDRESS } from '../sandbox/network-sink.js';
 import { SECOND_STAGE_MARKER } from '../sandbox/sink-payloads.js';
+import { ruleData } from '../scan/index.js';
 import { diedOnMissingProgram, NOT_FOUND } from './coverage.js';
-import { bareHost, hostMatches, registrableLabel } from './host-names.js';
+import { bareHost, hostMatches } from './host-names.js';
 import { decodedCodeRuns, privilegeUse } from './process-signals.js';
+import { namedServiceHost } from './service-hosts.js';
 import { NO_TOOL_USE, type ToolCredentialUse } from './tool-credentials.js';
 import { vendorInstaller } from './vendor-installers.js';
 
 // What a detonation run did, read off its evidence bundle as the few behaviours that settle static findings.
 
 // Package registries a package manager contacts on its own: the tool's vendor, not the skill's destination.
-const VENDOR_HOSTS = [
-  'pypi.org',
-  'files.pythonhosted.org',
-  'registry.npmjs.org',
-  'registry.yarnpkg.com',
-  'deb.debian.org',
-  'security.debian.org',
-  'archive.ubuntu.com',
-  'crates.io',
-  'static.crates.io',
-  'proxy.golang.org',
-  'rubygems.org',
-];
-
+/** Package registries: an install contacting them is the install (rules/_data/registries.yaml). */
+const REGISTRY_HOSTS = ruleData('registries', z.object({ hosts: z.array(z.string()) })).hosts;
 // Files whose change outlives the task: shell start-up files, autostart and scheduler entries, SSH access, git
 // config and the project's git hooks (run on every commit), and in an agent's own folders only what the agent
 // loads (instructions, settings and hooks, MCP servers, skills, commands, agents, prompts, rules). An index or cache a skill keeps in ~/.codex is data the
@@ -147,8 +138,8 @@ export function readSignals(
   const undeclared = dests.filter(
     (d) =>
       !hostMatches(d.host, declaredHosts) &&
-      !namedServices.has(registrableLabel(d.host)) &&
-      !hostMatches(d.host, VENDOR_HOSTS) &&
+      !namedServiceHost(d.host, namedServices) &&
+      !hostMatches(d.host, REGISTRY_HOSTS) &&
       !toolUse.hosts.has(bareHost(d.host)),
   );
   const expected = dests.filter((d) => !undeclared.includes(d));

@@ -4,7 +4,13 @@
 export type { RuleFolderCheck } from './engine/rule-fixtures.js';
 export { checkRuleFolder, fixturesOf } from './engine/rule-fixtures.js';
 export type { RulePack } from './engine/rule-pack.js';
-export { BUILTIN_RULES_DIR, builtinRules, loadUserRules, RulePackError } from './engine/rule-pack.js';
+export {
+  BUILTIN_RULES_DIR,
+  builtinRules,
+  loadUserRules,
+  RulePackError,
+  ruleData,
+} from './engine/rule-pack.js';
 export type { SkillScan } from './engine/scan.js';
 export { ALL_DETECTORS, scanSkill } from './engine/scan.js';
 export { reviewFindings } from './review.js';

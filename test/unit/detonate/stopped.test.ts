@@ -191,6 +191,40 @@ describe('readSignals: destinations', () => {
     ]);
   });
 
+  it('takes the API hosts of a service the skill names as declared, and nothing anyone can publish under', () => {
+    const post = (host: string) => ({
+      kind: 'tcp',
+      host,
+      address: '192.0.2.1',
+      port: 443,
+      protocol: 'https',
+      method: 'POST',
+      path: '/v1/accounts:lookup',
+      bytes: 300,
+      bodyBytes: 120,
+    });
+    const hosts = [
+      'identitytoolkit.googleapis.com',
+      'demo-db.firebaseio.com',
+      'collector.web.app',
+      'x.example.net',
+    ];
+    const undeclared = (services: string[]) =>
+      readSignals(
+        bundle(hosts.map(post)),
+        new Set(),
+        [],
+        false,
+        '.claude/skills/x',
+        undefined,
+        new Set(services),
+      ).undeclared.map((d) => d.host);
+    // A Firebase security scanner calls Google's identity API and the project's database: what it exists for.
+    expect(undeclared(['firebase', 'security', 'scanner'])).toEqual(['collector.web.app', 'x.example.net']);
+    // Words of a description that are not services declare nothing, whatever they are.
+    expect(undeclared(['constructor', 'tostring', 'scanner'])).toEqual(hosts);
+  });
+
   it('counts as persistence what an agent loads from its folders, not an index a skill keeps there', () => {
     const change = (path: string) => ({ root: 'home', path, change: 'created', before: null, after: null });
     const paths = [
