@@ -24,6 +24,17 @@ export function openCacheFile(dir: string, file: string, what: string): Database
   }
 }
 
+/** A cache row's stored JSON, or null when absent or unreadable (a damaged row is a miss, not an error). */
+export function storedValue(select: Database.Statement<[string], { value: string }>, key: string): unknown {
+  const row = select.get(key);
+  if (!row) return null;
+  try {
+    return JSON.parse(row.value) as unknown;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The model-response cache: one SQLite file (WAL, so parallel workers and processes can share it) mapping a
  * request key (sha256 of the normalised request) to the stored response JSON. A re-run of the same requests
@@ -54,15 +65,8 @@ export class ResponseCache {
     return new ResponseCache(openCacheFile(dir, 'responses.sqlite', 'response cache'));
   }
 
-  /** The stored value, or null when absent or unreadable (a damaged row is a miss, not an error). */
   get(key: string): unknown {
-    const row = this.selectStmt.get(key);
-    if (!row) return null;
-    try {
-      return JSON.parse(row.value) as unknown;
-    } catch {
-      return null;
-    }
+    return storedValue(this.selectStmt, key);
   }
 
   put(key: string, meta: { provider: string; model: string }, value: unknown): void {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { openCacheFile } from './cache.js';
+import { openCacheFile, storedValue } from './cache.js';
 
 /**
  * The scan-result cache: `<dir>/scans.sqlite` maps a key (the skill's content, the scanner's code and rules, the
@@ -27,15 +27,9 @@ export class ScanCache {
     return new ScanCache(openCacheFile(dir, 'scans.sqlite', 'scan cache'));
   }
 
-  /** The stored scan, or null when absent or unreadable (a damaged row is a miss, not an error). */
+  /** The stored scan, or null (cache.ts storedValue). */
   get(key: string): unknown {
-    const row = this.selectStmt.get(key);
-    if (!row) return null;
-    try {
-      return JSON.parse(row.value) as unknown;
-    } catch {
-      return null;
-    }
+    return storedValue(this.selectStmt, key);
   }
 
   /** Stores scans in one transaction: a corpus's results cost one commit. */
