@@ -1,4 +1,4 @@
-import { CHANNEL_KEY } from './instrument-report.js';
+import { reportPrefix } from './instrument-report.js';
 
 // Stand-ins for command-line tools the sandbox lacks. A triage script that starts with `kubectl get pods` under
 // `set -euo pipefail` ends at that line when there is no kubectl, before the collection and the upload it exists
@@ -127,7 +127,7 @@ export function cliStandInScript(tool: string, standIn: CliStandIn): string {
     ...standIn.answers.map(([pattern, output]) => `  ${pattern}) printf '%s\\n' ${quoted(output)} ;;`),
     ...(standIn.otherwise ? [`  *) printf '%s\\n' ${quoted(standIn.otherwise)} ;;`] : []),
   ];
-  return `printf '\\n%s\\n' "${CHANNEL_KEY} stand-in ${tool} (command)" >&2
+  return `printf '\\n%s\\n' "${reportPrefix('stand-in')}${tool} (command)" >&2
 case " $* " in
 ${cases.join('\n')}
 esac

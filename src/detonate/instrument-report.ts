@@ -50,7 +50,13 @@ export interface InstrumentReport {
 /** The lines of a skill file as the sandbox has it, or null when unknown (a file the run made, a cut file). */
 export type FileLines = (file: string) => string[] | null;
 
-const KINDS = new Set(['lines', 'stand-in', 'install']);
+const KINDS = ['lines', 'stand-in', 'install'] as const;
+type ReportKind = (typeof KINDS)[number];
+
+/** How an instrument's report line starts (the key is filled in when the instrument is placed). */
+export function reportPrefix(kind: ReportKind): string {
+  return `${CHANNEL_KEY} ${kind} `;
+}
 
 /** Takes the report lines keyed with `key` out of a run's stderr. `root`: the skill's folder in the sandbox. */
 export function takeReport(
@@ -74,7 +80,7 @@ export function takeReport(
   const lines: Record<string, Set<number>> = {};
   for (const line of stderr.split('\n')) {
     const m = line.startsWith(`${key} `) ? /^(\S+) (.*)$/.exec(line.slice(key.length + 1)) : null;
-    if (!m || !KINDS.has(m[1]!)) {
+    if (!m || !(KINDS as readonly string[]).includes(m[1]!)) {
       kept.push(line);
       keptLength += line.length + 1;
       continue;

@@ -1,5 +1,5 @@
 import type { SeedFile } from '../sandbox/types.js';
-import { CHANNEL_KEY, SKILL_ROOT } from './instrument-report.js';
+import { reportPrefix, SKILL_ROOT } from './instrument-report.js';
 
 // Which lines of the skill's Python, JavaScript and shell code a run executed. A run that ended cleanly says
 // nothing about a line it never reached: code behind a guard the sandbox did not pass (`if not configured:
@@ -10,7 +10,7 @@ import { CHANNEL_KEY, SKILL_ROOT } from './instrument-report.js';
 // (instrument-report.ts), one file a line. A run whose code replaced the exit hook (its own `trap … EXIT`)
 // reports nothing, and a run that reports nothing lowers nothing.
 
-const NOTE = `${CHANNEL_KEY} lines `;
+const NOTE = reportPrefix('lines');
 
 /** Appended to the sandbox's sitecustomize. Tracing costs a prefix test per call outside the skill's files. */
 export const PYTHON_LINE_TRACE = `

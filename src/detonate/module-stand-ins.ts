@@ -1,5 +1,5 @@
 import type { SeedFile } from '../sandbox/types.js';
-import { CHANNEL_KEY } from './instrument-report.js';
+import { reportPrefix } from './instrument-report.js';
 
 // Stand-ins for third-party modules the sandbox lacks. A script that imports `yaml`, `boto3` or `slack_sdk`
 // dies at its first line when the module is not installed, so none of its code is observed. An import that
@@ -13,7 +13,7 @@ import { CHANNEL_KEY } from './instrument-report.js';
 // optional dependency's fallback still runs. Each stand-in is reported on the instruments' channel
 // (instrument-report.ts), once.
 
-const STAND_IN_NOTE = `${CHANNEL_KEY} stand-in `;
+const STAND_IN_NOTE = reportPrefix('stand-in');
 
 /** Where the Node.js preload lives, relative to HOME; NODE_OPTIONS requires it. */
 export const NODE_STAND_IN_FILE = '.local/lib/node-fallback/stand-ins.cjs';

@@ -1,6 +1,6 @@
 import type { SeedFile } from '../sandbox/types.js';
 import { CLI_STAND_INS, cliStandInScript } from './cli-stand-ins.js';
-import { CHANNEL_KEY } from './instrument-report.js';
+import { reportPrefix } from './instrument-report.js';
 
 // Platform shims: campaigns write their commands for macOS (and Windows) users. On Linux those commands die on
 // a spelling (`base64 -D`, `open`, `osascript`, `| zsh`) before the payload runs, so the sandbox would record
@@ -107,7 +107,7 @@ ${MISSING('powershell', 'PowerShell (pwsh)')}`,
 // install && node scripts/run.js` or a script's `set -e` then stops before its own code. So a failed install says
 // so on stderr (INSTALL_NOTE: the run is never counted complete, signals.ts) and lets the command go on, as it
 // would on a machine with the packages; what they would have done is missing (module stand-ins cover imports).
-export const INSTALL_NOTE = `${CHANNEL_KEY} install `;
+export const INSTALL_NOTE = reportPrefix('install');
 const INSTALL = (tool: string, paths: string, installs: string) =>
   `real=; for p in ${paths}; do [ -x "$p" ] && { real=$p; break; }; done
 [ -n "$real" ] || { ${MISSING(tool, tool)}; }

@@ -12,8 +12,7 @@ import { vendorInstaller } from './vendor-installers.js';
 
 // What a detonation run did, read off its evidence bundle as the few behaviours that settle static findings.
 
-// Package registries a package manager contacts on its own: the tool's vendor, not the skill's destination.
-/** Package registries: an install contacting them is the install (rules/_data/registries.yaml). */
+/** Package registries a package manager contacts on its own: the install, not the skill's choice (rules/_data). */
 const REGISTRY_HOSTS = ruleData('registries', z.object({ hosts: z.array(z.string()) })).hosts;
 // Files whose change outlives the task: shell start-up files, autostart and scheduler entries, SSH access, git
 // config and the project's git hooks (run on every commit), and in an agent's own folders only what the agent

@@ -3,7 +3,7 @@ import type { Skill } from '../core/types.js';
 import { type IntakeOptions, withSource } from '../intake/index.js';
 import type { ScanCache } from '../store/scan-cache.js';
 import type { UserErrorCode } from '../util/errors.js';
-import type { ScanOptions, SkillScan } from './engine/scan.js';
+import { BUDGET_SPENT, type ScanOptions, type SkillScan } from './engine/scan.js';
 import { scanCacheKeyer } from './scan-cache-key.js';
 import { type ScanOutcome, ScanPool } from './scan-pool.js';
 import type { Baseline } from './suppress.js';
@@ -51,7 +51,7 @@ function isScan(value: unknown): value is SkillScan {
 
 /** A scan cut short by the time budget depends on the machine's load: it is not kept. */
 function cacheable(scan: SkillScan): boolean {
-  return !scan.notes.some((n) => n.includes("the scan's time budget"));
+  return !scan.notes.some((n) => n.includes(BUDGET_SPENT));
 }
 
 /** Lets a scanned skill's text go: the handle lists every skill to the end, but nothing reads it again. */

@@ -55,6 +55,8 @@ export interface ScanOptions {
  * detector that is running is not interrupted: the budget is checked before each one starts.
  */
 export const SKILL_BUDGET_MS = 30_000;
+/** Words of the note a scan cut short by its budget carries (scan-source.ts does not cache such a scan). */
+export const BUDGET_SPENT = "the scan's time budget";
 
 export interface SkillScan {
   findings: Finding[];
@@ -344,7 +346,7 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
   }
   for (const [path, names] of run.skipped) {
     notes.push(
-      `incomplete analysis: the scan's time budget (${budgetMs / 1000} s) was spent; ${path} was not read by ${[...names].join(', ')}`,
+      `incomplete analysis: ${BUDGET_SPENT} (${budgetMs / 1000} s) was spent; ${path} was not read by ${[...names].join(', ')}`,
     );
   }
   for (const path of nestedSkillFiles(skill))
