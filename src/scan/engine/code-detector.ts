@@ -4,6 +4,7 @@
 // found as it would be in one file.
 
 import type { Rule } from '../../core/rule.js';
+import type { Skill } from '../../core/types.js';
 import { analyseCode } from '../code/analyse.js';
 import { clamp, dedupe, isTestPath, TEST_NOTE, TEST_WEIGHT } from '../code/hits.js';
 import type { CodeModel } from '../code/model.js';
@@ -35,8 +36,10 @@ export function codeDetector(
   };
 }
 
-// A program's hits, per detector, computed once and shared by every file of the program.
-const programCache = new WeakMap<CodeModel, Map<string, Hit[]>>();
+// A program's hits, per detector, computed once and shared by every file of the program. Keyed by the skill as
+// well as the model: models are shared by text across skills, and the hits depend on the skill (the hosts it
+// names, which scripts it runs).
+const programCache = new WeakMap<Skill, WeakMap<CodeModel, Map<string, Hit[]>>>();
 
 /** The detector's hits over the whole program, as if it were one file the skill runs when any of it is run. */
 function wholeProgramHits(
@@ -46,10 +49,15 @@ function wholeProgramHits(
   program: Program,
   model: CodeModel,
 ): Hit[] {
-  let byDetector = programCache.get(model);
+  let bySkill = programCache.get(ctx.skill);
+  if (!bySkill) {
+    bySkill = new WeakMap();
+    programCache.set(ctx.skill, bySkill);
+  }
+  let byDetector = bySkill.get(model);
   if (!byDetector) {
     byDetector = new Map();
-    programCache.set(model, byDetector);
+    bySkill.set(model, byDetector);
   }
   let hits = byDetector.get(detector);
   if (!hits) {
