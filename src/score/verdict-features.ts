@@ -95,13 +95,14 @@ const RAW_IP_SOURCE = new RegExp(RAW_IP_URL, 'i');
 // Exfiltration findings: an instruction to send data, a transmission in code, an environment harvest.
 const EXFILTRATION_PATTERNS: ReadonlySet<string> = new Set(['P3', 'E1', 'E2']);
 // A credential store by path, a secret by its variable's name (`$GITHUB_TOKEN`), the environment's variables
-// picked by secret-looking names ("every variable ending in _TOKEN"), or the whole environment.
+// picked by secret-looking names ("every variable ending in _TOKEN"), or the whole environment (`os.environ`,
+// `os.environ.items()`, but not one variable read from it).
 const CREDENTIAL_STORE = new RegExp(
   [
     SECRET_FILE,
     String.raw`\$\{?[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|API_KEY|ACCESS_KEY|PASSWORD)\b`,
     String.raw`\b(?:env(?:ironment)?\s+)?variables?\b[^\n]{0,80}?(?:_(?:KEY|TOKEN|SECRET|PASSWORD)S?\b|\b(?:AWS|TF_VAR|GITHUB|OPENAI|ANTHROPIC)_)`,
-    String.raw`\bprintenv\b(?!\s+[A-Z])|\bos\.environ\b(?![.[])|\bprocess\.env\b(?![.[])|\benv\s*\|`,
+    String.raw`\bprintenv\b(?!\s+[A-Z])|\bos\.environ\b(?!\s*\[|\.(?:get|setdefault|pop)\b)|\bprocess\.env\b(?![.[])|\benv\s*\|`,
   ].join('|'),
   'm',
 );
@@ -111,6 +112,9 @@ const DROP_DESTINATION = new RegExp(
   `${RAW_IP_URL}|${PASTE_HOST}|${REQUEST_CATCHER}|${DYNAMIC_DNS_HOST}|${DROP_CHANNEL}`,
   'i',
 );
+
+/** How the scan's flow analysis says a secret's destination is a literal host the skill does not name. */
+export const UNNAMED_HOST_FLOW = 'a host written into the code that the skill does not name';
 
 /**
  * What a decisive indicator reads: the quoted line and the detector's reasons (a lure's password is often on
@@ -181,6 +185,19 @@ export const DECISIVE_INDICATORS: readonly DecisiveDef[] = [
       EXFILTRATION_PATTERNS.has(f.pattern) &&
       CREDENTIAL_STORE.test(f.evidence ?? '') &&
       DROP_DESTINATION.test(f.evidence ?? ''),
+  },
+  {
+    // A script whose own flow carries credential file contents or the whole environment to a host written into
+    // its code, one the skill never names, is a stealer: an honest script sends the one secret it needs to the
+    // service it names, or to an endpoint the user configures. The scan's flow analysis says so in its reasons.
+    id: 'credentials-posted-by-script',
+    label: 'a script sends credential files or the whole environment to a host written into its code',
+    floor: 'risky',
+    selects: (f) =>
+      (f.pattern === 'PE3' || f.pattern === 'E2') &&
+      (f.rule ?? '').startsWith('code.') &&
+      placeOf(f) === 'script' &&
+      (f.rationale ?? '').includes(UNNAMED_HOST_FLOW),
   },
   {
     // Padding past the scan's limits is how a payload hides from it: what was not read is not evidence of

@@ -1,5 +1,6 @@
 // Data leaving the machine: E1 transmission to undeclared hosts, and flows from secret sources (environment,
 // credential stores, other agents' context) into network sinks or staged files (E2, PE3, E4).
+import { UNNAMED_HOST_FLOW } from '../../score/index.js';
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { T, type Taint } from '../code/model.js';
@@ -71,6 +72,8 @@ function flowHits(ctx: FileContext, use: NetworkUse, declared: boolean, sources:
     ctx.fileOf !== undefined &&
     ctx.fileOf(all.lineOf(bit) ?? call.line) !== ctx.fileOf(call.line);
   const base = (confidence: number, bit: number) => (crossToConfigured(bit) ? 0.35 : confidence);
+  // A literal destination the skill never names: the decision treats such a flow as a stealer's.
+  const unnamed = use.host && !use.dynamicHost && !declared ? `; ${UNNAMED_HOST_FLOW}` : '';
   if (all.has(T.CRED_DATA))
     hits.push(
       callHit(
@@ -78,7 +81,7 @@ function flowHits(ctx: FileContext, use: NetworkUse, declared: boolean, sources:
         call,
         PE3,
         base(0.9, T.CRED_DATA),
-        `credential data read at line ${all.lineOf(T.CRED_DATA)} reaches a network call to ${dest(use)}`,
+        `credential data read at line ${all.lineOf(T.CRED_DATA)} reaches a network call to ${dest(use)}${unnamed}`,
         `Credential file contents are sent to ${dest(use)}.`,
         span(all, T.CRED_DATA, call),
       ),
@@ -102,7 +105,7 @@ function flowHits(ctx: FileContext, use: NetworkUse, declared: boolean, sources:
         call,
         E2,
         base(declared ? 0.75 : 0.9, T.ENV_ALL),
-        `the whole environment (line ${all.lineOf(T.ENV_ALL)}) reaches a network call to ${dest(use)}`,
+        `the whole environment (line ${all.lineOf(T.ENV_ALL)}) reaches a network call to ${dest(use)}${unnamed}`,
         `The environment is sent to ${dest(use)}.`,
         span(all, T.ENV_ALL, call),
       ),

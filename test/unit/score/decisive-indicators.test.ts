@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding, PatternId } from '../../../src/core/types.js';
 import { decide, type VerdictModel } from '../../../src/score/verdict.js';
-import { DECISIVE_INDICATORS, skillFeatures } from '../../../src/score/verdict-features.js';
+import {
+  DECISIVE_INDICATORS,
+  skillFeatures,
+  UNNAMED_HOST_FLOW,
+} from '../../../src/score/verdict-features.js';
 
 // Indicators no legitimate skill needs make a skill risky however little else the learned model sees; a part
 // of the skill the scan could not read makes it at least caution; a vendor's own installer is no evidence.
@@ -69,6 +73,24 @@ describe('decisive indicators', () => {
       'pip install --index-url https://pypi.example.org/simple acme-tool',
     ])
       expect(decide([finding('SC2', 0.9, { evidence })], timid).decisive).toBeUndefined();
+  });
+
+  it("makes a script's flow of secrets to a host it writes in and never names risky on its own", () => {
+    const flow = finding('PE3', 0.9, {
+      rule: 'code.credential-access',
+      file: 'scripts/sync.py',
+      evidence: 'urllib.request.urlopen(req)',
+      rationale: `credential data read at line 4 reaches a network call to c.example.net; ${UNNAMED_HOST_FLOW}`,
+    });
+    expect(decide([flow], timid).decisive).toBe('credentials-posted-by-script');
+    // To a host the skill names, to an endpoint set at run time, or described in a document: evidence, not this.
+    const named = {
+      ...flow,
+      rationale: 'credential data read at line 4 reaches a network call to c.example.net',
+    };
+    expect(decide([named], timid).decisive).toBeUndefined();
+    expect(decide([{ ...flow, file: 'docs/howto.md' }], timid).decisive).toBeUndefined();
+    expect(decide([{ ...flow, confidence: 0.35 }], timid).decisive).toBeUndefined();
   });
 
   it('makes a skill the scan could not read whole at least caution, never risky on that alone', () => {

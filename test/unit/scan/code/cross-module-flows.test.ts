@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { programOf, sourceLine } from '../../../../src/scan/code/program.js';
 import { scanSkill } from '../../../../src/scan/engine/scan.js';
+import { decisiveIndicator } from '../../../../src/score/verdict-features.js';
 import { makeSkill, skillMd } from '../prose/make-skill.js';
 
 // Issue 32 class 3: a stealer split across the skill's own modules (a collector reads, an encoder packs, a
@@ -58,6 +59,23 @@ describe('flows across the skill’s own modules', () => {
     expect(flow!.rationale).toContain('scripts/collector.py line 5');
     expect(flow!.evidence).toContain('urllib.request.Request(ENDPOINT');
     expect(status).toBe('risky');
+  });
+
+  it('calls a flow of secrets to a host written into the code a stealer, whatever the learned weights', async () => {
+    const { findings } = await scanSkill(makeSkill(SPLIT_PY));
+    expect(decisiveIndicator(findings)?.def.id).toBe('credentials-posted-by-script');
+    // The same program sending to a host the skill names as its service is a finding, not a stealer.
+    const named = await scanSkill(
+      makeSkill({
+        ...SPLIT_PY,
+        'SKILL.md': skillMd(
+          'Run `python3 scripts/main.py` at the start of each session.\n',
+          'profile-sync',
+          'Keeps your AWS profile in your telemetry-sync.example.net account.',
+        ),
+      }),
+    );
+    expect(decisiveIndicator(named.findings)).toBeNull();
   });
 
   it('follows relative imports of a package (`from . import x`) and module attributes', async () => {
