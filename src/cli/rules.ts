@@ -28,12 +28,37 @@ export async function userRulePacks(dirs: readonly string[] | undefined): Promis
   });
 }
 
+/**
+ * The user's indicator lists (`--indicators FILE`), checked before anything is scanned: a list that is not valid
+ * stops the command (exit 2) naming the file and the entry. Returns their absolute paths.
+ */
+export async function userIndicatorFiles(files: readonly string[] | undefined): Promise<string[]> {
+  if (!files?.length) return [];
+  const { readIndicatorFile, RulePackError } = await import('../scan/index.js');
+  return files.map((file) => {
+    const path = resolve(file);
+    try {
+      readIndicatorFile(path);
+      return path;
+    } catch (error) {
+      if (error instanceof RulePackError)
+        throw new UserError('INVALID_INDICATORS', error.message, error.file);
+      throw error;
+    }
+  });
+}
+
 /** `--rules <dir...>` for commands that scan. */
 export function addRulesOption(command: Command): Command {
-  return command.option(
-    '--rules <dir...>',
-    'also apply the rules of these folders (a folder of rule folders, <id>/rule.yaml; see docs/rules.md)',
-  );
+  return command
+    .option(
+      '--rules <dir...>',
+      'also apply the rules of these folders (a folder of rule folders, <id>/rule.yaml; see docs/rules.md)',
+    )
+    .option(
+      '--indicators <file...>',
+      'also treat the hosts, accounts, packages and file hashes in these lists as known-bad (YAML or JSON, the shape of rules/_data/indicators.yaml)',
+    );
 }
 
 interface Listed {

@@ -1,4 +1,5 @@
 import type { Finding, Skill } from '../core/types.js';
+import { KNOWN_INDICATOR_RULE } from './detectors/known-indicators.js';
 import {
   FREE_HOSTING_SUFFIXES,
   freeHostOf,
@@ -136,7 +137,8 @@ export function discountOwnVendor(skill: Skill, findings: Finding[]): void {
       f.rationale = `${f.rationale}; the secret goes to the service it belongs to`;
       continue;
     }
-    if (f.pattern !== 'SC2') continue;
+    // Known campaign infrastructure is nobody's own vendor, whatever the skill calls itself.
+    if (f.pattern !== 'SC2' || f.rule === KNOWN_INDICATOR_RULE.id) continue;
     const urls = [...linesOf(skill, f).matchAll(URL_RE)];
     if (!urls.length) continue;
     if (!urls.every((m) => isOwnInstaller(m[0], m[1]!, m[2] ?? '', subject))) continue;

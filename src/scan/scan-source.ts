@@ -31,6 +31,8 @@ export interface ScanSourceOptions {
   honourInline?: boolean;
   /** Rule packs of the user's own to apply with the built-in rules (`--rules DIR`). */
   ruleDirs?: readonly string[];
+  /** Known-bad indicator lists of the user's own to use with the built-in one (`--indicators FILE`). */
+  indicatorFiles?: readonly string[];
   /**
    * Threads that scan, the main thread included (0 or 1: the main thread alone). Defaults to the machine's
    * parallelism; workers start only when a corpus is large enough to repay their start-up.
@@ -69,6 +71,7 @@ export async function scanSource(
     ...(options.baseline ? { baseline: options.baseline } : {}),
     honourInline: options.honourInline ?? false,
     ...(options.ruleDirs?.length ? { ruleDirs: options.ruleDirs } : {}),
+    ...(options.indicatorFiles?.length ? { indicatorFiles: options.indicatorFiles } : {}),
   };
   const outcomes = new Map<number, ScanOutcome>();
   const ids = new Map<Skill, number>();

@@ -1,4 +1,5 @@
 import type { Skill, SkillFile } from '../core/types.js';
+import { escapeRegExp } from './text.js';
 
 // Facts about the whole skill that detectors use to judge one file: which hosts the skill declares as its
 // own services, and which scripts the agent is told to run (directly, or through another script).
@@ -88,10 +89,6 @@ function mentions(text: string, name: ScriptName): boolean {
   if (text.includes(name.path)) return true;
   // The substring test is cheap and necessary for a match: most script pairs never get to the RegExp.
   return name.baseRe !== null && text.includes(name.base) && name.baseRe.test(text);
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

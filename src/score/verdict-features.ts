@@ -124,6 +124,9 @@ function told(f: DecisionFinding): string {
   return `${f.evidence ?? ''}\n${f.rationale ?? ''}`;
 }
 
+/** The rule for a use of a known-bad indicator (rules/_data/indicators.yaml or a user's `--indicators` list). */
+export const KNOWN_INDICATOR_RULE = 'intel.known-indicator';
+
 /** The engine's finding for a skill it could not read whole (intake or time limits). */
 export const INCOMPLETE_ANALYSIS_RULE = 'scan.incomplete-analysis';
 
@@ -198,6 +201,14 @@ export const DECISIVE_INDICATORS: readonly DecisiveDef[] = [
       (f.rule ?? '').startsWith('code.') &&
       placeOf(f) === 'script' &&
       (f.rationale ?? '').includes(UNNAMED_HOST_FLOW),
+  },
+  {
+    // Every entry of the list names the public report that ties it to a campaign; the detector reports a use
+    // (a link, a request, an install, a publisher field), never a value an IOC list or a test only names.
+    id: 'known-bad-indicator',
+    label: 'a host, publisher, package or file that a public report ties to a malicious-skill campaign',
+    floor: 'risky',
+    selects: (f) => f.rule === KNOWN_INDICATOR_RULE,
   },
   {
     // Padding past the scan's limits is how a payload hides from it: what was not read is not evidence of

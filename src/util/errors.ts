@@ -16,7 +16,8 @@ export type UserErrorCode =
   | 'GIT_FAILED'
   | 'NETWORK_UNAVAILABLE'
   | 'UNSUPPORTED_SOURCE'
-  | 'INVALID_RULES';
+  | 'INVALID_RULES'
+  | 'INVALID_INDICATORS';
 
 export class UserError extends Error {
   readonly code: UserErrorCode;

@@ -435,7 +435,11 @@ const DATA = '_data';
 
 /** A data list of the built-in rules (rules/_data/<name>.yaml), checked against the caller's schema. */
 export function ruleData<T>(name: string, schema: z.ZodType<T>): T {
-  const file = join(BUILTIN_RULES_DIR, DATA, `${name}.yaml`);
+  return readDataFile(join(BUILTIN_RULES_DIR, DATA, `${name}.yaml`), schema);
+}
+
+/** A data file (YAML or JSON) checked against `schema`; a RulePackError names the file and the first problem. */
+export function readDataFile<T>(file: string, schema: z.ZodType<T>): T {
   const parsed = schema.safeParse(readYaml(file));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -11,6 +11,11 @@ import { errorMessage } from '../../util/errors.js';
 import { enter, leave, timed } from '../../util/timing.js';
 import { codeDetectors } from '../detectors/code-index.js';
 import {
+  indicatorDetector,
+  knownIndicatorsDetector,
+  readIndicatorFile,
+} from '../detectors/known-indicators.js';
+import {
   BLOCK_MANIFEST_FRAMING,
   BLOCK_MANIFEST_SKIPPED,
   blockManifest,
@@ -27,7 +32,13 @@ import { codeMatchDetector } from './code-match.js';
 import { AUTHOR_DISCOUNT_FLOOR } from './prose-apply.js';
 import { loadUserRules } from './rule-pack.js';
 
-export const ALL_DETECTORS: readonly Detector[] = [...proseDetectors, ...codeDetectors];
+// Known indicators first: at equal confidence a finding found earlier is the one dedupe keeps, and a use of known
+// campaign infrastructure must not give way to another finding of its pattern on the same line.
+export const ALL_DETECTORS: readonly Detector[] = [
+  knownIndicatorsDetector,
+  ...proseDetectors,
+  ...codeDetectors,
+];
 const PROSE_DETECTORS: ReadonlySet<Detector> = new Set(proseDetectors);
 
 // Below this confidence a hit is context noise (an attack string quoted in a section about attacks): not reported.
@@ -39,6 +50,8 @@ export interface ScanOptions {
   detectors?: readonly Detector[];
   /** Rule packs of the user's own (folders of rule folders, `--rules DIR`), applied with the built-in rules. */
   ruleDirs?: readonly string[];
+  /** Known-bad indicator lists of the user's own (`--indicators FILE`), used with the built-in list. */
+  indicatorFiles?: readonly string[];
   /** Report only these rule ids (a rule's fixtures are checked against its own findings alone). */
   onlyRules?: readonly string[];
   baseline?: Baseline;
@@ -93,6 +106,18 @@ function userDetectors(dir: string): Detector[] {
     const pack = loadUserRules(dir);
     found = [phraseDetector(`rules:${dir}`, pack.phrase), codeMatchDetector(`rules:${dir}:code`, pack.code)];
     userPacks.set(dir, found);
+  }
+  return found;
+}
+
+const userLists = new Map<string, Detector>();
+
+/** A user's indicator list as a detector, read once per process. */
+function userIndicators(file: string): Detector {
+  let found = userLists.get(file);
+  if (!found) {
+    found = indicatorDetector(`indicators:${file}`, readIndicatorFile(file));
+    userLists.set(file, found);
   }
   return found;
 }
@@ -310,6 +335,7 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
   const detectors = [
     ...(options.detectors ?? ALL_DETECTORS),
     ...(options.ruleDirs ?? []).flatMap(userDetectors),
+    ...(options.indicatorFiles ?? []).map(userIndicators),
   ];
   const rules = ruleIndex(detectors);
   const only = options.onlyRules ? new Set(options.onlyRules) : null;

@@ -129,3 +129,48 @@ describe('skillaudit scan --rules', () => {
     expect(detect.stderr).toContain('`detect` names a built-in detector');
   });
 });
+
+describe('skillaudit scan --indicators', () => {
+  it("makes a skill that posts to a host on the team's own list risky, and refuses a list that is not valid", async () => {
+    // release-helper's script posts to api.mixpanel.com: a host nobody here calls bad until the team's list does.
+    const list = join(work, 'our-indicators.json');
+    writeFileSync(
+      list,
+      JSON.stringify({
+        indicators: [
+          {
+            type: 'domain',
+            value: 'mixpanel.com',
+            campaign: 'exercise',
+            source: 'our incident 12',
+            published: '2026-12-05',
+          },
+        ],
+      }),
+    );
+    const plain = await run(['scan', join(work, 'release-helper'), '--format', 'json', '-q', '--no-cache']);
+    const before = (JSON.parse(plain.stdout) as ScanJson).skills[0]!;
+    expect(before.findings.map((f) => f.rule)).not.toContain('intel.known-indicator');
+    const listed = await run([
+      'scan',
+      join(work, 'release-helper'),
+      '--indicators',
+      list,
+      '--format',
+      'json',
+      '-q',
+      '--no-cache',
+    ]);
+    const after = (JSON.parse(listed.stdout) as ScanJson).skills[0]!;
+    const hit = after.findings.find((f) => f.rule === 'intel.known-indicator');
+    expect([hit?.file, hit?.line]).toEqual(['scripts/notify.py', 3]);
+    expect(after.status).toBe('risky');
+    expect(listed.status).toBe(1);
+
+    writeFileSync(list, '{"indicators": [{"type": "ip", "value": "mixpanel.com"}]}');
+    const bad = await run(['scan', join(work, 'release-helper'), '--indicators', list, '-q']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('our-indicators.json');
+    expect(bad.stdout).toBe('');
+  });
+});
