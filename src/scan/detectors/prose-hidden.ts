@@ -100,6 +100,43 @@ function commentFinder(doc: MarkdownDoc, text: string, starts: readonly number[]
   }
 }
 
+// A link reference definition renders as nothing: `[//]: # (text)` and `[comment]: <> (text)` are markdown's
+// comment idiom, and the title of any definition is shown nowhere: the title is hidden text.
+const LINK_DEFINITION =
+  /^ {0,3}\[((?:[^\]\\\n]|\\.){1,999})\]:[ \t]*(<[^>\n]*>|\S+)(?:[ \t]+(?:"([^"]*)"|'([^']*)'|\(([^)]*)\)))?[ \t]*$/gm;
+
+function definitionFinder(doc: MarkdownDoc, text: string, starts: readonly number[], out: HiddenResult): void {
+  if (!text.includes(']:')) return;
+  for (const m of maskCode(text, doc).matchAll(LINK_DEFINITION)) {
+    const title = m[3] ?? m[4] ?? m[5] ?? '';
+    if (title.trim().length < 8 || BENIGN_COMMENT.test(title) || LICENCE.test(title)) continue;
+    const body = title;
+    const bodyStart = m.index + m[0].lastIndexOf(title);
+    const strength = instructionStrength(body);
+    const line = lineAt(starts, m.index);
+    pushHidden(
+      out,
+      strength > 0
+        ? {
+            rule: HIDDEN_RULES.comment.id,
+            line,
+            endLine: line,
+            evidence: quote(text.slice(m.index, m.index + m[0].length)),
+            confidence: strength,
+            rationale: 'instruction-like text in a link reference definition, which renders as nothing',
+          }
+        : null,
+      {
+        norm: normalise(body, bodyStart),
+        framing: 'instruction',
+        section: '',
+        hidden: 'link reference definition',
+        hiddenRule: HIDDEN_RULES.comment.id,
+      },
+    );
+  }
+}
+
 // Zero-width joiners and non-joiners are part of emoji sequences and of Persian and Indic scripts.
 const JOINERS = /[\u200c\u200d]/;
 const INVISIBLE_ONE = /[\u200b-\u200f\u2060-\u2064\u180e\ufeff\u00ad]/;
@@ -510,6 +547,7 @@ export function findHidden(
   const out: HiddenResult = { hits: [], segments: [] };
   buriedFinder(doc, primary, starts, out);
   commentFinder(doc, text, starts, out);
+  definitionFinder(doc, text, starts, out);
   invisibleFinder(text, out);
   tagFinder(text, out, starts);
   encodedFinder(doc, text, starts, primary, out);
