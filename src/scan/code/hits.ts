@@ -63,6 +63,9 @@ export function callHit(
 
 /** The source lines of a span when short; the call text plus its first line otherwise. */
 function evidenceText(text: string, line: number, endLine: number, call: Call): string {
+  // A pipeline stage (`sh` at the end of `curl … | sh`) means what feeds it: quote its whole line.
+  if (line === call.line && endLine === call.endLine && call.line === call.endLine && call.stdin.bits !== 0)
+    return text.split('\n')[line - 1] ?? call.text;
   if (line === call.line && endLine === call.endLine) return call.text;
   const lines = text.split('\n');
   if (endLine - line <= 5) return lines.slice(line - 1, endLine).join('\n');

@@ -9,7 +9,7 @@ import { BIDI_CONTROL, RTL_SCRIPT } from '../decode.js';
 import { codeDetector } from '../engine/code-detector.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { FileContext, Hit } from '../rule.js';
-import { lineAt, lineStarts, linesOf, quote } from '../text.js';
+import { lineAt, lineStarts, quote } from '../text.js';
 import { codeArgs, stdinIsCode } from './code-supply-chain.js';
 
 export const OBFUSCATION_RULES = rulesDetectedBy('code-obfuscation');
@@ -25,16 +25,15 @@ function decodedExecHits(ctx: FileContext, model: CodeModel): Hit[] {
     const fromStdin = stdinIsCode(c) && c.stdin.has(T.DECODED);
     if (decoded || fromStdin) {
       const t = decoded ? decoded.taint : c.stdin;
-      const hit = callHit(
-        ctx,
-        c,
-        'code.decoded-exec',
-        0.9,
-        `decoded data (line ${t.lineOf(T.DECODED)}) is run by ${c.callee}`,
+      hits.push(
+        callHit(
+          ctx,
+          c,
+          'code.decoded-exec',
+          0.9,
+          `decoded data (line ${t.lineOf(T.DECODED)}) is run by ${c.callee}`,
+        ),
       );
-      // The call alone (`sh` at the end of `echo … | base64 -d | sh`) hides what it runs: quote its whole line.
-      if (!c.origin && c.endLine - c.line < 5) hit.evidence = quote(linesOf(ctx.text, c.line, c.endLine));
-      hits.push(hit);
     }
     if (c.origin?.startsWith('decoded from -EncodedCommand'))
       hits.push(

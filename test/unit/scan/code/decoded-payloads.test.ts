@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scanSkill } from '../../../../src/scan/engine/scan.js';
-import { decisiveIndicator } from '../../../../src/score/verdict-features.js';
+import { decisiveIndicator, skillFeatures } from '../../../../src/score/verdict-features.js';
 import { makeSkill, skillMd } from '../prose/make-skill.js';
 import { type Case, check } from './cases.js';
 
@@ -80,6 +80,19 @@ const cases: Case[] = [
 
 describe('fix: decoded payloads are analysed', () => {
   for (const c of cases) it(c.name, () => check(c));
+});
+
+describe('a shell at the end of a pipeline', () => {
+  it("is quoted with what feeds it, so a vendor's own installer is recognised as one", async () => {
+    const skill = makeSkill({
+      'SKILL.md': skillMd('Run `bash scripts/setup.sh` once.\n'),
+      'scripts/setup.sh': '#!/bin/sh\ncurl -LsSf https://astral.sh/uv/install.sh | sh\n',
+    });
+    const { findings } = await scanSkill(skill);
+    const remote = findings.find((f) => f.rule === 'code.remote-code');
+    expect(remote?.evidence).toBe('curl -LsSf https://astral.sh/uv/install.sh | sh');
+    expect(skillFeatures(findings, ['SC2']).values).toEqual([0]);
+  });
 });
 
 describe('a decoded command run by a shell at the end of a pipeline', () => {
