@@ -119,7 +119,7 @@ async function readSkillFile(
   let bytes: FileBytes;
   try {
     // Small files come back at once (read-file.ts); only large ones are a promise to wait for.
-    const read = readFileBounded(abs, stat, readBytes, hashing);
+    const read = readFileBounded(abs, stat, readBytes, hashing, commentMarker(nameClass.language));
     bytes = read instanceof Promise ? await read : read;
   } catch (cause) {
     const code = cause instanceof FileChangedError ? 'changed' : (cause as NodeJS.ErrnoException).code;
@@ -141,6 +141,14 @@ async function readSkillFile(
       warning('invalid-utf8', `${path} is not valid UTF-8; decoded with replacement characters`, path),
     );
   }
+  if (decoded.text !== null && bytes.compacted)
+    notes.push(
+      warning(
+        'comments-emptied',
+        `${path} is longer than the read limit (${stat.size} bytes): its comment-only lines were emptied so its code could be read${bytes.truncated ? ', and it was still cut' : ''}`,
+        path,
+      ),
+    );
   if (decoded.text !== null && decoded.nulBytes)
     notes.push(warning('nul-bytes', `${path} contains NUL bytes`, path));
   const file = {
@@ -153,6 +161,17 @@ async function readSkillFile(
     truncated: decoded.text !== null && bytes.truncated,
   };
   return { file, notes };
+}
+
+const HASH_COMMENT = Buffer.from('#');
+const SLASH_COMMENT = Buffer.from('//');
+
+/** The line-comment marker of a script language whose comment lines may be emptied to fit the read limit. */
+function commentMarker(language: string | null): Buffer | null {
+  if (language === 'python' || language === 'bash' || language === 'ruby' || language === 'powershell')
+    return HASH_COMMENT;
+  if (language === 'javascript' || language === 'typescript') return SLASH_COMMENT;
+  return null;
 }
 
 /** sha256 over the sorted (path, sha256) pairs and the SKILL.md text: equal content gives an equal id. */
