@@ -105,7 +105,12 @@ function commentFinder(doc: MarkdownDoc, text: string, starts: readonly number[]
 const LINK_DEFINITION =
   /^ {0,3}\[((?:[^\]\\\n]|\\.){1,999})\]:[ \t]*(<[^>\n]*>|\S+)(?:[ \t]+(?:"([^"]*)"|'([^']*)'|\(([^)]*)\)))?[ \t]*$/gm;
 
-function definitionFinder(doc: MarkdownDoc, text: string, starts: readonly number[], out: HiddenResult): void {
+function definitionFinder(
+  doc: MarkdownDoc,
+  text: string,
+  starts: readonly number[],
+  out: HiddenResult,
+): void {
   if (!text.includes(']:')) return;
   for (const m of maskCode(text, doc).matchAll(LINK_DEFINITION)) {
     const title = m[3] ?? m[4] ?? m[5] ?? '';
