@@ -125,13 +125,16 @@ const LISTING =
 // One value alone on a line: an element of a list or array, with at most a trailing comma and comment.
 const BARE_ELEMENT = /^\s*(?:[-*]\s+)?["'`]?[^\s"'`]+["'`]?\s*[,;)\]}]*\s*(?:(?:#|\/\/|--).*)?$/;
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
+const LINK = /\b(?:h(?:tt|xx)ps?|ftp|wss?):\/\//i;
 const MARKDOWN = /\.(?:md|markdown|mdx)$/i;
 
 /** Whether the line at `index` uses what it names (else it lists it). */
 function uses(lines: readonly string[], index: number, type: IndicatorType, path: string): boolean {
   const line = lines[index]!;
-  // A document that names the value as bad describes it, unless the line is itself a command.
-  if (MARKDOWN.test(path) && LISTING.test(line)) return COMMAND.test(line);
+  // A document that names the value as bad describes it, unless the line is itself a command or links to it
+  // (a word like "detected" beside a link is the author's to choose; a list of IOCs does not link them).
+  if (MARKDOWN.test(path) && LISTING.test(line))
+    return COMMAND.test(line) || (LINK.test(line) && !TABLE_ROW.test(line) && !BARE_ELEMENT.test(line));
   let before = '';
   for (let i = index - 1; i >= Math.max(0, index - 3) && !before; i--) before = lines[i]!.trimEnd();
   if (ACTION.test(line) || (before.endsWith(':') && ACTION.test(before))) return true;
