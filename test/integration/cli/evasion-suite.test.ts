@@ -83,7 +83,7 @@ const HELD_AT_LEAST: Record<string, number> = {
   'channel-dns': 1,
   'channel-smtp': 1,
   'padded-file-count': 11 / 12,
-  'padded-script-size': 10 / 11,
+  'padded-script-size': 1,
   // Found only with `find` at run time: caution is the most the scan can say without running it.
   'deep-scripts': 4 / 12,
   'never-do-list': 1,
