@@ -72,8 +72,9 @@ function flowHits(ctx: FileContext, use: NetworkUse, declared: boolean, sources:
     ctx.fileOf !== undefined &&
     ctx.fileOf(all.lineOf(bit) ?? call.line) !== ctx.fileOf(call.line);
   const base = (confidence: number, bit: number) => (crossToConfigured(bit) ? 0.35 : confidence);
-  // A literal destination the skill never names: the decision treats such a flow as a stealer's.
-  const unnamed = use.host && !use.dynamicHost && !declared ? `; ${UNNAMED_HOST_FLOW}` : '';
+  // A literal destination the skill never names, or a name built from data under one (a DNS lookup that
+  // carries the data): the decision treats such a flow as a stealer's.
+  const unnamed = use.host && !declared ? `; ${UNNAMED_HOST_FLOW}` : '';
   if (all.has(T.CRED_DATA))
     hits.push(
       callHit(
