@@ -8,6 +8,7 @@ import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
 import { emit, oneOf, positiveInt } from './output.js';
 import { createProgress } from './progress.js';
+import { addIndicatorsOption, userIndicatorFiles } from './rules.js';
 
 interface AuditFlags extends AgentFlags {
   out: string;
@@ -19,6 +20,7 @@ interface AuditFlags extends AgentFlags {
   failOnFinding?: Gate['failOnFinding'];
   quiet?: boolean;
   concurrency: number;
+  indicators?: string[];
 }
 
 export function registerAudit(program: Command): void {
@@ -43,6 +45,7 @@ export function registerAudit(program: Command): void {
   addAgentOptions(command);
   addModelOptions(command);
   addLimitOptions(command);
+  addIndicatorsOption(command);
   command.action(async (source: string, flags: AuditFlags & Record<string, unknown>) => {
     // Loaded on use: the audit pulls in the sandbox and the report renderers, which other commands never need.
     const [{ runAudit }, { colorsFor, renderReportText }] = await Promise.all([
@@ -57,7 +60,9 @@ export function registerAudit(program: Command): void {
     const judgeSettings = settings && resolveJudgeSettings(settings, modelFlags(flags));
     if (settings && (flags.scenarios < 1 || flags.concurrency < 1))
       throw new UserError('USAGE', '--scenarios and --concurrency must be at least 1');
+    const indicatorFiles = await userIndicatorFiles(flags.indicators);
     const outcomes = await runAudit(source, {
+      ...(indicatorFiles.length ? { scan: { indicatorFiles } } : {}),
       ...(settings
         ? {
             model: {

@@ -50,15 +50,18 @@ export async function userIndicatorFiles(files: readonly string[] | undefined): 
 
 /** `--rules <dir...>` for commands that scan. */
 export function addRulesOption(command: Command): Command {
-  return command
-    .option(
-      '--rules <dir...>',
-      'also apply the rules of these folders (a folder of rule folders, <id>/rule.yaml; see docs/rules.md)',
-    )
-    .option(
-      '--indicators <file...>',
-      'also treat the hosts, accounts, packages and file hashes in these lists as known-bad (YAML or JSON, the shape of rules/_data/indicators.yaml)',
-    );
+  return command.option(
+    '--rules <dir...>',
+    'also apply the rules of these folders (a folder of rule folders, <id>/rule.yaml; see docs/rules.md)',
+  );
+}
+
+/** `--indicators <file...>` for commands that scan (`scan`, `audit`). */
+export function addIndicatorsOption(command: Command): Command {
+  return command.option(
+    '--indicators <file...>',
+    'also treat the hosts, accounts, packages and file hashes in these lists as known-bad (YAML or JSON, the shape of rules/_data/indicators.yaml)',
+  );
 }
 
 interface Listed {

@@ -8,7 +8,7 @@ import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
 import { emit, oneOf, positiveInt, unitInterval } from './output.js';
 import { createProgress } from './progress.js';
-import { addRulesOption, userIndicatorFiles, userRulePacks } from './rules.js';
+import { addIndicatorsOption, addRulesOption, userIndicatorFiles, userRulePacks } from './rules.js';
 
 interface ScanFlags {
   format: 'text' | 'json' | 'sarif' | 'md';
@@ -69,6 +69,7 @@ export function registerScan(program: Command): void {
     .option('-q, --quiet', 'no progress output');
   addGateOptions(command);
   addRulesOption(command);
+  addIndicatorsOption(command);
   addLimitOptions(command);
   addModelOptions(command);
   command.action(async (sources: string[], flags: ScanFlags & Record<string, unknown>) => {

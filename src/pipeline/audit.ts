@@ -12,7 +12,7 @@ import { qualityProfile, staticQualityProfile } from '../quality/index.js';
 import type { Report } from '../report/index.js';
 import { buildReport, renderReportHtml, renderReportMarkdown } from '../report/index.js';
 import { detectBackends } from '../sandbox/index.js';
-import { scanSkill } from '../scan/index.js';
+import { type ScanOptions, scanSkill } from '../scan/index.js';
 import { errorMessage } from '../util/errors.js';
 import type { ModelAuditOptions, ModelStagesResult } from './model-stages.js';
 
@@ -24,6 +24,8 @@ export interface AuditOptions {
   /** Run folder root; each skill gets `<out>/<name>-<id8>/` (`-2`, `-3`, … when an earlier audit is there). */
   out: string;
   intake?: IntakeOptions;
+  /** Options of the static scan (a user's known-bad indicator lists, `--indicators`). */
+  scan?: Pick<ScanOptions, 'indicatorFiles'>;
   /** Skip detonation (the report says so). */
   detonate?: boolean;
   detonation?: Omit<DetonateOptions, 'writeEvidence'>;
@@ -171,7 +173,7 @@ async function auditSkill(
 
   clock.enter('scan');
   options.onStage?.(name, 'scan');
-  const scan = await scanSkill(skill);
+  const scan = await scanSkill(skill, options.scan ?? {});
   await writeJson(join(runDir, 'findings.json'), scan);
 
   const notRun: { stage: string; reason: string }[] = [];

@@ -12,7 +12,7 @@ export {
   RulePackError,
   ruleData,
 } from './engine/rule-pack.js';
-export type { SkillScan } from './engine/scan.js';
+export type { ScanOptions, SkillScan } from './engine/scan.js';
 export { ALL_DETECTORS, scanSkill } from './engine/scan.js';
 export { reviewFindings } from './review.js';
 export type { SkillScanResult } from './scan-source.js';

@@ -167,6 +167,28 @@ describe('skillaudit scan --indicators', () => {
     expect(after.status).toBe('risky');
     expect(listed.status).toBe(1);
 
+    // The full audit takes the same list (the static stage is the same scan).
+    const audited = await run([
+      'audit',
+      join(work, 'release-helper'),
+      '--indicators',
+      list,
+      '--no-detonate',
+      '--format',
+      'json',
+      '-q',
+      '--fail-on',
+      'never',
+      '--out',
+      join(work, 'runs'),
+    ]);
+    expect(audited.status).toBe(0);
+    const report = JSON.parse(audited.stdout) as {
+      safety: { status: string; findings: { rule: string }[] };
+    };
+    expect(report.safety.findings.map((f) => f.rule)).toContain('intel.known-indicator');
+    expect(report.safety.status).toBe('risky');
+
     writeFileSync(list, '{"indicators": [{"type": "ip", "value": "mixpanel.com"}]}');
     const bad = await run(['scan', join(work, 'release-helper'), '--indicators', list, '-q']);
     expect(bad.status).toBe(2);
