@@ -186,7 +186,7 @@ export function readFileBounded(
   comment: Buffer | null = null,
 ): FileBytes | Promise<FileBytes> {
   const compact = comment !== null && seen.size > readBytes && readBytes > 0 ? comment : null;
-  const end = hash ? seen.size : Math.min(seen.size, compact ? readBytes * COMPACT_READ_FACTOR : readBytes);
+  const end = readEnd(seen.size, Math.min(seen.size, readBytes), hash, compact);
   return end <= SYNC_MAX_BYTES
     ? readSmallFile(path, seen, readBytes, hash, compact)
     : readLargeFile(path, seen, readBytes, hash, compact);

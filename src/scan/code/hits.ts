@@ -1,6 +1,6 @@
 // Turning calls into hits: quoted evidence and a confidence adjusted for where the code sits.
 import type { FileContext, Hit } from '../rule.js';
-import { quote } from '../text.js';
+import { linesOf, quote } from '../text.js';
 import type { Call } from './model.js';
 
 const TEST_PATH =
@@ -63,10 +63,11 @@ export function callHit(
 
 /** The source lines of a span when short; the call text plus its first line otherwise. */
 function evidenceText(text: string, line: number, endLine: number, call: Call): string {
-  // A pipeline stage (`sh` at the end of `curl … | sh`) means what feeds it: quote its whole line.
-  if (line === call.line && endLine === call.endLine && call.line === call.endLine && call.stdin.bits !== 0)
-    return text.split('\n')[line - 1] ?? call.text;
-  if (line === call.line && endLine === call.endLine) return call.text;
+  if (line === call.line && endLine === call.endLine) {
+    // A pipeline stage (`sh` at the end of `curl … | sh`) means what feeds it: quote its whole line.
+    if (call.line === call.endLine && call.stdin.bits !== 0) return linesOf(text, line) || call.text;
+    return call.text;
+  }
   const lines = text.split('\n');
   if (endLine - line <= 5) return lines.slice(line - 1, endLine).join('\n');
   return `${lines[line - 1] ?? ''}\n…\n${call.text}`;

@@ -54,6 +54,8 @@ export function readIndicatorFile(file: string): Indicator[] {
 // Defanged dots as threat reports and lures write them: `91[.]92[.]242[.]30`, `host(.)buzz`.
 const DOT = String.raw`(?:\.|\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\))`;
 
+const DEFANGED_DOT = new RegExp(DOT, 'gi');
+
 function dotted(value: string): string {
   return value.split('.').map(escapeRegExp).join(DOT);
 }
@@ -148,12 +150,12 @@ function uses(lines: readonly string[], index: number, type: IndicatorType, path
 function detectIn(ctx: FileContext, m: Matchers): Hit[] {
   const hits: Hit[] = [];
   const known = m.byHash.get(ctx.file.sha256?.toLowerCase() ?? '');
-  if (known) hits.push(hashHit(ctx.file, known, 1));
+  if (known) hits.push(hashHit(ctx.file, known));
   // Files the skill ships that no detector reads as text (binaries): their hashes are checked from SKILL.md.
   if (ctx.file.path === 'SKILL.md')
     for (const f of ctx.skill.files) {
       const bad = f.text === null ? m.byHash.get(f.sha256?.toLowerCase() ?? '') : undefined;
-      if (bad) hits.push(hashHit(f, bad, 1));
+      if (bad) hits.push(hashHit(f, bad));
     }
   if (!m.patterns.length) return hits;
   // A test nobody runs asserts that a scanner flags the value: listing, whatever its lines do.
@@ -168,7 +170,7 @@ function detectIn(ctx: FileContext, m: Matchers): Hit[] {
       if (match[0] === '') re.lastIndex++;
       const value = match.slice(1).find((g) => g !== undefined);
       if (!value) continue;
-      const indicator = m.byValue.get(`${type}:${value.replace(new RegExp(DOT, 'gi'), '.').toLowerCase()}`);
+      const indicator = m.byValue.get(`${type}:${value.replace(DEFANGED_DOT, '.').toLowerCase()}`);
       if (!indicator) continue;
       lines ??= text.split('\n');
       starts ??= lineStarts(text);
@@ -204,11 +206,12 @@ function describe(i: Indicator): string {
   return `known-bad ${kindName(i.type)} (${i.campaign}; ${i.source}, ${i.published})`;
 }
 
-function hashHit(file: SkillFile, i: Indicator, line: number): Hit {
+/** Reported on the first line: a file's hash belongs to the whole file. */
+function hashHit(file: SkillFile, i: Indicator): Hit {
   return {
     rule: KNOWN_INDICATOR_RULE.id,
-    line,
-    endLine: line,
+    line: 1,
+    endLine: 1,
     evidence: `${file.path}: sha256 ${i.value.toLowerCase()}`,
     confidence: 0.99,
     rationale: describe(i),

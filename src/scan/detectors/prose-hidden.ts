@@ -76,28 +76,46 @@ function commentFinder(doc: MarkdownDoc, text: string, starts: readonly number[]
       if (BENIGN_COMMENT.test(body) || LICENCE.test(body) || body.trim().length < 8) continue;
       if (isStructured(body) && !AGENT_ADDRESS_STRICT.test(body)) continue;
       const bodyStart = span.start + m.index + 4;
-      const strength = instructionStrength(body);
-      const line = lineAt(starts, bodyStart);
-      const hit: Hit | null =
-        strength > 0
-          ? {
-              rule: HIDDEN_RULES.comment.id,
-              line,
-              endLine: lineAt(starts, bodyStart + Math.max(0, body.length - 1)),
-              evidence: quote(`<!--${body}-->`),
-              confidence: strength,
-              rationale: 'instruction-like text inside an HTML comment, invisible when rendered',
-            }
-          : null;
-      pushHidden(out, hit, {
-        norm: normalise(body, bodyStart),
-        framing: 'instruction',
+      pushCommentText(out, starts, {
+        body,
+        bodyStart,
+        evidence: `<!--${body}-->`,
         section: span.section,
-        hidden: 'HTML comment',
-        hiddenRule: HIDDEN_RULES.comment.id,
+        where: 'HTML comment',
+        rationale: 'instruction-like text inside an HTML comment, invisible when rendered',
       });
     }
   }
+}
+
+/**
+ * Text a renderer never shows, in one of markdown's comment forms: a finding when it reads as an instruction,
+ * and in every case a segment the other prose rules read as an instruction to the agent.
+ */
+function pushCommentText(
+  out: HiddenResult,
+  starts: readonly number[],
+  c: { body: string; bodyStart: number; evidence: string; section: string; where: string; rationale: string },
+): void {
+  const strength = instructionStrength(c.body);
+  const hit: Hit | null =
+    strength > 0
+      ? {
+          rule: HIDDEN_RULES.comment.id,
+          line: lineAt(starts, c.bodyStart),
+          endLine: lineAt(starts, c.bodyStart + Math.max(0, c.body.length - 1)),
+          evidence: quote(c.evidence),
+          confidence: strength,
+          rationale: c.rationale,
+        }
+      : null;
+  pushHidden(out, hit, {
+    norm: normalise(c.body, c.bodyStart),
+    framing: 'instruction',
+    section: c.section,
+    hidden: c.where,
+    hiddenRule: HIDDEN_RULES.comment.id,
+  });
 }
 
 // A link reference definition renders as nothing: `[//]: # (text)` and `[comment]: <> (text)` are markdown's
@@ -115,30 +133,14 @@ function definitionFinder(
   for (const m of maskCode(text, doc).matchAll(LINK_DEFINITION)) {
     const title = m[3] ?? m[4] ?? m[5] ?? '';
     if (title.trim().length < 8 || BENIGN_COMMENT.test(title) || LICENCE.test(title)) continue;
-    const body = title;
-    const bodyStart = m.index + m[0].lastIndexOf(title);
-    const strength = instructionStrength(body);
-    const line = lineAt(starts, m.index);
-    pushHidden(
-      out,
-      strength > 0
-        ? {
-            rule: HIDDEN_RULES.comment.id,
-            line,
-            endLine: line,
-            evidence: quote(text.slice(m.index, m.index + m[0].length)),
-            confidence: strength,
-            rationale: 'instruction-like text in a link reference definition, which renders as nothing',
-          }
-        : null,
-      {
-        norm: normalise(body, bodyStart),
-        framing: 'instruction',
-        section: '',
-        hidden: 'link reference definition',
-        hiddenRule: HIDDEN_RULES.comment.id,
-      },
-    );
+    pushCommentText(out, starts, {
+      body: title,
+      bodyStart: m.index + m[0].lastIndexOf(title),
+      evidence: text.slice(m.index, m.index + m[0].length),
+      section: '',
+      where: 'link reference definition',
+      rationale: 'instruction-like text in a link reference definition, which renders as nothing',
+    });
   }
 }
 
