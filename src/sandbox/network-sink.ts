@@ -6,8 +6,8 @@
 // carry this process's pid, so a later start can remove what a crash left.
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync } from 'node:fs';
-import { readdir, readlink, stat } from 'node:fs/promises';
+import { chmodSync, existsSync } from 'node:fs';
+import { readdir, readlink } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { errorMessage } from '../util/errors.js';
@@ -90,15 +90,11 @@ function deleteNetnsSync(name: string): void {
   }
 }
 
-async function processStart(pid: number): Promise<number | null> {
-  try {
-    return (await stat(`/proc/${pid}`)).ctimeMs;
-  } catch {
-    return null;
-  }
-}
-
-/** Deletes namespaces left by SkillAudit processes that are gone (or whose pid was reused since). */
+/**
+ * Deletes namespaces left by SkillAudit processes that are gone. A live owner is known by its /proc entry alone:
+ * that entry's times are when the kernel last made its inode, not when the process started, so comparing them
+ * with the namespace's age deleted live sandboxes' namespaces. A reused pid only delays a stale one's removal.
+ */
 export async function removeStaleNamespaces(): Promise<string[]> {
   let names: string[];
   try {
@@ -112,9 +108,7 @@ export async function removeStaleNamespaces(): Promise<string[]> {
     if (!m) continue;
     const owner = Number(m[1]);
     if (owner === process.pid) continue;
-    const created = (await stat(`${NETNS_DIR}/${name}`).catch(() => null))?.ctimeMs ?? 0;
-    const started = await processStart(owner);
-    if (started !== null && started <= created) continue; // its owner is alive
+    if (existsSync(`/proc/${owner}`)) continue;
     await deleteNetns(name);
     removed.push(name);
   }
