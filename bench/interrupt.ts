@@ -1,6 +1,6 @@
 // How fast Ctrl-C stops an audit with sandboxed runs going, printed as figures (not assertions):
 // `npx tsx bench/interrupt.ts [times]` (after `npm run build`; as root with bubblewrap, as CI runs).
-// Each time the built CLI audits a skill whose script sleeps for a minute; once the script runs, SIGINT.
+// Each time the built CLI audits a skill whose script waits until it is stopped; once the script runs, SIGINT.
 // Figures: signal to CLI exit, and signal to the last process of the runs gone.
 import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

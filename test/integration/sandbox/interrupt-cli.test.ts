@@ -2,12 +2,12 @@
 // whose script sleeps for a minute stop with it, and nothing it made is left: no process, temp folder,
 // network namespace, cgroup or scratch mount. Needs `npm run build` first (bin/skillaudit.js runs dist/).
 import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_BIN, REPO_ROOT, requireBuild } from '../../support/built-cli.js';
-import { leftovers, processesWith, requireSandboxTools, until } from './support.js';
+import { commandLine, leftovers, processesWith, requireSandboxTools, until } from './support.js';
 
 const FIXTURE = join(REPO_ROOT, 'test/fixtures/interrupt/sleeper');
 
@@ -59,9 +59,7 @@ describe.each([
     );
 
     const scriptRunning = () =>
-      processesWith(marker).some((pid) =>
-        readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('/usr/bin/python3'),
-      );
+      processesWith(marker).some((pid) => commandLine(pid).startsWith('/usr/bin/python3'));
     expect(await until(scriptRunning, 45_000), `the script never ran: ${stderr}`).toBe(true);
 
     const sent = Date.now();

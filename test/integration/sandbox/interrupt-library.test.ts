@@ -5,17 +5,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, SandboxStoppedError, stopSandboxRuns } from '../../../src/sandbox/index.js';
-import { processesWith, requireSandboxTools } from './support.js';
+import { commandLine, processesWith, requireSandboxTools, until } from './support.js';
 
 const SCRIPT = resolve(import.meta.dirname, '../../fixtures/interrupt/sleeper/scripts/wait.py');
 
 beforeAll(() => requireSandboxTools());
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 25)))
-    if (check()) return true;
-  return check();
-}
 
 describe('stopSandboxRuns', () => {
   it('stops a live run, which rejects; later runs are refused; dispose leaves nothing behind', async () => {
@@ -31,10 +25,7 @@ describe('stopSandboxRuns', () => {
         () => 'finished',
         (error: unknown) => error,
       );
-    const python = () =>
-      processesWith(marker).filter((pid) =>
-        readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('python3'),
-      );
+    const python = () => processesWith(marker).filter((pid) => commandLine(pid).startsWith('python3'));
     // The script and its forked child.
     expect(await until(() => python().length === 2, 30_000)).toBe(true);
 

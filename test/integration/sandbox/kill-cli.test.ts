@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_BIN, REPO_ROOT, requireBuild } from '../../support/built-cli.js';
-import { leftovers, processesWith, requireSandboxTools, until } from './support.js';
+import { commandLine, leftovers, processesWith, requireSandboxTools, until } from './support.js';
 
 const FIXTURE = join(REPO_ROOT, 'test/fixtures/interrupt/looper');
 const work = mkdtempSync(join(tmpdir(), 'kill-cli-'));
@@ -84,8 +84,7 @@ describe('skillaudit audit killed with SIGKILL', () => {
       stderr += d;
     });
     const exited = new Promise((done) => cli.once('exit', done));
-    const looping = () =>
-      processesWith(marker).some((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('loop.py'));
+    const looping = () => processesWith(marker).some((pid) => commandLine(pid).includes('loop.py'));
     expect(await until(looping, 45_000), `the script never ran: ${stderr}`).toBe(true);
     // Let the loop's child start too.
     await new Promise((r) => setTimeout(r, 300));
@@ -96,9 +95,7 @@ describe('skillaudit audit killed with SIGKILL', () => {
     await exited;
     await new Promise((r) => setTimeout(r, 2_000));
     const survivors = [...new Set([...descendants.filter(alive), ...processesWith(marker)])];
-    expect(
-      survivors.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')),
-    ).toEqual([]);
+    expect(survivors.map((pid) => commandLine(pid).replaceAll('\0', ' '))).toEqual([]);
     expect([...leftovers(cli.pid!), ...readdirSync(temp)].length).toBeGreaterThan(0);
 
     // The next start (any audit that opens a sandbox) removes what the dead process left.

@@ -28,18 +28,21 @@ export function fixture(name: string, mode = 0o755): SeedFile {
   return { path: name, content: readFileSync(join(FIXTURES, name)), mode };
 }
 
+/** A process's command line, NUL-separated; empty once it has exited (it may go between a listing and a read). */
+export function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 /** Pids of live processes whose command line contains `marker`. */
 export function processesWith(marker: string): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(marker)) out.push(Number(name));
-    } catch {
-      // Gone while reading.
-    }
-  }
-  return out;
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
+    .map(Number)
+    .filter((pid) => commandLine(pid).includes(marker));
 }
 
 /** Polls `check` every 50 ms for up to `ms`. */
