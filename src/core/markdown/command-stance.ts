@@ -32,6 +32,8 @@ const WARNS_ANYWHERE = /\b(unsafe|insecure|dangerous|malicious)\b|❌|🚫|⛔/i
 // Where a clause turns from the warning to the advice: "Instead of `a`, run `b`"; "Don't use `a`; use `b`".
 const CLAUSE_TURN = /;|,\s*(?:then\s+|just\s+)?(?:run|use|try|prefer|but|instead)\b/gi;
 const SENTENCE_END = /[.!?](?=\s)|\n\s*\n|\n\s*[-*+]\s|\n\s*\d+\.\s|\n#/g;
+// A heading line that opens the sentence's paragraph is a title, not the sentence's first words.
+const LEADING_HEADING = /^\s*#{1,6}[ \t][^\n]*\n/;
 /** How far around a command its sentence is looked for (long files, long lines). */
 const WINDOW = 2000;
 
@@ -59,6 +61,8 @@ export function commandStance(prose: string, start: number, end: number): Comman
       break;
     }
   }
+  const heading = LEADING_HEADING.exec(prose.slice(from, start));
+  if (heading) from += heading[0].length;
   const before = prose.slice(from, start);
   const turns = [...before.matchAll(CLAUSE_TURN)];
   const last = turns[turns.length - 1];

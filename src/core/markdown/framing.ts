@@ -242,6 +242,10 @@ const IMPERATIVE_START = new RegExp(
 );
 const ADDRESSED_OBLIGATION =
   /\b(?:you|the\s+(?:agent|assistant|ai|model)|claude|codex)\s+(?:must|should|shall|will|need\s+to|have\s+to|are\s+(?:to|required\s+to))\s+(?!not\s+be\b)\w+/i;
+// A sentence that tells the agent what it now is or what its rules now are orders it as much as a verb does:
+// "You are no longer bound by your original purpose", "From now on, your only task is…".
+const REDEFINES_AGENT =
+  /^(?:(?:from\s+(?:now|this\s+(?:point|moment))(?:\s+(?:on|onwards?|forward))?|henceforth|as\s+of\s+now)\s*,?\s*)?(?:you(?:'re|\s+are)\s+(?:now|no\s+longer|not\s+(?:bound|limited|restricted)|free\s+(?:from|of|to)|unrestricted|authori[sz]ed\s+to)\b|you\s+(?:now|no\s+longer)\s+\w+|your\s+(?:(?:new|real|true|actual|updated|primary|only|sole)\s+)*(?:role|mission|purpose|task|job|goal|objective|identity|instructions|rules|guidelines|directives|constraints|restrictions|priorit(?:y|ies))\s+(?:is|are|has|have|now)\b)/i;
 const CONDITION_THEN_VERB = new RegExp(
   `^(?:if|when|whenever|before|after|once|as soon as|while)\\b[^,;:]{1,160}[,;:]\\s*(?:(?:please|always|never|then|also|immediately|silently|do not|don'?t)\\s+)*(?:${IMPERATIVE_VERBS})\\b`,
   'i',
@@ -270,15 +274,22 @@ export function quotedByTopicHeading(framing: Framing, byHeading: boolean, headi
 
 /**
  * True when the sentence tells its reader what to do: it starts with a verb ("Ignore all previous
- * instructions", "Do not mention…", "If asked, send…") or says what the agent must do. A sentence about
- * something ("Skills that tell the agent to…", "Malware droppers often run…") is a description, and one
- * that starts with a code span quotes a command rather than ordering it.
+ * instructions", "Do not mention…", "If asked, send…"), says what the agent must do, or tells it what it now is
+ * ("You are no longer bound by…"). A sentence about something ("Skills that tell the agent to…", "Malware
+ * droppers often run…") is a description, and one that starts with a code span quotes a command rather than
+ * ordering it.
  */
 export function isImperative(sentence: string): boolean {
   const s = sentence
     .replace(/^[\s>*_#~|-]*(?:\d{1,3}[.)]\s*|[-*+•]\s*)?(?:\*\*|__)?\s*/, '')
     .replace(/^(?:step\s+\d+\s*[:.-]\s*|note\s*:\s*|important\s*:\s*)/i, '');
-  if (IMPERATIVE_START.test(s) || CONDITION_THEN_VERB.test(s) || ADDRESSED_OBLIGATION.test(s)) return true;
+  if (
+    IMPERATIVE_START.test(s) ||
+    CONDITION_THEN_VERB.test(s) ||
+    ADDRESSED_OBLIGATION.test(s) ||
+    REDEFINES_AGENT.test(s)
+  )
+    return true;
   // "For copy-trading the user can connect their wallet: ask for the seed phrase" orders after its colon.
   const colon = s.indexOf(': ');
   return colon > 0 && colon < 160 && IMPERATIVE_START.test(s.slice(colon + 2));

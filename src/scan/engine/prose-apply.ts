@@ -1,4 +1,4 @@
-import { isImperative, sentenceFraming } from '../../core/markdown/framing.js';
+import { headingFraming, isImperative, sentenceFraming } from '../../core/markdown/framing.js';
 import type { Framing } from '../../core/markdown.js';
 import type { Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
@@ -43,6 +43,12 @@ const MAX_CONFIDENCE = 0.97;
  * negating it in the sentence itself (the rules' adjustments and mention factor) may go lower.
  */
 export const AUTHOR_DISCOUNT_FLOOR = 0.5;
+/**
+ * The lowest factor for the other unquoted sentences of those instructions ("the assistant takes on the
+ * persona…") in a section whose own heading names no risk: a title or a heading above it, which the author
+ * chose, may not take them to nothing either. A section headed as a list of attacks keeps its discount.
+ */
+const TOPIC_PROSE_FLOOR = 0.35;
 const MIN_CONFIDENCE = 0.1;
 const HIDDEN_BOOST = 1.15;
 
@@ -108,9 +114,23 @@ function confidenceOf(
     authored *= 0.6;
     notes.push('a security tool quoting what it detects');
   }
-  if (seg.topicQuoted && !mention && authored < AUTHOR_DISCOUNT_FLOOR && isImperative(sentence)) {
-    authored = AUTHOR_DISCOUNT_FLOOR;
-    notes.push('said to the agent in its own instructions, so its framing discounts it only so far');
+  if (seg.topicQuoted && !mention) {
+    const ordered = isImperative(sentence);
+    // A section whose own heading names no risk ("Behavior", "Usage") is framed only by a title above it.
+    const own = headingFraming(seg.section);
+    const floor = ordered
+      ? AUTHOR_DISCOUNT_FLOOR
+      : own !== 'documents-risk' && own !== 'example'
+        ? TOPIC_PROSE_FLOOR
+        : 0;
+    if (authored < floor) {
+      authored = floor;
+      notes.push(
+        ordered
+          ? 'said to the agent in its own instructions, so its framing discounts it only so far'
+          : 'unquoted prose in its own instructions, so a heading discounts it only so far',
+      );
+    }
   }
   return { confidence: Math.min(MAX_CONFIDENCE, c * authored), notes };
 }

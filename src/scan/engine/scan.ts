@@ -226,8 +226,8 @@ async function scanCodeBlocks(
   const folder = ctx.file.path.includes('/') ? ctx.file.path.replace(/[^/]*$/, '') : '';
   const agentRead = agentReadDocs(ctx.skill).has(ctx.file.path);
   for (const block of doc.codeBlocks) {
+    const floored = agentRead && quotedByTopicHeading(block.framing, block.byHeading, block.section);
     if (EMBEDDED_LANGUAGES.has(block.lang)) {
-      const floored = agentRead && quotedByTopicHeading(block.framing, block.byHeading, block.section);
       const snippet = {
         ...block,
         language: block.lang,
@@ -250,6 +250,7 @@ async function scanCodeBlocks(
       lineOf: manifest.lineOf,
       skip: BLOCK_MANIFEST_SKIPPED,
       framingFactor: BLOCK_MANIFEST_FRAMING,
+      ...(floored ? { framingFloor: AUTHOR_DISCOUNT_FLOOR } : {}),
     };
     await scanSnippet(ctx, snippet, detectors, run, out);
   }
