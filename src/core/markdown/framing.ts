@@ -247,7 +247,7 @@ const ADDRESSED_OBLIGATION =
 const REDEFINES_AGENT =
   /^(?:(?:from\s+(?:now|this\s+(?:point|moment))(?:\s+(?:on|onwards?|forward))?|henceforth|as\s+of\s+now)\s*,?\s*)?(?:you(?:'re|\s+are)\s+(?:now|no\s+longer|not\s+(?:bound|limited|restricted)|free\s+(?:from|of|to)|unrestricted|authori[sz]ed\s+to)\b|you\s+(?:now|no\s+longer)\s+\w+|your\s+(?:(?:new|real|true|actual|updated|primary|only|sole)\s+)*(?:role|mission|purpose|task|job|goal|objective|identity|instructions|rules|guidelines|directives|constraints|restrictions|priorit(?:y|ies))\s+(?:is|are|has|have|now)\b)/i;
 const CONDITION_THEN_VERB = new RegExp(
-  `^(?:if|when|whenever|before|after|once|as soon as|while)\\b[^,;:]{1,160}[,;:]\\s*(?:(?:please|always|never|then|also|immediately|silently|do not|don'?t)\\s+)*(?:${IMPERATIVE_VERBS})\\b`,
+  `^(?:if|when|whenever|before|after|once|as soon as|while|on|upon|at|during|each time|every time|in case)\\b[^,;:]{1,160}[,;:]\\s*(?:(?:please|always|never|then|also|immediately|silently|do not|don'?t)\\s+)*(?:${IMPERATIVE_VERBS})\\b`,
   'i',
 );
 

@@ -49,6 +49,7 @@ export const AUTHOR_DISCOUNT_FLOOR = 0.5;
  * chose, may not take them to nothing either. A section headed as a list of attacks keeps its discount.
  */
 const TOPIC_PROSE_FLOOR = 0.35;
+const SELF_DESCRIPTION = /\b(?:this|the)\s+(?:skill|assistant)\b/i;
 const MIN_CONFIDENCE = 0.1;
 const HIDDEN_BOOST = 1.15;
 
@@ -116,11 +117,12 @@ function confidenceOf(
   }
   if (seg.topicQuoted && !mention) {
     const ordered = isImperative(sentence);
-    // A section whose own heading names no risk ("Behavior", "Usage") is framed only by a title above it.
+    // A section whose own heading names no risk ("Behavior", "Usage") is framed only by a title above it; a
+    // sentence about what this skill or the assistant does describes the skill, whatever its heading says.
     const own = headingFraming(seg.section);
     const floor = ordered
       ? AUTHOR_DISCOUNT_FLOOR
-      : own !== 'documents-risk' && own !== 'example'
+      : (own !== 'documents-risk' && own !== 'example') || SELF_DESCRIPTION.test(sentence)
         ? TOPIC_PROSE_FLOOR
         : 0;
     if (authored < floor) {
