@@ -303,17 +303,31 @@ function encodedPlaces(doc: MarkdownDoc, text: string, starts: readonly number[]
   return places;
 }
 
-function encodedFinder(
+/** Encoded text in a place: decoded blobs that read as words or shell, at their offsets in `text`. */
+export interface DecodedText {
+  start: number;
+  decoded: string;
+  encoding: string;
+  encoded: string;
+  section: string;
+  where: string;
+}
+
+/**
+ * Text hidden in encodings in a document: in its prose, and in the agent's own instructions (`primary`) in code
+ * blocks too, where constants are also decoded by the chain the snippet applies (base85, zlib, XOR, rot13,
+ * reversed). One entry per blob.
+ */
+export function decodedTexts(
   doc: MarkdownDoc,
   text: string,
   starts: readonly number[],
   primary: boolean,
-  out: HiddenResult,
-): void {
+): DecodedText[] {
+  const out: DecodedText[] = [];
   const seen = new Set<number>();
   for (const place of encodedPlaces(doc, text, starts, primary)) {
     const source = text.slice(place.start, place.end);
-    // In code, constants decoded by the chain the snippet applies (base85, zlib, XOR, rot13, reversed) too.
     const chains = place.code
       ? decodeChains(source).map((c) => ({ ...c, encoding: c.chain, printable: true }))
       : [];
@@ -325,25 +339,44 @@ function encodedFinder(
       if (/base64,\s*$/i.test(source.slice(Math.max(0, blob.index - 12), blob.index))) continue;
       const decoded = blob.decoded.replace(/\0/g, '');
       if (!WORDS.test(decoded) && !SHELLISH.test(decoded)) continue;
-      const strength = instructionStrength(decoded);
-      const line = lineAt(starts, at);
-      out.hits.push({
-        rule: HIDDEN_RULES.encoded.id,
-        line,
-        endLine: line,
-        evidence: quote(decoded),
-        confidence: Math.max(0.6, strength),
-        rationale: `decoded from ${blob.encoding} in ${place.where} (the evidence is the decoded text; encoded: ${quote(blob.encoded, 60)})`,
-      });
-      out.segments.push({
-        norm: atOffset(decoded, at),
-        framing: 'instruction',
+      out.push({
+        start: at,
+        decoded,
+        encoding: blob.encoding,
+        encoded: blob.encoded,
         section: place.section,
-        hidden: `${blob.encoding}-encoded text`,
-        hiddenRule: HIDDEN_RULES.encoded.id,
-        decoded: true,
+        where: place.where,
       });
     }
+  }
+  return out;
+}
+
+function encodedFinder(
+  doc: MarkdownDoc,
+  text: string,
+  starts: readonly number[],
+  primary: boolean,
+  out: HiddenResult,
+): void {
+  for (const found of decodedTexts(doc, text, starts, primary)) {
+    const line = lineAt(starts, found.start);
+    out.hits.push({
+      rule: HIDDEN_RULES.encoded.id,
+      line,
+      endLine: line,
+      evidence: quote(found.decoded),
+      confidence: Math.max(0.6, instructionStrength(found.decoded)),
+      rationale: `decoded from ${found.encoding} in ${found.where} (the evidence is the decoded text; encoded: ${quote(found.encoded, 60)})`,
+    });
+    out.segments.push({
+      norm: atOffset(found.decoded, found.start),
+      framing: 'instruction',
+      section: found.section,
+      hidden: `${found.encoding}-encoded text`,
+      hiddenRule: HIDDEN_RULES.encoded.id,
+      decoded: true,
+    });
   }
 }
 

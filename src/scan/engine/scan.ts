@@ -21,6 +21,7 @@ import {
   blockManifest,
 } from '../detectors/manifest-blocks.js';
 import { phraseDetector } from '../detectors/prose-detector.js';
+import { decodedTexts, HIDDEN_RULES } from '../detectors/prose-hidden.js';
 import { proseDetectors } from '../detectors/prose-index.js';
 import { inlineShellCommands } from '../detectors/prose-inline-commands.js';
 import { discountOwnVendor } from '../own-vendor.js';
@@ -269,6 +270,42 @@ async function scanCodeBlocks(
   }
 }
 
+/** Decoded text shorter than this is a command or a name, which the hidden-text rules read already. */
+const MIN_DECODED_DOCUMENT = 80;
+
+/**
+ * Instructions hidden in an encoding in a document the agent follows (a `python3 -c` that decodes a constant
+ * and prints the "installation steps" the agent is told to follow) are read as the document they decode to:
+ * by every detector that reads a markdown document whatever its name, and in its code blocks, each hit at the
+ * line of the encoded text. The skill's frontmatter and coverage stay the real file's.
+ */
+async function scanDecodedDocuments(
+  ctx: FileContext,
+  detectors: readonly Detector[],
+  run: ScanRun,
+  out: Located[],
+): Promise<void> {
+  const starts = lineStarts(ctx.text);
+  for (const found of decodedTexts(parseMarkdown(ctx.text), ctx.text, starts, true)) {
+    if (found.decoded.length < MIN_DECODED_DOCUMENT) continue;
+    const line = lineAt(starts, found.start);
+    const file: SkillFile = { ...ctx.file, text: found.decoded, truncated: false };
+    const anyName: SkillFile = { ...file, path: 'decoded.md' };
+    const inner: FileContext = { ...ctx, file, text: found.decoded };
+    const hits: Located[] = [];
+    for (const d of detectors) {
+      if (!d.appliesTo(anyName)) continue;
+      for (const hit of await runDetector(d, inner, run)) hits.push({ hit, file: ctx.file.path });
+    }
+    await scanCodeBlocks(inner, detectors, run, hits);
+    for (const { hit } of hits) {
+      if (hit.rule === HIDDEN_RULES.encoded.id) continue;
+      const rationale = `${hit.rationale}; in text decoded from ${found.encoding}`;
+      out.push({ file: ctx.file.path, hit: { ...hit, line, endLine: line, rationale } });
+    }
+  }
+}
+
 function toFinding(located: Located, rules: Map<string, Rule>): Finding | null {
   const { hit, file } = located;
   const rule = rules.get(hit.rule);
@@ -346,6 +383,7 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
   const budgetMs = options.budgetMs ?? SKILL_BUDGET_MS;
   const run: ScanRun = { notes, rules, budgetMs, deadline: performance.now() + budgetMs, skipped: new Map() };
   const located: Located[] = [];
+  const instructions = agentReadDocs(skill);
 
   for (const file of skill.files) {
     if (file.text === null) continue;
@@ -366,6 +404,7 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
       try {
         // Detectors that apply to a block's language (the code detectors) also read fenced blocks.
         await scanCodeBlocks(ctx, detectors, run, located);
+        if (instructions.has(file.path)) await scanDecodedDocuments(ctx, detectors, run, located);
       } catch (error) {
         notes.push(`code blocks of ${file.path} not analysed: ${errorMessage(error)}`);
       }
@@ -391,7 +430,6 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
       .map((l) => toFinding(l, rules))
       .filter((f): f is Finding => f !== null);
     discountOwnVendor(skill, raw);
-    const instructions = agentReadDocs(skill);
     for (const f of raw) if (f.file !== 'SKILL.md' && instructions.has(f.file)) f.inInstructions = true;
     const findings = dedupe(raw);
     applySuppressions(skill, findings, {
