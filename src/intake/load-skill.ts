@@ -8,6 +8,7 @@ import { classifyFile } from './classify.js';
 import { decodeText } from './decode-text.js';
 import { parseSkillMd, skillMdFields } from './frontmatter.js';
 import { DEFAULT_LIMITS, type IntakeLimits } from './limits.js';
+import { namedPaths } from './named-files.js';
 import { type FileBytes, FileChangedError, readFileBounded } from './read-file.js';
 import { specDiagnostics } from './spec-rules.js';
 import { walkSkill } from './walk.js';
@@ -30,20 +31,6 @@ const SKILL_MD = 'SKILL.md';
 
 /** How much further than other files the files SKILL.md names are read (still within maxTextBytes). */
 export const NAMED_READ_FACTOR = 8;
-const MAX_NAMED = 200;
-// A relative path with an extension, as SKILL.md names its scripts and documents (`scripts/run.py`, `./a.sh`).
-const NAMED_PATH =
-  /(?<![\w./~$-])(?:\.\/)?((?:[\w@+-][\w.@+-]*\/){0,12}[\w@+-][\w.@+-]*\.[A-Za-z0-9]{1,6})(?![\w/])/g;
-
-/** The relative file paths SKILL.md names, in the order it names them (at most MAX_NAMED). */
-export function namedPaths(text: string): string[] {
-  const found = new Set<string>();
-  for (const m of text.matchAll(NAMED_PATH)) {
-    if (found.size >= MAX_NAMED) break;
-    if (m[1] !== SKILL_MD) found.add(m[1]!);
-  }
-  return [...found];
-}
 
 function warning(code: string, message: string, file: string): Diagnostic {
   return { code, level: 'warning', message, file };
@@ -213,7 +200,7 @@ export async function loadSkill(
     );
   }
 
-  const named = namedPaths(skillMd.text);
+  const named = namedPaths(root, skillMd.text);
   const walked = walkSkill(root, limits, named);
   const others = walked.files.filter((entry) => entry.path !== SKILL_MD);
   const wanted = new Set(named);

@@ -88,7 +88,7 @@ function examine(dir: string, dirAbs: Buffer, raw: Buffer): Examined {
  * The regular files among `named` (paths relative to the root that SKILL.md names), found by lstat alone:
  * every folder on the way must be a real folder (no link is followed) and the path may not leave the root.
  */
-function namedFiles(root: string, named: readonly string[]): WalkedFile[] {
+export function namedFiles(root: string, named: readonly string[]): WalkedFile[] {
   const found: WalkedFile[] = [];
   for (const path of named) {
     const parts = path.split('/');

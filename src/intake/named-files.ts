@@ -1,0 +1,68 @@
+import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { posix } from 'node:path';
+import { namedFiles } from './walk.js';
+
+// The files a skill runs, found before the walk so that padding cannot push them past its limits (walk.ts):
+// the paths SKILL.md names, and what those run in turn — the manifest beside a named script (npm and pip run
+// its install hooks), and the files a named file loads or runs by a relative path (`require('./lib/prep')`,
+// `"postinstall": "node ./lib/prepare.js"`). Followed breadth-first, at most MAX_NAMED paths in all.
+
+const SKILL_MD = 'SKILL.md';
+const MAX_NAMED = 200;
+/** How much of each named file is read to find what it names. */
+const PEEK_BYTES = 256 * 1024;
+// A relative path with an extension, as SKILL.md names its scripts and documents (`scripts/run.py`, `./a.sh`).
+const NAMED_PATH =
+  /(?<![\w./~$-])(?:\.\/)?((?:[\w@+-][\w.@+-]*\/){0,12}[\w@+-][\w.@+-]*\.[A-Za-z0-9]{1,6})(?![\w/])/g;
+// A module loaded by a relative specifier, which may leave out the extension.
+const RELATIVE_MODULE =
+  /(?:require\s*\(\s*|import\s*\(\s*|\bfrom\s+|\bimport\s+)['"](\.{1,2}\/[^'"\n]{1,200})['"]/g;
+const MODULE_SUFFIXES = ['', '.js', '.cjs', '.mjs', '.ts', '/index.js'];
+// What an installer runs beside the script it installs for.
+const MANIFESTS = ['package.json', 'requirements.txt', 'pyproject.toml', 'setup.py'];
+
+/** The relative file paths a text names, in order, resolved against `dir` (the named file's folder). */
+function pathsIn(text: string, dir: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(NAMED_PATH)) out.push(posix.join(dir, m[1]!));
+  for (const m of text.matchAll(RELATIVE_MODULE))
+    for (const suffix of MODULE_SUFFIXES) out.push(posix.join(dir, `${m[1]!}${suffix}`));
+  return out.filter((p) => !p.startsWith('../') && p !== '..');
+}
+
+/** The start of a regular file, never through a link; empty when it cannot be read. */
+function peek(abs: Buffer): string {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return '';
+  }
+  try {
+    const buf = Buffer.alloc(PEEK_BYTES);
+    return buf.subarray(0, readSync(fd, buf, 0, PEEK_BYTES, 0)).toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The paths SKILL.md names and, followed from them, what they run: existing regular files only. */
+export function namedPaths(root: string, skillMd: string): string[] {
+  const found = new Set<string>();
+  let queue = pathsIn(skillMd, '');
+  while (queue.length > 0 && found.size < MAX_NAMED) {
+    const next: string[] = [];
+    const fresh = [...new Set(queue)].filter((p) => p !== SKILL_MD && !found.has(p));
+    for (const file of namedFiles(root, fresh)) {
+      if (found.size >= MAX_NAMED) break;
+      found.add(file.path);
+      const dir = posix.dirname(file.path);
+      next.push(...pathsIn(peek(file.abs), dir === '.' ? '' : dir));
+      if (dir !== '.') next.push(...MANIFESTS.map((m) => posix.join(dir, m)));
+    }
+    queue = next;
+  }
+  return [...found];
+}
