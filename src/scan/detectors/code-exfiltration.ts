@@ -388,6 +388,23 @@ function ownSkillPath(ctx: FileContext, path: string): boolean {
  */
 const LONE_CONTEXT_READ = 0.25;
 
+// `security find-generic-password -s <service>`: one named keychain item. A CLI keeps its own token there (what
+// Python's keyring does); another application's item (a browser's Safe Storage key, a password manager's) is
+// what a stealer reads. Without a service it searches every item.
+const KEYCHAIN_READ = /\bfind-(?:generic|internet)-password\b/;
+const KEYCHAIN_SERVICE = /(?:^|[\s,[(])["']?-s["']?\s*,?\s*["']([^"']+)["']|\s-s\s+([^\s"'-][^\s]*)/;
+const OTHER_APP_ITEM =
+  /safe\s*storage|chrom|brave|edge|opera|vivaldi|firefox|safari|1password|bitwarden|lastpass|keepass|dashlane|slack|discord|telegram|signal|whatsapp|metamask|exodus|electrum|ledger|wallet|icloud|airport|wi-?fi/i;
+const OWN_KEYCHAIN_ITEM = 0.3;
+
+/** For a read of one named keychain item: whether it is another application's; null for other calls. */
+function keychainItem(c: Call): { otherApp: boolean } | null {
+  if (!KEYCHAIN_READ.test(c.text)) return null;
+  const m = KEYCHAIN_SERVICE.exec(c.text);
+  const service = m?.[1] ?? m?.[2];
+  return service ? { otherApp: OTHER_APP_ITEM.test(service) } : null;
+}
+
 /** A secret source alone (no sink in this file): credential store or agent context read, env dump stored. */
 function sourceHits(ctx: FileContext, model: CodeModel, sends: boolean): Hit[] {
   const hits: Hit[] = [];
@@ -407,6 +424,18 @@ function sourceHits(ctx: FileContext, model: CodeModel, sends: boolean): Hit[] {
           `copies ${path} into an archive or another file`,
           `Packs credential store ${path}.`,
         ),
+      );
+    } else if (readsHere(T.CRED_DATA) && keychainItem(c)) {
+      hits.push(
+        keychainItem(c)!.otherApp
+          ? callHit(ctx, c, PE3, 0.85, "reads another application's keychain item")
+          : callHit(
+              ctx,
+              c,
+              PE3,
+              OWN_KEYCHAIN_ITEM,
+              'reads one named keychain item (a tool keeps its own token so)',
+            ),
       );
     } else if (readsHere(T.CRED_DATA)) {
       const path = pathArgs.find(isCredentialPath) ?? 'a credential store';
