@@ -582,6 +582,8 @@ function dumpInstructions(body: string): string[] {
         .replace(/^(\s*)(```|~~~)[^\n]*\n([\s\S]*?)^\s*\2/gm, (_m, _i, _f, code: string) =>
           code.replace(/\n/g, '.\n'),
         )
+        // A blank line, a heading, a list item or a table row ends the sentence before it too.
+        .replace(/\n[ \t]*(?=\n|#|[-*+][ \t]|\d+[.)][ \t]|\|)/g, '.\n')
         .replace(/\s*\n\s*/g, ' ')
         .split(/(?<=[.!?])\s+/)
         .filter((sentence) => PRIVATE_CONTEXT.test(sentence) && WRITE_VERB.test(sentence));
