@@ -30,6 +30,15 @@ export interface WalkLimits {
 /** Folders that are never part of a skill's content (version-control internals). */
 const SKIPPED_DIRS = new Set(['.git']);
 const SLICE = 512;
+/**
+ * Past the entry limit the walk goes on, lstat only, for at most this many times the limit's entries, and keeps
+ * only scripts and install manifests (at most MAX_SWEPT_FILES): thousands of padding files in one folder must
+ * not hide the one script in another.
+ */
+const SWEEP_FACTOR = 4;
+const MAX_SWEPT_FILES = 200;
+const SWEPT_FILE =
+  /\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|mts|cts|ps1|rb|pl|php)$|^(?:package\.json|pyproject\.toml|setup\.py|requirements\.txt|Makefile)$/i;
 const SLASH = Buffer.from('/');
 
 export function isInside(root: string, candidate: string): boolean {
@@ -125,6 +134,8 @@ export function walkSkill(root: string, limits: WalkLimits, named: readonly stri
     result.diagnostics.push({ code, level: 'warning', message, ...(file ? { file } : {}) });
   let depthReported = false;
   let examined = result.files.length;
+  let sweeping = false;
+  let swept = 0;
   // Depth-first in sorted order, so the same tree always yields the same list (and the same cut-off).
   const stack: Array<{ dir: string; abs: Buffer; depth: number }> = [
     { dir: '', abs: Buffer.from(root), depth: 0 },
@@ -149,7 +160,7 @@ export function walkSkill(root: string, limits: WalkLimits, named: readonly stri
       const entries = names.slice(start, start + SLICE).map((raw) => examine(dir, dirAbs, raw));
       for (const entry of entries) {
         const { name, path, abs } = entry;
-        if (!entry.utf8) {
+        if (!entry.utf8 && !sweeping) {
           warn(
             'file-name-encoding',
             `${path}: the name is not valid UTF-8 (shown with replacement characters)`,
@@ -157,18 +168,29 @@ export function walkSkill(root: string, limits: WalkLimits, named: readonly stri
           );
         }
         if (!entry.stat) {
-          warn('unreadable', `${path} could not be examined (${entry.error})`, path);
+          if (!sweeping) warn('unreadable', `${path} could not be examined (${entry.error})`, path);
           continue;
         }
         const { stat } = entry;
         // Folders, links and special files count too: 100,000 empty folders or symlinks must not cost
         // more than as many files.
         if (++examined > limits.maxFiles) {
-          warn(
-            'limit-files',
-            `the skill has more than ${limits.maxFiles} entries (files, folders, links); only the first ${limits.maxFiles} were examined`,
-          );
-          return result;
+          if (!sweeping) {
+            sweeping = true;
+            warn(
+              'limit-files',
+              `the skill has more than ${limits.maxFiles} entries (files, folders, links); only the first ${limits.maxFiles} were examined, and past them only scripts and manifests were looked for`,
+            );
+          }
+          if (examined > limits.maxFiles * SWEEP_FACTOR || swept >= MAX_SWEPT_FILES) return result;
+          // Padding spent the limit: the folders it did not reach may still hold the code that runs.
+          if (stat.isDirectory() && !SKIPPED_DIRS.has(name) && depth + 1 <= limits.maxDepth)
+            subdirs.push({ dir: path, abs });
+          else if (stat.isFile() && SWEPT_FILE.test(name) && !listed.has(toPosix(path))) {
+            result.files.push({ path: toPosix(path), abs, stat });
+            swept++;
+          }
+          continue;
         }
         if (stat.isSymbolicLink()) {
           const { link, loop } = describeLink(root, realRoot, abs, toPosix(path));

@@ -510,14 +510,19 @@ describe('size and shape limits', () => {
       mkdirSync(sub, { recursive: true });
       for (let f = 0; f < 1000; f++) writeFileSync(join(sub, `f${f}.txt`), '');
     }
+    // Past the limit the walk looks for scripts only, and only so far (4 x the limit in entries).
+    writeFileSync(join(dir, 'data', 'd10', 'run.sh'), 'echo hi\n');
+    writeFileSync(join(dir, 'data', 'd29', 'late.sh'), 'echo hi\n');
     const skill = only(await run(dir));
-    // 5000 entries examined: SKILL.md, data/, its 30 folders, then 4968 files of d00..d04.
-    expect(skill.files).toHaveLength(4969);
+    // 5000 entries examined: SKILL.md, data/, its 30 folders, then 4968 files of d00..d04; then the sweep.
+    expect(skill.files).toHaveLength(4970);
+    expect(skill.files.map((f) => f.path)).toContain('data/d10/run.sh');
+    expect(skill.files.map((f) => f.path)).not.toContain('data/d29/late.sh');
     expect(skill.diagnostics).toContainEqual({
       code: 'limit-files',
       level: 'warning',
       message:
-        'the skill has more than 5000 entries (files, folders, links); only the first 5000 were examined',
+        'the skill has more than 5000 entries (files, folders, links); only the first 5000 were examined, and past them only scripts and manifests were looked for',
     });
   });
 
