@@ -1,6 +1,6 @@
-import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { posix } from 'node:path';
-import { namedFiles } from './walk.js';
+import { readFileBounded } from './read-file.js';
+import { INSTALL_MANIFESTS, namedFiles, type WalkedFile } from './walk.js';
 
 // The files a skill runs, found before the walk so that padding cannot push them past its limits (walk.ts):
 // the paths SKILL.md names, and what those run in turn — the manifest beside a named script (npm and pip run
@@ -18,8 +18,6 @@ const NAMED_PATH =
 const RELATIVE_MODULE =
   /(?:require\s*\(\s*|import\s*\(\s*|\bfrom\s+|\bimport\s+)['"](\.{1,2}\/[^'"\n]{1,200})['"]/g;
 const MODULE_SUFFIXES = ['', '.js', '.cjs', '.mjs', '.ts', '/index.js'];
-// What an installer runs beside the script it installs for.
-const MANIFESTS = ['package.json', 'requirements.txt', 'pyproject.toml', 'setup.py'];
 
 /** The relative file paths a text names, in order, resolved against `dir` (the named file's folder). */
 function pathsIn(text: string, dir: string): string[] {
@@ -30,21 +28,14 @@ function pathsIn(text: string, dir: string): string[] {
   return out.filter((p) => !p.startsWith('../') && p !== '..');
 }
 
-/** The start of a regular file, never through a link; empty when it cannot be read. */
-function peek(abs: Buffer): string {
-  let fd: number;
+/** The start of a named file, read as intake reads every file (never through a link); empty when it cannot be. */
+function peek(file: WalkedFile): string {
   try {
-    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const read = readFileBounded(file.abs, file.stat, PEEK_BYTES, false);
+    // Unhashed, at most PEEK_BYTES are read, which is always done on the blocking path.
+    return read instanceof Promise ? '' : read.head.toString('utf8');
   } catch {
     return '';
-  }
-  try {
-    const buf = Buffer.alloc(PEEK_BYTES);
-    return buf.subarray(0, readSync(fd, buf, 0, PEEK_BYTES, 0)).toString('utf8');
-  } catch {
-    return '';
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -59,8 +50,8 @@ export function namedPaths(root: string, skillMd: string): string[] {
       if (found.size >= MAX_NAMED) break;
       found.add(file.path);
       const dir = posix.dirname(file.path);
-      next.push(...pathsIn(peek(file.abs), dir === '.' ? '' : dir));
-      if (dir !== '.') next.push(...MANIFESTS.map((m) => posix.join(dir, m)));
+      next.push(...pathsIn(peek(file), dir === '.' ? '' : dir));
+      if (dir !== '.') next.push(...INSTALL_MANIFESTS.map((m) => posix.join(dir, m)));
     }
     queue = next;
   }

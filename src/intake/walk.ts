@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { lstatSync, readdirSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Diagnostic, SkillLink } from '../core/types.js';
+import { classifyFile } from './classify.js';
 
 // Lists a skill folder without ever following a symlink or opening anything but regular files:
 // every entry is lstat'ed, links are recorded (inside or outside the root), special files are skipped.
@@ -37,8 +38,13 @@ const SLICE = 512;
  */
 const SWEEP_FACTOR = 4;
 const MAX_SWEPT_FILES = 200;
-const SWEPT_FILE =
-  /\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|mts|cts|ps1|rb|pl|php)$|^(?:package\.json|pyproject\.toml|setup\.py|requirements\.txt|Makefile)$/i;
+/** What an installer runs beside the code it installs (npm and pip run their hooks). */
+export const INSTALL_MANIFESTS = ['package.json', 'requirements.txt', 'pyproject.toml', 'setup.py'];
+
+/** A script or an install manifest, by its name alone (the sweep past the entry limit opens nothing). */
+function sweptFile(name: string): boolean {
+  return classifyFile(name, '').kind === 'script' || INSTALL_MANIFESTS.includes(name.toLowerCase());
+}
 const SLASH = Buffer.from('/');
 
 export function isInside(root: string, candidate: string): boolean {
@@ -186,7 +192,7 @@ export function walkSkill(root: string, limits: WalkLimits, named: readonly stri
           // Padding spent the limit: the folders it did not reach may still hold the code that runs.
           if (stat.isDirectory() && !SKIPPED_DIRS.has(name) && depth + 1 <= limits.maxDepth)
             subdirs.push({ dir: path, abs });
-          else if (stat.isFile() && SWEPT_FILE.test(name) && !listed.has(toPosix(path))) {
+          else if (stat.isFile() && sweptFile(name) && !listed.has(toPosix(path))) {
             result.files.push({ path: toPosix(path), abs, stat });
             swept++;
           }

@@ -425,21 +425,23 @@ function sourceHits(ctx: FileContext, model: CodeModel, sends: boolean): Hit[] {
           `Packs credential store ${path}.`,
         ),
       );
-    } else if (readsHere(T.CRED_DATA) && keychainItem(c)) {
-      hits.push(
-        keychainItem(c)!.otherApp
-          ? callHit(ctx, c, PE3, 0.85, "reads another application's keychain item")
-          : callHit(
-              ctx,
-              c,
-              PE3,
-              OWN_KEYCHAIN_ITEM,
-              'reads one named keychain item (a tool keeps its own token so)',
-            ),
-      );
     } else if (readsHere(T.CRED_DATA)) {
-      const path = pathArgs.find(isCredentialPath) ?? 'a credential store';
-      hits.push(callHit(ctx, c, PE3, 0.7, `reads ${path}`, `Reads credential store ${path}.`));
+      const item = keychainItem(c);
+      if (item?.otherApp) hits.push(callHit(ctx, c, PE3, 0.85, "reads another application's keychain item"));
+      else if (item)
+        hits.push(
+          callHit(
+            ctx,
+            c,
+            PE3,
+            OWN_KEYCHAIN_ITEM,
+            'reads one named keychain item (a tool keeps its own token so)',
+          ),
+        );
+      else {
+        const path = pathArgs.find(isCredentialPath) ?? 'a credential store';
+        hits.push(callHit(ctx, c, PE3, 0.7, `reads ${path}`, `Reads credential store ${path}.`));
+      }
     } else if (
       /^security$/.test(c.callee) &&
       c.args.some((a) => /find-(generic|internet)-password|dump-keychain/.test(a.str ?? ''))

@@ -313,6 +313,8 @@ export interface DecodedText {
   where: string;
 }
 
+let lastDecoded: { text: string; primary: boolean; found: DecodedText[] } | null = null;
+
 /**
  * Text hidden in encodings in a document: in its prose, and in the agent's own instructions (`primary`) in code
  * blocks too, where constants are also decoded by the chain the snippet applies (base85, zlib, XOR, rot13,
@@ -324,6 +326,8 @@ export function decodedTexts(
   starts: readonly number[],
   primary: boolean,
 ): DecodedText[] {
+  // The hidden-text rule and the engine (decoded documents) ask for the same file one after the other.
+  if (lastDecoded?.text === text && lastDecoded.primary === primary) return lastDecoded.found;
   const out: DecodedText[] = [];
   const seen = new Set<number>();
   for (const place of encodedPlaces(doc, text, starts, primary)) {
@@ -349,6 +353,7 @@ export function decodedTexts(
       });
     }
   }
+  lastDecoded = { text, primary, found: out };
   return out;
 }
 
