@@ -4,6 +4,7 @@ import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { lineAt, lineStarts } from '../util/lines.js';
 import { timed } from '../util/timing.js';
+import { buildFastTree } from './markdown/fast-tree.js';
 import { type Framing, leadInFraming, sentenceFraming, trailFramingOf } from './markdown/framing.js';
 import { buildTree, MdNode, Unsupported } from './markdown/tree.js';
 
@@ -357,8 +358,18 @@ const PARSE_OPTIONS = {
   mdastExtensions: [frontmatterFromMarkdown(['yaml'])],
 };
 
-/** The walker's tree, built from micromark's events; through mdast where that builder cannot say. */
+/** The walker's tree from markdown-it's tokens; from micromark's events where that builder cannot say. */
 function parseTree(text: string): MdNode {
+  try {
+    return buildFastTree(text);
+  } catch (error) {
+    if (!(error instanceof Unsupported)) throw error;
+    return parseTreeMicromark(text);
+  }
+}
+
+/** The walker's tree built from micromark's events; through mdast where that builder cannot say. */
+export function parseTreeMicromark(text: string): MdNode {
   try {
     return buildTree(text);
   } catch (error) {
@@ -422,7 +433,11 @@ export function parseMarkdown(text: string): MarkdownDoc {
   return doc;
 }
 
-function parseUncached(text: string): MarkdownDoc {
+/**
+ * Walks the tree `build` makes of `text` (parseMarkdown's tree by default; bench/markdown-parsers.ts compares
+ * builders). Never throws: without a tree every paragraph is read as an instruction.
+ */
+export function parseUncached(text: string, build: (text: string) => MdNode = parseTree): MarkdownDoc {
   let doc: MarkdownDoc;
   try {
     if (PATHOLOGICAL_NESTING.test(text)) throw new Error('nesting too deep to parse');
@@ -433,7 +448,7 @@ function parseUncached(text: string): MarkdownDoc {
       trailFraming: null,
       doc: { spans: [], codeBlocks: [], inlineCode: [], codeRanges: [] },
     };
-    walkBlocks(w, parseTree(text), null, 'paragraph');
+    walkBlocks(w, build(text), null, 'paragraph');
     doc = w.doc;
   } catch {
     doc = fallbackDoc(text);
