@@ -60,7 +60,8 @@ interface Match {
 
 function matchVariant(variant: Variant, sentence: string, offset: number, context: string): Match[] | null {
   const found: Match[] = [];
-  for (const [i, re] of variant.all.entries()) {
+  for (let i = 0; i < variant.all.length; i++) {
+    const re = variant.all[i]!;
     const m = re.exec(sentence);
     if (m) found.push({ start: offset + m.index, end: offset + m.index + Math.max(1, m[0].length) });
     // Supporting cues (not the first expression) may come from the section heading.
@@ -263,12 +264,21 @@ export function applyRules(
   const prefilter = prefilterFor(rules);
   prefilter.scan(seg.norm.text);
   const possible = (v: Variant) => isAnchored(v) || (prefilter.mayMatch(v) && v.all[0]!.test(seg.norm.text));
-  const live = rules
-    .map((rule) => ({ rule, variants: rule.variants.filter(possible) }))
-    .filter((r) => r.variants.length > 0);
+  // Built without an array per rule: most rules have no possible variant in most segments.
+  const live: { rule: PhraseRule; variants: Variant[] }[] = [];
+  for (const rule of rules) {
+    let variants: Variant[] | null = null;
+    for (const v of rule.variants) {
+      if (!possible(v)) continue;
+      variants ??= [];
+      variants.push(v);
+    }
+    if (variants) live.push({ rule, variants });
+  }
   if (live.length === 0) return hits;
   const ranges = sentences(seg.norm.text);
-  for (const [i, range] of ranges.entries()) {
+  for (let i = 0; i < ranges.length; i++) {
+    const range = ranges[i]!;
     const sentence = seg.norm.text.slice(range[0], range[1]);
     if (sentence.length < 4) continue;
     // Framing is read only when something matched: most sentences match nothing (sentenceFraming is pure).
