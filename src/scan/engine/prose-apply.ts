@@ -2,6 +2,7 @@ import { headingFraming, isImperative, sentenceFraming } from '../../core/markdo
 import type { Framing } from '../../core/markdown.js';
 import type { Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
+import { glossed } from './prose-gloss.js';
 import { isMention, type NormalText, sentences } from './prose-normalise.js';
 import type { PhraseRule, Variant } from './prose-phrase.js';
 import { prefilterFor } from './prose-prefilter.js';
@@ -248,6 +249,25 @@ function distinctInstructions(candidates: Candidate[]): Hit[] {
  * minus hits of rules that yield to another rule firing on the same sentence.
  */
 export function applyRules(
+  rules: readonly PhraseRule[],
+  seg: Segment,
+  fileText: string,
+  starts: readonly number[],
+  purpose: SkillPurpose,
+): Hit[] {
+  const hits = applyToText(rules, seg, fileText, starts, purpose);
+  const gloss = glossed(seg.norm);
+  if (!gloss) return hits;
+  // Prose in another language meets the same rules through its gloss; the text's own hits come first.
+  const read = `read through a gloss of the ${gloss.languages.join(' and ')} text`;
+  for (const hit of applyToText(rules, { ...seg, norm: gloss.norm }, fileText, starts, purpose)) {
+    if (hits.some((h) => h.rule === hit.rule && h.line <= hit.endLine && hit.line <= h.endLine)) continue;
+    hits.push({ ...hit, rationale: `${hit.rationale}; ${read}` });
+  }
+  return hits;
+}
+
+function applyToText(
   rules: readonly PhraseRule[],
   seg: Segment,
   fileText: string,

@@ -163,7 +163,8 @@ function refang(source: string, at: number): { text: string; length: number } | 
 /** Code units in one String.fromCharCode call: well under the engine's limit on arguments. */
 const CHUNK = 8192;
 
-function fromUnits(units: Uint16Array, length: number): string {
+/** The string of the first `length` UTF-16 units of `units`. */
+export function fromUnits(units: Uint16Array, length: number): string {
   let out = '';
   for (let i = 0; i < length; i += CHUNK) {
     // apply reads the typed array as array-like; a spread would walk it through an iterator.
