@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { readFileBounded } from './read-file.js';
-import { INSTALL_MANIFESTS, namedFiles, type WalkedFile } from './walk.js';
+import { FolderListings, INSTALL_MANIFESTS, namedFiles, type WalkedFile } from './walk.js';
 
 // The files a skill runs, found before the walk so that padding cannot push them past its limits (walk.ts):
 // the paths SKILL.md names, and what those run in turn — the manifest beside a named script (npm and pip run
@@ -42,11 +42,12 @@ function peek(file: WalkedFile): string {
 /** The paths SKILL.md names and, followed from them, what they run: existing regular files only. */
 export function namedPaths(root: string, skillMd: string): string[] {
   const found = new Set<string>();
+  const listings = new FolderListings(root);
   let queue = pathsIn(skillMd, '');
   while (queue.length > 0 && found.size < MAX_NAMED) {
     const next: string[] = [];
     const fresh = [...new Set(queue)].filter((p) => p !== SKILL_MD && !found.has(p));
-    for (const file of namedFiles(root, fresh)) {
+    for (const file of namedFiles(root, fresh, listings)) {
       if (found.size >= MAX_NAMED) break;
       found.add(file.path);
       const dir = posix.dirname(file.path);

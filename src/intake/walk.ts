@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { lstatSync, readdirSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Diagnostic, SkillLink } from '../core/types.js';
 import { classifyFile } from './classify.js';
@@ -103,26 +103,60 @@ function examine(dir: string, dirAbs: Buffer, raw: Buffer): Examined {
  * The regular files among `named` (paths relative to the root that SKILL.md names), found by lstat alone:
  * every folder on the way must be a real folder (no link is followed) and the path may not leave the root.
  */
-export function namedFiles(root: string, named: readonly string[]): WalkedFile[] {
+/**
+ * The entries of the folders under a root, listed once each (never following a link): a text names many
+ * path-like words (`os.path`, `example.com`) that are not there, and an lstat per word and per folder on the
+ * way cost more than the rest of a cached re-scan.
+ */
+export class FolderListings {
+  private readonly listed = new Map<string, Map<string, Dirent> | null>();
+
+  constructor(readonly root: string) {}
+
+  /** The entry at `parts` below the root, if every folder on the way is a real folder (not a link). */
+  entry(parts: readonly string[]): Dirent | undefined {
+    let folder = '';
+    for (let i = 0; i < parts.length; i++) {
+      const entry = this.list(folder)?.get(parts[i]!);
+      if (i === parts.length - 1) return entry;
+      if (!entry?.isDirectory()) return undefined;
+      folder = folder ? `${folder}/${parts[i]}` : parts[i]!;
+    }
+    return undefined;
+  }
+
+  private list(folder: string): Map<string, Dirent> | null {
+    let entries = this.listed.get(folder);
+    if (entries === undefined) {
+      try {
+        const dirents = readdirSync(resolve(this.root, folder), { withFileTypes: true });
+        entries = new Map(dirents.map((d) => [d.name, d]));
+      } catch {
+        entries = null;
+      }
+      this.listed.set(folder, entries);
+    }
+    return entries;
+  }
+}
+
+/** The named paths that are regular files below the root (links and special files are never named files). */
+export function namedFiles(
+  root: string,
+  named: readonly string[],
+  listings = new FolderListings(root),
+): WalkedFile[] {
   const found: WalkedFile[] = [];
   for (const path of named) {
     const parts = path.split('/');
     if (parts.some((p) => p === '' || p === '.' || p === '..')) continue;
-    let ok = true;
-    for (let i = 1; i < parts.length && ok; i++) {
-      try {
-        ok = lstatSync(resolve(root, ...parts.slice(0, i))).isDirectory();
-      } catch {
-        ok = false;
-      }
-    }
-    if (!ok) continue;
+    if (!listings.entry(parts)?.isFile()) continue;
     const abs = Buffer.from(resolve(root, ...parts));
     try {
       const stat = lstatSync(abs);
       if (stat.isFile()) found.push({ path, abs, stat });
     } catch {
-      // Named but not there: nothing to read.
+      // Gone since it was listed: nothing to read.
     }
   }
   return found;

@@ -24,6 +24,7 @@ describe('the gloss of prose in other languages', () => {
     expect(result.norm.text).toContain('https://x.example.net/recolectar');
     expect(result.norm.text).toContain('lee_datos.py');
     const at = result.norm.text.indexOf('contents');
-    expect(source.slice(result.norm.map[at], result.norm.map[at] + 'contenido'.length)).toBe('contenido');
+    const from = result.norm.map[at]!;
+    expect(source.slice(from, from + 'contenido'.length)).toBe('contenido');
   });
 });
