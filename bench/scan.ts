@@ -60,7 +60,9 @@ const load = async <T>(path: string): Promise<T> =>
   (await import(pathToFileURL(join(args.build, 'dist', path)).href)) as T;
 const { openSource, loadSkillFolder } = await load<Intake>('intake/index.js');
 const { scanSkill } = await load<Engine>('scan/engine/scan.js');
-const { PHASES, startTiming, stopTiming } = await load<Timing>('util/timing.js');
+const { PHASES, startTiming, stopTiming, startUnitTiming, stopUnitTiming } =
+  await load<Timing>('util/timing.js');
+type UnitCost = import('../src/util/timing.js').UnitCost;
 
 const loadNow = (): string => loadavg()[0]!.toFixed(1);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -179,7 +181,9 @@ async function benchCorpus(dir: string, title: string): Promise<void> {
     console.log(
       `read floor (cat of every file, one process): ${fmt(floor, 3)} s; the CLI takes ${fmt(wall / floor)}× that`,
     );
+    const units = startUnitTiming();
     const { times, load: perLoad } = await perSkill(dir);
+    stopUnitTiming();
     const sorted = times.map((t) => t.ms).sort((a, b) => a - b);
     const total = sorted.reduce((a, b) => a + b, 0);
     console.log(
@@ -199,8 +203,23 @@ async function benchCorpus(dir: string, title: string): Promise<void> {
       const phases = PHASES.map((p) => fmt(t.phases[p] ?? 0, 0)).join(' | ');
       console.log(`| ${t.name} | ${t.files} | ${fmt(t.bytes / 1024, 0)} | ${fmt(t.ms, 0)} | ${phases} |`);
     }
+    printUnits(units);
   } finally {
     rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+/** The twenty costliest detectors and prose rules, with what they read: where a speed-up would pay. */
+function printUnits(units: Map<string, UnitCost>): void {
+  const rows = [...units].sort((a, b) => b[1].ms - a[1].ms).slice(0, 20);
+  console.log(
+    '\ntwenty costliest detectors and prose rules (in process; a detector includes the parse it asked for first):\n',
+  );
+  console.log('| unit | ms | calls | MB read | µs per KB |');
+  console.log('|---|---|---|---|---|');
+  for (const [name, c] of rows) {
+    const perKb = c.chars > 0 ? (c.ms * 1000) / (c.chars / 1024) : 0;
+    console.log(`| ${name} | ${fmt(c.ms, 0)} | ${c.calls} | ${fmt(c.chars / 1e6, 2)} | ${fmt(perKb, 1)} |`);
   }
 }
 

@@ -57,3 +57,42 @@ export function timed<T>(phase: Phase, fn: () => T): T {
     leave(outer);
   }
 }
+
+/** Time, calls and characters read for one named unit of work (a detector, a prose rule). */
+export interface UnitCost {
+  ms: number;
+  calls: number;
+  chars: number;
+}
+
+let units: Map<string, UnitCost> | null = null;
+
+/**
+ * Starts accounting per unit as well (the benchmark's per-detector and per-rule table); returns the record,
+ * filled as units run until stopUnitTiming(). A unit's time includes what it asked for first (the markdown
+ * tree or the syntax tree a later detector finds cached), so units do not add up to the phases.
+ */
+export function startUnitTiming(): Map<string, UnitCost> {
+  units = new Map();
+  return units;
+}
+
+export function stopUnitTiming(): void {
+  units = null;
+}
+
+/** True while units are being accounted: callers skip the clock reads otherwise. */
+export function unitTimingOn(): boolean {
+  return units !== null;
+}
+
+/** Adds one call of `unit` that took `ms` over `chars` characters. */
+export function chargeUnit(unit: string, ms: number, chars: number): void {
+  if (!units) return;
+  const cost = units.get(unit);
+  if (cost) {
+    cost.ms += ms;
+    cost.calls++;
+    cost.chars += chars;
+  } else units.set(unit, { ms, calls: 1, chars });
+}

@@ -1,5 +1,6 @@
 import { headingFraming, isImperative, sentenceFraming } from '../../core/markdown/framing.js';
 import type { Framing } from '../../core/markdown.js';
+import { chargeUnit, unitTimingOn } from '../../util/timing.js';
 import type { Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
 import { glossed } from './prose-gloss.js';
@@ -281,12 +282,14 @@ function applyToText(
   // A variant whose leading expression matches nowhere in the segment cannot match any sentence of it
   // (expressions anchored to a whole sentence are always tried).
   // The prefilter skips expressions whose required words are all absent from the segment.
+  const timing = unitTimingOn();
   const prefilter = prefilterFor(rules);
   prefilter.scan(seg.norm.text);
   const possible = (v: Variant) => isAnchored(v) || (prefilter.mayMatch(v) && v.all[0]!.test(seg.norm.text));
   // Built without an array per rule: most rules have no possible variant in most segments.
   const live: { rule: PhraseRule; variants: Variant[] }[] = [];
   for (const rule of rules) {
+    const started = timing ? performance.now() : 0;
     let variants: Variant[] | null = null;
     for (const v of rule.variants) {
       if (!possible(v)) continue;
@@ -294,6 +297,7 @@ function applyToText(
       variants.push(v);
     }
     if (variants) live.push({ rule, variants });
+    if (timing) chargeUnit(`prose rule ${rule.id}`, performance.now() - started, seg.norm.text.length);
   }
   if (live.length === 0) return hits;
   const ranges = sentences(seg.norm.text);
@@ -305,6 +309,7 @@ function applyToText(
     let ctx: HitContext | null = null;
     const fired = new Map<string, { rule: PhraseRule; hits: Hit[] }>();
     for (const { rule, variants } of live) {
+      const started = timing ? performance.now() : 0;
       const candidates: Candidate[] = [];
       for (const variant of variants) {
         const match = matchAcross(variant, seg.norm, range, ranges[i + 1], seg.section);
@@ -327,6 +332,7 @@ function applyToText(
       }
       const chosen = distinctInstructions(candidates);
       if (chosen.length > 0) fired.set(rule.id, { rule, hits: chosen });
+      if (timing) chargeUnit(`prose rule ${rule.id}`, performance.now() - started, range[1] - range[0]);
     }
     for (const { rule, hits: ruleHits } of fired.values()) {
       if (rule.yieldsTo?.some((id) => fired.has(id))) continue;

@@ -8,7 +8,7 @@ import { patternById } from '../../core/taxonomy.js';
 import type { Finding, SafetyStatus, Skill, SkillFile } from '../../core/types.js';
 import { assessSafety } from '../../score/index.js';
 import { errorMessage } from '../../util/errors.js';
-import { enter, leave, timed } from '../../util/timing.js';
+import { chargeUnit, enter, leave, timed, unitTimingOn } from '../../util/timing.js';
 import { codeDetectors } from '../detectors/code-index.js';
 import {
   indicatorDetector,
@@ -136,6 +136,7 @@ async function runDetector(d: Detector, ctx: FileContext, run: ScanRun): Promise
     return [];
   }
   const outer = enter(PROSE_DETECTORS.has(d) ? 'prose' : 'code');
+  const started = unitTimingOn() ? performance.now() : 0;
   try {
     return await d.detect(ctx);
   } catch (error) {
@@ -143,6 +144,7 @@ async function runDetector(d: Detector, ctx: FileContext, run: ScanRun): Promise
     return [];
   } finally {
     leave(outer);
+    if (started) chargeUnit(`detector ${d.name}`, performance.now() - started, ctx.text.length);
   }
 }
 
