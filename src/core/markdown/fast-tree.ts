@@ -131,16 +131,13 @@ const BLOCK_PLACERS: Record<string, (state: StateBlock, from: number, startLine:
   },
   fence(state, from, startLine) {
     placeLines(state, from, startLine);
-    // A fence left open runs to the end of the document, its last line ending included.
     const token = state.tokens[from];
     const last = state.line - 1;
-    // The state's lineMax is the container's last line; bMarks ends with one entry past the document's.
-    if (token === undefined) return;
-    const [start, end] = lineSpan(state, last);
-    const closing = new RegExp(`^\\${token.markup[0]}{${token.markup.length},}$`);
-    if (last > startLine && closing.test(state.src.slice(start, end))) return;
-    // Where one left open in a container ends depends on the container, in ways not modelled here.
+    if (token === undefined || (last > startLine && closesFence(state, last, token.markup))) return;
+    // Where a fence left open in a container ends depends on the container, in ways not modelled here (the
+    // state's lineMax is the container's last line; bMarks holds one entry past the document's last line).
     if (state.line < state.bMarks.length - 1) throw new Unsupported('a fence left open in a container');
+    // One left open at the top level runs to the end of the document, its last line ending included.
     placed.set(token, [placed.get(token)![0], state.src.length]);
   },
   code: placeIndented,
@@ -159,6 +156,14 @@ const BLOCK_PLACERS: Record<string, (state: StateBlock, from: number, startLine:
     }
   },
 };
+
+/** Whether `line` is a closing fence for `markup`: as many of its characters or more, and nothing else. */
+function closesFence(state: StateBlock, line: number, markup: string): boolean {
+  const [start, end] = lineSpan(state, line);
+  if (end - start < markup.length) return false;
+  for (let i = start; i < end; i++) if (state.src[i] !== markup[0]) return false;
+  return true;
+}
 
 /** A leaf block: from its first line's first character to the end of its last line's text. */
 function placeLines(state: StateBlock, from: number, startLine: number): void {
