@@ -32,16 +32,17 @@ const HEADING_CUES: readonly CueSet[] = [
       /\b(rule (list|set|catalog)|detection rules?|(risk|threat|attack) (patterns?|categories|taxonomy|examples?))\b/i,
       /\b(risks?|dangers?|mistakes|common errors|caveats?)\b/i,
       // The same topics in the languages the scan glosses (src/scan/engine/prose-gloss.ts): Chinese, Spanish,
-      // Portuguese, French, German, Russian.
+      // Portuguese, French, German, Russian, Japanese.
       /检测|檢測|侦测|偵測|威胁|威脅|攻击|攻擊|恶意|惡意|漏洞|风险|風險|危险|危險|注入|钓鱼|釣魚|防御|防禦|安全规则|安全規則/u,
       /(?<!\p{L})(detecci[oó]n|detec[cç][aã]o|d[ée]tection|erkennung|amenazas?|amea[cç]as?|menaces?|bedrohung(en)?|ataques?|attaques?|angriffe?|maliciosos?|maliciosas?|malveillants?|b[öo]sartig\w*|vulnerabilidad(es)?|vulnerabilidades|vuln[ée]rabilit[ée]s?|schwachstellen?|riesgos?|riscos?|risques?|risiken)(?!\p{L})/iu,
       /(?<!\p{L})(угроз|атак|вредонос|обнаружени|уязвимост|риск)\p{L}*/iu,
+      /脅威|攻撃|悪意|検出|検知|脆弱性|リスク|危険/u,
     ],
   },
   {
     framing: 'example',
     cues: [
-      /示例|例子|范例|範例|样例|樣例|(?<!\p{L})(ejemplos?|exemplos?|exemples?|beispiele?|пример\p{L}*)(?!\p{L})/iu,
+      /示例|例子|范例|範例|样例|樣例|例|サンプル|(?<!\p{L})(ejemplos?|exemplos?|exemples?|beispiele?|пример\p{L}*)(?!\p{L})/iu,
       /\b(examples?|samples?|demo|illustrations?|walkthrough|transcripts?|sample output|expected output|output format)\b/i,
       /\b(results?|responses?|templates?|showcase|gallery|screenshots?)\b/i,
     ],
