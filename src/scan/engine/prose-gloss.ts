@@ -13,6 +13,7 @@ const schema = z.strictObject({
   languages: z.array(
     z.strictObject({
       name: z.string(),
+      script: z.enum(['latin', 'cyrillic', 'han', 'japanese']),
       spaced: z.boolean(),
       marks: z.array(entry),
       particles: z.array(entry),
@@ -40,8 +41,18 @@ const ENGLISH_WORDS = new Set([
   'us',
 ]);
 
+/** Letters a segment must hold for a language of that script to be tried. */
+const SCRIPT_LETTERS: Record<string, RegExp> = {
+  latin: /[a-z\u00c0-\u017f]/i,
+  cyrillic: /[\u0400-\u04ff]/,
+  han: /[\u3400-\u4dbf\u4e00-\u9fff]/,
+  japanese: /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]/,
+};
+
 interface Language {
   name: string;
+  /** Letters the segment must hold for this language to be tried. */
+  letters: RegExp;
   spaced: boolean;
   /** Every entry, marks first: one capture group per entry, in order. */
   all: RegExp;
@@ -65,6 +76,7 @@ function compile(lang: z.infer<typeof schema>['languages'][number]): Language {
     : body;
   return {
     name: lang.name,
+    letters: SCRIPT_LETTERS[lang.script]!,
     spaced: lang.spaced,
     all: new RegExp(source, 'giu'),
     to: entries.map((e) => e.to),
@@ -163,6 +175,7 @@ export function glossed(norm: NormalText): { norm: NormalText; languages: string
   let current = norm;
   const names: string[] = [];
   for (const lang of loaded()) {
+    if (!lang.letters.test(current.text)) continue;
     const found = matchesOf(lang, current.text);
     if (!found) continue;
     current = rewrite(current, lang, found);
