@@ -100,10 +100,6 @@ function examine(dir: string, dirAbs: Buffer, raw: Buffer): Examined {
 }
 
 /**
- * The regular files among `named` (paths relative to the root that SKILL.md names), found by lstat alone:
- * every folder on the way must be a real folder (no link is followed) and the path may not leave the root.
- */
-/**
  * The entries of the folders under a root, listed once each (never following a link): a text names many
  * path-like words (`os.path`, `example.com`) that are not there, and an lstat per word and per folder on the
  * way cost more than the rest of a cached re-scan.
@@ -140,7 +136,10 @@ export class FolderListings {
   }
 }
 
-/** The named paths that are regular files below the root (links and special files are never named files). */
+/**
+ * The regular files among `named` (paths relative to the root that SKILL.md names): every folder on the way
+ * must be a real folder (no link is followed) and the path may not leave the root.
+ */
 export function namedFiles(
   root: string,
   named: readonly string[],

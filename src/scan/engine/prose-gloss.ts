@@ -8,7 +8,12 @@ import { ruleData } from './rule-pack.js';
 // translation: it gives the rules the verbs, objects and particles they look for, in roughly the order the
 // sentence has them.
 
-const entry = z.strictObject({ to: z.string().min(1), from: z.array(z.string().min(1)).min(1) });
+// An entry's alternatives may group only with `(?:…)`: each entry is one capture group of the whole.
+const alternative = z
+  .string()
+  .min(1)
+  .refine((re) => !/(?<!\\)\((?!\?)/.test(re), 'a capturing group: write (?:…)');
+const entry = z.strictObject({ to: z.string().min(1), from: z.array(alternative).min(1) });
 const schema = z.strictObject({
   languages: z.array(
     z.strictObject({
@@ -62,6 +67,7 @@ interface Language {
   marks: number;
 }
 
+/** One capture group per entry, so a match says which entry it is (entries use only `(?:…)` groups). */
 function alternation(entries: readonly { from: string[] }[]): string {
   return entries.map((e) => `(${e.from.join('|')})`).join('|');
 }
@@ -92,9 +98,9 @@ function loaded(): Language[] {
 }
 
 /**
- * Worth matching the glossary against: an accented Latin letter, a Cyrillic letter, kana or a Chinese character, or a function word
- * of one of its languages that English does not use. Most prose is English (typographic quotes, dashes and
- * emoji included); this keeps the glossary's expressions off it.
+ * Worth matching the glossary against: an accented Latin letter, a Cyrillic letter, kana or a Chinese
+ * character, or a function word of one of its languages that English does not use. Most prose is English
+ * (typographic quotes, dashes and emoji included); this keeps the glossary's expressions off it.
  */
 const MAYBE_FOREIGN =
   /[\u00c0-\u00ff\u0100-\u017f\u0400-\u04ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]|\b(?:el|los|las|del|al|lo|le|este|esta|y|con|para|por|sus|una|um|uma|com|seu|sua|ao|les|du|des|une|et|avec|pour|vos|votre|der|das|dem|den|und|mit|von|ohne|nicht|sin|sem|sans)\b/i;
