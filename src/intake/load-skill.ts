@@ -203,7 +203,7 @@ export async function loadSkill(
   const named = namedPaths(root, skillMd.text);
   const walked = walkSkill(root, limits, named);
   const others = walked.files.filter((entry) => entry.path !== SKILL_MD);
-  const wanted = new Set(named);
+  const wanted = new Set(named.map((file) => file.path));
   // What SKILL.md names is read further than the rest: a megabyte of filler ahead of a script's payload must
   // not push the payload past what the scan reads.
   const outcomes = await mapInBatches(others, (entry) =>

@@ -39,9 +39,9 @@ function peek(file: WalkedFile): string {
   }
 }
 
-/** The paths SKILL.md names and, followed from them, what they run: existing regular files only. */
-export function namedPaths(root: string, skillMd: string): string[] {
-  const found = new Set<string>();
+/** The files SKILL.md names and, followed from them, what they run: existing regular files only. */
+export function namedPaths(root: string, skillMd: string): WalkedFile[] {
+  const found = new Map<string, WalkedFile>();
   const listings = new FolderListings(root);
   let queue = pathsIn(skillMd, '');
   while (queue.length > 0 && found.size < MAX_NAMED) {
@@ -49,12 +49,12 @@ export function namedPaths(root: string, skillMd: string): string[] {
     const fresh = [...new Set(queue)].filter((p) => p !== SKILL_MD && !found.has(p));
     for (const file of namedFiles(root, fresh, listings)) {
       if (found.size >= MAX_NAMED) break;
-      found.add(file.path);
+      found.set(file.path, file);
       const dir = posix.dirname(file.path);
       next.push(...pathsIn(peek(file), dir === '.' ? '' : dir));
       if (dir !== '.') next.push(...INSTALL_MANIFESTS.map((m) => posix.join(dir, m)));
     }
     queue = next;
   }
-  return [...found];
+  return [...found.values()];
 }

@@ -140,11 +140,7 @@ export class FolderListings {
  * The regular files among `named` (paths relative to the root that SKILL.md names): every folder on the way
  * must be a real folder (no link is followed) and the path may not leave the root.
  */
-export function namedFiles(
-  root: string,
-  named: readonly string[],
-  listings = new FolderListings(root),
-): WalkedFile[] {
+export function namedFiles(root: string, named: readonly string[], listings: FolderListings): WalkedFile[] {
   const found: WalkedFile[] = [];
   for (const path of named) {
     const parts = path.split('/');
@@ -162,12 +158,13 @@ export function namedFiles(
 }
 
 /**
- * Lists the skill's files. Files SKILL.md names (`named`) come first, before any limit can be reached, so
- * padding a skill with thousands of files or nesting does not push the scripts it runs out of the scan.
+ * Lists the skill's files. Files SKILL.md names (`named`, found by named-files.ts) come first, before any
+ * limit can be reached, so padding a skill with thousands of files or nesting does not push the scripts it
+ * runs out of the scan.
  */
-export function walkSkill(root: string, limits: WalkLimits, named: readonly string[] = []): WalkResult {
+export function walkSkill(root: string, limits: WalkLimits, named: readonly WalkedFile[] = []): WalkResult {
   const realRoot = realpathSync.native(root);
-  const result: WalkResult = { files: namedFiles(root, named), links: [], diagnostics: [] };
+  const result: WalkResult = { files: [...named], links: [], diagnostics: [] };
   const listed = new Set(result.files.map((f) => f.path));
   const warn = (code: string, message: string, file?: string) =>
     result.diagnostics.push({ code, level: 'warning', message, ...(file ? { file } : {}) });

@@ -118,11 +118,12 @@ const BLOCK_PLACERS: Record<string, (state: StateBlock, from: number, startLine:
     placeInline(state.tokens, from, text, map, state.eMarks[state.line - 1]!);
   },
   heading(state, from, startLine) {
-    let pos = lineSpan(state, startLine)[0];
+    const start = lineSpan(state, startLine)[0];
+    let pos = start;
     while (state.src.charCodeAt(pos) === 35) pos++;
     const end = state.eMarks[startLine]!;
     placeInline(state.tokens, from, state.src.slice(pos, end), { at: [0], offset: [pos] }, end);
-    placed.set(state.tokens[from]!, [lineSpan(state, startLine)[0], end]);
+    placed.set(state.tokens[from]!, [start, end]);
   },
   lheading(state, from, startLine) {
     const underline = state.line - 1;
@@ -499,7 +500,7 @@ class TokenTree {
           break;
         case 'image': {
           const [start, end] = span(token);
-          const image = new MdNode(this.isReference(start, end) ? 'imageReference' : 'image', null, null);
+          const image = new MdNode(this.isReference(end) ? 'imageReference' : 'image', null, null);
           image.start = start;
           image.end = end;
           image.alt = altText(token.children ?? []);
@@ -509,7 +510,7 @@ class TokenTree {
         }
         case 'link_open': {
           const [start, end] = span(token);
-          const link = new MdNode(this.isReference(start, end) ? 'linkReference' : 'link', [], null);
+          const link = new MdNode(this.isReference(end) ? 'linkReference' : 'link', [], null);
           link.start = start;
           link.end = end;
           if (link.type === 'link') link.title = titleOf(token);
@@ -540,7 +541,7 @@ class TokenTree {
   }
 
   /** A link or image ends with `]` when it refers to a definition (mdast's linkReference, imageReference). */
-  private isReference(_start: number, end: number): boolean {
+  private isReference(end: number): boolean {
     return this.text.charCodeAt(end - 1) === 93;
   }
 }

@@ -116,7 +116,6 @@ function matchesOf(lang: Language, text: string): Found[] | null {
   const found: Found[] = [];
   let marks = 0;
   let foreignParticles = 0;
-  lang.all.lastIndex = 0;
   for (const m of text.matchAll(lang.all)) {
     let group = 1;
     while (group < m.length && m[group] === undefined) group++;

@@ -71,3 +71,13 @@ export function generate(next: () => number): string {
   }
   return parts.map((p, i) => (i === 0 ? p : pick(next, SEPARATORS) + p)).join('');
 }
+
+/** A piece as written, and placed after frontmatter, inside a list item and inside a blockquote. */
+export function inContainers(text: string): string[] {
+  return [
+    text,
+    `---\nname: x\n---\n${text}\n`,
+    `- ${text.replaceAll('\n', '\n  ')}`,
+    `> ${text.replaceAll('\n', '\n> ')}`,
+  ];
+}
