@@ -1,3 +1,4 @@
+import { parseMarkdown } from '../core/markdown.js';
 import type { Skill, SkillFile } from '../core/types.js';
 import { escapeRegExp } from './text.js';
 
@@ -55,6 +56,24 @@ function hostsIn(text: string, into: Set<string>): void {
   }
 }
 
+const proseCache = new WeakMap<Skill, string>();
+
+/**
+ * SKILL.md's body with the lines of its code blocks emptied: what the author says, not the code the agent runs.
+ * A host or service named only in the code that sends data there is not one the skill declares; otherwise a
+ * snippet that posts a token to a drop host would vouch for its own destination.
+ */
+export function bodyProse(skill: Skill): string {
+  const known = proseCache.get(skill);
+  if (known !== undefined) return known;
+  const lines = skill.body.split('\n');
+  for (const block of parseMarkdown(skill.body).codeBlocks)
+    for (let i = block.line - 1; i < block.endLine && i < lines.length; i++) lines[i] = '';
+  const prose = lines.join('\n');
+  proseCache.set(skill, prose);
+  return prose;
+}
+
 /**
  * Hostnames the skill declares as the services it talks to: those in its frontmatter (name, description,
  * metadata) and those its SKILL.md body names outside paragraphs that send data or fetch code.
@@ -62,7 +81,7 @@ function hostsIn(text: string, into: Set<string>): void {
 export function declaredHosts(skill: Skill): Set<string> {
   const hosts = new Set<string>();
   hostsIn(`${skill.description}\n${JSON.stringify(skill.frontmatter)}`, hosts);
-  for (const paragraph of skill.body.split(/\n\s*\n/)) {
+  for (const paragraph of bodyProse(skill).split(/\n\s*\n/)) {
     if (!SENDS.test(paragraph)) hostsIn(paragraph, hosts);
   }
   return hosts;

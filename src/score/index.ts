@@ -8,4 +8,10 @@ export { DEFAULT_ALPHA, probeExploitability, utilityScores } from './utility.js'
 export { decide, explain, ratingOf, statusReason } from './verdict.js';
 export type { CrossSource, LabelledSkill, Metrics, Prediction, VerdictLabel } from './verdict-eval.js';
 export { accuracy, crossSource, groupBy, metrics, prediction } from './verdict-eval.js';
-export { carries, DECISIVE_INDICATORS, isSafetyFinding, UNNAMED_HOST_FLOW } from './verdict-features.js';
+export {
+  carries,
+  DECISIVE_INDICATORS,
+  DNS_NAME_FLOW,
+  isSafetyFinding,
+  UNNAMED_HOST_FLOW,
+} from './verdict-features.js';

@@ -113,6 +113,9 @@ const DROP_DESTINATION = new RegExp(
   'i',
 );
 
+/** How the scan's flow analysis says a secret leaves inside the name of a DNS lookup. */
+export const DNS_NAME_FLOW = 'carried out in the name of a DNS lookup';
+
 /** How the scan's flow analysis says a secret's destination is a literal host the skill does not name. */
 export const UNNAMED_HOST_FLOW = 'a host written into the code that the skill does not name';
 
@@ -201,6 +204,15 @@ export const DECISIVE_INDICATORS: readonly DecisiveDef[] = [
       (f.rule ?? '').startsWith('code.') &&
       placeOf(f) === 'script' &&
       (f.rationale ?? '').includes(UNNAMED_HOST_FLOW),
+  },
+  {
+    // A name to resolve carries no payload an honest service reads: a secret encoded into one is DNS tunnelling,
+    // whatever the domain (a documentation name in a sample stands for the attacker's). Code only, in a script
+    // or in a block SKILL.md has the agent run (a block framed as an example falls below the confidence bar).
+    id: 'secret-in-dns-name',
+    label: 'code sends a secret out inside a DNS lookup',
+    floor: 'risky',
+    selects: (f) => (f.rule ?? '').startsWith('code.') && (f.rationale ?? '').includes(DNS_NAME_FLOW),
   },
   {
     // Every entry of the list names the public report that ties it to a campaign; the detector reports a use

@@ -6,7 +6,7 @@ import { decodeChains } from '../decode-chain.js';
 import { codeLanguage, MAX_PARSE_CHARS, parseSyntax } from '../treesitter.js';
 import { rememberRobustExtras, reviewRobustness } from './code-robust-facts.js';
 import { extractJavaScript } from './javascript.js';
-import type { Call, CodeModel, Value } from './model.js';
+import { type Call, type CodeModel, Taint, UNKNOWN, type Value } from './model.js';
 import { extractPowerShell } from './powershell.js';
 import { extractPython } from './python.js';
 import { type Embedded, type Extraction, type ProgramScope, SINGLE_FILE } from './script.js';
@@ -193,7 +193,12 @@ async function mergeEmbedded(model: CodeModel, embedded: readonly Embedded[], de
 
 /** Moves a call found in embedded code to the host line that runs it, taint dates included. */
 function relocate(call: Call, e: Embedded): Call {
-  const at = (v: Value): Value => ({ ...v, taint: v.taint.at(e.line) });
+  const holes = e.holes?.at(e.line) ?? Taint.NONE;
+  // A value built from a hole carries what the host program wrote into it.
+  const at = (v: Value): Value => {
+    const own = v.taint.at(e.line);
+    return { ...v, taint: v.str === null || v.str.includes(UNKNOWN) ? own.union(holes) : own };
+  };
   return {
     ...call,
     args: call.args.map(at),

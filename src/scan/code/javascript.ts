@@ -738,6 +738,7 @@ class JavaScriptExtractor extends ScriptExtractor {
           origin: args[0]?.taint.has(T.DECODED)
             ? `command decoded at line ${args[0].taint.lineOf(T.DECODED)} and run by ${callee}()`
             : `command run by ${callee}()`,
+          holes: args[0]?.taint.without(T.DECODED) ?? Taint.NONE,
         });
     } else if (isExecCallee(callee)) {
       const code = callee === 'Function' ? args[args.length - 1] : args[0];

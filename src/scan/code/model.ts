@@ -57,6 +57,12 @@ export class Taint {
     return this.bits === 0 ? this : Taint.of(this.bits, line);
   }
 
+  /** These bits cleared, the others keeping their lines. */
+  without(bits: number): Taint {
+    const kept = this.bits & ~bits;
+    return kept === this.bits ? this : new Taint(kept, this.lines);
+  }
+
   union(other: Taint): Taint {
     if (other.bits === 0 || other === this) return this;
     if (this.bits === 0) return other;

@@ -659,6 +659,7 @@ class PythonExtractor extends ScriptExtractor {
           origin: args[0]?.taint.has(T.DECODED)
             ? `command decoded at line ${args[0].taint.lineOf(T.DECODED)} and run by ${callee}()`
             : `command run by ${callee}()`,
+          holes: args[0]?.taint.without(T.DECODED) ?? Taint.NONE,
         });
     } else if (isExecCallee(callee) && args[0]?.str && !args[0].str.startsWith('\u2026')) {
       const decoded = args[0].taint.has(T.DECODED);

@@ -19,6 +19,11 @@ export interface Embedded {
   text: string;
   line: number;
   origin: string;
+  /**
+   * What the values written into the text's holes (the runtime parts, UNKNOWN) carry: `os.popen(f"dig {token}.x")`
+   * runs a command whose name holds the token, which the command's own analysis cannot see.
+   */
+  holes?: Taint;
 }
 
 export interface CallSite {

