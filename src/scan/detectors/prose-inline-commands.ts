@@ -116,6 +116,38 @@ const POWERSHELL_PROGRAMS = [
   'pwsh',
 ];
 
+/**
+ * The shell a command line is written for, by the program it starts with (`sudo` looked through), or null for
+ * anything else: a name, a sentence, or a line of another language (`env = os.environ`, `eval(x)`).
+ */
+export function shellOf(line: string): ShellSpan['language'] | null {
+  const words = line.split(/\s+/);
+  const at = /^sudo$/i.test(words[0] ?? '') ? words.findIndex((w, i) => i > 0 && !w.startsWith('-')) : 0;
+  if (at < 0 || words.length - at < 2 || /^[=([.:{,]/.test(words[at + 1]!)) return null;
+  const program = (words[at] ?? '').replace(/^.*\//, '').toLowerCase();
+  if (POWERSHELL_PROGRAMS.includes(program)) return 'powershell';
+  return SHELL_PROGRAMS.includes(program) || /^python[0-9.]*$/.test(program) ? 'bash' : null;
+}
+
+/**
+ * The command lines of a block labelled another language or none (`curl … | sh` under ```python or ```yaml):
+ * a label is the author's word, not what a reader pastes into a terminal. The block's text with every other
+ * line emptied, so lines keep their numbers; null when no line is a shell command.
+ */
+export function commandLinesOf(code: string): string | null {
+  const lines = code.split('\n');
+  let any = false;
+  let continued = false;
+  const kept = lines.map((raw) => {
+    const line = raw.trim().replace(/^(?:\$|!)\s*/, '');
+    const keep = continued || shellOf(line) === 'bash';
+    continued = keep && /\\$/.test(raw);
+    any ||= keep;
+    return keep ? line : '';
+  });
+  return any ? kept.join('\n') : null;
+}
+
 export interface ShellSpan {
   text: string;
   /** File offset of the span's first character. */
@@ -133,15 +165,7 @@ export function inlineShellCommands(doc: MarkdownDoc, text: string): ShellSpan[]
   let prose: string | undefined;
   for (const code of doc.inlineCode) {
     const line = code.text.trim().replace(/^\$\s+/, '');
-    const words = line.split(/\s+/);
-    const at = /^sudo$/i.test(words[0] ?? '') ? words.findIndex((w, i) => i > 0 && !w.startsWith('-')) : 0;
-    if (at < 0 || words.length - at < 2) continue;
-    const program = (words[at] ?? '').replace(/^.*\//, '').toLowerCase();
-    const language = POWERSHELL_PROGRAMS.includes(program)
-      ? 'powershell'
-      : SHELL_PROGRAMS.includes(program) || /^python[0-9.]*$/.test(program)
-        ? 'bash'
-        : null;
+    const language = shellOf(line);
     if (!language) continue;
     const start = text.indexOf(code.text, code.start);
     if (start < 0) continue;

@@ -23,7 +23,7 @@ import {
 import { phraseDetector } from '../detectors/prose-detector.js';
 import { decodedTexts, HIDDEN_RULES } from '../detectors/prose-hidden.js';
 import { proseDetectors } from '../detectors/prose-index.js';
-import { inlineShellCommands } from '../detectors/prose-inline-commands.js';
+import { commandLinesOf, inlineShellCommands } from '../detectors/prose-inline-commands.js';
 import { discountOwnVendor } from '../own-vendor.js';
 import { type Detector, type FileContext, type Hit, RULE_SEVERITY_FROM } from '../rule.js';
 import { agentReadDocs, declaredHosts, nestedSkillFiles, reachableScripts } from '../skill-context.js';
@@ -46,6 +46,8 @@ const PROSE_DETECTORS: ReadonlySet<Detector> = new Set(proseDetectors);
 export const REPORT_FLOOR = 0.2;
 
 const EMBEDDED_LANGUAGES = new Set(['bash', 'python', 'javascript', 'typescript', 'powershell']);
+/** Blocks already read as shell: their command lines need no second reading. */
+const SHELL_LABELS = new Set(['bash', 'powershell']);
 
 export interface ScanOptions {
   detectors?: readonly Detector[];
@@ -238,8 +240,20 @@ async function scanCodeBlocks(
         ...(floored ? { framingFloor: AUTHOR_DISCOUNT_FLOOR } : {}),
       };
       await scanSnippet(ctx, snippet, detectors, run, out);
-      continue;
     }
+    // Unlabelled blocks are read by the phrase rules as text already, with the stance of the prose around them.
+    const commands = block.lang === '' || SHELL_LABELS.has(block.lang) ? null : commandLinesOf(block.code);
+    if (commands) {
+      const snippet = {
+        ...block,
+        code: commands,
+        language: 'bash',
+        what: `command lines of a block labelled ${block.rawLang}`,
+        ...(floored ? { framingFloor: AUTHOR_DISCOUNT_FLOOR } : {}),
+      };
+      await scanSnippet(ctx, snippet, detectors, run, out);
+    }
+    if (EMBEDDED_LANGUAGES.has(block.lang)) continue;
     // A block that is a package.json or pyproject.toml is read by the manifest detector as that file.
     const manifest = blockManifest(block);
     if (!manifest) continue;

@@ -495,6 +495,19 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
       return out;
     },
   },
+  ...(['python', 'yaml'] as const).map(
+    (label): Transformation => ({
+      id: `relabelled-fence-${label}`,
+      applies: 'malicious',
+      description: `every shell block of SKILL.md labelled \`${label}\` instead (the commands unchanged)`,
+      apply: (files) =>
+        withSkillDoc(files, (doc) => {
+          const blocks = shellBlocks(doc.body);
+          if (!blocks.length) return null;
+          return { ...doc, body: replaceBlocks(doc.body, blocks, (b) => `\`\`\`${label}\n${b.code}\`\`\``) };
+        }),
+    }),
+  ),
   {
     id: 'encoded-base64',
     applies: 'malicious',

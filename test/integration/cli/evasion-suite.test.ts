@@ -72,6 +72,8 @@ const HELD_AT_LEAST: Record<string, number> = {
   'moved-to-nested-skill': 1,
   'moved-to-script': 1,
   'split-modules': 1,
+  'relabelled-fence-python': 1,
+  'relabelled-fence-yaml': 1,
   'encoded-base64': 1,
   'encoded-hex': 1,
   'encoded-instructions': 17 / 18,
