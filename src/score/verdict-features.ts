@@ -139,6 +139,12 @@ export const STATUS_RANK: Readonly<Record<SafetyStatus, number>> = { pass: 0, ca
 /** Below this confidence a finding is too uncertain to decide a status alone. */
 export const DECISIVE_CONFIDENCE = 0.5;
 
+/** Phrase rules whose undiscounted hit is an order to drop a protection, with the confidence that means so. */
+const SAFETY_OFF_RULES: ReadonlyMap<string, number> = new Map([
+  ['md.disable-safety', 0.8],
+  ['md.unasked-persistence', 0.7],
+]);
+
 export interface DecisiveDef {
   id: string;
   label: string;
@@ -213,6 +219,19 @@ export const DECISIVE_INDICATORS: readonly DecisiveDef[] = [
     label: 'code sends a secret out inside a DNS lookup',
     floor: 'risky',
     selects: (f) => (f.rule ?? '').startsWith('code.') && (f.rationale ?? '').includes(DNS_NAME_FLOW),
+  },
+  {
+    // The learned model weighs P4 at nothing (safety tools quote these commands in lists of attacks), so a skill
+    // that tells the agent, undiscounted, in its own instructions to switch off its safety checks or to rewrite
+    // its settings unasked would pass. At these confidences the phrase rules have found no negation, quote or
+    // risk section around the sentence: it is an order to the agent, which no honest skill gives.
+    id: 'safety-off-instruction',
+    label:
+      "the skill's instructions tell the agent to bypass its safety checks or rewrite its own settings unasked",
+    floor: 'risky',
+    selects: (f) =>
+      placeOf(f) === 'SKILL.md' &&
+      f.confidence >= (SAFETY_OFF_RULES.get(f.rule ?? '') ?? Number.POSITIVE_INFINITY),
   },
   {
     // Every entry of the list names the public report that ties it to a campaign; the detector reports a use

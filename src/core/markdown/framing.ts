@@ -77,6 +77,8 @@ const LEAD_IN_CUES: readonly CueSet[] = [
       /\b(flags?|detects?|catches|matches|looks for|scans for|blocks) (the following|these|patterns?|phrases?|commands?|strings?|text|lines?)\b/i,
       /\b(never|do not|don'?t) (run|execute|do|use|write|copy|paste|install|follow|trust)\b/i,
       /\b(red flags?|warning signs?|anti-?pattern|what not to do|insecure example|vulnerable code)\b/i,
+      // "Prompts that attempted to:", "if a skill has tried to:": the items are what someone else tried.
+      /\b(that|which|who|has|have|had)\s+(attempt(s|ed)?|tr(y|ies|ied)|seeks?|sought|aim(s|ed)?)\s+to\s*:\s*$/i,
     ],
   },
   {
