@@ -729,8 +729,9 @@ function reverseShellHits(ctx: FileContext, model: CodeModel): Hit[] {
   return hits;
 }
 
-// Names reserved for documentation (RFC 2606, RFC 6761). Fixtures and attack samples use them for the drop host
-// too, so they are not declared by being reserved; a secret in a DNS name is judged whatever the host.
+// Names reserved for documentation (RFC 2606, RFC 6761): nobody receives data there, so the code that uses one
+// may vouch for it. Being reserved does not declare it (samples of attacks use them for the drop host too), and a
+// secret in a DNS name is judged whatever the host.
 const RESERVED_HOST = /(^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost)$/;
 
 /**
