@@ -123,9 +123,11 @@ const POWERSHELL_PROGRAMS = [
 export function shellOf(line: string): ShellSpan['language'] | null {
   const words = line.split(/\s+/);
   const at = /^sudo$/i.test(words[0] ?? '') ? words.findIndex((w, i) => i > 0 && !w.startsWith('-')) : 0;
-  if (at < 0 || words.length - at < 2 || /^[=([.:{,]/.test(words[at + 1]!)) return null;
+  if (at < 0 || words.length - at < 2) return null;
   const program = (words[at] ?? '').replace(/^.*\//, '').toLowerCase();
+  // `iex (irm …)` is PowerShell's idiom; `env = …`, `eval (x)` after a shell program's name are another language.
   if (POWERSHELL_PROGRAMS.includes(program)) return 'powershell';
+  if (/^[=([.:{,]/.test(words[at + 1]!)) return null;
   return SHELL_PROGRAMS.includes(program) || /^python[0-9.]*$/.test(program) ? 'bash' : null;
 }
 
