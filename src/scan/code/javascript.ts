@@ -729,17 +729,7 @@ class JavaScriptExtractor extends ScriptExtractor {
     }
     const line = lineOf(node);
     if (isShellCallee(callee)) {
-      const command = this.commandString(callee, argNodes);
-      if (command && !command.startsWith('\u2026'))
-        this.out.embedded.push({
-          language: 'bash',
-          text: command,
-          line,
-          origin: args[0]?.taint.has(T.DECODED)
-            ? `command decoded at line ${args[0].taint.lineOf(T.DECODED)} and run by ${callee}()`
-            : `command run by ${callee}()`,
-          holes: args[0]?.taint.without(T.DECODED) ?? Taint.NONE,
-        });
+      this.embedCommand(this.commandString(callee, argNodes), args[0], callee, line);
     } else if (isExecCallee(callee)) {
       const code = callee === 'Function' ? args[args.length - 1] : args[0];
       if (code?.str && !code.str.startsWith('\u2026')) {

@@ -650,17 +650,7 @@ class PythonExtractor extends ScriptExtractor {
     }
     const line = lineOf(node);
     if (isShellCallee(callee)) {
-      const command = this.commandString(positional(node)[0]);
-      if (command && !command.startsWith('\u2026'))
-        this.out.embedded.push({
-          language: 'bash',
-          text: command,
-          line,
-          origin: args[0]?.taint.has(T.DECODED)
-            ? `command decoded at line ${args[0].taint.lineOf(T.DECODED)} and run by ${callee}()`
-            : `command run by ${callee}()`,
-          holes: args[0]?.taint.without(T.DECODED) ?? Taint.NONE,
-        });
+      this.embedCommand(this.commandString(positional(node)[0]), args[0], callee, line);
     } else if (isExecCallee(callee) && args[0]?.str && !args[0].str.startsWith('\u2026')) {
       const decoded = args[0].taint.has(T.DECODED);
       this.out.embedded.push({

@@ -2,7 +2,7 @@
 // expressions to Values (constant strings and taint), and the call records rules read.
 import type { Node } from '../treesitter.js';
 import type { Call, LoopFact, SwallowFact, Value } from './model.js';
-import { T, Taint } from './model.js';
+import { T, Taint, UNKNOWN } from './model.js';
 import {
   DECODE_CALL_RE,
   EXEC_CALL_RE,
@@ -154,6 +154,28 @@ export abstract class ScriptExtractor {
   private readonly imports = new Set<string>();
 
   protected abstract evaluate(node: Node): Value;
+
+  /**
+   * A command a shell call runs (`os.popen`, `child_process.exec`), to analyse as shell code of its own: the
+   * values written into its holes go with it, and a command decoded on the way says so.
+   */
+  protected embedCommand(
+    command: string | null,
+    value: Value | undefined,
+    callee: string,
+    line: number,
+  ): void {
+    if (!command || command.startsWith(UNKNOWN)) return;
+    this.out.embedded.push({
+      language: 'bash',
+      text: command,
+      line,
+      origin: value?.taint.has(T.DECODED)
+        ? `command decoded at line ${value.taint.lineOf(T.DECODED)} and run by ${callee}()`
+        : `command run by ${callee}()`,
+      holes: value?.taint.without(T.DECODED) ?? Taint.NONE,
+    });
+  }
 
   /** Which file of the program a node is in. */
   private scopeOf(node: Node): number {

@@ -17,6 +17,7 @@ import { codeDetector } from '../engine/code-detector.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { FileContext, Hit } from '../rule.js';
 import { bodyProse } from '../skill-context.js';
+import { escapeRegExp } from '../text.js';
 
 export const EXFILTRATION_RULES = rulesDetectedBy('code-exfiltration');
 
@@ -763,10 +764,10 @@ function declaredFor(ctx: FileContext, host: string): boolean {
   // Only a documentation name (nobody receives data there) may be vouched for by the code that uses it.
   const body = RESERVED_HOST.test(host) ? ctx.skill.body : bodyProse(ctx.skill);
   const text = `${ctx.skill.name}\n${ctx.skill.description}\n${body}`;
-  return new RegExp(`\\b${service.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(text);
+  return new RegExp(`\\b${escapeRegExp(service)}\\b`, 'i').test(text);
 }
 
-/** declaredFor per file and host: the same-script checks ask again about hosts the sink loop already judged. */
+/** declaredFor once per file and host: the sink loop and the same-script checks ask about the same hosts. */
 const declaredSeen = new WeakMap<FileContext, Map<string, boolean>>();
 
 function declaredOnce(ctx: FileContext, host: string): boolean {
@@ -1041,7 +1042,7 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   // One pass over the sinks serves the per-sink flows and the same-script checks below.
   const uses = networkUses(model.calls);
   for (const use of uses) {
-    const declared = use.host !== null && declaredFor(ctx, use.host);
+    const declared = use.host !== null && declaredOnce(ctx, use.host);
     const stagedTaint = uploadsStaged(use, staged);
     const effective = stagedTaint ? { ...use, payload: use.payload.union(stagedTaint) } : use;
     hits.push(...flowHits(ctx, effective, declared, sources));
@@ -1054,7 +1055,7 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   if (ctx.fileOf) return oneFlowPerSource(hits.map((h) => pastAlias(ctx, h)));
   const send = undeclaredDataSend(ctx, model, uses);
   const sendsOut = uses.some(
-    (u) => u.sends && !(u.host && (LOCAL_HOST_RE.test(u.host) || declaredFor(ctx, u.host))),
+    (u) => u.sends && !(u.host && (LOCAL_HOST_RE.test(u.host) || declaredOnce(ctx, u.host))),
   );
   for (const h of [...sourceHits(ctx, model, sendsOut), ...walkedSecretReads(ctx, model)])
     if (!sources.has(`${h.rule}:${h.line}`)) hits.push(send ? sentLater(h, send) : h);

@@ -46,7 +46,7 @@ const PROSE_DETECTORS: ReadonlySet<Detector> = new Set(proseDetectors);
 export const REPORT_FLOOR = 0.2;
 
 const EMBEDDED_LANGUAGES = new Set(['bash', 'python', 'javascript', 'typescript', 'powershell']);
-/** Blocks already read as shell: their command lines need no second reading. */
+/** Blocks a shell (bash or PowerShell) already reads whole: their command lines need no second reading. */
 const SHELL_LABELS = new Set(['bash', 'powershell']);
 
 export interface ScanOptions {

@@ -105,18 +105,20 @@ function commandLines(code: string): string[] {
     .filter((l) => l && !l.startsWith('#'));
 }
 
-/** Every command of every shell block in SKILL.md, encoded and run through a decoder. */
-function encodeCommands(files: SkillFiles, encode: (command: string) => string): SkillFiles | null {
+/** Every shell block of SKILL.md rewritten; null when it has none. */
+function rewriteShellBlocks(files: SkillFiles, rewrite: (b: ShellBlock) => string): SkillFiles | null {
   return withSkillDoc(files, (doc) => {
     const blocks = shellBlocks(doc.body);
-    if (!blocks.length) return null;
-    const body = replaceBlocks(
-      doc.body,
-      blocks,
-      (b) => `\`\`\`bash\n${commandLines(b.code).map(encode).join('\n')}\n\`\`\``,
-    );
-    return { ...doc, body };
+    return blocks.length ? { ...doc, body: replaceBlocks(doc.body, blocks, rewrite) } : null;
   });
+}
+
+/** Every command of every shell block in SKILL.md, encoded and run through a decoder. */
+function encodeCommands(files: SkillFiles, encode: (command: string) => string): SkillFiles | null {
+  return rewriteShellBlocks(
+    files,
+    (b) => `\`\`\`bash\n${commandLines(b.code).map(encode).join('\n')}\n\`\`\``,
+  );
 }
 
 const H1 = /^#\s+.+$/m;
@@ -500,12 +502,7 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
       id: `relabelled-fence-${label}`,
       applies: 'malicious',
       description: `every shell block of SKILL.md labelled \`${label}\` instead (the commands unchanged)`,
-      apply: (files) =>
-        withSkillDoc(files, (doc) => {
-          const blocks = shellBlocks(doc.body);
-          if (!blocks.length) return null;
-          return { ...doc, body: replaceBlocks(doc.body, blocks, (b) => `\`\`\`${label}\n${b.code}\`\`\``) };
-        }),
+      apply: (files) => rewriteShellBlocks(files, (b) => `\`\`\`${label}\n${b.code}\`\`\``),
     }),
   ),
   {
