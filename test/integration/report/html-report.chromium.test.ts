@@ -106,6 +106,16 @@ print(f"Forecast for {city}: sunny, 21 C")
 `,
 };
 
+/** The weather-sync audit's report, kept for the first-screen checks. */
+let stealerReport: Report | undefined;
+
+/** How far below the first screen (the viewport's height) an element's bottom edge sits; <= 0 when on it. */
+async function belowFirstScreen(page: Page, testId: string): Promise<number> {
+  const box = await page.getByTestId(testId).first().boundingBox();
+  if (!box) throw new Error(`${testId} is not shown`);
+  return box.y + box.height - (page.viewportSize()?.height ?? 0);
+}
+
 describe('HTML report in Chromium', () => {
   it('renders a real audit: schema-valid report, every finding on the page', async () => {
     const skillDir = join(workDir, 'weather-sync');
@@ -117,6 +127,7 @@ describe('HTML report in Chromium', () => {
     });
     const report = outcome?.report;
     if (!report) throw new Error(`the audit failed: ${outcome?.error?.message ?? 'no outcome'}`);
+    stealerReport = report;
     expect(validateReport(JSON.parse(JSON.stringify(report)))).toEqual([]);
 
     const { page, problems } = await open(report, 'real-audit');
@@ -140,6 +151,32 @@ describe('HTML report in Chromium', () => {
     await page.screenshot({ path: new URL('docs/screenshots/audit.png', ROOT).pathname });
     await page.close();
   }, 240_000);
+
+  // A user acts on the strongest evidence: on the first screen, at desktop and phone widths, the verdict's first
+  // reason is the theft the sandbox watched happen, naming where the secrets went, and the first finding card is
+  // that finding. The weather-sync skill is a stealer of our own writing, detonated for real in bubblewrap.
+  it("shows a confirmed infostealer's runtime evidence first, on the first screen", async () => {
+    if (!stealerReport) throw new Error('the real audit above did not produce a report');
+    const top = orderFindings(stealerReport.safety.findings)[0]!;
+    expect(top.verdict).toBe('confirmed');
+    const artifacts = new URL('test-artifacts/', ROOT);
+    mkdirSync(artifacts, { recursive: true });
+    for (const width of [1280, 390]) {
+      const { page, problems } = await open(stealerReport, `stealer-${width}`, width);
+      expect(await page.getByTestId('status').textContent()).toBe('Risky');
+      const firstReason = (await page.getByTestId('reason').first().textContent()) ?? '';
+      expect(firstReason).toMatch(/^confirmed at runtime: /);
+      expect(firstReason).toContain('api.weather-sync.example');
+      expect(await belowFirstScreen(page, 'reason')).toBeLessThanOrEqual(0);
+      const card = page.getByTestId('finding').first();
+      expect(await card.getByTestId('finding-verdict').textContent()).toBe('confirmed at runtime');
+      expect(await card.getAttribute('data-pattern')).toBe(top.pattern);
+      if (width === 1280) expect(await belowFirstScreen(page, 'finding-verdict')).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: new URL(`report-infostealer-${width}.png`, artifacts).pathname });
+      expect(problems).toEqual([]);
+      await page.close();
+    }
+  });
 
   it('shows the verdict, the findings with file:line and verdicts, and the runtime evidence', async () => {
     const { page, problems } = await open(riskyReport(), 'risky');

@@ -35,7 +35,7 @@ export function Verdict({ report }) {
         {verdict.reasons.length ? (
           <ul class="reasons">
             {verdict.reasons.map((r, i) => (
-              <li key={i}>
+              <li key={i} data-testid="reason">
                 <Txt value={r} max={600} />
               </li>
             ))}
