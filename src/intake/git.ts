@@ -3,6 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
+import { COMMIT_HASH } from '../util/commit-hash.js';
 import { UserError } from '../util/errors.js';
 import type { SourceSpec } from './source-spec.js';
 
@@ -15,7 +16,6 @@ type GitSpec = Extract<SourceSpec, { kind: 'git' }>;
 const CLONE_TIMEOUT_MS = 120_000;
 const DNS_TIMEOUT_MS = 5_000;
 const CONNECT_TIMEOUT_MS = 10_000;
-const COMMIT_SHA = /^[0-9a-f]{7,40}$/i;
 const NETWORK_ERROR =
   /could not resolve host|failed to connect|network is unreachable|connection timed out|connection refused|temporary failure in name resolution|could not read from remote repository/i;
 
@@ -48,7 +48,7 @@ export const SAFE_GIT_CONFIG: readonly string[] = [
   'submodule.recurse=false',
 ];
 
-function runGit(args: string[], local: boolean, cwd?: string): Promise<GitRun> {
+function runGit(args: string[], local: boolean, cwd?: string, timeoutMs = CLONE_TIMEOUT_MS): Promise<GitRun> {
   const safety = [...SAFE_GIT_CONFIG];
   if (local) safety.push('-c', 'protocol.file.allow=always');
   return new Promise((done, fail) => {
@@ -70,7 +70,7 @@ function runGit(args: string[], local: boolean, cwd?: string): Promise<GitRun> {
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
-    }, CLONE_TIMEOUT_MS);
+    }, timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
       fail(new UserError('GIT_FAILED', `git could not be started (${error.message}); is git installed?`));
@@ -179,8 +179,10 @@ export interface GitAccess {
   shallowOnly?: boolean;
 }
 
-/** Clones `spec` into `dest` (which must not exist yet) and returns the checked-out commit. */
-export async function cloneRepository(spec: GitSpec, dest: string, access: GitAccess = {}): Promise<string> {
+type Git = (args: string[], cwd?: string, timeoutMs?: number) => Promise<GitRun>;
+
+/** git with `access`'s settings for `spec`, and the URL to give it; checks the host is reachable first. */
+async function gitFor(spec: GitSpec, access: GitAccess): Promise<{ git: Git; url: string }> {
   const mirror = spec.local ? undefined : access.mirrors?.find((m) => spec.url.startsWith(m.from));
   if (!mirror && !access.addressesPinned) await checkReachable(spec);
   const settings = [
@@ -189,22 +191,67 @@ export async function cloneRepository(spec: GitSpec, dest: string, access: GitAc
   ];
   // A file:// mirror needs the file transport that local clones use.
   const fileTransport = spec.local || /^file:\/\//i.test(mirror?.to ?? '');
-  const git = (args: string[], cwd?: string) =>
-    runGit([...settings.flatMap((s) => ['-c', s]), ...args], fileTransport, cwd);
+  const git: Git = (args, cwd, timeoutMs) =>
+    runGit([...settings.flatMap((s) => ['-c', s]), ...args], fileTransport, cwd, timeoutMs);
   const url = spec.local && !/^file:\/\//i.test(spec.url) ? `file://${resolve(spec.url)}` : spec.url;
+  return { git, url };
+}
+
+// How far back a service looks for an abbreviated commit: the commits (no trees, no files) of the last 1,000
+// of each branch and tag cost little; a stranger's abbreviation cannot make it fetch a whole history.
+const ABBREVIATED_SEARCH_DEPTH = 1000;
+
+/**
+ * The full hash of an abbreviated commit. No server fetches an abbreviation, so the repository's commits alone
+ * (a tree-less partial clone, beside `dest`) are fetched, the abbreviation is resolved there, and the caller
+ * fetches that one commit at depth 1.
+ */
+async function expandCommit(
+  spec: GitSpec,
+  git: Git,
+  url: string,
+  ref: string,
+  dest: string,
+  access: GitAccess,
+) {
+  const commits = `${dest}.commits`;
+  const depth = access.shallowOnly ? ['--depth', String(ABBREVIATED_SEARCH_DEPTH), '--no-single-branch'] : [];
+  try {
+    let run = await git(['clone', '-q', '--bare', '--filter=tree:0', ...depth, '--', url, commits]);
+    if (run.code !== 0) throw failure(spec, run, `search for commit ${ref}`);
+    run = await git(['rev-parse', '--verify', '-q', `${ref}^{commit}`], commits);
+    if (run.code !== 0) {
+      const where = access.shallowOnly
+        ? `the last ${ABBREVIATED_SEARCH_DEPTH} commits of any branch or tag`
+        : 'any branch or tag';
+      throw new UserError(
+        'GIT_FAILED',
+        `${spec.display}: no single commit of ${where} starts with ${ref}; give the full hash`,
+      );
+    }
+    return run.stdout.trim();
+  } finally {
+    await rm(commits, { recursive: true, force: true });
+  }
+}
+
+/** Clones `spec` into `dest` (which must not exist yet) and returns the checked-out commit. */
+export async function cloneRepository(spec: GitSpec, dest: string, access: GitAccess = {}): Promise<string> {
+  const { git, url } = await gitFor(spec, access);
   const ref = spec.ref;
   const shallow = ['clone', '--depth', '1', '--no-tags', '--single-branch', '--no-recurse-submodules'];
   let run: GitRun;
-  if (ref !== null && COMMIT_SHA.test(ref)) {
+  if (ref !== null && COMMIT_HASH.test(ref)) {
     // A commit is not a branch: fetch exactly that commit, or (unless shallowOnly) clone in full and check
-    // it out (an abbreviated commit cannot be fetched by itself).
+    // it out (a server that refuses to send a commit by its hash).
+    const commit = ref.length === 40 ? ref : await expandCommit(spec, git, url, ref, dest, access);
     run = await git(['init', '-q', dest]);
-    if (run.code === 0) run = await git(['fetch', '-q', '--depth', '1', '--', url, ref], dest);
+    if (run.code === 0) run = await git(['fetch', '-q', '--depth', '1', '--', url, commit], dest);
     if (run.code === 0) run = await git(['checkout', '-q', '--detach', 'FETCH_HEAD'], dest);
     if (run.code !== 0 && !run.timedOut && !access.shallowOnly) {
       await git(['remote', 'add', 'origin', '--', url], dest);
       run = await git(['fetch', '-q', '--no-tags', 'origin'], dest);
-      if (run.code === 0) run = await git(['checkout', '-q', '--detach', ref], dest);
+      if (run.code === 0) run = await git(['checkout', '-q', '--detach', commit], dest);
     }
   } else {
     run = await git([...shallow, ...(ref ? ['--branch', ref] : []), '--', url, dest]);
@@ -215,4 +262,29 @@ export async function cloneRepository(spec: GitSpec, dest: string, access: GitAc
   // The repository's metadata is ours, not the skill's: only the checked-out tree is loaded.
   await rm(join(dest, '.git'), { recursive: true, force: true });
   return head.stdout.trim();
+}
+
+const LS_REMOTE_TIMEOUT_MS = 15_000;
+
+/**
+ * The commit a branch or tag points at (a branch first, as `git clone --branch` chooses; an annotated tag's
+ * commit), or the default branch's with a null ref; null when the repository has no such ref. One
+ * `git ls-remote`: nothing is cloned.
+ */
+export async function resolveRemoteRef(spec: GitSpec, access: GitAccess = {}): Promise<string | null> {
+  const { git, url } = await gitFor(spec, access);
+  const ref = spec.ref;
+  const names = ref === null ? ['HEAD'] : [`refs/heads/${ref}`, `refs/tags/${ref}^{}`, `refs/tags/${ref}`];
+  const run = await git(['ls-remote', '--', url, ...names], undefined, LS_REMOTE_TIMEOUT_MS);
+  if (run.code !== 0) throw failure(spec, run, 'ls-remote');
+  const found = new Map<string, string>();
+  for (const line of run.stdout.split('\n')) {
+    const [hash, name] = line.split('\t');
+    if (hash && name && /^[0-9a-f]{40}$/i.test(hash)) found.set(name, hash.toLowerCase());
+  }
+  for (const name of names) {
+    const hash = found.get(name);
+    if (hash) return hash;
+  }
+  return null;
 }

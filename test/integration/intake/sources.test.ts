@@ -386,6 +386,15 @@ describe('git sources', () => {
     }
   });
 
+  it('says so when no commit starts with an abbreviated hash, and leaves no temp folder behind', async () => {
+    const before = readdirSync(area.tmp);
+    await expect(open(`file://${repo}@0000000b`)).rejects.toMatchObject({
+      code: 'GIT_FAILED',
+      message: expect.stringContaining('no single commit of any branch or tag starts with 0000000b'),
+    });
+    expect(readdirSync(area.tmp)).toEqual(before);
+  });
+
   it('loads a repository whose root is the skill, without the repository metadata', async () => {
     const single = writeSkill(join(area.fixtures, 'single-repo'), 'single-repo', { 'run.sh': 'echo hi\n' });
     git(single, 'init', '-q', '-b', 'main');

@@ -18,6 +18,7 @@ let root: string;
 let mirror: string;
 let service: RunningService;
 let url: string;
+let tipCommit: string;
 // Audits are submitted together up front and run side by side; each test waits for the ones it checks.
 const submitted: Record<string, { status: number; json: Record<string, unknown> }> = {};
 const ZIP = buildZip([{ name: 'SKILL.md', data: skillMd('zipped') }]);
@@ -68,10 +69,13 @@ beforeAll(async () => {
   submitted.unnamed = await submit(url, { source: REPO_URL, skill: 'nope' });
   submitted.escaped = await submit(url, { source: `${REPO_URL}#<img src=x onerror=alert(1)>` });
   const tip = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: join(mirror, 'acme', 'skills.git') });
-  // An abbreviated commit cannot be fetched at depth 1; intake would fall back to the whole history.
+  tipCommit = tip.toString().trim();
+  // A page at a short hash: no server sends an abbreviated commit, so the service looks it up among the
+  // repository's recent commits (a tree-less fetch) and fetches that one commit.
   submitted.abbreviated = await submit(url, {
-    source: `${REPO_URL}@${tip.toString().slice(0, 8)}#skills/notes`,
+    source: `${REPO_URL}@${tipCommit.slice(0, 8)}#skills/notes`,
   });
+  submitted.noSuchCommit = await submit(url, { source: `${REPO_URL}@0000000a#skills/notes` });
   const upload = await fetch(`${url}/api/audits?filename=zipped.zip`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/zip' },
@@ -260,10 +264,15 @@ describe('skillaudit serve: audits', () => {
     expect((await fetch(`${url}/api/audits/${failed.id}/report`)).status).toBe(409);
   });
 
-  it('never fetches the whole history for a submitted commit that a depth-1 fetch cannot get', async () => {
+  it('audits a submitted short hash at the commit it abbreviates, and says when none matches', async () => {
     expect(submitted.abbreviated!.status).toBe(202);
-    const failed = await waitFor(url, submitted.abbreviated!.json.id as string);
-    expect(failed).toMatchObject({ status: 'failed', error: { code: 'GIT_FAILED' } });
+    const done = await waitFor(url, submitted.abbreviated!.json.id as string);
+    expect(done).toMatchObject({ status: 'done', skill: 'notes', commit: tipCommit });
+    const failed = await waitFor(url, submitted.noSuchCommit!.json.id as string);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: { code: 'GIT_FAILED', message: expect.stringContaining('starts with 0000000a') },
+    });
   });
 });
 

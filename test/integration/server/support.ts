@@ -12,7 +12,7 @@ export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..
 export const TOKEN = 'test-token-0123456789abcdef';
 export const REPO_URL = 'https://github.com/acme/skills';
 
-const git = (cwd: string, ...args: string[]) =>
+export const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
     cwd,
     stdio: 'pipe',
@@ -40,6 +40,8 @@ export function makeMirror(root: string, files: Record<string, string>): string 
   const mirror = join(root, 'mirror');
   mkdirSync(join(mirror, 'acme'), { recursive: true });
   git(root, 'clone', '-q', '--bare', work, join(mirror, 'acme', 'skills.git'));
+  // Like GitHub, the mirror serves partial clones (the service's commit-only search for a short hash).
+  git(join(mirror, 'acme', 'skills.git'), 'config', 'uploadpack.allowFilter', 'true');
   return mirror;
 }
 
