@@ -33,7 +33,8 @@ export interface Audit {
   reportHref?: string;
 }
 
-export type Lookup = { found: false } | { found: true; audit: Audit };
+/** `pageCommit`: the commit the page's branch or tag points at now, when the server resolved it. */
+export type Lookup = { found: false } | { found: true; audit: Audit; pageCommit?: string };
 
 export class BadResponse extends Error {}
 
@@ -132,7 +133,11 @@ export function parseAudit(value: unknown, origin: string): Audit {
 export function parseLookup(value: unknown, origin: string): Lookup {
   if (!isObject(value) || typeof value.found !== 'boolean')
     throw new BadResponse('the server sent no lookup result');
-  return value.found ? { found: true, audit: parseAudit(value.audit, origin) } : { found: false };
+  if (!value.found) return { found: false };
+  const found: Lookup = { found: true, audit: parseAudit(value.audit, origin) };
+  if (typeof value.pageCommit === 'string' && COMMIT.test(value.pageCommit))
+    found.pageCommit = value.pageCommit.toLowerCase();
+  return found;
 }
 
 /** The `{"error": {"code", "message"}}` body of a refused request, or undefined when the body is something else. */

@@ -72,13 +72,21 @@ export function age(finishedAt: string, now: number): string {
   return `${Math.floor(hours / 24)} days ago`;
 }
 
-function sameVersion(pageRef: string, auditRef: string | undefined, commit: string | undefined): boolean {
+function sameVersion(
+  pageRef: string,
+  auditRef: string | undefined,
+  commit: string | undefined,
+  pageCommit: string | undefined,
+): boolean {
+  // The server said where the page's ref points now: the audit is of that commit or of another, whatever ref
+  // it was submitted under (a branch moves on after its audit).
+  if (pageCommit !== undefined && commit !== undefined) return commit.toLowerCase() === pageCommit;
   if (auditRef === pageRef) return true;
   // A page at a commit (github.com/o/r/tree/<sha>/…) shows the audited version when that is the audited commit.
   return commit !== undefined && HEX.test(pageRef) && commit.startsWith(pageRef.toLowerCase());
 }
 
-export function provenance(skill: DetectedSkill, audit: Audit, now: number): Provenance {
+export function provenance(skill: DetectedSkill, audit: Audit, now: number, pageCommit?: string): Provenance {
   const linkedRepository = LINKED_SOURCE_SITES.includes(skill.site);
   const page = skill.source === null ? undefined : nameSource(skill.source);
   // Without a source in the answer nothing says the audit is of this page's version, so nothing is assumed.
@@ -91,6 +99,6 @@ export function provenance(skill: DetectedSkill, audit: Audit, now: number): Pro
   if (audit.finishedAt) result.age = age(audit.finishedAt, now);
   if (audited?.ref) result.auditRef = audited.ref;
   const pageRef = skill.site === 'github' ? page?.ref : undefined;
-  if (pageRef && !sameVersion(pageRef, audited?.ref, audit.commit)) result.pageRef = pageRef;
+  if (pageRef && !sameVersion(pageRef, audited?.ref, audit.commit, pageCommit)) result.pageRef = pageRef;
   return result;
 }

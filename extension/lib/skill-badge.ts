@@ -35,6 +35,8 @@ export class SkillBadge {
   // Each submission starts a new generation; answers and polls of an older one are dropped, so a second click
   // never leaves two polling loops drawing over each other.
   private generation = 0;
+  // Where the page's branch or tag points now, as the server's lookup said.
+  private pageCommit: string | undefined;
 
   constructor(private readonly skill: DetectedSkill) {
     this.badge = new Badge(skill.name, {
@@ -67,14 +69,18 @@ export class SkillBadge {
     this.show({ kind: 'checking' });
     const reply = await ask({ kind: 'lookup', pageUrl: source, ...this.request() });
     if (!reply.ok) return this.show({ kind: 'failure', failure: reply.failure }, generation);
-    if (reply.value.found) this.follow(reply.value.audit, generation, Date.now(), 0);
-    else this.show({ kind: 'not-audited', canSubmit: reply.value.canSubmit }, generation);
+    if (reply.value.found) {
+      this.pageCommit = reply.value.pageCommit;
+      this.follow(reply.value.audit, generation, Date.now(), 0);
+    } else this.show({ kind: 'not-audited', canSubmit: reply.value.canSubmit }, generation);
   }
 
   private async submit(): Promise<void> {
     if (this.skill.source === null) return;
     clearTimeout(this.timer);
     const generation = ++this.generation;
+    // The new audit is of the page's source as it is now.
+    this.pageCommit = undefined;
     this.show({ kind: 'submitting' });
     const reply = await ask({ kind: 'submit', source: this.skill.source, ...this.request() });
     if (!reply.ok) return this.show({ kind: 'failure', failure: reply.failure }, generation);
@@ -83,7 +89,8 @@ export class SkillBadge {
 
   private follow(audit: Audit, generation: number, since: number, polls: number): void {
     if (this.stopped || generation !== this.generation) return;
-    this.show({ kind: 'audit', audit, provenance: provenance(this.skill, audit, Date.now()) }, generation);
+    const shown = provenance(this.skill, audit, Date.now(), this.pageCommit);
+    this.show({ kind: 'audit', audit, provenance: shown }, generation);
     const unfinished = audit.status === 'queued' || audit.status === 'running';
     if (!unfinished || Date.now() - since > MAX_POLLING_MS) return;
     const delay = POLL_DELAYS_MS[Math.min(polls, POLL_DELAYS_MS.length - 1)];

@@ -4,6 +4,7 @@ import type { IntakeLimits } from './limits.js';
 import { loadSkill, resolveLimits } from './load-skill.js';
 
 export type { GitAccess, GitMirror } from './git.js';
+export { resolveRemoteRef } from './git.js';
 export type { IntakeLimits } from './limits.js';
 export { DEFAULT_LIMITS } from './limits.js';
 export type { IntakeHandle, IntakeOptions, SkillResult } from './open-source.js';

@@ -15,6 +15,7 @@ import {
   isGroup,
   type NewAudit,
 } from '../store/audits.js';
+import { COMMIT_HASH } from '../util/commit-hash.js';
 import { VERSION } from '../version.js';
 import { ApiError } from './api-error.js';
 import { type AuditView, auditView } from './audit-view.js';
@@ -22,6 +23,7 @@ import { addressKey, clientAddress } from './client-address.js';
 import { checkHost, type HostPolicy } from './host-guard.js';
 import { auditsPage, homePage, statusPage } from './pages.js';
 import { RateLimiter } from './rate-limit.js';
+import { RefResolver } from './ref-resolver.js';
 import { DEFAULT_ALLOWED_ORIGINS, isLoopbackListen, requestGuard } from './request-guard.js';
 import {
   checkSkillName,
@@ -218,6 +220,7 @@ export function createApp(deps: AppDeps): Hono {
   };
   const viewer = (c: Context): Viewer => viewerOf(requestToken(c), access);
   const scopeOf = (c: Context): string | undefined => readScope(viewer(c), access);
+  const refs = new RefResolver(settings.policy);
   const byAddress = new RateLimiter(settings.rateLimitPerMinute);
   const byToken = new RateLimiter(settings.rateLimitPerMinute);
   const app = new Hono();
@@ -483,30 +486,31 @@ export function createApp(deps: AppDeps): Hono {
     return c.json(presentUpload(await readReport(settings, audit), audit));
   });
 
-  app.get('/api/lookup', (c) => {
+  app.get('/api/lookup', async (c) => {
     const scope = scopeOf(c);
     const hash = c.req.query('hash');
     const url = c.req.query('url');
     let found: AuditRow | null;
+    let pageCommit: string | null = null;
     if (hash !== undefined) {
       if (!/^[0-9a-f]{64}$/i.test(hash))
         throw new ApiError(400, 'BAD_REQUEST', 'hash: expected 64 hex digits (sha256)');
       found = store.latestByHash(hash.toLowerCase(), scope);
     } else if (url !== undefined) {
       const target = parseSkillUrl(url, c.req.query('skill') ?? null);
-      found = store.latestByTarget(
-        {
-          repoKey: repoKey(target),
-          ref: target.ref,
-          subdir: target.subdir,
-          skill: target.skill,
-        },
-        scope,
-      );
+      const query = { repoKey: repoKey(target), ref: target.ref, subdir: target.subdir, skill: target.skill };
+      found = store.latestByTarget(query, scope);
+      // Only a repository with an audit is asked where its ref points: a lookup cannot make the service
+      // query any repository on the web. A page at a hash names its commit already.
+      if (found && !(target.ref !== null && COMMIT_HASH.test(target.ref))) {
+        pageCommit = await refs.commitOf(target);
+        if (pageCommit) found = store.latestByTarget({ ...query, commit: pageCommit }, scope);
+      }
     } else {
       throw new ApiError(400, 'BAD_REQUEST', 'give ?url=<skill page or git URL> or ?hash=<sha256>');
     }
-    return c.json(found ? { found: true, audit: auditView(found, store) } : { found: false });
+    if (!found) return c.json({ found: false });
+    return c.json({ found: true, audit: auditView(found, store), ...(pageCommit ? { pageCommit } : {}) });
   });
 
   app.get('/audits/:id', async (c) => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { COMMIT_HASH } from '../util/commit-hash.js';
 import { errorMessage, UserError } from '../util/errors.js';
 
 /**
@@ -100,6 +101,8 @@ export interface LookupQuery {
   ref: string | null;
   subdir: string | null;
   skill: string | null;
+  /** The commit the page's ref points at now, when the service resolved it: its audit comes first. */
+  commit?: string | null;
 }
 
 // 2: parent_id, for the part audits of a source that holds several skills.
@@ -475,7 +478,7 @@ export class AuditStore {
   /**
    * The latest finished audit matching a page or git URL: same repository; the same folder and skill
    * name when the URL names them (a URL naming neither matches audits of the repository as a whole); the
-   * same ref, or the default branch when no audit of that ref exists.
+   * audit of the commit the ref points at now (`commit`), else of the same ref, else of the default branch.
    */
   latestByTarget(query: LookupQuery, tenant?: string): AuditRow | null {
     // A group (a source of several skills) has no verdict of its own: its parts are found by their folder.
@@ -496,19 +499,26 @@ export class AuditStore {
     if (query.subdir === null && query.skill === null) where.push('subdir IS NULL AND skill IS NULL');
     // A page at a commit (full or short hash) is the audit of that commit, whichever branch or tag it was
     // submitted under: one commit, one verdict.
-    const commit =
-      query.ref !== null && /^[0-9a-f]{7,40}$/i.test(query.ref) ? `${query.ref.toLowerCase()}%` : null;
+    const commit = query.ref !== null && COMMIT_HASH.test(query.ref) ? `${query.ref.toLowerCase()}%` : null;
     const matches = commit ? '(ref = ? OR commit_sha LIKE ?)' : 'ref = ?';
     const matchParams = commit ? [query.ref, commit] : [query.ref];
-    if (query.ref !== null) {
-      where.push(`(${matches} OR ref IS NULL)`);
-      params.push(...matchParams);
+    const order: string[] = [];
+    const orderParams: unknown[] = [];
+    const pageCommit = query.commit ? ['commit_sha = ?'] : [];
+    if (query.commit) {
+      order.push('commit_sha = ? DESC');
+      orderParams.push(query.commit);
     }
-    const refFirst = query.ref !== null ? `${matches} DESC, ` : '';
+    if (query.ref !== null) {
+      where.push(`(${[...pageCommit, matches, 'ref IS NULL'].join(' OR ')})`);
+      params.push(...(query.commit ? [query.commit] : []), ...matchParams);
+      order.push(`${matches} DESC`);
+      orderParams.push(...matchParams);
+    }
     return this.one(
-      `${SELECT} WHERE ${where.join(' AND ')} ORDER BY ${refFirst}finished_at DESC, rowid DESC LIMIT 1`,
+      `${SELECT} WHERE ${where.join(' AND ')} ORDER BY ${[...order, 'finished_at DESC', 'rowid DESC'].join(', ')} LIMIT 1`,
       ...params,
-      ...(query.ref !== null ? matchParams : []),
+      ...orderParams,
     );
   }
 

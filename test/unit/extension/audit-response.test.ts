@@ -105,6 +105,18 @@ it('parseLookup tells found from not found and refuses anything else', () => {
     audit: { id: 'a', status: 'queued' },
   });
   expect(() => parseLookup({ found: 'yes' }, ORIGIN)).toThrow(BadResponse);
+  const commit = 'ABCDEF0123456789abcdef0123456789abcdef01';
+  const audit = { id: 'a', status: 'done' };
+  expect(parseLookup({ found: true, audit, pageCommit: commit }, ORIGIN)).toEqual({
+    found: true,
+    audit,
+    pageCommit: commit.toLowerCase(),
+  });
+  // Anything but a hash is dropped, not shown: the server is a remote party.
+  expect(parseLookup({ found: true, audit, pageCommit: '<b>main</b>' }, ORIGIN)).toEqual({
+    found: true,
+    audit,
+  });
 });
 
 it('parseErrorBody reads the API error shape', () => {

@@ -81,6 +81,23 @@ describe('provenance', () => {
     expect(fallBack.auditRef).toBeUndefined();
   });
 
+  it('believes the server on where the page’s ref points now, whatever ref the audit was submitted under', () => {
+    const release = githubPage('https://github.com/acme/skills/tree/release/skills/pdf');
+    const atTag = done('https://github.com/acme/skills.git@v1#skills/pdf', { commit: SHA });
+    // The tag's audit is of the commit the release branch shows: the same version.
+    expect(provenance(release, atTag, NOW, SHA).pageRef).toBeUndefined();
+    expect(provenance(release, atTag, NOW).pageRef).toBe('release');
+    // The branch moved on after its audit: the audit is of an older version, though both say "main".
+    const main = githubPage('https://github.com/acme/skills/tree/main/skills/pdf');
+    const atMain = done('https://github.com/acme/skills.git@main#skills/pdf', { commit: SHA });
+    const moved = provenance(main, atMain, NOW, 'a'.repeat(40));
+    expect(moved).toMatchObject({ pageRef: 'main', commit: 'fccb81a', auditRef: 'main' });
+    // An audit still queued has no commit yet: the page's ref decides, as before.
+    expect(
+      provenance(main, done('https://github.com/acme/skills.git@main#skills/pdf'), NOW, SHA).pageRef,
+    ).toBe(undefined);
+  });
+
   it('a page at the audited commit shows the audited version; an answer without a source proves nothing', () => {
     const atCommit = githubPage('https://github.com/acme/skills/tree/fccb81a0/skills/pdf');
     const audit = done('https://github.com/acme/skills/tree/main/skills/pdf', { commit: SHA });

@@ -192,7 +192,7 @@ describe('AuditStore', () => {
       30,
     );
     const whole = done('k4', { repoKey: 'github.com/acme/one' }, { contentHash: 'h4', skillName: 'one' }, 40);
-    const q = (o: Partial<{ ref: string; subdir: string; skill: string; repoKey: string }>) =>
+    const q = (o: Partial<{ ref: string; subdir: string; skill: string; repoKey: string; commit: string }>) =>
       store.latestByTarget({ repoKey: repo.repoKey, ref: null, subdir: null, skill: null, ...o })?.id ?? null;
 
     expect(store.latestByHash('h1')?.id).toBe(pdfMain);
@@ -223,6 +223,17 @@ describe('AuditStore', () => {
     expect(q({ subdir: 'skills/pdf', ref: 'FEEDFACE' })).toBe(pinned);
     expect(q({ subdir: 'skills/pdf', ref: 'v2' })).toBe(pinned);
     expect(q({ subdir: 'skills/pdf', ref: 'deadbee' })).toBe(pdfDefault); // another commit: the default branch
+    // A page at a branch the service resolved to the commit v2 was audited at: that audit, not the branch's
+    // own older one nor the default branch's.
+    const at = { subdir: 'skills/pdf', commit: 'feedface0123456789abcdef0123456789abcdef' };
+    expect(q({ ...at, ref: 'release' })).toBe(pinned);
+    expect(q({ ...at, ref: 'main' })).toBe(pinned);
+    expect(q(at)).toBe(pinned); // a page at the default branch
+    // No audit of that commit: as without it.
+    const other = { subdir: 'skills/pdf', commit: '0123456789abcdef0123456789abcdef01234567' };
+    expect(q({ ...other, ref: 'main' })).toBe(pdfMain);
+    expect(q({ ...other, ref: 'v9' })).toBe(pdfDefault);
+    expect(q(other)).toBe(pdfDefault); // the latest of any ref, as without it
   });
 
   it('splits a source of several skills into queued part audits sharing its upload', () => {
