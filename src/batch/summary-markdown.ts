@@ -96,10 +96,11 @@ function header(s: BatchSummary): string[] {
 
 function table3(s: BatchSummary): string[] {
   return [
-    '## Table 3: utility, efficiency/cost and security by category',
+    '## By category: utility, time, cost and safety (Table 3 of the SkillAudit paper)',
     '',
-    'wi = with skill; wo = without skill. Pass rates, time (s) and tokens (effective input tokens) are means over ' +
-      'valid scenarios; PRG, EG, CG, ECG are means of the skills’ own means; Safety is the mean safety rating (0–100 in the verdict’s bands: pass 70–100, caution 40–69, risky 0–39); ' +
+    'wi = with the skill; wo = without it. Pass rates, time (s) and tokens (effective input tokens) are means over ' +
+      'valid scenarios; PRG (pass-rate gain), EG (time gain), CG (token gain) and ECG (time and token gain ' +
+      'combined) are means of the skills’ own means; Safety is the mean safety rating (0–100 in the verdict’s bands: pass 70–100, caution 40–69, risky 0–39); ' +
       'H/M/L count static findings over all skills in the category.',
     '',
     ...table(
@@ -132,10 +133,10 @@ function table3(s: BatchSummary): string[] {
 
 function tableA2(s: BatchSummary): string[] {
   return [
-    '## Table A2: PRG by no-skill baseline stratum',
+    '## By how well the agent did without the skill (Table A2 of the SkillAudit paper)',
     '',
-    'Valid scenarios by their no-skill pass rate (wo). zero% counts scenarios with |PRG| < 0.001, neg% those ' +
-      'with PRG < −0.001.',
+    'Valid scenarios by their pass rate without the skill (wo), with their pass-rate gain (PRG). zero% counts ' +
+      'scenarios with |PRG| < 0.001, neg% those with PRG < −0.001.',
     '',
     ...table(
       ['Stratum', 'n', 'rate', 'mean PRG', 'median PRG', 'zero%', 'neg%'],
@@ -149,7 +150,7 @@ function tableA2(s: BatchSummary): string[] {
         fixed(r.negative === null ? null : r.negative * 100, 1),
       ]),
     ),
-    '### Figure A2: mean PRG by category and stratum',
+    '### Mean pass-rate gain by category and level of wo (Figure A2 of the SkillAudit paper)',
     '',
     ...table(
       ['Category', 'Low', 'Mid', 'High', 'All'],

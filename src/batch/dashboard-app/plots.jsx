@@ -166,7 +166,7 @@ export function UtilityPlots({ summary }) {
       <Section id="utility" title="Utility: with the skill vs without">
         <Empty testId="utility-not-measured">
           Utility was not measured: no skill in this batch has paired-trial results (a keyless batch runs no
-          model), so there is no pass-rate gain (PRG), time or tokens with vs without the skill to plot.
+          model), so there is no pass-rate gain, time or tokens with vs without the skill to plot.
         </Empty>
       </Section>
     );
@@ -179,7 +179,7 @@ export function UtilityPlots({ summary }) {
     <Section id="utility" title="Utility: with the skill vs without">
       <div class="plots">
         <Plot
-          title="Mean PRG by baseline stratum"
+          title="Pass-rate gain by how well the agent did without the skill"
           note="Pass-rate gain of scenarios grouped by how well the agent did without the skill."
           testId="plot-prg-strata"
         >
@@ -187,7 +187,7 @@ export function UtilityPlots({ summary }) {
             signed
             ariaLabel="Mean pass-rate gain by no-skill baseline stratum"
             format={gain}
-            series={[{ name: 'mean PRG', cls: 'fill-neutral' }]}
+            series={[{ name: 'mean pass-rate gain', cls: 'fill-neutral' }]}
             groups={byStratum.map((r, i) => ({
               label: `${STRATUM_LABEL[STRATA[i] ?? 'all']} · n=${r?.n ?? 0}`,
               values: [r?.meanPrg ?? null],
@@ -195,8 +195,11 @@ export function UtilityPlots({ summary }) {
           />
         </Plot>
         <Plot
-          title="Mean PRG by category and stratum"
-          note={moreNote(figureA2.length, strataByCategory.length) ?? 'Figure A2 of the seed paper.'}
+          title="Pass-rate gain by category and how well the agent did without the skill"
+          note={
+            moreNote(figureA2.length, strataByCategory.length) ??
+            'Mean pass-rate gain with the skill, one bar per level of the no-skill pass rate.'
+          }
           testId="plot-prg-categories"
         >
           {figureA2.length ? (

@@ -50,12 +50,12 @@ interface Opened {
 }
 
 /** Renders the summary as DIR/dashboard.html, opens it from file:// and records errors and requests. */
-async function open(summary: BatchSummary, name: string): Promise<Opened> {
+async function open(summary: BatchSummary, name: string, width = 1280): Promise<Opened> {
   const dir = join(workDir, name);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'dashboard.html');
   writeFileSync(file, renderDashboard(summary));
-  const { page, problems } = await openFilePage(browser, file);
+  const { page, problems } = await openFilePage(browser, file, width);
   await page.getByTestId('skill-table').waitFor({ timeout: 20_000 });
   return { page, problems, file };
 }
@@ -130,10 +130,35 @@ describe('batch dashboard in Chromium', () => {
     expect(await page.getByTestId('plot-patterns').getByTestId('bar-row').count()).toBe(21);
     expect(await page.getByTestId('plot-status-by-category').getByTestId('bar-row').count()).toBe(3);
     expect(await page.getByTestId('utility-not-measured').count()).toBe(0);
+    // Plain words: what a figure is, not its name in the papers.
+    expect(await page.locator('body').textContent()).not.toMatch(
+      /\b(PRG|EG|CG|ECG)\b|Table (3|A2)|Figure A2|seed/,
+    );
 
     expect(await trapState(page)).toEqual({ sprung: [], violations: [] });
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it('reads on a desktop and a phone without sideways scrolling, and saves the screenshots', async () => {
+    const artifacts = new URL('../../../test-artifacts/', import.meta.url).pathname;
+    mkdirSync(artifacts, { recursive: true });
+    for (const width of [1280, 390]) {
+      const { page, problems } = await open(utilitySummary(), `width-${width}`, width);
+      // Wide tables scroll inside their own box; the page itself never does.
+      const overflow = await page.evaluate(() => {
+        const w = globalThis as unknown as {
+          innerWidth: number;
+          document: { documentElement: { scrollWidth: number } };
+        };
+        return w.document.documentElement.scrollWidth - w.innerWidth;
+      });
+      expect(overflow, `${width} px`).toBeLessThanOrEqual(0);
+      expect(await page.getByTestId('title').isVisible()).toBe(true);
+      await page.screenshot({ path: join(artifacts, `dashboard-${width}.png`), fullPage: true });
+      expect(problems).toEqual([]);
+      await page.close();
+    }
   });
 
   it('filters by text, status and category, and sorts by score with a click on the header', async () => {
