@@ -206,12 +206,21 @@ const COMMON = new Set(
  */
 function readable(b: Bytes): boolean {
   if (b.length < 12) return false;
-  const text = b.toString('utf8');
-  if (printable(text) < 0.95) return false;
+  const decoded = b.toString('utf8');
+  if (printable(decoded) < 0.95) return false;
+  // Invisible characters are judged as what they spell: tag characters as the ASCII they mirror, the other
+  // format characters (zero-width, bidi) as nothing.
+  const text = decoded
+    .replace(/[\u{e0000}-\u{e007f}]/gu, (c) => String.fromCharCode(c.codePointAt(0)! - 0xe0000))
+    .replace(/\p{Cf}/gu, '');
   // Words and spaces, not punctuation noise (XOR with the wrong key leaves printable symbols).
   const chars = [...text];
   if (chars.filter((c) => /[\p{L}\p{N}\s]/u.test(c)).length < chars.length * 0.7) return false;
-  const tokens = text.toLowerCase().match(/[a-z]{2,}/g) ?? [];
+  // Whole words only: a base64 or hex run spells "the" and "key" by chance inside longer runs.
+  const tokens = text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((t) => /^[a-z]{2,}$/.test(t));
   const common = tokens.filter((t) => COMMON.has(t)).length;
   if (common >= 2 && common >= tokens.length * 0.03) return true;
   return (text.match(/[^\p{Script=Latin}\P{L}]/gu) ?? []).length >= 20;

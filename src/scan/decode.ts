@@ -37,24 +37,39 @@ const BASE64_RE =
   /(?<![A-Za-z0-9+/=_-])([A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_-]{24,}={0,2})(?![A-Za-z0-9+/=_-])/g;
 const HEX_RE = /(?<![0-9A-Fa-fx\\])((?:[0-9A-Fa-f]{2}){16,}|(?:\\x[0-9A-Fa-f]{2}){8,})(?![0-9A-Fa-f])/g;
 
-function printableRatio(s: string): number {
+/** Share of printable characters; with `unicode`, letters and marks beyond ASCII count too (not C1 controls). */
+function printableRatio(s: string, unicode = false): number {
   if (s.length === 0) return 0;
   let ok = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 9 || c === 10 || c === 13 || (c >= 32 && c < 127)) ok++;
+    if (c === 9 || c === 10 || c === 13 || (c >= 32 && c < 127) || (unicode && c >= 0xa0 && c !== 0xfffd))
+      ok++;
   }
   return ok / s.length;
 }
 
-function decodeBase64(s: string): string | null {
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Bytes as text: UTF-8 when they are valid UTF-8 (an instruction in Chinese, or one carrying invisible tag
+ * characters, is text), else latin1, one character per byte.
+ */
+function bytesAsText(bytes: Buffer): { text: string; printable: boolean } {
+  try {
+    const text = UTF8.decode(bytes);
+    if (/[\u0080-\uffff]/.test(text)) return { text, printable: printableRatio(text, true) > 0.9 };
+  } catch {
+    // not UTF-8: binary, or text in a single-byte encoding
+  }
+  const text = bytes.toString('latin1');
+  return { text, printable: printableRatio(text) > 0.9 };
+}
+
+function decodeBase64(s: string): Buffer | null {
   const normal = s.replace(/-/g, '+').replace(/_/g, '/');
   if (normal.length % 4 === 1) return null;
-  try {
-    return Buffer.from(normal, 'base64').toString('latin1');
-  } catch {
-    return null;
-  }
+  return Buffer.from(normal, 'base64');
 }
 
 /** Finds base64 and hex runs long enough to hide a command or a sentence, and decodes them. */
@@ -65,28 +80,16 @@ export function findEncodedBlobs(text: string, limit = 200): EncodedBlob[] {
     const encoded = m[1]!;
     // Identifiers and paths are long runs of letters too; real base64 mixes cases and digits.
     if (!/[A-Z]/.test(encoded) || !/[a-z]/.test(encoded) || !/[0-9+/]/.test(encoded)) continue;
-    const decoded = decodeBase64(encoded);
-    if (decoded === null) continue;
-    blobs.push({
-      index: m.index!,
-      encoded,
-      encoding: 'base64',
-      decoded,
-      printable: printableRatio(decoded) > 0.9,
-    });
+    const bytes = decodeBase64(encoded);
+    if (bytes === null) continue;
+    const { text, printable } = bytesAsText(bytes);
+    blobs.push({ index: m.index!, encoded, encoding: 'base64', decoded: text, printable });
   }
   for (const m of text.matchAll(HEX_RE)) {
     if (blobs.length >= limit) break;
     const encoded = m[1]!;
-    const hex = encoded.replace(/\\x/g, '');
-    const decoded = Buffer.from(hex, 'hex').toString('latin1');
-    blobs.push({
-      index: m.index!,
-      encoded,
-      encoding: 'hex',
-      decoded,
-      printable: printableRatio(decoded) > 0.9,
-    });
+    const { text, printable } = bytesAsText(Buffer.from(encoded.replace(/\\x/g, ''), 'hex'));
+    blobs.push({ index: m.index!, encoded, encoding: 'hex', decoded: text, printable });
   }
   return blobs;
 }

@@ -39,7 +39,9 @@ const IMPERATIVE =
   /(?:^|[.!?:;]\s+|\n\s*|-\s+)(?:always|never|do not|don't|ignore|disregard|forget|run|execute|send|upload|post|read|write|delete|remove|install|download|fetch|curl|wget|copy|append|modify|edit|open|call|tell|say|respond|reply|output|print|include|make sure|ensure|you must|you should|you will|you are|instead|secretly|silently|important)\b/i;
 const RISKY_OBJECT =
   /https?:\/\/|~\/|\.ssh|\.env\b|\.aws|api[_ -]?key|token|password|secret|credential|\b(?:curl|wget|bash|sh|sudo|rm -rf|chmod|eval|exec|base64)\b/i;
-const WORDS = /[a-z]{2,}\s+[a-z]{2,}\s+[a-z]{2,}/i;
+// Three words, in any alphabet, or a phrase in a script written without spaces (Chinese, Japanese): hidden text
+// is text whatever its language. A word starts where letters start, so a long run of letters is read once.
+const WORDS = /(?<!\p{L})\p{L}{2,}\s+\p{L}{2,}\s+\p{L}{2,}|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{4,}/u;
 const SHELLISH = /\b(?:curl|wget|bash|sh|rm|chmod|python3?|nc|powershell|eval|exec|sudo|Invoke-\w+)\b/;
 
 /** How strongly a piece of hidden text reads as an instruction (0 when it does not). */
@@ -382,6 +384,30 @@ function encodedFinder(
       hiddenRule: HIDDEN_RULES.encoded.id,
       decoded: true,
     });
+    hiddenInside(found, line, out);
+  }
+}
+
+/**
+ * Invisible characters inside decoded text: a blob that decodes to prose carrying Unicode tags or zero-width
+ * bits hides twice, and what those spell is read like any hidden text, at the blob's line (one level: what they
+ * reveal is not decoded again).
+ */
+function hiddenInside(found: DecodedText, line: number, out: HiddenResult): void {
+  const inner: HiddenResult = { hits: [], segments: [] };
+  tagFinder(found.decoded, inner, [0]);
+  invisibleFinder(found.decoded, inner);
+  for (const hit of inner.hits) {
+    out.hits.push({
+      ...hit,
+      line,
+      endLine: line,
+      rationale: `${hit.rationale}, inside ${found.encoding}-encoded text`,
+    });
+  }
+  for (const segment of inner.segments) {
+    segment.norm.map.fill(found.start);
+    out.segments.push({ ...segment, section: found.section });
   }
 }
 

@@ -71,7 +71,6 @@ const KNOWN_QUADRATIC: readonly [string, string][] = [
   ['detectors/prose-hidden.ts', '<[^>]*>'],
   ['detectors/prose-hidden.ts', String.raw`<(?:img|area|a|input)\b[^>]*?`],
   ['detectors/prose-hidden.ts', String.raw`^\s*(?:prettier-ignore|`],
-  ['detectors/prose-hidden.ts', String.raw`[a-z]{2,}\s+[a-z]{2,}\s+[a-z]{2,}`],
   ['detectors/prose-hidden.ts', String.raw`^\s*-?\s*[\w.-]+\s*:(?:\s|$)`],
   ['detectors/prose-prerequisite-lure.ts', String.raw`([\w][\w.-]*(?:\s+CLI)?)\s+(?:is|are)\s+`],
   ['detectors/prose-prerequisite-lure.ts', String.raw`([\w][\w.-]*(?:\s+CLI)?)\s+must\s+be\s+`],
