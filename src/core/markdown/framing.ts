@@ -16,29 +16,39 @@ const PROHIBITION_WORDS =
   "never|don'?t|do not|avoid|forbidden|prohibited|not allowed|what not to|bad|wrong|unsafe|insecure";
 
 // Headings name what a section is about; a section that documents attacks, rules or anti-patterns quotes
-// risky text without asking anyone to act on it.
+// risky text without asking anyone to act on it. Two kinds: headings that name attacks or forbid what follows
+// quote whatever is below them; headings that only name a security topic ("Security notes", "Detection",
+// "Risks") quote unless they also name what the reader does ("Security notes: Usage", "Detection setup").
+const ATTACK_HEADING_CUES: readonly RegExp[] = [
+  /\b(red[ -]flags?|warning signs?|anti-?patterns?|pitfalls?|gotchas?|mistakes|common errors)\b/i,
+  /\b(malicious|malware|attacks?|attackers?|threats?|threat model|vulnerabilit(y|ies)|exploits?|payloads?)\b/i,
+  /\b(injection|jailbreaks?|phishing|indicators? of compromise|iocs?)\b/i,
+  new RegExp(`\\b(${PROHIBITION_WORDS})\\b`, 'i'),
+  // "MUST NOT DO", "Should not": a list of prohibitions, each item a thing not to do.
+  /\b(must|should|shall)\s+(not|never)\b|\bmustn'?t\b/i,
+  /\b((risk|threat|attack) (patterns?|categories|taxonomy|examples?))\b/i,
+  // The same in the languages the scan glosses (src/scan/engine/prose-gloss.ts): Chinese, Spanish, Portuguese,
+  // French, German, Russian, Japanese.
+  /威胁|威脅|攻击|攻擊|恶意|惡意|漏洞|注入|钓鱼|釣魚/u,
+  /(?<!\p{L})(amenazas?|amea[cç]as?|menaces?|bedrohung(en)?|ataques?|attaques?|angriffe?|maliciosos?|maliciosas?|malveillants?|b[öo]sartig\w*|vulnerabilidad(es)?|vulnerabilidades|vuln[ée]rabilit[ée]s?|schwachstellen?)(?!\p{L})/iu,
+  /(?<!\p{L})(угроз|атак|вредонос|уязвимост)\p{L}*/iu,
+  /脅威|攻撃|悪意|脆弱性/u,
+];
+const TOPIC_HEADING_CUES: readonly RegExp[] = [
+  /\b(detect(ion|s|ed|ing)?|signatures?|heuristics?)\b/i,
+  /\b(security|safety) (checklist|rules?|checks?|review|considerations?|notes?|guidelines?|model|concerns?)\b/i,
+  /\b(what|things) (this|the|it|we) (scanner|tool|skill|checker|linter|auditor)? ?(detects?|flags?|catches|finds|looks for|blocks?)\b/i,
+  /\b(rule (list|set|catalog)|detection rules?)\b/i,
+  /\b(risks?|dangers?|caveats?)\b/i,
+  /检测|檢測|侦测|偵測|风险|風險|危险|危險|防御|防禦|安全规则|安全規則/u,
+  /(?<!\p{L})(detecci[oó]n|detec[cç][aã]o|d[ée]tection|erkennung|riesgos?|riscos?|risques?|risiken)(?!\p{L})/iu,
+  /(?<!\p{L})(обнаружени|риск)\p{L}*/iu,
+  /検出|検知|リスク|危険/u,
+];
+const ATTACK_HEADING = joinCues(ATTACK_HEADING_CUES);
+
 const HEADING_CUES: readonly CueSet[] = [
-  {
-    framing: 'documents-risk',
-    cues: [
-      /\b(detect(ion|s|ed|ing)?|red[ -]flags?|warning signs?|anti-?patterns?|pitfalls?|gotchas?)\b/i,
-      /\b(malicious|malware|attacks?|attackers?|threats?|threat model|vulnerabilit(y|ies)|exploits?|payloads?)\b/i,
-      /\b(injection|jailbreaks?|phishing|indicators? of compromise|iocs?|signatures?|heuristics?)\b/i,
-      new RegExp(`\\b(${PROHIBITION_WORDS})\\b`, 'i'),
-      // "MUST NOT DO", "Should not": a list of prohibitions, each item a thing not to do.
-      /\b(must|should|shall)\s+(not|never)\b|\bmustn'?t\b/i,
-      /\b(security|safety) (checklist|rules?|checks?|review|considerations?|notes?|guidelines?|model|concerns?)\b/i,
-      /\b(what|things) (this|the|it|we) (scanner|tool|skill|checker|linter|auditor)? ?(detects?|flags?|catches|finds|looks for|blocks?)\b/i,
-      /\b(rule (list|set|catalog)|detection rules?|(risk|threat|attack) (patterns?|categories|taxonomy|examples?))\b/i,
-      /\b(risks?|dangers?|mistakes|common errors|caveats?)\b/i,
-      // The same topics in the languages the scan glosses (src/scan/engine/prose-gloss.ts): Chinese, Spanish,
-      // Portuguese, French, German, Russian, Japanese.
-      /检测|檢測|侦测|偵測|威胁|威脅|攻击|攻擊|恶意|惡意|漏洞|风险|風險|危险|危險|注入|钓鱼|釣魚|防御|防禦|安全规则|安全規則/u,
-      /(?<!\p{L})(detecci[oó]n|detec[cç][aã]o|d[ée]tection|erkennung|amenazas?|amea[cç]as?|menaces?|bedrohung(en)?|ataques?|attaques?|angriffe?|maliciosos?|maliciosas?|malveillants?|b[öo]sartig\w*|vulnerabilidad(es)?|vulnerabilidades|vuln[ée]rabilit[ée]s?|schwachstellen?|riesgos?|riscos?|risques?|risiken)(?!\p{L})/iu,
-      /(?<!\p{L})(угроз|атак|вредонос|обнаружени|уязвимост|риск)\p{L}*/iu,
-      /脅威|攻撃|悪意|検出|検知|脆弱性|リスク|危険/u,
-    ],
-  },
+  { framing: 'documents-risk', cues: [...ATTACK_HEADING_CUES, ...TOPIC_HEADING_CUES] },
   {
     framing: 'example',
     cues: [
@@ -167,13 +177,27 @@ function classify(text: string, cues: OrderedCues): Framing | null {
 }
 
 const HEADING = orderCues(HEADING_CUES);
+// What a reader does, in a heading: set up, install, use, follow these steps.
+const HEADING_ACTION = orderCues(
+  HEADING_CUES.filter((c) => c.framing === 'user-action' || c.framing === 'instruction'),
+);
 const LEAD_IN = orderCues(LEAD_IN_CUES);
 const LEAD_IN_WARNING = orderCues(LEAD_IN_CUES.slice(0, 1));
 const SENTENCE = orderCues(SENTENCE_CUES);
 
 /** Framing a heading gives its section, or null when the heading says nothing about it. */
 export function headingFraming(heading: string): Framing | null {
-  return classify(heading, HEADING);
+  const framing = classify(heading, HEADING);
+  // "Security notes: Usage" is the usage: a topic word the author added does not make the steps a quote.
+  if (framing === 'documents-risk' && !namesAttacks(heading))
+    return classify(heading, HEADING_ACTION) ?? framing;
+  return framing;
+}
+
+/** True when a heading names attacks or forbids what follows: a quote of everything below it. */
+function namesAttacks(heading: string): boolean {
+  const t = heading.length > 600 ? heading.slice(0, 600) : heading;
+  return ATTACK_HEADING.some((re) => re.test(t));
 }
 
 /**
@@ -197,16 +221,18 @@ export function sentenceFraming(sentence: string, context: Framing): Framing {
 }
 
 /**
- * Section framing from the heading trail: a section documenting risks frames everything below it; otherwise
- * the nearest heading with a cue decides, and SKILL.md sections default to instructions.
+ * Section framing from the heading trail: a section documenting risks frames everything below it (under a topic
+ * heading alone, a nearer heading that names an action excepted); otherwise the nearest heading with a cue
+ * decides, and SKILL.md sections default to instructions.
  */
 export function sectionFraming(headings: readonly string[]): Framing {
-  if (headings.some((h) => headingFraming(h) === 'documents-risk')) return 'documents-risk';
-  for (let i = headings.length - 1; i >= 0; i--) {
-    const f = headingFraming(headings[i]!);
-    if (f !== null) return f;
-  }
-  return 'instruction';
+  const framings = headings.map(headingFraming);
+  const nearest = framings.findLast((f) => f !== null) ?? 'instruction';
+  const quoting = headings.filter((_, i) => framings[i] === 'documents-risk');
+  if (quoting.length === 0) return nearest;
+  // Below a topic heading alone ("Security notes"), a heading that names what the reader does is that action.
+  if (!quoting.some(namesAttacks) && (nearest === 'instruction' || nearest === 'user-action')) return nearest;
+  return 'documents-risk';
 }
 
 /**

@@ -461,7 +461,10 @@ function sourceHits(ctx: FileContext, model: CodeModel, sends: boolean): Hit[] {
       c.kind === 'command' &&
       /^(find|locate|fd|grep|rg)$/.test(c.callee) &&
       c.args.some((a) =>
-        /id_(rsa|ed25519|ecdsa|dsa)|\.pem$|credentials|\.netrc|wallet\.dat|\\?\.env\b/.test(a.str ?? ''),
+        // `.env` the file (a path's start), not `.env` the property (`process.env.X` in a search pattern).
+        /id_(rsa|ed25519|ecdsa|dsa)|\.pem$|credentials|\.netrc|wallet\.dat|(?:^|[\s/'"=*])\\?\.env\b/.test(
+          a.str ?? '',
+        ),
       )
     ) {
       hits.push(callHit(ctx, c, PE3, 0.65, 'searches the file system for key or credential files'));

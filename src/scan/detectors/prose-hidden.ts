@@ -41,7 +41,8 @@ const RISKY_OBJECT =
   /https?:\/\/|~\/|\.ssh|\.env\b|\.aws|api[_ -]?key|token|password|secret|credential|\b(?:curl|wget|bash|sh|sudo|rm -rf|chmod|eval|exec|base64)\b/i;
 // Three words, in any alphabet, or a phrase in a script written without spaces (Chinese, Japanese): hidden text
 // is text whatever its language. A word starts where letters start, so a long run of letters is read once.
-const WORDS = /(?<!\p{L})\p{L}{2,}\s+\p{L}{2,}\s+\p{L}{2,}|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{4,}/u;
+const WORDS =
+  /(?<!\p{L})\p{L}{2,}\s+\p{L}{2,}\s+\p{L}{2,}|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{4,}/u;
 const SHELLISH = /\b(?:curl|wget|bash|sh|rm|chmod|python3?|nc|powershell|eval|exec|sudo|Invoke-\w+)\b/;
 
 /** How strongly a piece of hidden text reads as an instruction (0 when it does not). */

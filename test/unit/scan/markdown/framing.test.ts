@@ -67,6 +67,20 @@ describe('sectionFraming', () => {
     expect(sectionFraming(['Examples', 'Step 1'])).toBe('instruction');
     expect(sectionFraming(['Examples', 'CSV input'])).toBe('example');
   });
+
+  it('reads a heading that names both a security topic and what the reader does as the action', () => {
+    // The author chooses the topic word: it may not turn the usage into a quote.
+    expect(headingFraming('Security notes: Usage')).toBe('instruction');
+    expect(headingFraming('Detection: Setup')).toBe('user-action');
+    expect(sectionFraming(['Security notes', 'Usage'])).toBe('instruction');
+    expect(sectionFraming(['Security review', 'Installation'])).toBe('user-action');
+    // Headings that name attacks or forbid quote whatever is below them, usage included.
+    expect(headingFraming('Attack steps')).toBe('documents-risk');
+    expect(headingFraming('Never run these commands')).toBe('documents-risk');
+    expect(sectionFraming(['Malicious payloads', 'Usage'])).toBe('documents-risk');
+    expect(sectionFraming(['Detection', 'Notes'])).toBe('documents-risk');
+    expect(sectionFraming(['Detection rules', 'Examples'])).toBe('documents-risk');
+  });
 });
 
 describe('sentenceFraming', () => {
