@@ -4,6 +4,7 @@ import type { IntakeLimits } from '../intake/index.js';
 import type { ModelFlags } from '../model/index.js';
 import { resolveJudgeSettings, resolveModelSettings } from '../model/index.js';
 import type { AuditOptions } from '../pipeline/index.js';
+import type { IndicatorList } from '../scan/index.js';
 import { UserError } from '../util/errors.js';
 import { VERSION } from '../version.js';
 
@@ -31,6 +32,8 @@ export interface BatchConfig {
   maxRuns?: number;
   runTimeoutS?: number;
   model?: BatchModelConfig;
+  /** Known-bad lists (`--indicators FILE`), as their entries: a queue worker elsewhere has no copy of the file. */
+  indicators?: IndicatorList[];
 }
 
 /**
@@ -72,6 +75,7 @@ export function auditOptionsFor(config: BatchConfig, out: string): AuditOptions 
   const options: AuditOptions = {
     out,
     intake: { limits: config.limits },
+    ...(config.indicators?.length ? { scan: { indicatorLists: config.indicators } } : {}),
     detonate,
     detonation: {
       ...(config.maxRuns !== undefined ? { maxRuns: config.maxRuns } : {}),

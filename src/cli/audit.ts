@@ -8,7 +8,7 @@ import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
 import { emit, oneOf, positiveInt } from './output.js';
 import { createProgress } from './progress.js';
-import { addIndicatorsOption, userIndicatorFiles } from './rules.js';
+import { addIndicatorsOption, userIndicatorLists } from './rules.js';
 
 interface AuditFlags extends AgentFlags {
   out: string;
@@ -60,9 +60,9 @@ export function registerAudit(program: Command): void {
     const judgeSettings = settings && resolveJudgeSettings(settings, modelFlags(flags));
     if (settings && (flags.scenarios < 1 || flags.concurrency < 1))
       throw new UserError('USAGE', '--scenarios and --concurrency must be at least 1');
-    const indicatorFiles = await userIndicatorFiles(flags.indicators);
+    const indicatorLists = await userIndicatorLists(flags.indicators);
     const outcomes = await runAudit(source, {
-      ...(indicatorFiles.length ? { scan: { indicatorFiles } } : {}),
+      ...(indicatorLists.length ? { scan: { indicatorLists } } : {}),
       ...(settings
         ? {
             model: {

@@ -2,12 +2,14 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { BatchConfig, BatchCounts, CategoryMap } from '../batch/index.js';
+import type { IndicatorList } from '../scan/index.js';
 import { UserError } from '../util/errors.js';
 import { type AgentFlags, addAgentOptions, agentList } from './agent-options.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
 import { oneOf, positiveInt } from './output.js';
 import { createProgress, type Progress } from './progress.js';
+import { addIndicatorsOption, userIndicatorLists } from './rules.js';
 
 // `skillaudit batch`: a whole corpus into one batch folder (run folders, batch.jsonl, summary.json/.md,
 // dashboard.html), on this machine or through a Redis queue to `skillaudit worker`s; `batch summarize`
@@ -26,6 +28,7 @@ interface BatchFlags extends AgentFlags {
   attempts: number;
   format: 'text' | 'json';
   quiet?: boolean;
+  indicators?: string[];
 }
 
 const DEFAULT_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism()));
@@ -33,6 +36,7 @@ const DEFAULT_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism()));
 function batchConfig(
   flags: BatchFlags & Record<string, unknown>,
   parseStages: (t: string, m: boolean) => BatchConfig['stages'],
+  indicators: IndicatorList[],
 ): BatchConfig {
   const model = modelFlags(flags);
   const hasModel = typeof model.model === 'string' || typeof process.env.SKILLAUDIT_MODEL === 'string';
@@ -44,6 +48,7 @@ function batchConfig(
     limits: limitsFromOptions(flags),
     ...(flags.maxRuns !== undefined ? { maxRuns: flags.maxRuns } : {}),
     ...(flags.runTimeout !== undefined ? { runTimeoutS: flags.runTimeout } : {}),
+    ...(indicators.length ? { indicators } : {}),
     ...(stages.includes('utility')
       ? {
           model: {
@@ -129,11 +134,12 @@ export function registerBatch(program: Command): void {
   addAgentOptions(run);
   addModelOptions(run);
   addLimitOptions(run);
+  addIndicatorsOption(run);
   run.action(async (corpus: string[], flags: BatchFlags & Record<string, unknown>) => {
     const { parseStages, loadCategories, runBatch } = await import('../batch/index.js');
     if (flags.wait && !flags.queue)
       throw new UserError('USAGE', '--wait follows a queue: add --queue redis://…');
-    const config = batchConfig(flags, parseStages);
+    const config = batchConfig(flags, parseStages, await userIndicatorLists(flags.indicators));
     const categories = flags.categories ? loadCategories(flags.categories) : undefined;
     const progress = createProgress(process.stderr, flags.quiet === true);
     const onProgress = reportCounts(progress, Date.now());

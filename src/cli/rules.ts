@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Rule } from '../core/rule.js';
-import type { RuleFolderCheck, RulePack } from '../scan/index.js';
+import type { IndicatorList, RuleFolderCheck, RulePack } from '../scan/index.js';
 import { UserError } from '../util/errors.js';
 import { emit, oneOf } from './output.js';
 
@@ -29,17 +29,15 @@ export async function userRulePacks(dirs: readonly string[] | undefined): Promis
 }
 
 /**
- * The user's indicator lists (`--indicators FILE`), checked before anything is scanned: a list that is not valid
- * stops the command (exit 2) naming the file and the entry. Returns their absolute paths.
+ * The user's indicator lists (`--indicators FILE`), read and checked before anything is scanned: a list that is
+ * not valid stops the command (exit 2) naming the file and the entry.
  */
-export async function userIndicatorFiles(files: readonly string[] | undefined): Promise<string[]> {
+export async function userIndicatorLists(files: readonly string[] | undefined): Promise<IndicatorList[]> {
   if (!files?.length) return [];
   const { readIndicatorFile, RulePackError } = await import('../scan/index.js');
   return files.map((file) => {
-    const path = resolve(file);
     try {
-      readIndicatorFile(path);
-      return path;
+      return readIndicatorFile(resolve(file));
     } catch (error) {
       if (error instanceof RulePackError)
         throw new UserError('INVALID_INDICATORS', error.message, error.file);
@@ -56,7 +54,7 @@ export function addRulesOption(command: Command): Command {
   );
 }
 
-/** `--indicators <file...>` for commands that scan (`scan`, `audit`). */
+/** `--indicators <file...>` for commands that scan (`scan`, `audit`, `batch`, `serve`). */
 export function addIndicatorsOption(command: Command): Command {
   return command.option(
     '--indicators <file...>',

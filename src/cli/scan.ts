@@ -8,7 +8,7 @@ import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { addModelOptions, modelFlags } from './model-options.js';
 import { emit, oneOf, positiveInt, unitInterval } from './output.js';
 import { createProgress } from './progress.js';
-import { addIndicatorsOption, addRulesOption, userIndicatorFiles, userRulePacks } from './rules.js';
+import { addIndicatorsOption, addRulesOption, userIndicatorLists, userRulePacks } from './rules.js';
 
 interface ScanFlags {
   format: 'text' | 'json' | 'sarif' | 'md';
@@ -79,7 +79,7 @@ export function registerScan(program: Command): void {
     const selection = await selectSources(sources, flags);
     const packs = await userRulePacks(flags.rules);
     const ruleDirs = packs.map((p) => p.dir);
-    const indicatorFiles = await userIndicatorFiles(flags.indicators);
+    const indicatorLists = await userIndicatorLists(flags.indicators);
     const baseline: Baseline | undefined = flags.baseline ? loadBaseline(flags.baseline) : undefined;
     const results: SkillScanResult[] = [];
     const progress = createProgress(process.stderr, flags.quiet === true);
@@ -92,7 +92,7 @@ export function registerScan(program: Command): void {
             ...(baseline ? { baseline } : {}),
             honourInline: flags.inlineIgnore,
             ...(ruleDirs.length ? { ruleDirs } : {}),
-            ...(indicatorFiles.length ? { indicatorFiles } : {}),
+            ...(indicatorLists.length ? { indicatorLists } : {}),
             ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
             onProgress: (done, total) => progress.count('scanned', done, total),
             // The model review reads each skill again; otherwise a skill's text goes once it is scanned.

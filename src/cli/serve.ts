@@ -5,6 +5,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { GitMirror } from '../intake/index.js';
 import { UserError } from '../util/errors.js';
 import { addLimitOptions, limitsFromOptions, parseByteSize, parseCount } from './limit-options.js';
+import { addIndicatorsOption, userIndicatorLists } from './rules.js';
 
 // `skillaudit serve`: the web service (src/server, docs/server.md). Flags become the service's settings;
 // the process runs until SIGINT or SIGTERM, then requeues running audits and exits.
@@ -27,6 +28,7 @@ interface ServeFlags {
   maxQueue: number;
   detonate: boolean;
   maxRuns?: number;
+  indicators?: string[];
   runTimeout?: number;
   quiet?: boolean;
   trustProxy?: boolean;
@@ -145,6 +147,7 @@ export function registerServe(program: Command): void {
     .option('--run-timeout <seconds>', 'wall-clock limit of each sandbox run (default 15)', parseCount)
     .option('-q, --quiet', 'no log lines on stderr');
   addLimitOptions(command);
+  addIndicatorsOption(command);
   command.action(async (flags: ServeFlags & Record<string, unknown>) => {
     const token = flags.auth ? (flags.token ?? process.env.SKILLAUDIT_SERVER_TOKEN ?? '') : null;
     if (token !== null && token.length < MIN_TOKEN_LENGTH) {
@@ -163,6 +166,7 @@ export function registerServe(program: Command): void {
       '../server/index.js'
     );
     const tenants = flags.tenants ? readTenants(flags.tenants, parseTenants) : [];
+    const indicators = await userIndicatorLists(flags.indicators);
     if (token === null) {
       process.stderr.write(
         'skillaudit: warning: --no-auth: anyone who can reach this port can submit audits\n',
@@ -193,6 +197,7 @@ export function registerServe(program: Command): void {
       detonate: flags.detonate,
       ...(flags.maxRuns !== undefined ? { maxRuns: flags.maxRuns } : {}),
       ...(flags.runTimeout !== undefined ? { runTimeoutMs: flags.runTimeout * 1000 } : {}),
+      ...(indicators.length ? { indicators } : {}),
       log,
     });
     process.stdout.write(`listening on ${service.url}\n`);

@@ -25,7 +25,7 @@ export interface AuditOptions {
   out: string;
   intake?: IntakeOptions;
   /** Options of the static scan (a user's known-bad indicator lists, `--indicators`). */
-  scan?: Pick<ScanOptions, 'indicatorFiles'>;
+  scan?: Pick<ScanOptions, 'indicatorLists'>;
   /** Skip detonation (the report says so). */
   detonate?: boolean;
   detonation?: Omit<DetonateOptions, 'writeEvidence'>;

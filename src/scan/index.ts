@@ -1,7 +1,7 @@
 // The static scan as other folders use it (docs/architecture.md): scan a skill or a source, its rules' metadata,
 // baselines and model review of findings.
 
-export { readIndicatorFile } from './detectors/known-indicators.js';
+export { type IndicatorList, readIndicatorFile } from './detectors/known-indicators.js';
 export type { RuleFolderCheck } from './engine/rule-fixtures.js';
 export { checkRuleFolder, fixturesOf } from './engine/rule-fixtures.js';
 export type { RulePack } from './engine/rule-pack.js';

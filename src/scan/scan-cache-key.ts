@@ -49,8 +49,8 @@ export function scannerFingerprint(): string {
 export function scanCacheKeyer(options: ScanOptions): (skill: Skill) => string {
   const base = createHash('sha256').update(scannerFingerprint());
   for (const dir of options.ruleDirs ?? []) hashTree(base, dir, 'pack');
-  for (const file of options.indicatorFiles ?? [])
-    base.update('indicators\0').update(readFileSync(file)).update('\0');
+  for (const list of options.indicatorLists ?? [])
+    base.update('indicators\0').update(JSON.stringify(list.indicators)).update('\0');
   base.update(
     JSON.stringify({
       baseline: options.baseline ?? null,

@@ -3,6 +3,7 @@ import type { Skill } from '../core/types.js';
 import { type IntakeOptions, withSource } from '../intake/index.js';
 import type { ScanCache } from '../store/scan-cache.js';
 import type { UserErrorCode } from '../util/errors.js';
+import type { IndicatorList } from './detectors/known-indicators.js';
 import { BUDGET_SPENT, type ScanOptions, type SkillScan } from './engine/scan.js';
 import { scanCacheKeyer } from './scan-cache-key.js';
 import { type ScanOutcome, ScanPool } from './scan-pool.js';
@@ -32,7 +33,7 @@ export interface ScanSourceOptions {
   /** Rule packs of the user's own to apply with the built-in rules (`--rules DIR`). */
   ruleDirs?: readonly string[];
   /** Known-bad indicator lists of the user's own to use with the built-in one (`--indicators FILE`). */
-  indicatorFiles?: readonly string[];
+  indicatorLists?: readonly IndicatorList[];
   /**
    * Threads that scan, the main thread included (0 or 1: the main thread alone). Defaults to the machine's
    * parallelism; workers start only when a corpus is large enough to repay their start-up.
@@ -71,7 +72,7 @@ export async function scanSource(
     ...(options.baseline ? { baseline: options.baseline } : {}),
     honourInline: options.honourInline ?? false,
     ...(options.ruleDirs?.length ? { ruleDirs: options.ruleDirs } : {}),
-    ...(options.indicatorFiles?.length ? { indicatorFiles: options.indicatorFiles } : {}),
+    ...(options.indicatorLists?.length ? { indicatorLists: options.indicatorLists } : {}),
   };
   const outcomes = new Map<number, ScanOutcome>();
   const ids = new Map<Skill, number>();

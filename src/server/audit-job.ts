@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { IntakeLimits, SkillResult } from '../intake/index.js';
 import { runAudit } from '../pipeline/index.js';
+import type { IndicatorList } from '../scan/index.js';
 import type { AuditResult, AuditRow, SkillPart } from '../store/audits.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { ApiError } from './api-error.js';
@@ -20,6 +21,8 @@ export interface JobSettings {
   detonate: boolean;
   maxRuns?: number;
   runTimeoutMs?: number;
+  /** Known-bad lists (`serve --indicators FILE`), as their entries: a queue worker has no copy of the file. */
+  indicators?: IndicatorList[];
 }
 
 /** Why an audit failed, with a stable code for the API. */
@@ -150,6 +153,7 @@ async function auditOne(
   const [outcome, ...more] = await runAudit(audit.intakeSource, {
     out,
     intake: { limits: settings.limits, ...(git ? { git } : {}) },
+    ...(settings.indicators?.length ? { scan: { indicatorLists: settings.indicators } } : {}),
     detonate: settings.detonate,
     detonation: {
       ...(settings.maxRuns !== undefined ? { maxRuns: settings.maxRuns } : {}),

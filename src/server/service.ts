@@ -77,6 +77,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     detonate: config.detonate,
     ...(config.maxRuns !== undefined ? { maxRuns: config.maxRuns } : {}),
     ...(config.runTimeoutMs !== undefined ? { runTimeoutMs: config.runTimeoutMs } : {}),
+    ...(config.indicators?.length ? { indicators: config.indicators } : {}),
   };
   // Loaded only with --queue: the embedded pool needs no Redis client.
   const workers = config.queue

@@ -46,9 +46,18 @@ export type Indicator = z.infer<typeof indicatorSchema>;
 /** The shape of rules/_data/indicators.yaml and of a `--indicators FILE` (YAML or JSON). */
 export const indicatorListSchema = z.strictObject({ indicators: z.array(indicatorSchema).max(100_000) });
 
+/**
+ * A user's known-bad list, as data: what `--indicators FILE` reads, and what a batch job or the service hands a
+ * worker on another machine (which has no copy of the file). `name` says where it came from.
+ */
+export interface IndicatorList {
+  name: string;
+  indicators: Indicator[];
+}
+
 /** A user's indicator list, checked: a RulePackError names the file and what is wrong with it. */
-export function readIndicatorFile(file: string): Indicator[] {
-  return readDataFile(file, indicatorListSchema).indicators;
+export function readIndicatorFile(file: string): IndicatorList {
+  return { name: file, indicators: readDataFile(file, indicatorListSchema).indicators };
 }
 
 // Defanged dots as threat reports and lures write them: `91[.]92[.]242[.]30`, `host(.)buzz`.

