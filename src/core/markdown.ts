@@ -235,7 +235,7 @@ function frontmatterSpans(w: Walk, start: number, end: number): void {
   let offset = bodyStart;
   const flush = (at: number) => {
     if (keyStart >= 0 && at > keyStart) {
-      pushSpan(w, 'frontmatter', w.text.slice(keyStart, at).replace(/\s+$/, ''), keyStart, at, 'instruction');
+      pushSpan(w, 'frontmatter', w.text.slice(keyStart, at).trimEnd(), keyStart, at, 'instruction');
     }
   };
   for (const line of w.text.slice(bodyStart, closing + 1).split('\n')) {

@@ -27,3 +27,14 @@ export function linesOf(text: string, line: number, endLine = line): string {
 export function restateLines(text: string, restate: (line: number) => string | null): string {
   return text.replace(/\bline (\d+)/g, (m, n: string) => restate(Number(n)) ?? m);
 }
+
+/**
+ * Where the run of characters matching `char` (a one-character test) that ends `text` starts; `text.length` when
+ * the last character does not match. Read back from the end, so linear where `/[…]+$/` back-tracks quadratically
+ * on a long line.
+ */
+export function trailingRunStart(text: string, char: RegExp): number {
+  let i = text.length;
+  while (i > 0 && char.test(text[i - 1]!)) i--;
+  return i;
+}

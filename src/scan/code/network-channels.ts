@@ -1,6 +1,7 @@
 // Network channels that are not an HTTP request: mail sent through an SMTP client, files put into cloud storage
 // (SDK calls and the cloud CLIs), and FTP uploads. Each becomes a NetworkUse like a POST, so the same
 // source-to-sink flows (a credential file, the environment, a secret) are judged wherever the data leaves.
+import { trailingRunStart } from '../text.js';
 import { hostOf } from './hosts.js';
 import type { Call, Value } from './model.js';
 import { Taint, UNKNOWN } from './model.js';
@@ -48,7 +49,8 @@ function fileTaint(path: Value | undefined, line: number): Taint {
 export function storageCallUse(call: Call): NetworkUse | null {
   const m = STORAGE_CALL_RE.exec(call.callee);
   if (!m) return null;
-  const method = /[\w$]+$/.exec(call.callee)?.[0] ?? '';
+  // The last member of the callee (`s3.upload_file` → upload_file).
+  const method = call.callee.slice(trailingRunStart(call.callee, /[\w$]/));
   const named = (k: string) => call.named.get(k) ?? call.named.get(k.toLowerCase());
   const bucket = named('Bucket') ?? null;
   if (method === 'upload_file' || method === 'upload_fileobj') {

@@ -20,7 +20,7 @@ import { clamp, contextConfidence, dedupe } from '../code/hits.js';
 import { hostOf, isIpHost } from '../code/network.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
-import { lineAt, lineStarts, quote } from '../text.js';
+import { lineAt, lineStarts, quote, trailingRunStart } from '../text.js';
 import { obfuscationHits } from './code-obfuscation.js';
 import { supplyChainHits } from './code-supply-chain.js';
 import { editDistance } from './frontmatter-namespace.js';
@@ -156,7 +156,9 @@ export function dependencyTyposquat(
   let best: { target: string; distance: number; how: string } | null = null;
   for (const target of known.list) {
     if (target.length < 5) continue;
-    if (name.replace(/\d+$/, '') === target.replace(/\d+$/, '')) continue;
+    // lodash4 and lodash are one package's names.
+    if (name.slice(0, trailingRunStart(name, /\d/)) === target.slice(0, trailingRunStart(target, /\d/)))
+      continue;
     const targetFamily = FAMILY.exec(target)?.[1];
     if (family && targetFamily && family.slice(0, -1) === targetFamily.slice(0, -1)) {
       if (isTransposition(name.slice(family.length), target.slice(family.length)) && !best)

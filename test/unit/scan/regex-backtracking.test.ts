@@ -62,11 +62,9 @@ function literalRegexes(): Map<string, RegExp> {
  * any other, so no new one is added.
  */
 const KNOWN_QUADRATIC: readonly [string, string][] = [
-  ['../core/markdown.ts', String.raw`\s+$`],
   ['detectors/code-exfiltration.ts', String.raw`\s*\n\s*`],
   ['detectors/code-robust-temp.ts', String.raw`['")\s]+$`],
   ['detectors/code-robustness.ts', String.raw`(\w+)=\$\(\s*mktemp\b`],
-  ['detectors/manifest-dependencies.ts', String.raw`\d+$`],
   ['detectors/prose-hidden.ts', String.raw`<([a-z][\w-]*)\b[^>]*?(?:`],
   ['detectors/prose-hidden.ts', '<[^>]*>'],
   ['detectors/prose-hidden.ts', String.raw`<(?:img|area|a|input)\b[^>]*?`],
@@ -77,7 +75,6 @@ const KNOWN_QUADRATIC: readonly [string, string][] = [
   ['detectors/prose-prerequisite-lure.ts', String.raw`\s+(?:CLI|app|tool|utility|client|desktop)$`],
   ['detectors/prose-prerequisite-lure.ts', String.raw`[\s.-]*(?:cli|app|tool|utility)$`],
   ['skill-context.ts', String.raw`\b((?:[a-z0-9-]+\.)+(?:com|`],
-  ['code/network-channels.ts', String.raw`[\w$]+$`],
   // Linear, but up to 60 steps per character ({0,60}): about 250 ms per MB on a busy machine.
   ['detectors/code-secrets.ts', String.raw`(?<![\w$])["']?([A-Za-z_][\w.-]{0,60})`],
 ];
