@@ -1,4 +1,4 @@
-import { inflateStream } from './decode.js';
+import { inflateStream, printableShare } from './decode.js';
 
 // Constant decode chains in a snippet. A one-liner that prints "installation steps" hides them behind more
 // than base64: `zlib.decompress(base64.b64decode('…'))`, bytes XORed with a constant key, base85, rot13, a
@@ -12,18 +12,6 @@ interface Op {
   /** One operation of each kind per chain: one-liners decode one text encoding, XOR with one key. */
   kind: 'text' | 'zlib' | 'xor' | 'rot13' | 'reverse';
   apply(b: Bytes): Bytes | null;
-}
-
-/** Share of the UTF-8 text that is printable (no control characters, no invalid sequences). */
-function printable(text: string): number {
-  if (text.length === 0) return 0;
-  let ok = 0;
-  for (const ch of text) {
-    const c = ch.codePointAt(0)!;
-    if (c === 9 || c === 10 || c === 13 || (c >= 32 && c !== 127 && c !== 0xfffd && (c < 128 || c >= 160)))
-      ok++;
-  }
-  return ok / [...text].length;
 }
 
 const B85 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~';
@@ -207,7 +195,7 @@ const COMMON = new Set(
 function readable(b: Bytes): boolean {
   if (b.length < 12) return false;
   const decoded = b.toString('utf8');
-  if (printable(decoded) < 0.95) return false;
+  if (printableShare(decoded) < 0.95) return false;
   // Invisible characters are judged as what they spell: tag characters as the ASCII they mirror, the other
   // format characters (zero-width, bidi) as nothing.
   const text = decoded

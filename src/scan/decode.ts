@@ -37,16 +37,28 @@ const BASE64_RE =
   /(?<![A-Za-z0-9+/=_-])([A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_-]{24,}={0,2})(?![A-Za-z0-9+/=_-])/g;
 const HEX_RE = /(?<![0-9A-Fa-fx\\])((?:[0-9A-Fa-f]{2}){16,}|(?:\\x[0-9A-Fa-f]{2}){8,})(?![0-9A-Fa-f])/g;
 
-/** Share of printable characters; with `unicode`, letters and marks beyond ASCII count too (not C1 controls). */
-function printableRatio(s: string, unicode = false): number {
+function printableRatio(s: string): number {
   if (s.length === 0) return 0;
   let ok = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 9 || c === 10 || c === 13 || (c >= 32 && c < 127) || (unicode && c >= 0xa0 && c !== 0xfffd))
-      ok++;
+    if (c === 9 || c === 10 || c === 13 || (c >= 32 && c < 127)) ok++;
   }
   return ok / s.length;
+}
+
+/** Share of decoded UTF-8 text that is printable, any script: no control characters, no invalid sequences. */
+export function printableShare(text: string): number {
+  if (text.length === 0) return 0;
+  let ok = 0;
+  let all = 0;
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    all++;
+    if (c === 9 || c === 10 || c === 13 || (c >= 32 && c !== 127 && c !== 0xfffd && (c < 128 || c >= 160)))
+      ok++;
+  }
+  return ok / all;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -58,7 +70,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 function bytesAsText(bytes: Buffer): { text: string; printable: boolean } {
   try {
     const text = UTF8.decode(bytes);
-    if (/[\u0080-\uffff]/.test(text)) return { text, printable: printableRatio(text, true) > 0.9 };
+    if (/[\u0080-\uffff]/.test(text)) return { text, printable: printableShare(text) > 0.9 };
   } catch {
     // not UTF-8: binary, or text in a single-byte encoding
   }

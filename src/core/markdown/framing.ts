@@ -45,8 +45,6 @@ const TOPIC_HEADING_CUES: readonly RegExp[] = [
   /(?<!\p{L})(обнаружени|риск)\p{L}*/iu,
   /検出|検知|リスク|危険/u,
 ];
-const ATTACK_HEADING = joinCues(ATTACK_HEADING_CUES);
-
 const HEADING_CUES: readonly CueSet[] = [
   { framing: 'documents-risk', cues: [...ATTACK_HEADING_CUES, ...TOPIC_HEADING_CUES] },
   {
@@ -177,6 +175,7 @@ function classify(text: string, cues: OrderedCues): Framing | null {
 }
 
 const HEADING = orderCues(HEADING_CUES);
+const ATTACK_HEADING = orderCues([{ framing: 'documents-risk', cues: ATTACK_HEADING_CUES }]);
 // What a reader does, in a heading: set up, install, use, follow these steps.
 const HEADING_ACTION = orderCues(
   HEADING_CUES.filter((c) => c.framing === 'user-action' || c.framing === 'instruction'),
@@ -196,8 +195,7 @@ export function headingFraming(heading: string): Framing | null {
 
 /** True when a heading names attacks or forbids what follows: a quote of everything below it. */
 function namesAttacks(heading: string): boolean {
-  const t = heading.length > 600 ? heading.slice(0, 600) : heading;
-  return ATTACK_HEADING.some((re) => re.test(t));
+  return classify(heading, ATTACK_HEADING) !== null;
 }
 
 /**
