@@ -500,25 +500,24 @@ export class AuditStore {
     // A page at a commit (full or short hash) is the audit of that commit, whichever branch or tag it was
     // submitted under: one commit, one verdict.
     const commit = query.ref !== null && COMMIT_HASH.test(query.ref) ? `${query.ref.toLowerCase()}%` : null;
-    const matches = commit ? '(ref = ? OR commit_sha LIKE ?)' : 'ref = ?';
-    const matchParams = commit ? [query.ref, commit] : [query.ref];
-    const order: string[] = [];
-    const orderParams: unknown[] = [];
-    const pageCommit = query.commit ? ['commit_sha = ?'] : [];
-    if (query.commit) {
-      order.push('commit_sha = ? DESC');
-      orderParams.push(query.commit);
-    }
+    // What is preferred, in order: the commit the page shows now, then the page's ref (or its hash). With a ref,
+    // one of them or the default branch must match; each preference also orders the matches.
+    const preferred: { sql: string; params: unknown[] }[] = [];
+    if (query.commit) preferred.push({ sql: 'commit_sha = ?', params: [query.commit] });
     if (query.ref !== null) {
-      where.push(`(${[...pageCommit, matches, 'ref IS NULL'].join(' OR ')})`);
-      params.push(...(query.commit ? [query.commit] : []), ...matchParams);
-      order.push(`${matches} DESC`);
-      orderParams.push(...matchParams);
+      preferred.push(
+        commit
+          ? { sql: '(ref = ? OR commit_sha LIKE ?)', params: [query.ref, commit] }
+          : { sql: 'ref = ?', params: [query.ref] },
+      );
+      where.push(`(${[...preferred.map((p) => p.sql), 'ref IS NULL'].join(' OR ')})`);
+      params.push(...preferred.flatMap((p) => p.params));
     }
+    const order = [...preferred.map((p) => `${p.sql} DESC`), 'finished_at DESC', 'rowid DESC'];
     return this.one(
-      `${SELECT} WHERE ${where.join(' AND ')} ORDER BY ${[...order, 'finished_at DESC', 'rowid DESC'].join(', ')} LIMIT 1`,
+      `${SELECT} WHERE ${where.join(' AND ')} ORDER BY ${order.join(', ')} LIMIT 1`,
       ...params,
-      ...orderParams,
+      ...preferred.flatMap((p) => p.params),
     );
   }
 
