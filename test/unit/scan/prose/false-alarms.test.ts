@@ -16,6 +16,32 @@ describe('prose that names sudo or key permissions without the risk', () => {
     expect(reported(strongest(hits, 'md.privilege-escalation')?.confidence)).toBe(true);
   });
 
+  // A dependency line that installs named packages from the distribution's repositories is the ordinary
+  // case; a local package file or a script run as root in the same command is not.
+  it.each([
+    'Dependencies: `sudo apt-get install pandoc libreoffice poppler-utils`, `pip install defusedxml`.',
+    'On Debian the command-line tools come from `sudo apt-get install poppler-utils qpdf`.',
+    'If the linker is missing, install build tools (`sudo apt install build-essential`, or `xcode-select --install`).',
+  ])('weighs a distribution package install below other sudo installs: %s', async (body) => {
+    const plain = strongest(
+      await scanBody('Run `sudo pip install pandoc-tools` first.\n'),
+      'md.privilege-escalation',
+    );
+    const distro = strongest(await scanBody(`${body}\n`), 'md.privilege-escalation');
+    expect(distro?.confidence ?? 0).toBeLessThan(0.3);
+    expect(plain?.confidence ?? 0).toBeGreaterThanOrEqual(0.4);
+  });
+
+  it.each([
+    'Install the helper with `sudo apt install ./helper_1.2_amd64.deb` first.',
+    'Add the repository with `sudo apt install ppa:someone/tools` first.',
+    'Run `sudo apt-get install -y curl | sudo bash` first.',
+  ])('keeps the plain weight for a local file, a PPA or a pipe: %s', async (body) => {
+    expect(
+      strongest(await scanBody(`${body}\n`), 'md.privilege-escalation')?.confidence ?? 0,
+    ).toBeGreaterThanOrEqual(0.4);
+  });
+
   it.each([
     '## Hardening\n\nOnly you should be able to read the key folder: `chmod 700 ~/.ssh`.',
     'Tell the user to run `chmod 600 ~/.ssh/id_ed25519` so ssh accepts the key.',
