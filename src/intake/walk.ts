@@ -38,6 +38,12 @@ const SLICE = 512;
  */
 const SWEEP_FACTOR = 4;
 const MAX_SWEPT_FILES = 200;
+/**
+ * Past the depth limit the walk goes on to this many times the limit's levels and keeps only scripts and install
+ * manifests (the entry limit still counts every folder): nesting a script 33 folders deep, where `find` reaches
+ * it at run time, must not hide it from the scan. Deeper than that, paths near the system's length limit.
+ */
+const DEPTH_SWEEP_FACTOR = 4;
 /** What an installer runs beside the code it installs (npm and pip run their hooks). */
 export const INSTALL_MANIFESTS = ['package.json', 'requirements.txt', 'pyproject.toml', 'setup.py'];
 
@@ -172,6 +178,7 @@ export function walkSkill(root: string, limits: WalkLimits, named: readonly Walk
   let examined = result.files.length;
   let sweeping = false;
   let swept = 0;
+  const sweepDepth = limits.maxDepth * DEPTH_SWEEP_FACTOR;
   // Depth-first in sorted order, so the same tree always yields the same list (and the same cut-off).
   const stack: Array<{ dir: string; abs: Buffer; depth: number }> = [
     { dir: '', abs: Buffer.from(root), depth: 0 },
@@ -220,7 +227,7 @@ export function walkSkill(root: string, limits: WalkLimits, named: readonly Walk
           }
           if (examined > limits.maxFiles * SWEEP_FACTOR || swept >= MAX_SWEPT_FILES) return result;
           // Padding spent the limit: the folders it did not reach may still hold the code that runs.
-          if (stat.isDirectory() && !SKIPPED_DIRS.has(name) && depth + 1 <= limits.maxDepth)
+          if (stat.isDirectory() && !SKIPPED_DIRS.has(name) && depth + 1 <= sweepDepth)
             subdirs.push({ dir: path, abs });
           else if (stat.isFile() && sweptFile(name) && !listed.has(toPosix(path))) {
             result.files.push({ path: toPosix(path), abs, stat });
@@ -252,14 +259,16 @@ export function walkSkill(root: string, limits: WalkLimits, named: readonly Walk
             if (!depthReported) {
               warn(
                 'limit-depth',
-                `folders nested deeper than ${limits.maxDepth} levels were not read (first: ${path})`,
+                `folders nested deeper than ${limits.maxDepth} levels were searched only for scripts and manifests, and not past ${sweepDepth} levels (first: ${path})`,
                 path,
               );
               depthReported = true;
             }
+            if (depth + 1 <= sweepDepth) subdirs.push({ dir: path, abs });
           } else subdirs.push({ dir: path, abs });
         } else if (stat.isFile()) {
-          if (!listed.has(toPosix(path))) result.files.push({ path: toPosix(path), abs, stat });
+          const keep = depth <= limits.maxDepth || (sweptFile(name) && swept++ < MAX_SWEPT_FILES);
+          if (keep && !listed.has(toPosix(path))) result.files.push({ path: toPosix(path), abs, stat });
         } else {
           warn('special-file', `${path} is ${specialKind(stat)}; skipped without opening it`, path);
         }

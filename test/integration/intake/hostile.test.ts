@@ -536,15 +536,25 @@ describe('size and shape limits', () => {
     expect(skill.diagnostics.filter((d) => d.code === 'limit-files')).toHaveLength(1);
   });
 
-  it('stops at maxDepth in a 200-level tree, in a skill and when searching for skills', async () => {
+  it('past maxDepth keeps only scripts, stops at 4 x maxDepth, in a skill and when searching for skills', async () => {
     const dir = writeSkill(join(caseDir, 'deep'), 'deep');
-    const levels = Array.from({ length: 200 }, () => 'd').join('/');
-    writeTree(dir, { [`${levels}/bottom.txt`]: 'deep' });
+    const nested = (n: number) => Array.from({ length: n }, () => 'd').join('/');
+    const levels = nested(200);
+    writeTree(dir, {
+      [`${levels}/bottom.txt`]: 'deep',
+      [`${nested(32)}/notes.txt`]: 'at the limit',
+      [`${nested(40)}/notes.txt`]: 'past the limit',
+      [`${nested(40)}/run.sh`]: 'echo hi\n',
+      [`${nested(128)}/run.sh`]: 'echo hi\n',
+      [`${nested(129)}/run.sh`]: 'echo hi\n',
+    });
     const skill = only(await run(dir));
-    expect(skill.files.map((f) => f.path)).toEqual(['SKILL.md']);
+    expect(skill.files.map((f) => f.path).sort()).toEqual(
+      ['SKILL.md', `${nested(32)}/notes.txt`, `${nested(40)}/run.sh`, `${nested(128)}/run.sh`].sort(),
+    );
     const depth = skill.diagnostics.find((d) => d.code === 'limit-depth')!;
     expect(depth.message).toBe(
-      `folders nested deeper than 32 levels were not read (first: ${Array.from({ length: 33 }, () => 'd').join('/')})`,
+      `folders nested deeper than 32 levels were searched only for scripts and manifests, and not past 128 levels (first: ${nested(33)})`,
     );
     const buried = join(caseDir, 'buried');
     writeSkill(join(buried, levels), 'd');
