@@ -42,8 +42,11 @@ const DATA_NAME =
   /(?:data|summary|payload|encoded|secrets?|tokens?|keys?|creds?|credentials?|env|environment|config\w*|settings|info|results?|contents?|output|dump|b64|base64|blob|inventory|report|findings|values|collected|loot|exfil)/i;
 const URL_WITH_PLACEHOLDER =
   /\bhttps?:\/\/[^\s"'`<>()]*?(?:\{\{?\s*([\w.-]{1,40})\s*\}\}?|<([\w .-]{1,40})>|\$\{?([A-Za-z_]\w{0,39})\}?)/gi;
+// A host name whose first label stands for gathered data (`<data>.host.example`): data sent by a DNS lookup.
+const HOST_WITH_PLACEHOLDER =
+  /(?:\{\{?\s*([\w.-]{1,40})\s*\}\}?|<([\w .-]{1,40})>|\$\{?([A-Za-z_]\w{0,39})\}?)\.((?:[\w-]+\.)+[a-z]{2,})\b/gi;
 const URL = /\b(?:https?|ftp):\/\/[^\s"'`<>()]+/gi;
-const EMAIL = /(?<![\w.+-])[\w.+-]+@(?!example\.)([\w-]+(?:\.[\w-]+)+)\b/i;
+const EMAIL = /(?<![\w.+-])[\w.+-]+@(?!example\.)([\w-]+(?:\.[\w-]+)+)\b(?!:)/i;
 const SEND_VERB = rx(
   vocabulary('SEND_VERB'),
   '|\\b(?:open|visit|browse|navigate|load|request|call|hit|ping)\\b',
@@ -73,13 +76,20 @@ function carriesAway(text: string): { url: string | null; how: string } | null {
     const name = m[1] ?? m[2] ?? m[3] ?? '';
     if (DATA_NAME.test(name)) return { url: m[0], how: `a URL that carries ${quote(name, 40)}` };
   }
-  if (!SEND_VERB.test(text) || !ANAPHOR.test(text)) return null;
+  for (const m of text.matchAll(HOST_WITH_PLACEHOLDER)) {
+    const name = m[1] ?? m[2] ?? m[3] ?? '';
+    if (DATA_NAME.test(name) && !LOCAL_HOST.test(m[4]!))
+      return { url: `https://${m[4]}`, how: `a host name that carries ${quote(name, 40)}` };
+  }
+  // A drop channel (a bucket, an scp target, a webhook) needs no "it": a step after the gathering one that
+  // sends anything there sends what was gathered.
+  const drop = DROP.test(text);
+  if (!SEND_VERB.test(text) || !(ANAPHOR.test(text) || drop)) return null;
   const url = [...text.matchAll(URL)].map((m) => m[0]).find((u) => !LOCAL_HOST.test(hostOfUrl(u)));
   if (url) return { url, how: 'sent on to an address the text names' };
   const mail = EMAIL.exec(text);
   if (mail) return { url: `https://${mail[1]}`, how: `sent on by mail to ${quote(mail[0], 60)}` };
-  if (DROP.test(text))
-    return { url: null, how: 'sent on over a mail, copy, storage, webhook or DNS channel' };
+  if (drop) return { url: null, how: 'sent on over a mail, copy, storage, webhook or DNS channel' };
   return null;
 }
 
