@@ -2,6 +2,7 @@
 import type { Detector } from '../rule.js';
 import { analysisProbeDetector } from './code-analysis-probe.js';
 import { commentsDetector } from './code-comments.js';
+import { defenseEvasionDetector } from './code-defense-evasion.js';
 import { embeddedDetector } from './code-embedded.js';
 import { exfiltrationDetector } from './code-exfiltration.js';
 import { filesystemDetector } from './code-filesystem.js';
@@ -33,5 +34,6 @@ export const codeDetectors: Detector[] = [
   secretsDetector,
   mcpDetector,
   analysisProbeDetector,
+  defenseEvasionDetector,
   commentsDetector,
 ];
