@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ruleData } from '../scan/index.js';
+import { ruleData } from '../core/knowledge.js';
 import { hostMatches, registrableLabel } from './host-names.js';
 
 // The API hosts of the services a skill may say it works with (rules/_data/vendor-hosts.yaml): a Firebase audit

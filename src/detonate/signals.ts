@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { ruleData } from '../core/knowledge.js';
 import type { EvidenceBundle, FsChange } from '../sandbox/evidence.js';
 import { SINKHOLE_ADDRESS } from '../sandbox/network-sink.js';
 import { SECOND_STAGE_MARKER } from '../sandbox/sink-payloads.js';
-import { ruleData } from '../scan/index.js';
 import { diedOnMissingProgram, NOT_FOUND } from './coverage.js';
 import { bareHost, hostMatches } from './host-names.js';
 import { decodedCodeRuns, privilegeUse } from './process-signals.js';

@@ -2,9 +2,9 @@ import { createHash, type Hash } from 'node:crypto';
 import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILTIN_RULES_DIR } from '../core/knowledge.js';
 import type { Skill } from '../core/types.js';
 import { VERSION } from '../version.js';
-import { BUILTIN_RULES_DIR } from './engine/rule-pack.js';
 import type { ScanOptions } from './engine/scan.js';
 
 // What a cached scan is keyed by: everything its findings and decision come from. The skill's content (intake's

@@ -1,6 +1,6 @@
 import { parseMarkdown } from '../core/markdown.js';
 import type { Skill, SkillFile } from '../core/types.js';
-import { escapeRegExp } from './text.js';
+import { escapeRegExp } from '../util/regexp.js';
 
 // Facts about the whole skill that detectors use to judge one file: which hosts the skill declares as its
 // own services, and which scripts the agent is told to run (directly, or through another script).

@@ -10,11 +10,6 @@ export function quote(text: string, max = MAX_EVIDENCE): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
-/** `s` as a regular expression that matches it literally. */
-export function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** The text of lines [line, endLine] (1-based, inclusive). */
 export function linesOf(text: string, line: number, endLine = line): string {
   return text

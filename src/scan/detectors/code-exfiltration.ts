@@ -1,6 +1,7 @@
 // Data leaving the machine: E1 transmission to undeclared hosts, and flows from secret sources (environment,
 // credential stores, other agents' context) into network sinks or staged files (E2, PE3, E4).
 import { DNS_NAME_FLOW, UNNAMED_HOST_FLOW } from '../../score/index.js';
+import { escapeRegExp } from '../../util/regexp.js';
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { T, type Taint } from '../code/model.js';
@@ -17,7 +18,6 @@ import { codeDetector } from '../engine/code-detector.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { FileContext, Hit } from '../rule.js';
 import { bodyProse } from '../skill-context.js';
-import { escapeRegExp } from '../text.js';
 
 export const EXFILTRATION_RULES = rulesDetectedBy('code-exfiltration');
 
@@ -617,7 +617,7 @@ function dumpedContextReads(ctx: FileContext, model: CodeModel): Hit[] {
   for (const c of model.calls) {
     for (const path of readNames(c)) {
       const file = dumpNames(path).find((name) => {
-        const re = new RegExp(`(^|[^\\w.-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w-])`);
+        const re = new RegExp(`(^|[^\\w.-])${escapeRegExp(name)}($|[^\\w-])`);
         return asked.some((l) => re.test(l));
       });
       if (!file) continue;

@@ -1,5 +1,7 @@
 // SC3: decoded payloads that run, names assembled from pieces so they never appear in the source,
 // character-code strings, packers, and code blobs hidden in base64/hex.
+
+import { escapeRegExp } from '../../util/regexp.js';
 import { callHit, contextConfidence } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { T } from '../code/model.js';
@@ -79,9 +81,7 @@ function hiddenNameHits(ctx: FileContext, model: CodeModel): Hit[] {
     if (!DANGEROUS.test(name) || name.length < 3) continue;
     let present = literal.get(name);
     if (present === undefined) {
-      present = new RegExp(`(^|[^\\w])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w])`, 'i').test(
-        ctx.text,
-      );
+      present = new RegExp(`(^|[^\\w])${escapeRegExp(name)}($|[^\\w])`, 'i').test(ctx.text);
       // PowerShell's shipped aliases (iex, iwr) are how people write these cmdlets, not a way to hide them.
       if (!present && model.language === 'powershell') present = aliasWritten(c.callee, ctx.text);
       literal.set(name, present);

@@ -1,4 +1,5 @@
 import { parseMarkdown } from '../../core/markdown.js';
+import { escapeRegExp } from '../../util/regexp.js';
 import { normalise } from '../engine/prose-normalise.js';
 import { builtinRule } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
@@ -192,7 +193,7 @@ function nameHits(ctx: FileContext): Hit[] {
     const lowerFolder = folder.toLowerCase();
     // Archives and clones name folders "<repo>-main" or "<name>-v1.2"; that is packaging, not impersonation.
     const packaging = new RegExp(
-      `^${name.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[-_.](?:main|master|v?\\d[\\w.-]*)$`,
+      `^${escapeRegExp(name.toLowerCase())}[-_.](?:main|master|v?\\d[\\w.-]*)$`,
     ).test(lowerFolder);
     const confidence = name.toLowerCase() === lowerFolder ? 0.3 : packaging ? 0.15 : 0.55;
     hits.push({

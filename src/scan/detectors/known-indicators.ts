@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { readDataFile, ruleData } from '../../core/knowledge.js';
 import type { SkillFile } from '../../core/types.js';
+import { escapeRegExp } from '../../util/regexp.js';
 import { isTestPath } from '../code/hits.js';
-import { builtinRule, readDataFile, ruleData } from '../engine/rule-pack.js';
+import { builtinRule } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
-import { escapeRegExp, lineAt, lineStarts, quote } from '../text.js';
+import { lineAt, lineStarts, quote } from '../text.js';
 
 // Known-bad indicators (rules/_data/indicators.yaml, and lists a user adds with `--indicators FILE`): a host,
 // publisher account, package or file hash that a public report ties to a malicious-skill campaign. What antivirus

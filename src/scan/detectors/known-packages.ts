@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ruleData } from '../engine/rule-pack.js';
+import { ruleData } from '../../core/knowledge.js';
 
 // Well-known package names for the SC4 manifest typosquat check (manifest-dependencies.ts): data, with its
 // provenance, in rules/_data/known-packages.yaml.

@@ -5,6 +5,7 @@
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 import type { CodeBlock, Framing } from '../../core/markdown.js';
+import { escapeRegExp } from '../../util/regexp.js';
 
 /**
  * Version ranges in a manifest shown in documentation are the reader's to pick (a library's pyproject rightly
@@ -76,7 +77,7 @@ function yamlLineMap(yaml: string, json: string): (line: number) => number {
   return (line) => {
     const key = /^\s*"((?:[^"\\]|\\.)*)"\s*:/.exec(jsonLines[line - 1] ?? '')?.[1];
     if (key === undefined) return 1;
-    const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const escaped = escapeRegExp(key);
     const at = yamlLines.findIndex((l) => new RegExp(`^\\s*(?:-\\s+)?["']?${escaped}["']?\\s*:`).test(l));
     return at < 0 ? 1 : at + 1;
   };

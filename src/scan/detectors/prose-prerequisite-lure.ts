@@ -1,5 +1,6 @@
 import { quotedByTopicHeading, sentenceFraming } from '../../core/markdown/framing.js';
 import type { ProseSpan } from '../../core/markdown.js';
+import { escapeRegExp } from '../../util/regexp.js';
 import { normalise } from '../engine/prose-normalise.js';
 import { builtinRule } from '../engine/rule-pack.js';
 import type { Hit, ReadDocument } from '../rule.js';
@@ -12,15 +13,7 @@ import {
   URL_SHORTENER,
   VENDOR_INSTALLER,
 } from './prose-vocabulary.js';
-import {
-  endsWithHost,
-  escapeRe,
-  hostOfUrl,
-  ownHost,
-  ownLabels,
-  skillTextOutside,
-  squash,
-} from './skill-hosts.js';
+import { endsWithHost, hostOfUrl, ownHost, ownLabels, skillTextOutside, squash } from './skill-hosts.js';
 
 // Prerequisite lures by link (SC2). A copy of a popular skill gains one line near the top: a "required"
 // helper to download and install from a link ("⏹ Quick setup here -> https://…", "OpenClawCLI must be
@@ -244,7 +237,7 @@ function usedElsewhere(helper: string, elsewhere: string): boolean {
   // platform a lure borrows, it does not run a CLI.
   const command =
     product !== helper && product.length >= 3
-      ? new RegExp(String.raw`(?:^\s*(?:\$\s*)?|\x60\s*)${escapeRe(product)}\s+[\w-]`, 'i')
+      ? new RegExp(String.raw`(?:^\s*(?:\$\s*)?|\x60\s*)${escapeRegExp(product)}\s+[\w-]`, 'i')
       : null;
   const named = (line: string) => squash(line).includes(squash(helper)) || (command?.test(line) ?? false);
   return elsewhere.split('\n').some((line) => named(line) && !ABOUT_INSTALLING.test(line));

@@ -1,4 +1,5 @@
 import type { Skill } from '../../core/types.js';
+import { escapeRegExp } from '../../util/regexp.js';
 import { freeHostOf } from './prose-vocabulary.js';
 
 // Whether a host a document names is the skill's own (its name, its homepage, a host it uses elsewhere) or
@@ -14,9 +15,8 @@ export function endsWithHost(host: string, suffix: string): boolean {
 
 export const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-export const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const wordIn = (word: string, text: string) =>
-  new RegExp(String.raw`(?<![\w-])${escapeRe(word)}(?![\w-])`, 'i').test(text);
+  new RegExp(String.raw`(?<![\w-])${escapeRegExp(word)}(?![\w-])`, 'i').test(text);
 
 /** Text of the skill's files outside the lines [from, to] of `path`. */
 export function skillTextOutside(skill: Skill, path: string, from: number, to: number): string {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { ruleData } from '../../core/knowledge.js';
 import { fromUnits, type NormalText } from './prose-normalise.js';
-import { ruleData } from './rule-pack.js';
 
 // Prose in another language read through a gloss (rules/_data/glossary.yaml): its marks and particles
 // rewritten as the English the prose rules are written in, each glossed character mapped to the file offset

@@ -1,8 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import YAML from 'yaml';
 import { z } from 'zod';
+import { BUILTIN_RULES_DIR, RulePackError, readYaml } from '../../core/knowledge.js';
 import type { Framing } from '../../core/markdown.js';
 import type { Rule } from '../../core/rule.js';
 import { PATTERNS } from '../../core/taxonomy.js';
@@ -20,20 +19,8 @@ import { type Adjustment, negated, type PhraseRule, type Variant } from './prose
 // folder of such rules (the built-in pack, or a user's with --rules DIR) into the Rule and PhraseRule objects
 // the engine applies, and says exactly which file and field is wrong when one is not valid.
 
-/** The built-in rule pack: the repository's (and the installed package's) top-level rules/ folder. */
-export const BUILTIN_RULES_DIR = fileURLToPath(new URL('../../../rules/', import.meta.url));
 /** Fragments and adjustments shared by rules, beside them in the pack. */
 const SHARED = '_shared';
-
-export class RulePackError extends Error {
-  constructor(
-    readonly file: string,
-    message: string,
-  ) {
-    super(`${file}: ${message}`);
-    this.name = 'RulePackError';
-  }
-}
 
 const FRAMINGS = [
   'instruction',
@@ -131,20 +118,6 @@ export interface RulePack {
 interface Shared {
   vocabulary: ReadonlyMap<string, string>;
   adjustments: ReadonlyMap<string, Adjustment>;
-}
-
-function readYaml(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new RulePackError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  try {
-    return YAML.parse(text, { maxAliasCount: 100 });
-  } catch (error) {
-    throw new RulePackError(file, `is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
-  }
 }
 
 /** `{{NAME}}` fragments expanded (recursively; a cycle or an unknown name is an error). */
@@ -428,24 +401,6 @@ function readUserPack(dir: string): RulePack {
         '`detect` names a built-in detector; a rule pack of your own says what it matches with `match`',
       );
   return pack;
-}
-
-/** Data lists of the built-in rules (package names, host classes), beside them with their provenance. */
-const DATA = '_data';
-
-/** A data list of the built-in rules (rules/_data/<name>.yaml), checked against the caller's schema. */
-export function ruleData<T>(name: string, schema: z.ZodType<T>): T {
-  return readDataFile(join(BUILTIN_RULES_DIR, DATA, `${name}.yaml`), schema);
-}
-
-/** A data file (YAML or JSON) checked against `schema`; a RulePackError names the file and the first problem. */
-export function readDataFile<T>(file: string, schema: z.ZodType<T>): T {
-  const parsed = schema.safeParse(readYaml(file));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new RulePackError(file, `${issue.path.join('.') || 'data'}: ${issue.message}`);
-  }
-  return parsed.data;
 }
 
 /** A declarative rule's regular expressions, named by where they sit in its rule.yaml. */
