@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AGENT_INSTRUCTION_SOURCE, AGENT_LOADED_PATH } from '../core/agents.js';
 import { ruleData } from '../core/knowledge.js';
 import type { EvidenceBundle, FsChange } from '../sandbox/evidence.js';
 import { SINKHOLE_ADDRESS } from '../sandbox/network-sink.js';
@@ -15,19 +16,16 @@ import { vendorInstaller } from './vendor-installers.js';
 /** Package registries a package manager contacts on its own: the install, not the skill's choice (rules/_data). */
 const REGISTRY_HOSTS = ruleData('registries', z.object({ hosts: z.array(z.string()) })).hosts;
 // Files whose change outlives the task: shell start-up files, autostart and scheduler entries, SSH access, git
-// config and the project's git hooks (run on every commit), and in an agent's own folders only what the agent
-// loads (instructions, settings and hooks, MCP servers, skills, commands, agents, prompts, rules). An index or cache a skill keeps in ~/.codex is data the
-// agent never reads by itself, not a change to its behaviour.
-const PERSISTENCE_RE =
-  /(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.config\/fish\/|\.config\/autostart\/|\.config\/systemd\/user\/|Library\/LaunchAgents\/|\.ssh\/authorized_keys|\.gitconfig|\.git\/hooks\/|CLAUDE\.md|AGENTS\.md|\.local\/bin\/|\.local\/share\/cron\/)/;
-const AGENT_DIR = /(^|\/)(\.claude|\.codex|\.config\/opencode|\.cursor|\.agents|\.gemini)\/(.*)$/;
-const AGENT_LOADS =
-  /^(?:[^/]*\.md|[^/]*settings[^/]*\.json|config\.(?:toml|json|ya?ml)|[^/]*mcp[^/]*\.json|opencode\.jsonc?|(?:skills|commands|agents|hooks|prompts|rules|plugins)\/.*)$/;
+// config and the project's git hooks (run on every commit), agents' instruction files, and in an agent's own
+// folders only what the agent loads (rules/_data/agents.yaml, core/agents.ts). An index or cache a skill keeps in
+// ~/.codex is data the agent never reads by itself, not a change to its behaviour.
+const PERSISTENCE_RE = new RegExp(
+  String.raw`(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.config\/fish\/|\.config\/autostart\/|\.config\/systemd\/user\/|Library\/LaunchAgents\/|\.ssh\/authorized_keys|\.gitconfig|\.git\/hooks\/|\.local\/bin\/|\.local\/share\/cron\/)|` +
+    AGENT_INSTRUCTION_SOURCE,
+);
 
 function changesBehaviour(path: string): boolean {
-  if (PERSISTENCE_RE.test(path)) return true;
-  const inAgent = AGENT_DIR.exec(path)?.[3];
-  return inAgent !== undefined && AGENT_LOADS.test(inAgent);
+  return PERSISTENCE_RE.test(path) || AGENT_LOADED_PATH.test(path);
 }
 
 /** Sandbox folders for scratch files: what a run leaves there is staging, not persistence. */

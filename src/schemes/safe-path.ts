@@ -1,3 +1,5 @@
+import { inAgentHome } from '../core/agents.js';
+
 // Paths written by a model (materials, rule checks) end up as files on disk: only plain relative paths
 // inside the task's working directory are accepted.
 
@@ -11,7 +13,7 @@ export function safeRelativePath(path: string): string | null {
   if (/[\p{Cc}\\:]/u.test(trimmed) || trimmed.startsWith('/')) return null;
   const parts = trimmed.split('/').filter((p) => p !== '' && p !== '.');
   if (parts.length === 0 || parts.some((p) => p === '..')) return null;
-  // Skill folders of the harnesses: a material there would plant a skill in the no-skill condition.
-  if (['.claude', '.agents', '.codex', '.opencode'].includes(parts[0] as string)) return null;
-  return parts.join('/');
+  // Agents' folders (skills, settings): a material there would plant a skill in the no-skill condition.
+  const relative = parts.join('/');
+  return inAgentHome(relative) ? null : relative;
 }

@@ -1,6 +1,8 @@
 // Vocabulary shared by extractors and rules: which names are network sinks, executors, decoders, readers,
 // and which strings name secrets, credential stores or other agents' context. Data only.
 
+import { AGENT_CONTEXT_SOURCE } from '../../core/agents.js';
+
 /** Environment variable names that hold secrets. */
 export const SECRET_NAME_RE =
   /(KEY|TOKEN|SECRET|PASSW(OR)?D|PASSWD|CREDENTIAL|PRIVATE|SESSION|COOKIE|AUTH|_PAT$|^PAT_|WEBHOOK)/i;
@@ -62,9 +64,11 @@ export const CREDENTIAL_PATH_VARS =
 /** A `.env` file under home or a parent directory (another project's secrets), not the working dir's own. */
 export const FOREIGN_DOTENV_RE = /(^~|^\/|\.\.\/)(?:.*\/)?\.env(\.[a-z]+)?$/i;
 
-/** Other agents' configuration, memory, transcripts and skills. */
-export const AGENT_CONTEXT_RE =
-  /(\.claude(\/|$|\.json)|CLAUDE\.md|\.codex(\/|$)|\.cursor(\/|$)|\.cursorrules|\.windsurf|\.gemini(\/|$)|GEMINI\.md|AGENTS\.md|\.continue\/|\.aider|\.opencode(\/|$)|\.agents\/skills|\/skills\/|conversations?[._/-]|transcripts?[._/-]|chat[_-]?history|history\.jsonl|\.copilot)/i;
+/** Other agents' configuration, memory, transcripts and skills (the agents' folders from rules/_data/agents.yaml). */
+export const AGENT_CONTEXT_RE = new RegExp(
+  `${AGENT_CONTEXT_SOURCE}|\\/skills\\/|conversations?[._/-]|transcripts?[._/-]|chat[_-]?history|history\\.jsonl`,
+  'i',
+);
 
 /** Commands whose job is moving data over the network. */
 export const NETWORK_COMMANDS = new Set([

@@ -1,6 +1,7 @@
 // P4 in code: a script that makes itself (or its author's wishes) outlive the session by editing
 // configuration that belongs to the user or to other tools: global git settings that run code or store
 // credentials, shell start-up files, and other agents' instructions or settings.
+import { AGENT_INSTRUCTION_SOURCE, AGENT_LOADED_PATH, AGENT_MCP_SOURCE } from '../../core/agents.js';
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { WRITE_CALL_RE } from '../code/names.js';
@@ -17,12 +18,13 @@ const RULE = 'code.persistent-config-edit';
 const GIT_GLOBAL_KEY =
   /^(core\.(hookspath|sshcommand|fsmonitor|pager|editor|askpass)|credential\.helper|include\.path|includeif\..*|url\..*\.insteadof|http\.proxy|https\.proxy|alias\..+|init\.templatedir)$/i;
 
-/** Other agents' MCP server lists: an entry added there starts a server in every later session. */
-const MCP_CONFIG = String.raw`(^|[/\\])\.claude\.json$|claude_desktop_config\.json$|\.cursor[/\\]mcp\.json$|\.codeium[/\\]windsurf[/\\]mcp_config\.json$|\.gemini[/\\]settings\.json$|cline_mcp_settings\.json$|\.continue[/\\]config\.(json|ya?ml)$|\.vscode[/\\]mcp\.json$|\.roo[/\\]mcp\.json$`;
-
-/** Shell and PowerShell start-up files, and agent instructions or settings other than the skill's own. */
+/**
+ * Shell and PowerShell start-up files; agents' instruction files, what an agent loads from its own folder and
+ * its MCP server lists (an entry added there starts a server in every later session) (rules/_data/agents.yaml).
+ */
 const PERSISTENT_FILE = new RegExp(
-  String.raw`(^|[/\\])(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|config\.fish|Microsoft\.PowerShell_profile\.ps1|CLAUDE\.md|AGENTS\.md|GEMINI\.md|\.cursorrules)$|\.claude[/\\](settings(\.local)?\.json|skills[/\\])|\.codex[/\\](config\.toml|AGENTS\.md)|\.cursor[/\\]rules|^\$profile$|${MCP_CONFIG}`,
+  String.raw`(^|[/\\])(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|config\.fish|Microsoft\.PowerShell_profile\.ps1)$|^\$profile$|` +
+    [AGENT_INSTRUCTION_SOURCE, AGENT_LOADED_PATH.source, AGENT_MCP_SOURCE].join('|'),
   'i',
 );
 

@@ -236,6 +236,12 @@ describe('readSignals: destinations', () => {
       '.agents/skills/helper/run.sh',
       '.bashrc',
       '.local/share/cron/crontab',
+      // Agents only some of the old lists knew (rules/_data/agents.yaml is the one list now).
+      '.windsurf/rules/always.md',
+      '.continue/config.yaml',
+      '.config/opencode/agent/build.md',
+      'project/GEMINI.md',
+      'project/.cursorrules',
     ];
     const evidence = { ...bundle([]), fsChanges: paths.map(change) } as unknown as EvidenceBundle;
     const s = readSignals(evidence, new Set(), [], false, '.claude/skills/x');

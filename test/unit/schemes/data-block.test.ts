@@ -34,6 +34,10 @@ describe('safeRelativePath', () => {
     ['a/../../b', null],
     ['C:\\x', null],
     ['.claude/skills/x/SKILL.md', null],
+    ['.cursor/rules/x.mdc', null],
+    ['.config/opencode/agent/x.md', null],
+    ['.config/app/settings.json', '.config/app/settings.json'],
+    ['.claudette/notes.md', '.claudette/notes.md'],
     ['bad\u0000name', null],
     ['', null],
   ])('%j → %j', (input, expected) => {
