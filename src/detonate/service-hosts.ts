@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { registeredLabel } from '../core/hosts.js';
 import { ruleData } from '../core/knowledge.js';
-import { hostMatches, registrableLabel } from './host-names.js';
+import { hostMatches } from './host-names.js';
 
 // The API hosts of the services a skill may say it works with (rules/_data/vendor-hosts.yaml): a Firebase audit
 // calls googleapis.com, a Teams notifier graph.microsoft.com. Calling them, and sending them the service's own
@@ -21,7 +22,7 @@ function hostsOf(service: string): readonly string[] {
  * service's API hosts (googleapis.com for Firebase).
  */
 export function namedServiceHost(host: string, services: ReadonlySet<string>): boolean {
-  if (services.has(registrableLabel(host))) return true;
+  if (services.has(registeredLabel(host))) return true;
   for (const service of services) if (hostMatches(host, hostsOf(service))) return true;
   return false;
 }

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { AGENT_INSTRUCTION_SOURCE, AGENT_LOADED_PATH } from '../core/agents.js';
+import { bareHost } from '../core/hosts.js';
 import { ruleData } from '../core/knowledge.js';
 import type { EvidenceBundle, FsChange } from '../sandbox/evidence.js';
 import { SINKHOLE_ADDRESS } from '../sandbox/network-sink.js';
 import { SECOND_STAGE_MARKER } from '../sandbox/sink-payloads.js';
 import { diedOnMissingProgram, NOT_FOUND } from './coverage.js';
-import { bareHost, hostMatches } from './host-names.js';
+import { hostMatches } from './host-names.js';
 import { decodedCodeRuns, privilegeUse } from './process-signals.js';
 import { namedServiceHost } from './service-hosts.js';
 import { NO_TOOL_USE, type ToolCredentialUse } from './tool-credentials.js';

@@ -1,7 +1,8 @@
 import { posix } from 'node:path';
+import { bareHost } from '../core/hosts.js';
 import type { CanaryHit } from '../sandbox/canaries.js';
 import type { EvidenceBundle, ProcessRecord, SensitiveRead } from '../sandbox/evidence.js';
-import { bareHost, hostMatches } from './host-names.js';
+import { hostMatches } from './host-names.js';
 import { programName } from './process-signals.js';
 
 // A package manager, git or a cloud CLI reads its own credential file and presents the token to the endpoint

@@ -1,3 +1,5 @@
+import { registrableDomain } from '../core/hosts.js';
+
 // The forms a stolen token takes on the wire: raw, hex, base64 (standard and URL-safe), base32, each at
 // every byte alignment so a token embedded in a larger encoded blob (a whole file, base64'd) still matches.
 // Matching is case-insensitive where the encoding is (hex, base32, DNS names).
@@ -91,14 +93,16 @@ export function dnsExfilStrings(names: string[]): string[] {
   for (const name of new Set(names.map((n) => n.toLowerCase().replace(/\.$/, '')))) {
     const labels = name.split('.');
     if (labels.length < 3) continue;
-    const parent = labels.slice(-2).join('.');
+    const parent = registrableDomain(name);
+    if (parent === name) continue;
     const list = groups.get(parent) ?? [];
     list.push(labels);
     groups.set(parent, list);
   }
   const out: string[] = [];
+  const parentLabels = (labels: string[]) => registrableDomain(labels.join('.')).split('.').length;
   for (const queries of groups.values()) {
-    const suffix = queries.length > 1 ? commonSuffix(queries) : 2;
+    const suffix = queries.length > 1 ? commonSuffix(queries) : parentLabels(queries[0]!);
     const leading = queries.map((q) => q.slice(0, q.length - suffix));
     const all = leading.map((q) => q.join('')).join('');
     const noCounters = leading.map((q) => q.filter((l) => !/^\d{1,5}$/.test(l)).join('')).join('');

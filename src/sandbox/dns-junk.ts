@@ -1,22 +1,13 @@
+import { registeredLabel } from '../core/hosts.js';
+
 // Which DNS names the sink answers NXDOMAIN: made-up names. A sandbox that resolves everything is easy to
 // detect (resolve a random name; a real resolver says it does not exist), and a stealer that sees it stays
 // quiet. Real hosts, including an attacker's collection domain and the encoded labels under it, still
-// resolve to the sink, so exfiltration is still received. Only the registrable label is judged (the one
-// left of the public suffix): random-looking there means nobody registered it.
+// resolve to the sink, so exfiltration is still received. Only the registered label is judged (the one left of
+// the ICANN public suffix, core/hosts.ts): random-looking there means nobody registered it, while a random
+// project name under a hosting platform (x7f3k2.web.app) is the platform's and resolves.
 // Measured on random labels: every hex/UUID label, about 3 in 4 random letter+digit labels of 12+
 // characters, about half of random letter-only ones; a heuristic, not a guarantee.
-
-/** Second-level labels under a two-letter country code that are part of the public suffix (co.uk, com.au). */
-const COUNTRY_SECOND_LEVEL = new Set(['ac', 'co', 'com', 'edu', 'gov', 'ne', 'net', 'or', 'org']);
-
-function registrableLabel(labels: string[]): string | null {
-  if (labels.length < 2) return null;
-  const tld = labels[labels.length - 1]!;
-  const second = labels[labels.length - 2]!;
-  if (tld.length === 2 && COUNTRY_SECOND_LEVEL.has(second) && labels.length >= 3)
-    return labels[labels.length - 3]!;
-  return second;
-}
 
 /** A label nobody would register: a hex id, a UUID, an alternation of letters and digits, a consonant soup. */
 export function looksRandom(label: string): boolean {
@@ -36,6 +27,6 @@ export function looksRandom(label: string): boolean {
 export function looksMadeUp(name: string): boolean {
   const labels = name.toLowerCase().replace(/\.$/, '').split('.').filter(Boolean);
   if (labels.length < 2) return true;
-  const label = registrableLabel(labels);
-  return label !== null && looksRandom(label);
+  const label = registeredLabel(labels.join('.'));
+  return label !== '' && looksRandom(label);
 }

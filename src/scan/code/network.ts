@@ -1,6 +1,7 @@
 // Network sinks in a CodeModel: for each call that talks to the network, where it goes (host), what data it
 // carries in which channel (payload, auth, URL, stdin), and whether it has a timeout.
 
+import { registrableDomain } from '../../core/hosts.js';
 import { BARE_HOST_RE, hostOf, URL_RE } from './hosts.js';
 import type { Call, Value } from './model.js';
 import { T, Taint, UNKNOWN } from './model.js';
@@ -30,24 +31,13 @@ export interface NetworkUse {
   written?: readonly Value[];
 }
 
-/** Registrable part of a host (last two labels, three for co.uk-style suffixes). */
-function site(host: string): string {
-  if (IP_HOST_RE.test(host)) return host;
-  const labels = host.split('.');
-  const n =
-    labels.length >= 3 && labels[labels.length - 2]!.length <= 3 && labels[labels.length - 1]!.length === 2
-      ? 3
-      : 2;
-  return labels.slice(-n).join('.');
-}
-
 /** The host is one the skill documents (same site), or never leaves the machine. */
 export function isDeclared(host: string, declared: ReadonlySet<string>): boolean {
   if (LOCAL_HOST_RE.test(host)) return true;
-  const s = site(host);
+  const s = registrableDomain(host);
   for (const d of declared) {
     const dl = d.toLowerCase();
-    if (dl === host || site(dl) === s) return true;
+    if (dl === host || registrableDomain(dl) === s) return true;
   }
   return false;
 }

@@ -1,5 +1,7 @@
 // Data leaving the machine: E1 transmission to undeclared hosts, and flows from secret sources (environment,
 // credential stores, other agents' context) into network sinks or staged files (E2, PE3, E4).
+
+import { registeredLabel } from '../../core/hosts.js';
 import { DNS_NAME_FLOW, UNNAMED_HOST_FLOW } from '../../score/index.js';
 import { escapeRegExp } from '../../util/regexp.js';
 import { callHit } from '../code/hits.js';
@@ -744,8 +746,7 @@ const RESERVED_HOST = /(^|\.)(?:example\.(?:com|net|org)|example|test|invalid|lo
  */
 function declaredFor(ctx: FileContext, host: string): boolean {
   if (isDeclared(host, ctx.declaredHosts)) return true;
-  const labels = host.split('.');
-  const service = labels.length >= 2 ? labels[labels.length - 2]! : '';
+  const service = registeredLabel(host);
   if (
     service.length < 4 ||
     /^(com|net|org|api|app|cloud|data|hooks?|cdn|static|files?|upload|collect(or)?|paste|bin)$/.test(service)

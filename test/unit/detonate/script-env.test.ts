@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { registeredLabel } from '../../../src/core/hosts.js';
 import type { Skill } from '../../../src/core/types.js';
-import { keyNamedFor, registrableLabel } from '../../../src/detonate/host-names.js';
+import { keyNamedFor } from '../../../src/detonate/host-names.js';
 import { namedServices } from '../../../src/detonate/referenced-hosts.js';
 import { scriptEnv } from '../../../src/detonate/script-env.js';
 
@@ -54,9 +55,10 @@ describe('scriptEnv', () => {
 
 describe('keys named for their vendor', () => {
   it('reads the registered label of a host, under a country suffix too', () => {
-    expect(registrableLabel('api-free.deepl.com')).toBe('deepl');
-    expect(registrableLabel('api.notion.co.uk:443')).toBe('notion');
-    expect(registrableLabel('localhost')).toBe('localhost');
+    expect(registeredLabel('api-free.deepl.com')).toBe('deepl');
+    expect(registeredLabel('api.notion.co.uk:443')).toBe('notion');
+    // One label names no organisation at a registry.
+    expect(registeredLabel('localhost')).toBe('');
   });
   it('matches a key to its vendor only, never to a look-alike or a subdomain of someone else', () => {
     expect(keyNamedFor('NOTION_TOKEN', 'api.notion.com')).toBe(true);
