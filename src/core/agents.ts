@@ -27,10 +27,10 @@ export const AGENT_MCP_CONFIGS: readonly string[] = every('mcp');
 const anySeparator = (path: string) => escapeRegExp(path).replaceAll('/', '[/\\\\]');
 const alternatives = (items: readonly string[], map: (s: string) => string) => items.map(map).join('|');
 
-/** Source of an expression for any agent folder (followed by a separator or the end), instruction or history file. */
+/** Source of an expression for any agent folder (followed by a separator or the end), or file of an agent's. */
 export const AGENT_CONTEXT_SOURCE = [
   alternatives(AGENT_HOMES, (h) => `${escapeRegExp(h)}(?:\\/|$)`),
-  alternatives([...AGENT_INSTRUCTION_FILES, ...every('history')], escapeRegExp),
+  alternatives([...AGENT_INSTRUCTION_FILES, ...every('history'), ...AGENT_MCP_CONFIGS], escapeRegExp),
 ].join('|');
 
 /** Source of an expression for an MCP server list at the end of a path. */

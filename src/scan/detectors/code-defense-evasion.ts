@@ -36,6 +36,9 @@ const TRACE_FILE =
 const REMOVES =
   /^(?:rm|shred|srm|truncate|unlink|wipe|remove-item|clear-content|os\.remove|os\.unlink|shutil\.rmtree|fs\.(?:unlink|rm|truncate)(?:Sync)?|fs\.promises\.(?:unlink|rm|truncate))$|\.unlink$/;
 
+/** A command whose output, redirected over a file, leaves it empty. */
+const EMPTIES = /^(?:cat \/dev\/null|true|:|echo(?: -n)?(?: '')?(?: "")?|printf '')$/;
+
 /** Mining software by program name, and a mining pool's address. */
 const MINER =
   /^(?:xmrig|xmr-stak\S*|cpuminer\S*|minerd|ccminer|t-rex|nbminer|lolminer|phoenixminer|ethminer|gminer|nanominer|srbminer\S*)$/i;
@@ -83,6 +86,9 @@ function impairs(call: Call, skillPurpose: string): Impairment | null {
   }
   if (REMOVES.test(call.callee) && args.some((a) => TRACE_FILE.test(a)))
     return plain('erases a system log or a shell history');
+  // `cat /dev/null > /var/log/auth.log`, `: > ~/.bash_history`: emptied in place.
+  if (call.redirectTo && TRACE_FILE.test(call.redirectTo) && EMPTIES.test([call.callee, ...args].join(' ')))
+    return plain('empties a system log or a shell history');
   return null;
 }
 
