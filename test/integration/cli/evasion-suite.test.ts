@@ -55,8 +55,8 @@ describe('the attacker shapes', () => {
     }
   });
 
-  it('never pass a stealer nested past the depth limit and found at run time', async () => {
-    expect(await statusOf('deep', transform('deep-scripts').apply(STEALER)!)).not.toBe('pass');
+  it('keep a stealer nested past the depth limit and found at run time risky', async () => {
+    expect(await statusOf('deep', transform('deep-scripts').apply(STEALER)!)).toBe('risky');
   });
 });
 
@@ -76,9 +76,9 @@ const HELD_AT_LEAST: Record<string, number> = {
   'relabelled-fence-yaml': 1,
   'encoded-base64': 1,
   'encoded-hex': 1,
-  'encoded-instructions': 17 / 18,
-  'encoded-instructions-zlib-xor': 17 / 18,
-  'encoded-instructions-js-xor': 17 / 18,
+  'encoded-instructions': 1,
+  'encoded-instructions-zlib-xor': 1,
+  'encoded-instructions-js-xor': 1,
   'defanged-urls': 1,
   'channel-scp': 1,
   'channel-bucket': 1,
@@ -86,8 +86,8 @@ const HELD_AT_LEAST: Record<string, number> = {
   'channel-smtp': 1,
   'padded-file-count': 1,
   'padded-script-size': 1,
-  // Found only with `find` at run time: caution is the most the scan can say without running it.
-  'deep-scripts': 4 / 12,
+  // Found with `find` at run time: the walk searches past the depth limit for scripts.
+  'deep-scripts': 1,
   'never-do-list': 1,
   'api-reference': 1,
   'vendor-installer': 1,
