@@ -45,6 +45,9 @@ const URL_WITH_PLACEHOLDER =
 // A host name whose first label stands for gathered data (`<data>.host.example`): data sent by a DNS lookup.
 const HOST_WITH_PLACEHOLDER =
   /(?:\{\{?\s*([\w.-]{1,40})\s*\}\}?|<([\w .-]{1,40})>|\$\{?([A-Za-z_]\w{0,39})\}?)\.((?:[\w-]+\.)+[a-z]{2,})\b/gi;
+/** What a deployment step ships, named: not the secrets an earlier step read. */
+const SHIPPED_ARTIFACT =
+  /\b(?:site|website|build|built|dist|artifacts?|release|releases|assets|images|static|docs|packages?|binar(?:y|ies)|notes|wheels?|tarballs?)\b/i;
 const URL = /\b(?:https?|ftp):\/\/[^\s"'`<>()]+/gi;
 const EMAIL = /(?<![\w.+-])[\w.+-]+@(?!example\.)([\w-]+(?:\.[\w-]+)+)\b(?!:)/i;
 const SEND_VERB = rx(
@@ -82,9 +85,11 @@ function carriesAway(text: string): { url: string | null; how: string } | null {
       return { url: `https://${m[4]}`, how: `a host name that carries ${quote(name, 40)}` };
   }
   // A drop channel (a bucket, an scp target, a webhook) needs no "it": a step after the gathering one that
-  // sends anything there sends what was gathered.
+  // sends something unnamed there sends what was gathered. One that names what it ships (the built site, the
+  // release notes) is a deployment, the usual reason a skill has credentials and a bucket.
   const drop = DROP.test(text);
-  if (!SEND_VERB.test(text) || !(ANAPHOR.test(text) || drop)) return null;
+  const unnamedDrop = drop && !SHIPPED_ARTIFACT.test(text);
+  if (!SEND_VERB.test(text) || !(ANAPHOR.test(text) || unnamedDrop)) return null;
   const url = [...text.matchAll(URL)].map((m) => m[0]).find((u) => !LOCAL_HOST.test(hostOfUrl(u)));
   if (url) return { url, how: 'sent on to an address the text names' };
   const mail = EMAIL.exec(text);
