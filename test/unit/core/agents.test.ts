@@ -26,6 +26,8 @@ describe('the agents list', () => {
     'repo/.aider.chat.history.md',
     '~/.claude/projects/p/t.jsonl',
     'GEMINI.md',
+    // Claude Code's MCP servers and project history live in one file beside its folder.
+    '/home/u/.claude.json',
   ])('reads %s as another agent’s context', (path) => {
     expect(AGENT_CONTEXT_RE.test(path)).toBe(true);
   });
