@@ -83,7 +83,7 @@ function commonSuffix(names: string[][]): number {
 }
 
 /**
- * Strings an exfiltrating script may have spread over DNS queries: for each parent domain (last two labels),
+ * Strings an exfiltrating script may have spread over DNS queries: for each parent (registrable) domain,
  * the labels before the suffix all its queries share, concatenated in the order sent; also without short
  * numeric labels (chunk counters) and without hyphens (some encoders pad with them). Repeats (retries, A
  * then AAAA) count once.
@@ -100,9 +100,8 @@ export function dnsExfilStrings(names: string[]): string[] {
     groups.set(parent, list);
   }
   const out: string[] = [];
-  const parentLabels = (labels: string[]) => registrableDomain(labels.join('.')).split('.').length;
-  for (const queries of groups.values()) {
-    const suffix = queries.length > 1 ? commonSuffix(queries) : parentLabels(queries[0]!);
+  for (const [parent, queries] of groups) {
+    const suffix = queries.length > 1 ? commonSuffix(queries) : parent.split('.').length;
     const leading = queries.map((q) => q.slice(0, q.length - suffix));
     const all = leading.map((q) => q.join('')).join('');
     const noCounters = leading.map((q) => q.filter((l) => !/^\d{1,5}$/.test(l)).join('')).join('');
