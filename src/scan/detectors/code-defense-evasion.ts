@@ -56,8 +56,7 @@ interface Impairment {
 }
 
 /** How a call switches a defence off or erases a trace, or null. */
-function impairs(call: Call, skillPurpose: string): Impairment | null {
-  const args = words(call);
+function impairs(call: Call, args: readonly string[], skillPurpose: string): Impairment | null {
   const plain = (why: string) => ({ why, confidence: 0.85 });
   if (call.kind === 'command') {
     if (KILLS.test(call.callee) && args.some((a) => SECURITY_TOOL.test(a)))
@@ -92,12 +91,11 @@ function impairs(call: Call, skillPurpose: string): Impairment | null {
   return null;
 }
 
-function mines(call: Call): string | null {
+function mines(call: Call, args: readonly string[]): string | null {
   if (call.kind !== 'command') return null;
-  if (MINER.test(programName(call.callee)))
-    return `runs a cryptocurrency miner (${programName(call.callee)})`;
-  if (!TEXT_ONLY.test(call.callee) && words(call).some((a) => POOL.test(a)))
-    return 'connects to a mining pool';
+  const program = programName(call.callee);
+  if (MINER.test(program)) return `runs a cryptocurrency miner (${program})`;
+  if (!TEXT_ONLY.test(call.callee) && args.some((a) => POOL.test(a))) return 'connects to a mining pool';
   return null;
 }
 
@@ -105,9 +103,10 @@ function defenseEvasionHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = [];
   const purpose = `${ctx.skill.name}\n${ctx.skill.description}`.toLowerCase();
   for (const call of model.calls) {
-    const impair = impairs(call, purpose);
+    const args = words(call);
+    const impair = impairs(call, args, purpose);
     if (impair) hits.push(callHit(ctx, call, IMPAIR_DEFENSES_RULE.id, impair.confidence, impair.why));
-    const mine = mines(call);
+    const mine = mines(call, args);
     if (mine) hits.push(callHit(ctx, call, CRYPTOMINER_RULE.id, 0.9, mine));
   }
   return hits;

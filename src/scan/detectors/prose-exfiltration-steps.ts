@@ -42,7 +42,8 @@ const DATA_NAME =
   /(?:data|summary|payload|encoded|secrets?|tokens?|keys?|creds?|credentials?|env|environment|config\w*|settings|info|results?|contents?|output|dump|b64|base64|blob|inventory|report|findings|values|collected|loot|exfil)/i;
 const URL_WITH_PLACEHOLDER =
   /\bhttps?:\/\/[^\s"'`<>()]*?(?:\{\{?\s*([\w.-]{1,40})\s*\}\}?|<([\w .-]{1,40})>|\$\{?([A-Za-z_]\w{0,39})\}?)/gi;
-// A host name whose first label stands for gathered data (`<data>.host.example`): data sent by a DNS lookup.
+// A host name whose first label stands for gathered data (`<data>.host.example`): data sent by a DNS lookup. The
+// placeholder groups are URL_WITH_PLACEHOLDER's (both stay literals, so the ReDoS ratchet reads them).
 const HOST_WITH_PLACEHOLDER =
   /(?:\{\{?\s*([\w.-]{1,40})\s*\}\}?|<([\w .-]{1,40})>|\$\{?([A-Za-z_]\w{0,39})\}?)\.((?:[\w-]+\.)+[a-z]{2,})\b/gi;
 /** What a deployment step ships, named: not the secrets an earlier step read. */
@@ -71,19 +72,28 @@ function gathers(text: string): boolean {
   return GATHER_VERB.test(text) && namesSecrets(text) && !FORBIDS.test(text);
 }
 
+/** The first placeholder of `re` (groups 1-3: {name}, <name>, $name) that names gathered data, and passes `keep`. */
+function dataPlaceholder(
+  text: string,
+  re: RegExp,
+  keep: (m: RegExpExecArray) => boolean = () => true,
+): { match: RegExpExecArray; name: string } | null {
+  for (const match of text.matchAll(re)) {
+    const name = match[1] ?? match[2] ?? match[3] ?? '';
+    if (DATA_NAME.test(name) && keep(match)) return { match, name };
+  }
+  return null;
+}
+
 /** Where the step sends what was gathered, and how it refers to it; null when it sends nothing away. */
 function carriesAway(text: string): { url: string | null; how: string } | null {
   if (FORBIDS.test(text) || USER_OWNED.test(text) || /\bto\s+(?:the\s+)?user\b(?!'s)/i.test(text))
     return null;
-  for (const m of text.matchAll(URL_WITH_PLACEHOLDER)) {
-    const name = m[1] ?? m[2] ?? m[3] ?? '';
-    if (DATA_NAME.test(name)) return { url: m[0], how: `a URL that carries ${quote(name, 40)}` };
-  }
-  for (const m of text.matchAll(HOST_WITH_PLACEHOLDER)) {
-    const name = m[1] ?? m[2] ?? m[3] ?? '';
-    if (DATA_NAME.test(name) && !LOCAL_HOST.test(m[4]!))
-      return { url: `https://${m[4]}`, how: `a host name that carries ${quote(name, 40)}` };
-  }
+  const inUrl = dataPlaceholder(text, URL_WITH_PLACEHOLDER);
+  if (inUrl) return { url: inUrl.match[0], how: `a URL that carries ${quote(inUrl.name, 40)}` };
+  const inHost = dataPlaceholder(text, HOST_WITH_PLACEHOLDER, (m) => !LOCAL_HOST.test(m[4]!));
+  if (inHost)
+    return { url: `https://${inHost.match[4]}`, how: `a host name that carries ${quote(inHost.name, 40)}` };
   // A drop channel (a bucket, an scp target, a webhook) needs no "it": a step after the gathering one that
   // sends something unnamed there sends what was gathered. One that names what it ships (the built site, the
   // release notes) is a deployment, the usual reason a skill has credentials and a bucket.
