@@ -421,6 +421,8 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
       ['security-notes-section', 'Security notes'],
       ['examples-section', 'Examples'],
       ['detection-section', 'Detection'],
+      ['setup-section', 'Setup'],
+      ['prerequisites-section', 'Prerequisites'],
     ] as const
   ).map(
     ([id, heading]): Transformation => ({

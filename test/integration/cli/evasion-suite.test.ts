@@ -67,6 +67,8 @@ const HELD_AT_LEAST: Record<string, number> = {
   'security-notes-section': 1,
   'examples-section': 1,
   'detection-section': 1,
+  'setup-section': 1,
+  'prerequisites-section': 1,
   'benign-description': 1,
   'moved-to-reference': 1,
   'moved-to-nested-skill': 1,
