@@ -127,6 +127,10 @@ export function normaliseLang(info: string | null | undefined): string {
 interface Walk {
   text: string;
   starts: number[];
+  /** Builds the tree of a text (parseTree, or the builder a benchmark compares). */
+  build: (text: string) => MdNode;
+  /** How many indented blocks deep the walk is reading (see indentedMarkdown). */
+  indented: number;
   headings: { depth: number; text: string }[];
   /** Framing of the current heading trail; null until first asked for after the trail changed. */
   trailFraming: Framing | null;
@@ -275,6 +279,55 @@ function codeBlock(
   });
 }
 
+// An agent reads an indented block's text as it reads the rest: indenting a whole document (fences,
+// headings, comments and all) turned every instruction into one code sample that nothing scanned as such.
+const MAX_INDENTED_DEPTH = 2;
+
+/** The tree of an indented code block's text read as markdown, its offsets those of the file. */
+function indentedMarkdown(w: Walk, start: number, end: number): MdNode | null {
+  if (w.indented >= MAX_INDENTED_DEPTH) return null;
+  const first = lineAt(w.starts, start);
+  const last = lineAt(w.starts, Math.max(start, end - 1));
+  const lineStart = (line: number) => w.starts[line - 1]!;
+  const lineEnd = (line: number) => (line < w.starts.length ? w.starts[line]! - 1 : w.text.length);
+  const lines: string[] = [];
+  for (let n = first; n <= last; n++) lines.push(w.text.slice(lineStart(n), lineEnd(n)));
+  // Every written line indented by whitespace alone (a block inside a quote keeps its `>` and is left as code).
+  let cut = Number.POSITIVE_INFINITY;
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    const lead = /^[ \t]*/.exec(line)![0].length;
+    cut = Math.min(cut, lead);
+  }
+  if (!Number.isFinite(cut) || cut < 1) return null;
+  const removed = lines.map((l) => Math.min(cut, /^[ \t]*/.exec(l)![0].length));
+  const innerLines = lines.map((l, i) => l.slice(removed[i]));
+  const inner = innerLines.join('\n');
+  const innerStarts = lineStarts(inner);
+  const toFile = (offset: number): number => {
+    const k = lineAt(innerStarts, offset) - 1;
+    return lineStart(first + k) + removed[k]! + (offset - innerStarts[k]!);
+  };
+  const tree = buildOrStepAside(w.build, inner);
+  const shift = (node: MdNode) => {
+    if (node.start >= 0) node.start = toFile(node.start);
+    if (node.end >= 0) node.end = toFile(node.end);
+    for (const child of node.children ?? []) shift(child);
+  };
+  shift(tree);
+  return tree;
+}
+
+/** The tree `build` makes of `text`; micromark's where that builder steps aside (as parseTree does). */
+function buildOrStepAside(build: (text: string) => MdNode, text: string): MdNode {
+  try {
+    return build(text);
+  } catch (error) {
+    if (!(error instanceof Unsupported)) throw error;
+    return parseTreeMicromark(text);
+  }
+}
+
 /** Framing from the list lead-in around a block, else from its heading trail. */
 function sectionOf(w: Walk, inherited: Framing | null): Framing {
   return inherited ?? trailFraming(w);
@@ -325,10 +378,22 @@ function walkBlocks(w: Walk, parent: MdNode, inherited: Framing | null, containe
         introduces = /:\s*$/.test(text);
         break;
       }
-      case 'code':
+      case 'code': {
         codeBlock(w, child, start, end, contextOf(w, lead, inherited), lead === null && inherited === null);
+        const inner = child.indented ? indentedMarkdown(w, start, end) : null;
+        if (inner) {
+          // Also read as what it is to the agent, markdown framed by what introduced the block; its headings
+          // frame its own text only.
+          const headings = w.headings.slice();
+          w.indented++;
+          walkBlocks(w, inner, lead ?? inherited, container);
+          w.indented--;
+          w.headings = headings;
+          w.trailFraming = null;
+        }
         lead = null;
         break;
+      }
       case 'list':
         // Items take the lead-in's framing; with none (null) they read the heading trail as they go.
         walkBlocks(w, child, lead ?? inherited, container === 'blockquote' ? 'blockquote' : 'list-item');
@@ -360,12 +425,7 @@ const PARSE_OPTIONS = {
 
 /** The walker's tree from markdown-it's tokens; from micromark's events where that builder cannot say. */
 function parseTree(text: string): MdNode {
-  try {
-    return buildFastTree(text);
-  } catch (error) {
-    if (!(error instanceof Unsupported)) throw error;
-    return parseTreeMicromark(text);
-  }
+  return buildOrStepAside(buildFastTree, text);
 }
 
 /** The walker's tree built from micromark's events; through mdast where that builder cannot say. */
@@ -444,6 +504,8 @@ export function parseUncached(text: string, build: (text: string) => MdNode = pa
     const w: Walk = {
       text,
       starts: lineStarts(text),
+      build,
+      indented: 0,
       headings: [],
       trailFraming: null,
       doc: { spans: [], codeBlocks: [], inlineCode: [], codeRanges: [] },

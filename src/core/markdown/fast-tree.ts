@@ -446,9 +446,12 @@ class TokenTree {
           this.add(code);
           break;
         }
-        case 'code_block':
-          this.add(node('code', token, null, withoutLastEol(token.content)));
+        case 'code_block': {
+          const code = node('code', token, null, withoutLastEol(token.content));
+          code.indented = true;
+          this.add(code);
           break;
+        }
         case 'html_block':
           this.add(node('html', token, null, withoutLastEol(token.content)));
           break;

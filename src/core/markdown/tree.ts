@@ -22,6 +22,8 @@ export class MdNode {
   value: string | null;
   depth = 0;
   lang: string | null = null;
+  /** A code block made by indentation, not a fence. */
+  indented = false;
   alt: string | null = null;
   title: string | null = null;
 
@@ -183,10 +185,13 @@ class Builder {
       case 'codeFenced':
         this.openNode(new MdNode('code', null, ''), token);
         return;
-      case 'codeIndented':
-        this.openNode(new MdNode('code', null, ''), token);
+      case 'codeIndented': {
+        const code = new MdNode('code', null, '');
+        code.indented = true;
+        this.openNode(code, token);
         this.buffer();
         return;
+      }
       case 'codeText':
         this.openNode(new MdNode('inlineCode', null, ''), token);
         this.buffer();

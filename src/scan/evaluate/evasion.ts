@@ -145,6 +145,21 @@ function prefixHeadings(files: SkillFiles, prefix: string): SkillFiles {
   return out;
 }
 
+/**
+ * Every line of SKILL.md's body indented four spaces except the headings outside fences: markdown reads the
+ * sections as indented code samples, an agent reads them as the instructions they are.
+ */
+export function indentBody(body: string): string {
+  let fenced = false;
+  return body
+    .split('\n')
+    .map((line) => {
+      if (/^\s*(?:`{3,}|~{3,})/.test(line)) fenced = !fenced;
+      return !fenced && /^#{1,6}\s/.test(line) ? line : line === '' ? line : `    ${line}`;
+    })
+    .join('\n');
+}
+
 /** hxxps://host[.]example/path: the way threat reports write a URL nobody should click. */
 export function defangUrls(s: string): string {
   return s.replace(/\bhttp(s?):\/\/([^\s/"'`)>\]]+)/gi, (_, secure: string, host: string) => {
@@ -432,6 +447,12 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
       apply: (files) => prefixHeadings(files, heading),
     }),
   ),
+  {
+    id: 'indented-body',
+    applies: 'malicious',
+    description: "every line of SKILL.md's body but its headings indented four spaces (read as code samples)",
+    apply: (files) => withSkillDoc(files, (doc) => ({ ...doc, body: indentBody(doc.body) })),
+  },
   {
     id: 'benign-description',
     applies: 'malicious',

@@ -69,6 +69,7 @@ const HELD_AT_LEAST: Record<string, number> = {
   'detection-section': 1,
   'setup-section': 1,
   'prerequisites-section': 1,
+  'indented-body': 1,
   'benign-description': 1,
   'moved-to-reference': 1,
   'moved-to-nested-skill': 1,

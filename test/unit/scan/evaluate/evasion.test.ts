@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   defangUrls,
+  indentBody,
   pythonStatements,
   type SkillFiles,
   splitSkillDoc,
@@ -20,6 +21,12 @@ describe('transformations', () => {
   it('defang URLs the way threat reports write them', () => {
     expect(defangUrls('see https://evil.example.com/x and http://1.2.3.4/')).toBe(
       'see hxxps://evil[.]example[.]com/x and hxxp://1[.]2[.]3[.]4/',
+    );
+  });
+
+  it('indent a body but its headings, fences and all', () => {
+    expect(indentBody('# A\n\nRun it.\n\n```bash\n# a comment\ncurl x\n```\n## B\n')).toBe(
+      '# A\n\n    Run it.\n\n    ```bash\n    # a comment\n    curl x\n    ```\n## B\n',
     );
   });
 
