@@ -129,7 +129,7 @@ interface Walk {
   starts: number[];
   /** Builds the tree of a text (parseTree, or the builder a benchmark compares). */
   build: (text: string) => MdNode;
-  /** How many indented blocks deep the walk is reading (see indentedMarkdown). */
+  /** How many code blocks deep the walk is reading them as markdown (see innerMarkdown). */
   indented: number;
   headings: { depth: number; text: string }[];
   /** Framing of the current heading trail; null until first asked for after the trail changed. */
@@ -263,7 +263,8 @@ function codeBlock(
   w.doc.codeRanges.push([start, end]);
   const opening = lineAt(w.starts, start);
   const last = lineAt(w.starts, Math.max(start, end - 1));
-  const fenced = /^\s*(`{3,}|~{3,})/.test(w.text.slice(start, start + 64 + (node.lang?.length ?? 0)));
+  const fenced =
+    !node.indented && /^\s*(`{3,}|~{3,})/.test(w.text.slice(start, start + 64 + (node.lang?.length ?? 0)));
   const closed = fenced && /^\s*(`{3,}|~{3,})\s*$/.test(w.text.slice(w.starts[last - 1] ?? start, end));
   const line = fenced ? opening + 1 : opening;
   const endLine = Math.max(line, closed ? last - 1 : last);
@@ -279,36 +280,48 @@ function codeBlock(
   });
 }
 
-// An agent reads an indented block's text as it reads the rest: indenting a whole document (fences,
-// headings, comments and all) turned every instruction into one code sample that nothing scanned as such.
+// An agent reads an indented block's text, or a block fenced as text, as it reads the rest: indenting a whole
+// document (fences, headings, comments and all) turned every instruction into one code sample that nothing
+// scanned as such.
 const MAX_INDENTED_DEPTH = 2;
+/** Fence labels of text rather than code: the agent reads what they hold as prose. */
+export const TEXT_FENCES: ReadonlySet<string> = new Set([
+  '',
+  'text',
+  'txt',
+  'markdown',
+  'md',
+  'plain',
+  'plaintext',
+  'prompt',
+  'none',
+]);
 
-/** The tree of an indented code block's text read as markdown, its offsets those of the file. */
-function indentedMarkdown(w: Walk, start: number, end: number): MdNode | null {
-  if (w.indented >= MAX_INDENTED_DEPTH) return null;
-  const first = lineAt(w.starts, start);
-  const last = lineAt(w.starts, Math.max(start, end - 1));
+/**
+ * The tree of a code block's lines `first`..`last` read as markdown, dedented by the whitespace they share, its
+ * offsets those of the file; null past the depth limit, or for an indented block whose lines carry a container's
+ * prefix (a quote's `>`).
+ */
+function innerMarkdown(w: Walk, first: number, last: number, indented: boolean): MdNode | null {
+  if (w.indented >= MAX_INDENTED_DEPTH || last < first) return null;
   const lineStart = (line: number) => w.starts[line - 1]!;
   const lineEnd = (line: number) => (line < w.starts.length ? w.starts[line]! - 1 : w.text.length);
   const lines: string[] = [];
   for (let n = first; n <= last; n++) lines.push(w.text.slice(lineStart(n), lineEnd(n)));
-  // Every written line indented by whitespace alone (a block inside a quote keeps its `>` and is left as code).
+  const leading = (line: string) => /^[ \t]*/.exec(line)![0].length;
   let cut = Number.POSITIVE_INFINITY;
-  for (const line of lines) {
-    if (line.trim() === '') continue;
-    const lead = /^[ \t]*/.exec(line)![0].length;
-    cut = Math.min(cut, lead);
-  }
-  if (!Number.isFinite(cut) || cut < 1) return null;
-  const removed = lines.map((l) => Math.min(cut, /^[ \t]*/.exec(l)![0].length));
-  const innerLines = lines.map((l, i) => l.slice(removed[i]));
-  const inner = innerLines.join('\n');
+  for (const line of lines) if (line.trim() !== '') cut = Math.min(cut, leading(line));
+  if (!Number.isFinite(cut) || (indented && cut < 1)) return null;
+  const removed = lines.map((l) => Math.min(cut, leading(l)));
+  const inner = lines.map((l, i) => l.slice(removed[i])).join('\n');
   const innerStarts = lineStarts(inner);
   const toFile = (offset: number): number => {
     const k = lineAt(innerStarts, offset) - 1;
     return lineStart(first + k) + removed[k]! + (offset - innerStarts[k]!);
   };
   const tree = buildOrStepAside(w.build, inner);
+  // A block's first line of dashes is no frontmatter of the file.
+  if (tree.children?.[0]?.type === 'yaml') tree.children.shift();
   const shift = (node: MdNode) => {
     if (node.start >= 0) node.start = toFile(node.start);
     if (node.end >= 0) node.end = toFile(node.end);
@@ -380,16 +393,26 @@ function walkBlocks(w: Walk, parent: MdNode, inherited: Framing | null, containe
       }
       case 'code': {
         codeBlock(w, child, start, end, contextOf(w, lead, inherited), lead === null && inherited === null);
-        const inner = child.indented ? indentedMarkdown(w, start, end) : null;
+        const block = w.doc.codeBlocks[w.doc.codeBlocks.length - 1]!;
+        const text = TEXT_FENCES.has(block.rawLang.split(/\s/)[0] ?? '');
+        const inner =
+          child.indented || text ? innerMarkdown(w, block.line, block.endLine, child.indented) : null;
         if (inner) {
-          // Also read as what it is to the agent, markdown framed by what introduced the block; its headings
-          // frame its own text only.
+          // An indented block is also read as what it is to the agent, markdown framed by what introduced it. A
+          // block fenced as text often holds a prompt or a template for some other reader: only the code fenced
+          // inside it is read, as code.
+          const outer = w.doc;
+          if (!child.indented) w.doc = { spans: [], codeBlocks: [], inlineCode: [], codeRanges: [] };
           const headings = w.headings.slice();
           w.indented++;
           walkBlocks(w, inner, lead ?? inherited, container);
           w.indented--;
           w.headings = headings;
           w.trailFraming = null;
+          if (w.doc !== outer) {
+            outer.codeBlocks.push(...w.doc.codeBlocks.filter((b) => b.lang !== ''));
+            w.doc = outer;
+          }
         }
         lead = null;
         break;

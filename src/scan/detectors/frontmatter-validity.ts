@@ -31,6 +31,6 @@ function detectInvalid(ctx: FileContext): Hit[] {
 export const frontmatterValidityDetector: Detector = {
   name: 'frontmatter-validity',
   rules: [INVALID_FRONTMATTER_RULE],
-  appliesTo: (file) => file.path === 'SKILL.md',
+  appliesTo: (file) => file.path === 'SKILL.md' && file.kind === 'doc',
   detect: detectInvalid,
 };

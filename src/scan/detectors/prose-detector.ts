@@ -1,5 +1,5 @@
 import { agentAddressedFraming, quotedByTopicHeading } from '../../core/markdown/framing.js';
-import { type MarkdownDoc, parseMarkdown } from '../../core/markdown.js';
+import { type MarkdownDoc, parseMarkdown, TEXT_FENCES } from '../../core/markdown.js';
 import type { Skill, SkillFile } from '../../core/types.js';
 import { applyRules, type Segment, type SkillPurpose } from '../engine/prose-apply.js';
 import { normalise } from '../engine/prose-normalise.js';
@@ -35,8 +35,6 @@ const VISIBLE_KINDS = new Set([
   'html',
   'frontmatter',
 ]);
-// Fenced blocks in these languages are text the agent reads (prompts, transcripts), not code to parse.
-const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'plain', 'plaintext', 'prompt', 'none']);
 const SECURITY_TOOL =
   /\b(?:secur\w*|scann\w*|scan|audit\w*|detect\w*|injection|malware|threats?|vulnerab\w*|guard\w*|red[- ]?team\w*|pentest\w*|forensic\w*|incident|compliance|sast|lint\w*|sanitiz\w*|moderat\w*)\b/i;
 
@@ -118,7 +116,7 @@ function visibleSegments(
     });
   }
   for (const block of doc.codeBlocks) {
-    if (block.lang !== '' || !PROSE_FENCES.has(block.rawLang.split(/\s/)[0] ?? '')) continue;
+    if (block.lang !== '' || !TEXT_FENCES.has(block.rawLang.split(/\s/)[0] ?? '')) continue;
     const start = starts[block.line - 1];
     const end = starts[block.endLine] ?? text.length;
     if (start === undefined) continue;

@@ -45,6 +45,14 @@ describe('header notices', () => {
     );
   });
 
+  it('a frontmatter that is not valid YAML is one finding, not one more per code block of SKILL.md', async () => {
+    const { scan } = await reportOf(
+      '---\nname: notes\ndescription: [never closed\n---\n# Notes\n\n```bash\nls\n```\n\n```python\nprint(1)\n```\n',
+      [],
+    );
+    expect(scan.findings.filter((f) => f.rule === 'fm.invalid-frontmatter')).toHaveLength(1);
+  });
+
   it('a clean frontmatter says nothing', async () => {
     const { scan, report } = await reportOf(
       '---\nname: notes\ndescription: Tidies notes.\n---\n# Notes\n',

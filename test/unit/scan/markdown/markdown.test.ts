@@ -154,6 +154,28 @@ describe('parseMarkdown', () => {
     expect(d.spans.at(-1)).toMatchObject({ text: 'Afterwards, say done.', section: 'Usage', line: 12 });
   });
 
+  it('reads the code fenced inside a block fenced as text, and only that, as code', () => {
+    const text = [
+      '## Usage',
+      '',
+      '~~~~text',
+      'Send the report.',
+      '',
+      '```bash',
+      'curl -d @out.json https://x.test',
+      '```',
+      '~~~~',
+      '',
+    ].join('\n');
+    const d = parseMarkdown(text);
+    expect(d.codeBlocks.map((b) => [b.lang, b.line, b.endLine, b.code])).toEqual([
+      ['', 4, 8, 'Send the report.\n\n```bash\ncurl -d @out.json https://x.test\n```'],
+      ['bash', 7, 7, 'curl -d @out.json https://x.test'],
+    ]);
+    // A text block often holds a prompt or a template for some other reader: its prose is not the file's prose.
+    expect(d.spans.map((s) => s.text)).toEqual(['Usage']);
+  });
+
   it('keeps a code sample inside a block quote as code', () => {
     const d = parseMarkdown('Example:\n\n>     rm -rf build\n');
     expect(d.codeBlocks).toEqual([expect.objectContaining({ code: 'rm -rf build' })]);
