@@ -454,6 +454,13 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
     apply: (files) => withSkillDoc(files, (doc) => ({ ...doc, body: indentBody(doc.body) })),
   },
   {
+    id: 'fenced-text',
+    applies: 'malicious',
+    description: "SKILL.md's body inside one block fenced as text (its own fences kept inside)",
+    apply: (files) =>
+      withSkillDoc(files, (doc) => ({ ...doc, body: `\n~~~~text\n${doc.body.trim()}\n~~~~\n` })),
+  },
+  {
     id: 'benign-description',
     applies: 'malicious',
     description: 'a harmless-sounding description',
