@@ -111,13 +111,14 @@ function mentions(text: string, name: ScriptName): boolean {
 }
 
 /**
- * Files of one kind that SKILL.md's body names, and, transitively, files of that kind those files name. With
- * `where`, a mention counts only when the line naming the file passes it.
+ * Files of one kind that SKILL.md's body (or the `seeds` texts) names, and, transitively, files of that kind
+ * those files name. With `where`, a mention counts only when the line naming the file passes it.
  */
 function reachableOfKind(
   skill: Skill,
   kind: SkillFile['kind'],
   where?: (line: string) => boolean,
+  seeds: readonly string[] = [skill.body],
 ): Set<string> {
   const names = skill.files.filter((f) => f.kind === kind).map(scriptName);
   const reached = new Set<string>();
@@ -125,7 +126,7 @@ function reachableOfKind(
   const named = (text: string, f: ScriptName) =>
     mentions(text, f) && (!where || text.split('\n').some((line) => mentions(line, f) && where(line)));
   for (const f of names) {
-    if (named(skill.body, f)) {
+    if (seeds.some((text) => named(text, f))) {
       reached.add(f.path);
       queue.push(f.path);
     }
@@ -145,11 +146,15 @@ function reachableOfKind(
 }
 
 /**
- * Scripts the agent runs: those SKILL.md names, and, transitively, scripts those scripts name.
- * Returns the set of file paths.
+ * Scripts the agent runs: those its instructions name (SKILL.md, and the documents it reads as its instructions:
+ * agentReadDocs), and, transitively, scripts those scripts name. Returns the set of file paths.
  */
 export function reachableScripts(skill: Skill): Set<string> {
-  return perSkill(scriptsCache, skill, () => reachableOfKind(skill, 'script'));
+  return perSkill(scriptsCache, skill, () => {
+    const texts = new Map(skill.files.map((f) => [f.path, f.text]));
+    const guides = [...agentReadDocs(skill)].filter((p) => p !== 'SKILL.md').map((p) => texts.get(p) ?? '');
+    return reachableOfKind(skill, 'script', undefined, [skill.body, ...guides]);
+  });
 }
 
 // The engine and the detectors ask for these sets of the same skill: each is computed once per skill.
