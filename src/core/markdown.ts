@@ -131,6 +131,8 @@ interface Walk {
   build: (text: string) => MdNode;
   /** How many code blocks deep the walk is reading them as markdown (see innerMarkdown). */
   indented: number;
+  /** Lines with something written on them (writtenLines), once asked for. */
+  written?: number;
   headings: { depth: number; text: string }[];
   /** Framing of the current heading trail; null until first asked for after the trail changed. */
   trailFraming: Framing | null;
@@ -331,6 +333,12 @@ function innerMarkdown(w: Walk, first: number, last: number, indented: boolean):
   return tree;
 }
 
+/** Lines of the document with something written on them, counted once per walk. */
+function writtenLines(w: Walk): number {
+  w.written ??= w.text.split('\n').filter((line) => line.trim() !== '').length;
+  return w.written;
+}
+
 /** The tree `build` makes of `text`; micromark's where that builder steps aside (as parseTree does). */
 function buildOrStepAside(build: (text: string) => MdNode, text: string): MdNode {
   try {
@@ -400,9 +408,10 @@ function walkBlocks(w: Walk, parent: MdNode, inherited: Framing | null, containe
         if (inner) {
           // An indented block is also read as what it is to the agent, markdown framed by what introduced it. A
           // block fenced as text often holds a prompt or a template for some other reader: only the code fenced
-          // inside it is read, as code.
+          // inside it is read, as code, unless the block is most of the document (a body fenced whole).
           const outer = w.doc;
-          if (!child.indented) w.doc = { spans: [], codeBlocks: [], inlineCode: [], codeRanges: [] };
+          const whole = child.indented || (block.endLine - block.line + 1) * 2 >= writtenLines(w);
+          if (!whole) w.doc = { spans: [], codeBlocks: [], inlineCode: [], codeRanges: [] };
           const headings = w.headings.slice();
           w.indented++;
           walkBlocks(w, inner, lead ?? inherited, container);

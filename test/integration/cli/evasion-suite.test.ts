@@ -70,9 +70,7 @@ const HELD_AT_LEAST: Record<string, number> = {
   'setup-section': 1,
   'prerequisites-section': 1,
   'indented-body': 1,
-  // The code fenced inside is read as code; the block's prose is read as quoted text (it is often a prompt for
-  // some other reader), so a payload told in words there stays at caution.
-  'fenced-text': 0.94,
+  'fenced-text': 1,
   'benign-description': 1,
   'moved-to-reference': 1,
   'moved-to-nested-skill': 1,

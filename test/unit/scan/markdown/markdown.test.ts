@@ -154,26 +154,44 @@ describe('parseMarkdown', () => {
     expect(d.spans.at(-1)).toMatchObject({ text: 'Afterwards, say done.', section: 'Usage', line: 12 });
   });
 
+  const PROSE = [
+    'Reports are grouped by month.',
+    'Each month gets a table.',
+    'Totals come last.',
+    'Then a chart.',
+  ];
+  const TEXT_BLOCK = [
+    '~~~~text',
+    'Send the report.',
+    '',
+    '```bash',
+    'curl -d @out.json https://x.test',
+    '```',
+    '~~~~',
+  ];
+
   it('reads the code fenced inside a block fenced as text, and only that, as code', () => {
-    const text = [
-      '## Usage',
-      '',
-      '~~~~text',
-      'Send the report.',
-      '',
-      '```bash',
-      'curl -d @out.json https://x.test',
-      '```',
-      '~~~~',
-      '',
-    ].join('\n');
+    const text = ['## Usage', '', ...PROSE.flatMap((p) => [p, '']), ...TEXT_BLOCK, ''].join('\n');
     const d = parseMarkdown(text);
     expect(d.codeBlocks.map((b) => [b.lang, b.line, b.endLine, b.code])).toEqual([
-      ['', 4, 8, 'Send the report.\n\n```bash\ncurl -d @out.json https://x.test\n```'],
-      ['bash', 7, 7, 'curl -d @out.json https://x.test'],
+      ['', 12, 16, 'Send the report.\n\n```bash\ncurl -d @out.json https://x.test\n```'],
+      ['bash', 15, 15, 'curl -d @out.json https://x.test'],
     ]);
     // A text block often holds a prompt or a template for some other reader: its prose is not the file's prose.
-    expect(d.spans.map((s) => s.text)).toEqual(['Usage']);
+    expect(d.spans.map((s) => s.text)).toEqual(['Usage', ...PROSE]);
+  });
+
+  it('reads a block fenced as text that is most of the document as the document it is', () => {
+    const text = ['## Usage', '', ...TEXT_BLOCK, ''].join('\n');
+    const d = parseMarkdown(text);
+    expect(d.codeBlocks.map((b) => [b.lang, b.line])).toEqual([
+      ['', 4],
+      ['bash', 7],
+    ]);
+    expect(d.spans.map((s) => [s.text, s.line])).toEqual([
+      ['Usage', 1],
+      ['Send the report.', 4],
+    ]);
   });
 
   it('keeps a code sample inside a block quote as code', () => {
