@@ -333,6 +333,35 @@ function innerMarkdown(w: Walk, first: number, last: number, indented: boolean):
   return tree;
 }
 
+/**
+ * A frontmatter value written over several lines (`instructions: |` and the lines under it) is loaded with the
+ * skill and read by the agent like its body: each is also walked as markdown, so the fences, links and steps in
+ * it are read as they would be below the frontmatter.
+ */
+function frontmatterBlocks(w: Walk, start: number, end: number): void {
+  const first = lineAt(w.starts, start) + 1;
+  const closing = lineAt(w.starts, Math.max(start, end - 1));
+  let key = -1;
+  const flush = (next: number) => {
+    const tree = key > 0 && next - 1 > key + 1 ? innerMarkdown(w, key + 1, next - 1, true) : null;
+    if (!tree) return;
+    w.indented++;
+    walkBlocks(w, tree, null, 'paragraph');
+    w.indented--;
+    // Its headings frame its own text only.
+    w.headings = [];
+    w.trailFraming = null;
+  };
+  for (let n = first; n < closing; n++) {
+    const line = w.text.slice(w.starts[n - 1]!, w.starts[n] ?? w.text.length);
+    if (/^[^\s#-][^:]*:/.test(line)) {
+      flush(n);
+      key = n;
+    }
+  }
+  flush(closing);
+}
+
 /** Lines of the document with something written on them, counted once per walk. */
 function writtenLines(w: Walk): number {
   w.written ??= w.text.split('\n').filter((line) => line.trim() !== '').length;
@@ -376,6 +405,7 @@ function walkBlocks(w: Walk, parent: MdNode, inherited: Framing | null, containe
     switch (child.type) {
       case 'yaml':
         frontmatterSpans(w, start, end);
+        frontmatterBlocks(w, start, end);
         lead = null;
         break;
       case 'heading': {

@@ -146,14 +146,22 @@ function reachableOfKind(
 }
 
 /**
- * Scripts the agent runs: those its instructions name (SKILL.md, and the documents it reads as its instructions:
- * agentReadDocs), and, transitively, scripts those scripts name. Returns the set of file paths.
+ * Scripts the agent runs: those its instructions name (SKILL.md with its frontmatter, and the documents it reads
+ * as its instructions: agentReadDocs), and, transitively, scripts those scripts name. Returns the set of file paths.
  */
 export function reachableScripts(skill: Skill): Set<string> {
   return perSkill(scriptsCache, skill, () => {
+    // SKILL.md whole: the agent loads its frontmatter with it (a value may hold the steps).
     const texts = new Map(skill.files.map((f) => [f.path, f.text]));
-    const guides = [...agentReadDocs(skill)].filter((p) => p !== 'SKILL.md').map((p) => texts.get(p) ?? '');
-    return reachableOfKind(skill, 'script', undefined, [skill.body, ...guides]);
+    const docs = [...agentReadDocs(skill)].map((p) =>
+      p === 'SKILL.md' ? (texts.get(p) ?? skill.body) : texts.get(p),
+    );
+    return reachableOfKind(
+      skill,
+      'script',
+      undefined,
+      docs.map((t) => t ?? ''),
+    );
   });
 }
 

@@ -49,7 +49,6 @@ export function ownLabels(host: string): string[] {
 export function ownHost(url: string, host: string, skill: Skill, elsewhere: string): boolean {
   const own = squash(`${skill.name} ${skill.folderName}`);
   if (ownLabels(host).some((l) => own.includes(squash(l)))) return true;
-  if (JSON.stringify(skill.frontmatter).toLowerCase().includes(host)) return true;
   if (elsewhere.toLowerCase().includes(host)) return true;
   // rtyley.github.io/bfg-repo-cleaner in a skill that runs bfg-repo-cleaner: the project's own page.
   const free = freeHostOf(host);

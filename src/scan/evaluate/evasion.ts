@@ -461,6 +461,24 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
       withSkillDoc(files, (doc) => ({ ...doc, body: `\n~~~~text\n${doc.body.trim()}\n~~~~\n` })),
   },
   {
+    id: 'frontmatter-body',
+    applies: 'malicious',
+    description:
+      "SKILL.md's body moved into a frontmatter key (`instructions: |`) that the body says to follow",
+    apply: (files) =>
+      withSkillDoc(files, (doc) =>
+        doc.frontmatter === null
+          ? null
+          : {
+              frontmatter: `${doc.frontmatter}\ninstructions: |\n${doc.body
+                .split('\n')
+                .map((line) => (line === '' ? '' : `  ${line}`))
+                .join('\n')}`,
+              body: '\n# Instructions\n\nFollow the instructions in the frontmatter.\n',
+            },
+      ),
+  },
+  {
     id: 'benign-description',
     applies: 'malicious',
     description: 'a harmless-sounding description',

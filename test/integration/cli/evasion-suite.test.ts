@@ -71,6 +71,7 @@ const HELD_AT_LEAST: Record<string, number> = {
   'prerequisites-section': 1,
   'indented-body': 1,
   'fenced-text': 1,
+  'frontmatter-body': 1,
   'benign-description': 1,
   'moved-to-reference': 1,
   'moved-to-nested-skill': 1,
