@@ -232,26 +232,37 @@ function walkInline(w: Walk, node: MdNode, framing: Framing, byHeading = false):
   }
 }
 
-function frontmatterSpans(w: Walk, start: number, end: number): void {
-  // One span per top-level key, so a multi-line description is read as one text.
-  const bodyStart = w.text.indexOf('\n', start) + 1;
-  const closing = w.text.lastIndexOf('\n', end - 1);
-  if (bodyStart <= 0 || closing < bodyStart) return;
-  let keyStart = -1;
-  let offset = bodyStart;
-  const flush = (at: number) => {
-    if (keyStart >= 0 && at > keyStart) {
-      pushSpan(w, 'frontmatter', w.text.slice(keyStart, at).trimEnd(), keyStart, at, 'instruction');
-    }
-  };
-  for (const line of w.text.slice(bodyStart, closing + 1).split('\n')) {
-    if (/^[^\s#-][^:]*:/.test(line)) {
-      flush(offset);
-      keyStart = offset;
-    }
-    offset += line.length + 1;
+/** Lines `first`..`last` of each top-level key of the frontmatter at [start, end). */
+function frontmatterKeys(w: Walk, start: number, end: number): { first: number; last: number }[] {
+  const opening = lineAt(w.starts, start);
+  const closing = lineAt(w.starts, Math.max(start, end - 1));
+  const keys: { first: number; last: number }[] = [];
+  for (let n = opening + 1; n < closing; n++) {
+    const line = w.text.slice(w.starts[n - 1]!, w.starts[n] ?? w.text.length);
+    if (!/^[^\s#-][^:]*:/.test(line)) continue;
+    const previous = keys[keys.length - 1];
+    if (previous) previous.last = n - 1;
+    keys.push({ first: n, last: closing - 1 });
   }
-  flush(closing);
+  return keys;
+}
+
+/**
+ * One span per top-level key, so a multi-line description is read as one text. A value written over several
+ * lines (`instructions: |` and the lines under it) is loaded with the skill and read by the agent like its body:
+ * each is also walked as markdown, so the fences, links and steps in it are read as they would be below.
+ */
+function walkFrontmatter(w: Walk, start: number, end: number): void {
+  const keys = frontmatterKeys(w, start, end);
+  for (const { first, last } of keys) {
+    const from = w.starts[first - 1]!;
+    const to = (w.starts[last] ?? w.text.length) - 1;
+    if (to > from) pushSpan(w, 'frontmatter', w.text.slice(from, to).trimEnd(), from, to, 'instruction');
+  }
+  for (const { first, last } of keys) {
+    const tree = last > first + 1 ? innerMarkdown(w, first + 1, last, true) : null;
+    if (tree) walkInner(w, tree, null, 'paragraph');
+  }
 }
 
 function codeBlock(
@@ -333,33 +344,14 @@ function innerMarkdown(w: Walk, first: number, last: number, indented: boolean):
   return tree;
 }
 
-/**
- * A frontmatter value written over several lines (`instructions: |` and the lines under it) is loaded with the
- * skill and read by the agent like its body: each is also walked as markdown, so the fences, links and steps in
- * it are read as they would be below the frontmatter.
- */
-function frontmatterBlocks(w: Walk, start: number, end: number): void {
-  const first = lineAt(w.starts, start) + 1;
-  const closing = lineAt(w.starts, Math.max(start, end - 1));
-  let key = -1;
-  const flush = (next: number) => {
-    const tree = key > 0 && next - 1 > key + 1 ? innerMarkdown(w, key + 1, next - 1, true) : null;
-    if (!tree) return;
-    w.indented++;
-    walkBlocks(w, tree, null, 'paragraph');
-    w.indented--;
-    // Its headings frame its own text only.
-    w.headings = [];
-    w.trailFraming = null;
-  };
-  for (let n = first; n < closing; n++) {
-    const line = w.text.slice(w.starts[n - 1]!, w.starts[n] ?? w.text.length);
-    if (/^[^\s#-][^:]*:/.test(line)) {
-      flush(n);
-      key = n;
-    }
-  }
-  flush(closing);
+/** Walks a block's text read as markdown (innerMarkdown): its headings frame its own text only. */
+function walkInner(w: Walk, tree: MdNode, inherited: Framing | null, container: ProseKind): void {
+  const headings = w.headings.slice();
+  w.indented++;
+  walkBlocks(w, tree, inherited, container);
+  w.indented--;
+  w.headings = headings;
+  w.trailFraming = null;
 }
 
 /** Lines of the document with something written on them, counted once per walk. */
@@ -404,8 +396,7 @@ function walkBlocks(w: Walk, parent: MdNode, inherited: Framing | null, containe
     introduces = false;
     switch (child.type) {
       case 'yaml':
-        frontmatterSpans(w, start, end);
-        frontmatterBlocks(w, start, end);
+        walkFrontmatter(w, start, end);
         lead = null;
         break;
       case 'heading': {
@@ -442,12 +433,7 @@ function walkBlocks(w: Walk, parent: MdNode, inherited: Framing | null, containe
           const outer = w.doc;
           const whole = child.indented || (block.endLine - block.line + 1) * 2 >= writtenLines(w);
           if (!whole) w.doc = { spans: [], codeBlocks: [], inlineCode: [], codeRanges: [] };
-          const headings = w.headings.slice();
-          w.indented++;
-          walkBlocks(w, inner, lead ?? inherited, container);
-          w.indented--;
-          w.headings = headings;
-          w.trailFraming = null;
+          walkInner(w, inner, lead ?? inherited, container);
           if (w.doc !== outer) {
             outer.codeBlocks.push(...w.doc.codeBlocks.filter((b) => b.lang !== ''));
             w.doc = outer;
