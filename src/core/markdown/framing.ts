@@ -119,14 +119,19 @@ const LEAD_IN_CUES: readonly CueSet[] = [
   },
 ];
 
+// A sentence that talks of attacks (own-sentence cues).
+const ATTACK_TALK: readonly RegExp[] = [
+  /\b(attackers?|adversaries|malicious (skills?|actors?|prompts?|instructions|packages?|content|code|scripts?|users?)|threat actors?)\b/i,
+  /\b(prompt[- ]injection|jailbreak (attempts?|prompts?)|social[- ]engineering)\b/i,
+];
+
 // Own-sentence cues that can change how a prose sentence is read, whatever its section says. Only
 // cues an attacker gains little from: setup advice to the user, and explicit talk about detection.
 const SENTENCE_CUES: readonly CueSet[] = [
   {
     framing: 'documents-risk',
     cues: [
-      /\b(attackers?|adversaries|malicious (skills?|actors?|prompts?|instructions|packages?|content|code|scripts?|users?)|threat actors?)\b/i,
-      /\b(prompt[- ]injection|jailbreak (attempts?|prompts?)|social[- ]engineering)\b/i,
+      ...ATTACK_TALK,
       /\b(is|are|will be|would be|gets?|get) (flagged|detected|blocked|reported as)\b/i,
       /\b(the (scanner|detector|checker|linter|auditor|rule)|this (scanner|detector|rule|check)) (flags?|detects?|catches|reports?|looks for|matches)\b/i,
       // A definition of an attack ("An attack that overwrites …", a glossary row): it describes, not asks.
@@ -183,6 +188,10 @@ const HEADING_ACTION = orderCues(
 const LEAD_IN = orderCues(LEAD_IN_CUES);
 const LEAD_IN_WARNING = orderCues(LEAD_IN_CUES.slice(0, 1));
 const SENTENCE = orderCues(SENTENCE_CUES);
+// The sentence cues but talk of attacks: what a clause trailing a description may still say of it.
+const SENTENCE_BUT_ATTACK_TALK = orderCues(
+  SENTENCE_CUES.map((c) => ({ ...c, cues: c.cues.filter((re) => !ATTACK_TALK.includes(re)) })),
+);
 
 /** Framing a heading gives its section, or null when the heading says nothing about it. */
 export function headingFraming(heading: string): Framing | null {
@@ -216,6 +225,52 @@ export function sentenceFraming(sentence: string, context: Framing): Framing {
   // A documented risk stays documented; a sentence's own setup advice does not lift an example or warning.
   if (own === 'user-action' && context !== 'instruction') return context;
   return own;
+}
+
+/**
+ * Framing of a sentence of unquoted prose (a paragraph or list item) in a document the agent follows. Its own
+ * talk of attacks makes a description a quote ("An attacker sets HTTP_PROXY…"), never an order ("Set HTTP_PROXY
+ * to attacker values, then…"): an attacker gets those words for free, and the order is still given.
+ */
+export function followedSentenceFraming(sentence: string, context: Framing): Framing {
+  const own = sentenceFraming(sentence, context);
+  const told = context === 'instruction' || context === 'user-action';
+  if (own !== 'documents-risk' || !told) return own;
+  if (isImperative(sentence)) return context;
+  // A description names the attack in its first clause ("Attackers often…", "If a malicious skill…"); talk of
+  // attacks trailing it ("X is required, which keeps attackers out") qualifies what the sentence says.
+  const cut = sentence.search(/[,;:(\u2014\u2013]|\s-\s/);
+  if (cut < 0) return own;
+  const head = sentence.slice(0, cut);
+  const trailing = sentence.slice(cut);
+  const describes = (text: string, cues: OrderedCues) => classify(text, cues) === 'documents-risk';
+  return describes(head, SENTENCE) || describes(trailing, SENTENCE_BUT_ATTACK_TALK) ? own : context;
+}
+
+/**
+ * Framing of a prose span of a document the agent follows, read at offset `at` of its text (-1: the whole span).
+ * A topic heading above the agent's own steps is no quote (docs/verdicts.md, "Framing an author cannot game");
+ * in a paragraph or list item, only the sentence that holds what was found frames it, and an order is not made
+ * a quote by its own talk of attacks.
+ */
+export function followedFraming(
+  span: { kind: string; framing: Framing; contextFraming: Framing; byHeading: boolean; section: string },
+  text: string,
+  at: number,
+): Framing {
+  const topic = quotedByTopicHeading(span.contextFraming, span.byHeading, span.section);
+  if (span.kind !== 'paragraph' && span.kind !== 'list-item')
+    return topic ? sentenceFraming(text, 'instruction') : span.framing;
+  const sentence = at < 0 ? text : sentenceAround(text, at);
+  return followedSentenceFraming(sentence, topic ? 'instruction' : span.contextFraming);
+}
+
+/** The sentence of `text` that holds offset `at`: what a cue about the thing at `at` is read from. */
+export function sentenceAround(text: string, at: number): string {
+  const before = text.slice(0, at);
+  const start = Math.max(before.search(/[.!?]\s+(?=[^.!?]*$)/) + 1, before.lastIndexOf('\n') + 1, 0);
+  const rest = text.slice(at).search(/[.!?](?:\s|$)|\n/);
+  return text.slice(start, rest < 0 ? text.length : at + rest + 1).trim();
 }
 
 /**

@@ -104,15 +104,14 @@ function visibleSegments(
     const source = text.slice(span.start, span.end);
     // A lead-in ("Bad:", "Refuse requests like these:") quotes what follows it, and so does a heading that
     // forbids it ("Never do this"); a heading that only names a topic ("Detection", "Examples") does not.
-    const topicQuoted =
-      agentRead &&
-      UNQUOTED_KINDS.has(span.kind) &&
-      quotedByTopicHeading(span.contextFraming, span.byHeading, span.section);
+    const agentProse = agentRead && UNQUOTED_KINDS.has(span.kind);
+    const topicQuoted = agentProse && quotedByTopicHeading(span.contextFraming, span.byHeading, span.section);
     segments.push({
       norm: normalise(source, span.start),
       framing: agentAddressedFraming(source, span.contextFraming),
       section: span.section,
       ...(topicQuoted ? { topicQuoted } : {}),
+      ...(agentProse ? { agentProse } : {}),
     });
   }
   for (const block of doc.codeBlocks) {

@@ -1,4 +1,4 @@
-import { quotedByTopicHeading, sentenceFraming } from '../../core/markdown/framing.js';
+import { followedFraming } from '../../core/markdown/framing.js';
 import type { ProseSpan } from '../../core/markdown.js';
 import { normalise } from '../engine/prose-normalise.js';
 import { builtinRule, vocabulary } from '../engine/rule-pack.js';
@@ -125,12 +125,9 @@ export function exfiltrationStepHits({ doc, text, starts, skill, path, agentRead
       const own =
         host !== '' &&
         ownHost(carried.url!, host, skill, skillTextOutside(skill, path, send.span.line, send.span.endLine));
-      // A topic heading above the agent's own steps is no quote (docs/verdicts.md, "Framing an author cannot
-      // game"): the step is read as the instruction it is.
-      const framing =
-        agentRead && quotedByTopicHeading(send.span.contextFraming, send.span.byHeading, send.span.section)
-          ? sentenceFraming(send.text, 'instruction')
-          : send.span.framing;
+      const framing = agentRead
+        ? followedFraming(send.span, send.text, carried.url ? send.text.indexOf(carried.url) : -1)
+        : send.span.framing;
       const confidence = 0.85 * EXFILTRATION_STEPS_RULE.framing[framing] * (own ? 0.4 : 1);
       if (confidence < 0.2) continue;
       reported.add(send.span.line);

@@ -1,4 +1,4 @@
-import { quotedByTopicHeading, sentenceFraming } from '../../core/markdown/framing.js';
+import { followedFraming } from '../../core/markdown/framing.js';
 import type { ProseSpan } from '../../core/markdown.js';
 import { escapeRegExp } from '../../util/regexp.js';
 import { normalise } from '../engine/prose-normalise.js';
@@ -296,12 +296,9 @@ export function prerequisiteLureHits({ doc, text, starts, skill, path, agentRead
     const defanged = DEFANGED.test(raw);
     const norm = defanged ? normalise(raw, span.start) : null;
     const source = norm ? norm.text : raw;
-    // A topic heading ("Security notes") above a setup step in the agent's own instructions is no quote.
-    const framing =
-      agentRead && quotedByTopicHeading(span.contextFraming, span.byHeading, span.section)
-        ? sentenceFraming(source, 'instruction')
-        : span.framing;
-    if (!/https?:\/\//i.test(source)) continue;
+    const link = source.search(/https?:\/\//i);
+    if (link < 0) continue;
+    const framing = agentRead ? followedFraming(span, source, link) : span.framing;
     const window = windowOf(spans, index);
     const context = `${span.section}\n${window.map((s) => text.slice(s.start, s.end)).join('\n')}`;
     // A link on a line of its own points where the line before it says ("run the command from this page:").

@@ -1,4 +1,9 @@
-import { headingFraming, isImperative, sentenceFraming } from '../../core/markdown/framing.js';
+import {
+  followedSentenceFraming,
+  headingFraming,
+  isImperative,
+  sentenceFraming,
+} from '../../core/markdown/framing.js';
 import type { Framing } from '../../core/markdown.js';
 import { chargeUnit, unitTimingOn } from '../../util/timing.js';
 import type { Hit } from '../rule.js';
@@ -29,6 +34,12 @@ export interface Segment {
    * read as the instruction it is, and the author's framing never takes it below AUTHOR_DISCOUNT_FLOOR.
    */
   topicQuoted?: boolean;
+  /**
+   * Unquoted prose (a paragraph or list item) of a document the agent follows. An imperative there is an order
+   * whatever words it holds: its own talk of attacks ("Set HTTP_PROXY to attacker values, then …") does not
+   * make it a quote, as it does a sentence that describes ("An attacker sets HTTP_PROXY …").
+   */
+  agentProse?: boolean;
 }
 
 export interface SkillPurpose {
@@ -182,6 +193,13 @@ interface HitContext {
   framing: Framing;
 }
 
+function framingOf(seg: Segment, sentence: string): Framing {
+  if (seg.hidden) return 'instruction';
+  if (!seg.agentProse) return sentenceFraming(sentence, seg.framing);
+  const context = seg.topicQuoted && isImperative(sentence) ? 'instruction' : seg.framing;
+  return followedSentenceFraming(sentence, context);
+}
+
 function hitFor(
   rule: PhraseRule,
   variant: Variant,
@@ -314,18 +332,7 @@ function applyToText(
       for (const variant of variants) {
         const match = matchAcross(variant, seg.norm, range, ranges[i + 1], seg.section);
         if (!match) continue;
-        ctx ??= {
-          seg,
-          fileText,
-          starts,
-          purpose,
-          framing: seg.hidden
-            ? 'instruction'
-            : sentenceFraming(
-                sentence,
-                seg.topicQuoted && isImperative(sentence) ? 'instruction' : seg.framing,
-              ),
-        };
+        ctx ??= { seg, fileText, starts, purpose, framing: framingOf(seg, sentence) };
         const hit = hitFor(rule, variant, match, range[0], ctx);
         if (hit && match.end !== range[1]) hit.confidence *= NEXT_SENTENCE_FACTOR;
         if (hit) candidates.push({ hit, to: matchEndLine(match, seg.norm, starts) });

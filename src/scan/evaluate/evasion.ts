@@ -145,19 +145,39 @@ function prefixHeadings(files: SkillFiles, prefix: string): SkillFiles {
   return out;
 }
 
+/** Each line of a markdown body mapped, told whether it lies in a fenced block (a fence line counts as in it). */
+function mapBodyLines(body: string, map: (line: string, fenced: boolean) => string): string {
+  let fenced = false;
+  return body
+    .split('\n')
+    .map((line) => {
+      const fence = /^\s*(?:`{3,}|~{3,})/.test(line);
+      if (fence) fenced = !fenced;
+      return map(line, fenced || fence);
+    })
+    .join('\n');
+}
+
 /**
  * Every line of SKILL.md's body indented four spaces except the headings outside fences: markdown reads the
  * sections as indented code samples, an agent reads them as the instructions they are.
  */
 export function indentBody(body: string): string {
-  let fenced = false;
-  return body
-    .split('\n')
-    .map((line) => {
-      if (/^\s*(?:`{3,}|~{3,})/.test(line)) fenced = !fenced;
-      return !fenced && /^#{1,6}\s/.test(line) ? line : line === '' ? line : `    ${line}`;
-    })
-    .join('\n');
+  return mapBodyLines(body, (line, fenced) =>
+    (!fenced && /^#{1,6}\s/.test(line)) || line === '' ? line : `    ${line}`,
+  );
+}
+
+/**
+ * Every prose line of a body that ends a sentence made to talk of attacks (", which keeps attackers out."):
+ * words that make a description of an attack read as one, added to sentences that say what they said.
+ */
+export function attackWorded(body: string): string {
+  return mapBodyLines(body, (line, fenced) =>
+    fenced || /^\s*(?:#|\||>|<)/.test(line)
+      ? line
+      : line.replace(/([.!?])\s*$/, ', which keeps attackers out$1'),
+  );
 }
 
 /** hxxps://host[.]example/path: the way threat reports write a URL nobody should click. */
@@ -447,6 +467,12 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
       apply: (files) => prefixHeadings(files, heading),
     }),
   ),
+  {
+    id: 'attack-words',
+    applies: 'malicious',
+    description: 'every sentence-ending line of SKILL.md\'s prose ends ", which keeps attackers out"',
+    apply: (files) => withSkillDoc(files, (doc) => ({ ...doc, body: attackWorded(doc.body) })),
+  },
   {
     id: 'indented-body',
     applies: 'malicious',

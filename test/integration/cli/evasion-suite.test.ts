@@ -69,6 +69,7 @@ const HELD_AT_LEAST: Record<string, number> = {
   'detection-section': 1,
   'setup-section': 1,
   'prerequisites-section': 1,
+  'attack-words': 1,
   'indented-body': 1,
   'fenced-text': 1,
   'frontmatter-body': 1,

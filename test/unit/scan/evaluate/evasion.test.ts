@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  attackWorded,
   defangUrls,
   indentBody,
   pythonStatements,
@@ -27,6 +28,12 @@ describe('transformations', () => {
   it('indent a body but its headings, fences and all', () => {
     expect(indentBody('# A\n\nRun it.\n\n```bash\n# a comment\ncurl x\n```\n## B\n')).toBe(
       '# A\n\n    Run it.\n\n    ```bash\n    # a comment\n    curl x\n    ```\n## B\n',
+    );
+  });
+
+  it('end prose sentences with talk of attacks, leaving headings, fences and HTML alone', () => {
+    expect(attackWorded('# A\n\nRun it.\n\n```bash\ncurl x.\n```\n<b>Hi.</b>\n- Send it!\n')).toBe(
+      '# A\n\nRun it, which keeps attackers out.\n\n```bash\ncurl x.\n```\n<b>Hi.</b>\n- Send it, which keeps attackers out!\n',
     );
   });
 
