@@ -17,7 +17,7 @@ import {
   normalisePath,
 } from '../code/values.js';
 import { codeDetector } from '../engine/code-detector.js';
-import { rulesDetectedBy } from '../engine/rule-pack.js';
+import { rulesDetectedBy, vocabulary } from '../engine/rule-pack.js';
 import type { FileContext, Hit } from '../rule.js';
 import { bodyProse } from '../skill-context.js';
 
@@ -736,22 +736,32 @@ function reverseShellHits(ctx: FileContext, model: CodeModel): Hit[] {
 }
 
 // Names reserved for documentation (RFC 2606, RFC 6761): nobody receives data there, so the code that uses one
-// may vouch for it. Being reserved does not declare it (samples of attacks use them for the drop host too), and a
-// secret in a DNS name is judged whatever the host.
+// may vouch for it as the API it documents. That covers how a call authenticates, not a secret handed over as
+// data (a body, a query, a DNS label): samples of attacks use reserved names for the drop host too.
 const RESERVED_HOST = /(^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost)$/;
+// A label no service a skill depends on gives itself: a host named a stager, a backdoor or an exfiltration
+// collector is where an attack sends what it takes, whoever lists it.
+const ATTACK_LABEL = new RegExp(`^(?:${vocabulary('ATTACK_HOST_WORD')})$`, 'i');
+
+/** True when a label of the host, or a hyphen-separated word of one, names attack infrastructure. */
+export function namesAttackInfrastructure(host: string): boolean {
+  return host.split('.').some((label) => label.split('-').some((word) => ATTACK_LABEL.test(word)));
+}
 
 /**
- * A host is declared when the skill lists it, or when the skill names its service in words ("drafts GitHub
- * release notes" declares api.github.com): the service label must be a distinctive word of the skill's text.
+ * How a host is declared: the skill lists it or names its service in words ("drafts GitHub release notes"
+ * declares api.github.com; the service label must be a distinctive word of the skill's text), or, for a
+ * documentation name, only by the code that uses it ('own-use').
  */
-function declaredFor(ctx: FileContext, host: string): boolean {
-  if (isDeclared(host, ctx.declaredHosts)) return true;
+function declaredFor(ctx: FileContext, host: string): 'declared' | 'own-use' | null {
+  if (namesAttackInfrastructure(host)) return null;
+  if (isDeclared(host, ctx.declaredHosts)) return 'declared';
   const service = registeredLabel(host);
   if (
     service.length < 4 ||
     /^(com|net|org|api|app|cloud|data|hooks?|cdn|static|files?|upload|collect(or)?|paste|bin)$/.test(service)
   )
-    return false;
+    return null;
   // The file signs in with a key named for the service (LINEAR_API_KEY with api.linear.app): it uses that service.
   for (const m of ctx.text.matchAll(SECRET_READ_RE)) {
     const name = m[1]!;
@@ -762,26 +772,42 @@ function declaredFor(ctx: FileContext, host: string): boolean {
         .split(/[_\d]+/)
         .includes(service)
     )
-      return true;
-    if (VENDORS.some(([secret, domain]) => secret.test(name) && domain.test(host))) return true;
+      return 'declared';
+    if (VENDORS.some(([secret, domain]) => secret.test(name) && domain.test(host))) return 'declared';
   }
+  const named = (body: string) =>
+    new RegExp(`\\b${escapeRegExp(service)}\\b`, 'i').test(
+      `${ctx.skill.name}\n${ctx.skill.description}\n${body}`,
+    );
+  if (named(bodyProse(ctx.skill))) return 'declared';
   // Only a documentation name (nobody receives data there) may be vouched for by the code that uses it.
-  const body = RESERVED_HOST.test(host) ? ctx.skill.body : bodyProse(ctx.skill);
-  const text = `${ctx.skill.name}\n${ctx.skill.description}\n${body}`;
-  return new RegExp(`\\b${escapeRegExp(service)}\\b`, 'i').test(text);
+  return RESERVED_HOST.test(host) && named(ctx.skill.body) ? 'own-use' : null;
 }
 
 /** declaredFor once per file and host: the sink loop and the same-script checks ask about the same hosts. */
-const declaredSeen = new WeakMap<FileContext, Map<string, boolean>>();
+const declaredSeen = new WeakMap<FileContext, Map<string, 'declared' | 'own-use' | null>>();
 
-function declaredOnce(ctx: FileContext, host: string): boolean {
-  const seen = declaredSeen.get(ctx) ?? new Map<string, boolean>();
+function declaredHow(ctx: FileContext, host: string): 'declared' | 'own-use' | null {
+  const seen = declaredSeen.get(ctx) ?? new Map<string, 'declared' | 'own-use' | null>();
   declaredSeen.set(ctx, seen);
   const known = seen.get(host);
   if (known !== undefined) return known;
   const d = declaredFor(ctx, host);
   seen.set(host, d);
   return d;
+}
+
+function declaredOnce(ctx: FileContext, host: string): boolean {
+  return declaredHow(ctx, host) !== null;
+}
+
+/** The use's host is declared for what it carries: a name vouched for by its own use never receives a secret. */
+function declaredForUse(ctx: FileContext, use: NetworkUse): boolean {
+  if (use.host === null) return false;
+  const how = declaredHow(ctx, use.host);
+  if (how !== 'own-use') return how === 'declared';
+  const data = use.payload.union(use.call.stdin).union(use.urlTaint);
+  return !data.has(T.ENV_SECRET) && !data.has(HARVESTED);
 }
 
 /**
@@ -797,7 +823,7 @@ function undeclaredDataSend(
   for (const use of uses) {
     if (!use.sends || (!use.host && !use.dynamicHost)) continue;
     if (!runtimePayload(use, model)) continue;
-    if (use.host && (LOCAL_HOST_RE.test(use.host) || declaredOnce(ctx, use.host))) continue;
+    if (use.host && (LOCAL_HOST_RE.test(use.host) || declaredForUse(ctx, use))) continue;
     return use;
   }
   return null;
@@ -1046,7 +1072,7 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   // One pass over the sinks serves the per-sink flows and the same-script checks below.
   const uses = networkUses(model.calls);
   for (const use of uses) {
-    const declared = use.host !== null && declaredOnce(ctx, use.host);
+    const declared = declaredForUse(ctx, use);
     const stagedTaint = uploadsStaged(use, staged);
     const effective = stagedTaint ? { ...use, payload: use.payload.union(stagedTaint) } : use;
     hits.push(...flowHits(ctx, effective, declared, sources));
@@ -1059,7 +1085,7 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   if (ctx.fileOf) return oneFlowPerSource(hits.map((h) => pastAlias(ctx, h)));
   const send = undeclaredDataSend(ctx, model, uses);
   const sendsOut = uses.some(
-    (u) => u.sends && !(u.host && (LOCAL_HOST_RE.test(u.host) || declaredOnce(ctx, u.host))),
+    (u) => u.sends && !(u.host && (LOCAL_HOST_RE.test(u.host) || declaredForUse(ctx, u))),
   );
   for (const h of [...sourceHits(ctx, model, sendsOut), ...walkedSecretReads(ctx, model)])
     if (!sources.has(`${h.rule}:${h.line}`)) hits.push(send ? sentLater(h, send) : h);
