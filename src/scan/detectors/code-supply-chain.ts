@@ -3,7 +3,7 @@
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel, Value } from '../code/model.js';
 import { T } from '../code/model.js';
-import { INTERPRETERS } from '../code/names.js';
+import { INTERPRETERS, WRITE_CALL_RE } from '../code/names.js';
 import { hostOf, isIpHost, networkUses } from '../code/network.js';
 import { isExecCallee, isShellCallee } from '../code/script.js';
 import { codeDetector } from '../engine/code-detector.js';
@@ -457,8 +457,57 @@ function unverifiableHits(ctx: FileContext, model: CodeModel): Hit[] {
   return hits;
 }
 
+// A hidden file in a temporary folder (/tmp/.cache-04, /dev/shm/.x): where a first stage leaves a second one.
+const STAGED_PATH = /^(?:\/tmp|\/var\/tmp|\/dev\/shm)\/(?:[^\s"'`)]*\/)?\.[\w.-]+$/;
+const STAGED_IN_TEXT = /["'`]((?:\/tmp|\/var\/tmp|\/dev\/shm)\/(?:[^\s"'`)]*\/)?\.[\w.-]+)["'`]/;
+
+/**
+ * Code run from a hidden file in a temporary folder that nothing in the file wrote (`exec(open("/tmp/.cache")
+ * .read())`, `bash /dev/shm/.u`): a staged payload, whose content the skill does not show.
+ */
+function stagedPayloadHits(ctx: FileContext, model: CodeModel): Hit[] {
+  const hits: Hit[] = [];
+  for (const c of model.calls) {
+    const path =
+      c.kind === 'call' && isExecCallee(c.callee)
+        ? c.args.map((a) => STAGED_IN_TEXT.exec(a.text)?.[1]).find((p) => p !== undefined)
+        : c.kind === 'command' && INTERPRETERS.has(c.callee)
+          ? codeArgs(c).find((a) => STAGED_PATH.test(a.str ?? ''))?.str
+          : undefined;
+    // `eval(compile(open(p).read()))` is one run of one file.
+    if (!path || hits.some((h) => h.line === c.line) || writes(model, path, c)) continue;
+    hits.push(
+      callHit(
+        ctx,
+        c,
+        SC2,
+        0.8,
+        `runs code from ${path}, a hidden file in a temporary folder that nothing here writes (a staged payload)`,
+        `Runs a staged payload from ${path}.`,
+      ),
+    );
+  }
+  return hits;
+}
+
+const WRITE_COMMAND = /^(?:cp|mv|tee|install|curl|wget|base64|echo|printf|cat|dd|unzip|tar)$/;
+
+/** Some call up to `run` writes `path` (a redirect, a write call, a copy or download, `open(path, "w")`). */
+function writes(model: CodeModel, path: string, run: Call): boolean {
+  return model.calls.some(
+    (o) =>
+      o !== run &&
+      o.line <= run.line &&
+      (o.redirectTo === path ||
+        (o.text.includes(path) &&
+          (WRITE_CALL_RE.test(o.callee) ||
+            (o.kind === 'command' && WRITE_COMMAND.test(o.callee)) ||
+            (/^(?:open|io\.open|fs\.openSync)$/.test(o.callee) && /,\s*["'][wax]/.test(o.text))))),
+  );
+}
+
 export function supplyChainHits(ctx: FileContext, model: CodeModel): Hit[] {
-  return [...remoteCodeHits(ctx, model), ...unverifiableHits(ctx, model)];
+  return [...remoteCodeHits(ctx, model), ...stagedPayloadHits(ctx, model), ...unverifiableHits(ctx, model)];
 }
 
 export const supplyChainDetector = codeDetector('code-supply-chain', SUPPLY_CHAIN_RULES, supplyChainHits);
