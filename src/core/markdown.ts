@@ -354,9 +354,15 @@ function walkInner(w: Walk, tree: MdNode, inherited: Framing | null, container: 
   w.trailFraming = null;
 }
 
-/** Lines of the document with something written on them, counted once per walk. */
+/**
+ * Lines of the document's body with something written on them, counted once per walk. The frontmatter is not
+ * counted: a short body fenced whole is most of what the agent reads, however long the frontmatter above it.
+ */
 function writtenLines(w: Walk): number {
-  w.written ??= w.text.split('\n').filter((line) => line.trim() !== '').length;
+  if (w.written === undefined) {
+    const body = w.text.replace(/^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '');
+    w.written = body.split('\n').filter((line) => line.trim() !== '').length;
+  }
   return w.written;
 }
 

@@ -194,6 +194,22 @@ describe('parseMarkdown', () => {
     ]);
   });
 
+  it('weighs a body fenced whole against the body, not the frontmatter above it', () => {
+    const frontmatter = [
+      '---',
+      'name: report',
+      'description: Sends the weekly report.',
+      'license: MIT',
+      '---',
+    ];
+    const body = ['~~~~text', '# Report', 'Send the report.', '~~~~'];
+    const d = parseMarkdown([...frontmatter, '', ...body, ''].join('\n'));
+    expect(d.spans.filter((s) => s.kind !== 'frontmatter').map((s) => [s.text, s.line])).toEqual([
+      ['Report', 8],
+      ['Send the report.', 9],
+    ]);
+  });
+
   it('keeps a code sample inside a block quote as code', () => {
     const d = parseMarkdown('Example:\n\n>     rm -rf build\n');
     expect(d.codeBlocks).toEqual([expect.objectContaining({ code: 'rm -rf build' })]);
