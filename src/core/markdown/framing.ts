@@ -267,8 +267,14 @@ export function followedFraming(
 
 /** The sentence of `text` that holds offset `at`: what a cue about the thing at `at` is read from. */
 export function sentenceAround(text: string, at: number): string {
-  const before = text.slice(0, at);
-  const start = Math.max(before.search(/[.!?]\s+(?=[^.!?]*$)/) + 1, before.lastIndexOf('\n') + 1, 0);
+  // Back to the line's start or the last sentence end, one character at a time (linear in what it passes).
+  let start = at;
+  while (
+    start > 0 &&
+    text[start - 1] !== '\n' &&
+    !(/\s/.test(text[start - 1]!) && /[.!?]/.test(text[start - 2] ?? ''))
+  )
+    start--;
   const rest = text.slice(at).search(/[.!?](?:\s|$)|\n/);
   return text.slice(start, rest < 0 ? text.length : at + rest + 1).trim();
 }

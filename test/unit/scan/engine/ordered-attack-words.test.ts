@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sentenceAround } from '../../../../src/core/markdown/framing.js';
 import { scanSkill } from '../../../../src/scan/engine/scan.js';
 import { makeSkill, skillMd } from '../prose/make-skill.js';
 
@@ -78,5 +79,14 @@ describe('persuasion told to the agent is an order', () => {
     const plain = await strongest(steps('Workflow'), 'md.credential-solicitation');
     expect(plain).toBeGreaterThanOrEqual(0.7);
     expect(await strongest(steps('Examples'), 'md.credential-solicitation')).toBeGreaterThanOrEqual(0.5);
+  });
+});
+
+describe('the sentence around a link', () => {
+  it('is cut at the sentence ends and the line breaks around it', () => {
+    const text = 'First one. X is required, which keeps attackers out. Setup: https://a.b/c now. Next.';
+    expect(sentenceAround(text, text.indexOf('https'))).toBe('Setup: https://a.b/c now.');
+    const lines = 'line one\nInstall from https://x.y/z please';
+    expect(sentenceAround(lines, lines.indexOf('https'))).toBe('Install from https://x.y/z please');
   });
 });
