@@ -744,7 +744,7 @@ const RESERVED_HOST = /(^|\.)(?:example\.(?:com|net|org)|example|test|invalid|lo
 const ATTACK_LABEL = new RegExp(`^(?:${vocabulary('ATTACK_HOST_WORD')})$`, 'i');
 
 /** True when a label of the host, or a hyphen-separated word of one, names attack infrastructure. */
-export function namesAttackInfrastructure(host: string): boolean {
+function namesAttackInfrastructure(host: string): boolean {
   return host.split('.').some((label) => label.split('-').some((word) => ATTACK_LABEL.test(word)));
 }
 

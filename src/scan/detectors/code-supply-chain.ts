@@ -490,7 +490,8 @@ function stagedPayloadHits(ctx: FileContext, model: CodeModel): Hit[] {
   return hits;
 }
 
-const WRITE_COMMAND = /^(?:cp|mv|tee|install|curl|wget|base64|echo|printf|cat|dd|unzip|tar)$/;
+// Commands that write a file named in their arguments; echo, printf and cat write one only through a redirect.
+const WRITE_COMMAND = /^(?:cp|mv|tee|install|curl|wget|dd|unzip|tar|ln|rsync|scp)$/;
 
 /** Some call up to `run` writes `path` (a redirect, a write call, a copy or download, `open(path, "w")`). */
 function writes(model: CodeModel, path: string, run: Call): boolean {
