@@ -131,7 +131,9 @@ interface Walk {
   build: (text: string) => MdNode;
   /** How many code blocks deep the walk is reading them as markdown (see innerMarkdown). */
   indented: number;
-  /** Lines with something written on them (writtenLines), once asked for. */
+  /** Where the frontmatter the tree found ends (0 without one): the body starts there. */
+  bodyStart: number;
+  /** Lines of the body with something written on them (writtenLines), once asked for. */
   written?: number;
   headings: { depth: number; text: string }[];
   /** Framing of the current heading trail; null until first asked for after the trail changed. */
@@ -359,10 +361,10 @@ function walkInner(w: Walk, tree: MdNode, inherited: Framing | null, container: 
  * counted: a short body fenced whole is most of what the agent reads, however long the frontmatter above it.
  */
 function writtenLines(w: Walk): number {
-  if (w.written === undefined) {
-    const body = w.text.replace(/^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '');
-    w.written = body.split('\n').filter((line) => line.trim() !== '').length;
-  }
+  w.written ??= w.text
+    .slice(w.bodyStart)
+    .split('\n')
+    .filter((line) => line.trim() !== '').length;
   return w.written;
 }
 
@@ -402,6 +404,7 @@ function walkBlocks(w: Walk, parent: MdNode, inherited: Framing | null, containe
     introduces = false;
     switch (child.type) {
       case 'yaml':
+        w.bodyStart = end;
         walkFrontmatter(w, start, end);
         lead = null;
         break;
@@ -560,6 +563,7 @@ export function parseUncached(text: string, build: (text: string) => MdNode = pa
       starts: lineStarts(text),
       build,
       indented: 0,
+      bodyStart: 0,
       headings: [],
       trailFraming: null,
       doc: { spans: [], codeBlocks: [], inlineCode: [], codeRanges: [] },
