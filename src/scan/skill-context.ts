@@ -153,15 +153,8 @@ export function reachableScripts(skill: Skill): Set<string> {
   return perSkill(scriptsCache, skill, () => {
     // SKILL.md whole: the agent loads its frontmatter with it (a value may hold the steps).
     const texts = new Map(skill.files.map((f) => [f.path, f.text]));
-    const docs = [...agentReadDocs(skill)].map((p) =>
-      p === 'SKILL.md' ? (texts.get(p) ?? skill.body) : texts.get(p),
-    );
-    return reachableOfKind(
-      skill,
-      'script',
-      undefined,
-      docs.map((t) => t ?? ''),
-    );
+    const docs = [...agentReadDocs(skill)].map((p) => texts.get(p) ?? (p === 'SKILL.md' ? skill.body : ''));
+    return reachableOfKind(skill, 'script', undefined, docs);
   });
 }
 
