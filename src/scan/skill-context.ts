@@ -67,11 +67,36 @@ export function bodyProse(skill: Skill): string {
   const known = proseCache.get(skill);
   if (known !== undefined) return known;
   const lines = skill.body.split('\n');
-  for (const block of parseMarkdown(skill.body).codeBlocks)
-    for (let i = block.line - 1; i < block.endLine && i < lines.length; i++) lines[i] = '';
+  const { blocks, shift } = bodyCodeBlocks(skill);
+  for (const block of blocks)
+    for (let i = Math.max(0, block.line - 1 - shift); i < block.endLine - shift && i < lines.length; i++)
+      lines[i] = '';
   const prose = lines.join('\n');
   proseCache.set(skill, prose);
   return prose;
+}
+
+/**
+ * The code blocks of SKILL.md's body, with the lines they are numbered from (`shift` lines before the body).
+ * The prose detector parses the whole SKILL.md anyway: its tree is reused when the body is exactly that
+ * file's lines after the frontmatter (the parser reads the frontmatter as one node), else the body is parsed.
+ */
+function bodyCodeBlocks(skill: Skill): {
+  blocks: readonly { line: number; endLine: number }[];
+  shift: number;
+} {
+  const text = skill.files.find((f) => f.path === 'SKILL.md')?.text;
+  const shift = skill.bodyStartLine - 1;
+  if (typeof text === 'string' && shift > 0 && text.endsWith(skill.body)) {
+    const head = text.length - skill.body.length;
+    let newlines = 0;
+    for (let i = text.indexOf('\n'); i >= 0 && i < head; i = text.indexOf('\n', i + 1)) newlines++;
+    if (newlines === shift) {
+      const blocks = parseMarkdown(text).codeBlocks.filter((b) => b.endLine > shift);
+      return { blocks, shift };
+    }
+  }
+  return { blocks: parseMarkdown(skill.body).codeBlocks, shift: 0 };
 }
 
 /**
