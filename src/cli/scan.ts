@@ -63,7 +63,7 @@ export function registerScan(program: Command): void {
     .option('--no-inline-ignore', 'do not honour skillaudit-ignore comments inside the skill')
     .option(
       '--workers <n>',
-      'scanning threads, the main thread included (default: one per core; extra threads start only for large inputs)',
+      'scanning threads (default: one per core); above one, worker threads scan a large input while the main thread reads it',
       positiveInt,
     )
     .option('-q, --quiet', 'no progress output');

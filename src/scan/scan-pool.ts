@@ -5,26 +5,21 @@ import type { Skill } from '../core/types.js';
 import { errorMessage } from '../util/errors.js';
 import { type ScanOptions, type SkillScan, scanSkill } from './engine/scan.js';
 
-// Scans skills as intake hands them over. The main thread scans too (its modules are loaded already), but
-// reading the corpus comes first: it feeds every scanner, and it stalls while the main thread scans. Worker
-// threads join only when the input is large enough to repay their start-up (module load, wasm grammars, JIT
-// warm-up: about 0.9 s of CPU each) and the slow-down both threads then suffer (GC and JIT threads compete
-// for the same two cores), so a single skill or a folder of a few hundred never pays for a thread.
-//
-// Measured (bench/corpus.ts corpora; CLI `scan --format json -q`, wall/user seconds, 2 cores; the box was
-// shared with other jobs, load average 13-19, so only the comparison within a pair means something):
-//   200 skills (1.6 MB text):  --workers 1: 36.0 / 6.2   --workers 2: 55.6 / 8.0   (load 13-15)
-//   1000 skills (7.3 MB text): --workers 1: 195 / 21.4   --workers 2: 170 / 26.0   (load 17-19)
-// and on a quiet box, 200 skills: main thread alone 3.9 s, with a worker 3.9-4.1 s. A worker costs about
-// 1.8 s more CPU at 200 skills and gains nothing; at 1000 it wins. So workers start at once when intake
-// finds SPAWN_AT_SKILLS skills or more (their start-up then overlaps the reading), or once SPAWN_AFTER_CHARS
-// of text has arrived in at least MIN_JOBS_TO_SPAWN skills (few but large skills); one huge skill never
-// goes to a worker that is still starting while the main thread waits.
+// Scans skills as intake hands them over. The main thread scans alone (its modules are loaded already) until
+// the input is large enough to repay worker threads' start-up (module load, wasm grammars, JIT warm-up: about
+// 0.9 s of CPU each) and the slow-down all threads then suffer (GC and JIT threads compete for the same
+// cores), so a single skill or a folder of a few hundred never pays for a thread. Once workers run, they scan
+// and the main thread only reads and hands skills out: a scan on the main thread blocks its event loop, and a
+// worker that finished meanwhile waited for its next skill (on ../shared/corpus one worker beside the main
+// thread sat idle 8 of 27 s). Workers start at once when intake announces SPAWN_AT_SKILLS skills or more
+// (their start-up then overlaps the reading), or once SPAWN_AFTER_CHARS of text has arrived in at least
+// MIN_JOBS_TO_SPAWN skills (few but large skills); one huge skill never goes to a worker that is still
+// starting while the main thread waits.
 
 export type ScanOutcome = SkillScan | { error: string };
 
 export interface ScanPoolOptions {
-  /** Worker threads to add to the main thread at most. */
+  /** Worker threads to start for a large input (0: the main thread scans alone). */
   maxWorkers: number;
   /** Characters of text added to the pool that start the workers (default SPAWN_AFTER_CHARS). */
   spawnAfterChars?: number;
@@ -63,12 +58,9 @@ const SPAWN_AFTER_CHARS = 2.5 * 1024 * 1024;
 const SPAWN_AT_SKILLS = 400;
 /** Skills added before the character threshold may start workers: one huge skill is the main thread's. */
 const MIN_JOBS_TO_SPAWN = 8;
-/** Jobs a worker holds at once: the next one is already there while the main thread is busy scanning. */
+/** Jobs a worker holds at once: the next one is already there when it finishes one. */
 const PREFETCH = 2;
-/**
- * Skills waiting before the main thread scans one instead of reading on, while no worker runs. Once workers
- * run, the main thread reads the whole source first (a scan there stalls every read) and they scan meanwhile.
- */
+/** Skills waiting before the main thread scans one instead of reading on, while no worker runs. */
 const MAIN_TAKES_AT = 8;
 /**
  * Text added and not yet scanned past which room() holds intake back: memory then follows this backlog and
@@ -148,9 +140,10 @@ export class ScanPool {
       for (;;) {
         this.dispatch();
         // Intake held back by a full backlog is not reading: the main thread scans meanwhile.
-        const reading =
-          !this.closed && !this.held && (this.workers.length > 0 || this.queue.length < MAIN_TAKES_AT);
-        const job = reading ? undefined : this.queue.shift();
+        // Once workers run they scan and the main thread only reads and hands out: a scan here blocks the
+        // event loop, so a worker that finishes meanwhile waits for its next skill.
+        const reading = !this.closed && !this.held && this.queue.length < MAIN_TAKES_AT;
+        const job = reading || this.workers.length > 0 ? undefined : this.queue.shift();
         if (job) {
           this.finish(job, await scanHere(job.skill, this.options.scan));
           await nextTurn();

@@ -82,8 +82,10 @@ export async function scanSource(
   const cached = new Map<Skill, SkillScan>();
   const keys = new Map<Skill, string>();
   const progress = () => options.onProgress?.(outcomes.size + cached.size, ids.size + cached.size);
+  // One scanning thread is the main thread; more are that many workers (the main thread then only feeds them).
+  const threads = Math.max(1, options.workers ?? availableParallelism());
   const pool = new ScanPool({
-    maxWorkers: Math.max(1, options.workers ?? availableParallelism()) - 1,
+    maxWorkers: threads > 1 ? threads : 0,
     scan: scanOptions,
     onDone: (id, outcome, skill) => {
       outcomes.set(id, outcome);
