@@ -1,6 +1,6 @@
 import { parseMarkdown } from '../../core/markdown.js';
 import { escapeRegExp } from '../../util/regexp.js';
-import { normalise } from '../engine/prose-normalise.js';
+import { normalise, normaliseSpan } from '../engine/prose-normalise.js';
 import { builtinRule } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
 import { lineAt, lineStarts, linesOf, quote } from '../text.js';
@@ -232,7 +232,7 @@ function officialClaimHits(ctx: FileContext): Hit[] {
   const hits: Hit[] = [];
   for (const span of parseMarkdown(ctx.text).spans) {
     if (span.kind === 'html-comment' || span.kind === 'image-alt' || span.kind === 'link-title') continue;
-    const norm = normalise(ctx.text.slice(span.start, span.end), span.start);
+    const norm = normaliseSpan(ctx.text, span);
     if (DISCLAIMER.test(norm.text)) continue;
     for (const re of [...OFFICIAL_CLAIMS, OFFICIAL_BRAND]) {
       const m = re.exec(norm.text);

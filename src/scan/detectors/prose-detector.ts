@@ -2,7 +2,7 @@ import { agentAddressedFraming, quotedByTopicHeading } from '../../core/markdown
 import { type MarkdownDoc, parseMarkdown, TEXT_FENCES } from '../../core/markdown.js';
 import type { Skill, SkillFile } from '../../core/types.js';
 import { applyRules, type Segment, type SkillPurpose } from '../engine/prose-apply.js';
-import { normalise } from '../engine/prose-normalise.js';
+import { normalise, normaliseSpan } from '../engine/prose-normalise.js';
 import type { PhraseRule } from '../engine/prose-phrase.js';
 import { builtinPhraseRule, builtinRules, rulesDetectedBy } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
@@ -107,7 +107,7 @@ function visibleSegments(
     const agentProse = agentRead && UNQUOTED_KINDS.has(span.kind);
     const topicQuoted = agentProse && quotedByTopicHeading(span.contextFraming, span.byHeading, span.section);
     segments.push({
-      norm: normalise(source, span.start),
+      norm: normaliseSpan(text, span),
       framing: agentAddressedFraming(source, span.contextFraming),
       section: span.section,
       ...(topicQuoted ? { topicQuoted } : {}),

@@ -1,6 +1,6 @@
 import { followedFraming } from '../../core/markdown/framing.js';
 import type { ProseSpan } from '../../core/markdown.js';
-import { normalise } from '../engine/prose-normalise.js';
+import { normalise, normaliseSpan } from '../engine/prose-normalise.js';
 import { builtinRule, vocabulary } from '../engine/rule-pack.js';
 import type { Hit, ReadDocument } from '../rule.js';
 import { lineAt, quote } from '../text.js';
@@ -112,7 +112,7 @@ function carriesAway(text: string): { url: string | null; how: string } | null {
 export function exfiltrationStepHits({ doc, text, starts, skill, path, agentRead }: ReadDocument): Hit[] {
   const steps: Step[] = doc.spans
     .filter((s) => STEP_KINDS.has(s.kind))
-    .map((span) => ({ span, text: normalise(text.slice(span.start, span.end), span.start).text }));
+    .map((span) => ({ span, text: normaliseSpan(text, span).text }));
   const hits: Hit[] = [];
   const reported = new Set<number>();
   for (const [i, gather] of steps.entries()) {

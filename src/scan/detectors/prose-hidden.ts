@@ -407,8 +407,8 @@ function hiddenInside(found: DecodedText, line: number, out: HiddenResult): void
     });
   }
   for (const segment of inner.segments) {
-    segment.norm.map.fill(found.start);
-    out.segments.push({ ...segment, section: found.section });
+    const map = new Int32Array(segment.norm.map.length).fill(found.start);
+    out.segments.push({ ...segment, norm: { ...segment.norm, map }, section: found.section });
   }
 }
 

@@ -271,6 +271,21 @@ export function normalise(source: string, base: number): NormalText {
   }
 }
 
+// A span of a parsed document is read by several detectors (the prose rules, the exfiltration steps, the
+// namespace claims); the document is cached per text, so its spans are the same objects and one normalised
+// copy serves them all. Nobody writes into a NormalText.
+const spanNorms = new WeakMap<object, NormalText>();
+
+/** `normalise` of `text.slice(span.start, span.end)`, once per span of a parsed document of `text`. */
+export function normaliseSpan(text: string, span: { start: number; end: number }): NormalText {
+  let norm = spanNorms.get(span);
+  if (!norm) {
+    norm = normalise(text.slice(span.start, span.end), span.start);
+    spanNorms.set(span, norm);
+  }
+  return norm;
+}
+
 /** A text whose characters all stand at one place in the file (decoded hidden text, alt text). */
 export function atOffset(text: string, offset: number): NormalText {
   const n = normalise(text, 0);
