@@ -328,10 +328,9 @@ function ruleFolders(dir: string): string[] {
 
 function readPack(
   dir: string,
-  base: Shared | null,
+  shared: Shared,
   taken: ReadonlySet<string>,
 ): { pack: RulePack; shared: Shared } {
-  const shared = readShared(dir, base);
   const rules: Rule[] = [];
   const twins: Rule[] = [];
   const phrase: PhraseRule[] = [];
@@ -356,9 +355,16 @@ function readPack(
 }
 
 let builtin: { pack: RulePack; shared: Shared } | null = null;
+let builtinVocabulary: Shared | null = null;
+
+/** The built-in vocabulary and adjustments: what code outside the rules needs, without reading every rule. */
+function builtinShared(): Shared {
+  builtinVocabulary ??= readShared(BUILTIN_RULES_DIR, null);
+  return builtinVocabulary;
+}
 
 function builtinPack(): { pack: RulePack; shared: Shared } {
-  builtin ??= readPack(BUILTIN_RULES_DIR, null, new Set());
+  builtin ??= readPack(BUILTIN_RULES_DIR, builtinShared(), new Set());
   return builtin;
 }
 
@@ -369,7 +375,7 @@ export function builtinRules(): RulePack {
 
 /** A named fragment of the built-in vocabulary (shared with code that is not a rule file, e.g. host lists). */
 export function vocabulary(name: string): string {
-  const { shared } = builtinPack();
+  const shared = builtinShared();
   if (!shared.vocabulary.has(name)) throw new Error(`unknown vocabulary fragment ${name}`);
   return expand(`{{${name}}}`, shared.vocabulary, BUILTIN_RULES_DIR);
 }
@@ -392,7 +398,7 @@ const userPacks = new Map<string, RulePack>();
 
 function readUserPack(dir: string): RulePack {
   const base = builtinPack();
-  const { pack } = readPack(dir, base.shared, new Set(base.pack.folders.keys()));
+  const { pack } = readPack(dir, readShared(dir, base.shared), new Set(base.pack.folders.keys()));
   if (pack.rules.length === 0) throw new RulePackError(dir, 'holds no rule folder (<id>/rule.yaml)');
   for (const rule of pack.rules)
     if (rule.detect)
