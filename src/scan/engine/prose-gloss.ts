@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ruleData } from '../../core/knowledge.js';
+import { allMatches } from '../../util/regexp.js';
 import { fromUnits, type NormalText } from './prose-normalise.js';
 
 // Prose in another language read through a gloss (rules/_data/glossary.yaml): its marks and particles
@@ -116,7 +117,7 @@ function matchesOf(lang: Language, text: string): Found[] | null {
   const found: Found[] = [];
   let marks = 0;
   let foreignParticles = 0;
-  for (const m of text.matchAll(lang.all)) {
+  for (const m of allMatches(lang.all, text)) {
     let group = 1;
     while (group < m.length && m[group] === undefined) group++;
     if (group >= m.length || m[0].length === 0) continue;

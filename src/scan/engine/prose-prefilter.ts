@@ -54,8 +54,17 @@ export class Prefilter {
 
   /** False only when `v` provably cannot match the text last scanned. */
   mayMatch(v: Variant): boolean {
-    const s = this.slot.get(v);
-    return s === undefined || this.seen[s] === this.generation;
+    return this.maySlot(this.slotOf(v));
+  }
+
+  /** The slot of `v`'s literals (-1 when it has none and may always match), for `maySlot`. */
+  slotOf(v: Variant): number {
+    return this.slot.get(v) ?? -1;
+  }
+
+  /** `mayMatch` by slot: a typed-array read, for loops over every variant of every segment. */
+  maySlot(slot: number): boolean {
+    return slot < 0 || this.seen[slot] === this.generation;
   }
 }
 
