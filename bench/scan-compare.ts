@@ -33,8 +33,10 @@ function scanJson(build: string, inputs: string[], workers: number): string {
       '--format',
       'json',
       '--fail-on',
-      'none',
+      'never',
       '-q',
+      // Every run scans: with the cache on, the two-thread run would read what the one-thread run stored.
+      '--no-cache',
     ],
     { encoding: 'utf8', maxBuffer: 1 << 30 },
   );

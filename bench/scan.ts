@@ -76,13 +76,27 @@ interface CliRun {
   load: string;
 }
 
-/** One CLI scan under GNU time, as a user runs it: wall seconds, peak RSS, user + system CPU. */
-function cliRun(dir: string, out: string): CliRun {
+/**
+ * One CLI scan under GNU time, as a user runs it: wall seconds, peak RSS, user + system CPU. Cold (`--no-cache`)
+ * unless a cache folder is given: the scan cache is on by default, and a second run over the same folder
+ * would otherwise measure a re-scan.
+ */
+function cliRun(dir: string, out: string, cacheDir: string | null = null): CliRun {
   const before = loadNow();
-  const cli = [join(args.build, 'bin/skillaudit.js'), 'scan', dir, '--format', 'json', '--out', out];
+  const cache = cacheDir ? ['--cache-dir', cacheDir] : ['--no-cache'];
+  const cli = [
+    join(args.build, 'bin/skillaudit.js'),
+    'scan',
+    dir,
+    '--format',
+    'json',
+    '--out',
+    out,
+    ...cache,
+  ];
   const r = spawnSync(
     '/usr/bin/time',
-    ['-f', '%e %M %U %S', process.execPath, ...cli, '--fail-on', 'none', '-q'],
+    ['-f', '%e %M %U %S', process.execPath, ...cli, '--fail-on', 'never', '-q'],
     { encoding: 'utf8' },
   );
   if (r.status !== 0) throw new Error(`scan failed: ${r.stderr}`);
@@ -180,6 +194,15 @@ async function benchCorpus(dir: string, title: string): Promise<void> {
     );
     console.log(
       `read floor (cat of every file, one process): ${fmt(floor, 3)} s; the CLI takes ${fmt(wall / floor)}× that`,
+    );
+    // A re-scan with nothing changed: the first run fills a fresh cache, the second reads it.
+    const cacheDir = join(outDir, 'cache');
+    cliRun(dir, out, cacheDir);
+    const again = cliRun(dir, out, cacheDir);
+    console.log(
+      `re-scan, nothing changed (cache filled by a run before): ${fmt(again.seconds, 2)} s wall = ` +
+        `${fmt(skills / again.seconds)} skills/s; CPU ${fmt(again.cpuSeconds)} s; peak RSS ${fmt(again.rssMb, 0)} MB; ` +
+        `load ${again.load}`,
     );
     const units = startUnitTiming();
     const { times, load: perLoad } = await perSkill(dir);
