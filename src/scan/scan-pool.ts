@@ -139,9 +139,9 @@ export class ScanPool {
     try {
       for (;;) {
         this.dispatch();
-        // Intake held back by a full backlog is not reading: the main thread scans meanwhile.
-        // Once workers run they scan and the main thread only reads and hands out: a scan here blocks the
-        // event loop, so a worker that finishes meanwhile waits for its next skill.
+        // Alone, the main thread scans when skills pile up or intake is held back by a full backlog. Once
+        // workers run it only reads and hands out: a scan here blocks the event loop, so a worker that
+        // finished meanwhile would wait for its next skill.
         const reading = !this.closed && !this.held && this.queue.length < MAIN_TAKES_AT;
         const job = reading || this.workers.length > 0 ? undefined : this.queue.shift();
         if (job) {
