@@ -144,7 +144,7 @@ export function registerScan(program: Command): void {
  * It never lives inside a folder being scanned: the scan would read its own cache.
  */
 async function openScanCache(flags: Record<string, unknown>, sources: readonly string[]) {
-  const { resolveCache } = await import('../model/index.js');
+  const { resolveCache } = await import('../model/config.js');
   const { dir, use } = resolveCache(modelFlags(flags));
   if (!use) return null;
   const inside = sources.map((s) => resolve(s)).find((s) => dir === s || dir.startsWith(`${s}${sep}`));

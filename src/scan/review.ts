@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { PATTERNS, patternById } from '../core/taxonomy.js';
 import type { Finding, PatternId, Severity, Skill, SkillFile } from '../core/types.js';
-import { BudgetExceeded, ModelCallError, type ModelClient, type Usage } from '../model/index.js';
+// The model layer by path, not its index: the index loads the provider SDKs, which a scan without --model
+// (every cached re-scan included) does not need.
+import type { ModelClient } from '../model/client.js';
+import { ModelCallError } from '../model/errors.js';
+import { BudgetExceeded, type Usage } from '../model/usage.js';
 import { quote } from './text.js';
 
 // The optional model pass of `skillaudit scan --model`: a model reads the package and the rule findings, adds
