@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 
 // Validates a report against the published schema (docs/report.schema.json, draft 2020-12). The schema file
 // ships in the package's docs/ folder, which sits two levels above this module in both src/ and dist/.
@@ -10,10 +11,15 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:
 
 let validator: ReturnType<Ajv2020['compile']> | undefined;
 
+// ajv is required on the first validation, not at import: every command that renders a report imports this
+// folder, few validate one, and loading ajv cost more than a cached re-scan of a skill.
+const require = createRequire(import.meta.url);
+
 function compiled(): ReturnType<Ajv2020['compile']> {
   if (!validator) {
     const schema = JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as object;
-    const ajv = new Ajv2020({ allErrors: true, strict: true });
+    const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    const ajv = new Ajv({ allErrors: true, strict: true });
     ajv.addFormat('date-time', (s: string) => DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)));
     validator = ajv.compile(schema);
   }
