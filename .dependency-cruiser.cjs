@@ -59,7 +59,7 @@ module.exports = {
     ...exempt({
       name: 'stage-through-its-index',
       comment:
-        "Another folder uses a stage only through its index.ts (or the index.ts of a sub-stage loaded apart: quality/estimate, quality/optimize, scan/evaluate), never its internals.",
+        "Another folder uses a stage only through its index.ts (or the index.ts of a sub-stage loaded apart: quality/estimate, quality/optimize, scan/evaluate, scan/source), never its internals.",
       severity: 'error',
       from: { path: '^src/([^/]+)/' },
       to: {

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadLabelledCorpus, scanLabelled } from '../src/cli/eval-verdicts.js';
-import { scanSource } from '../src/scan/scan-source.js';
+import { scanSource } from '../src/scan/source/scan-source.js';
 import { SNAPSHOT_FILE, scannerDigest } from './verdict-provenance.js';
 import {
   crossSource,

@@ -3,7 +3,7 @@ import { openCacheFile, storedValue } from './cache.js';
 
 /**
  * The scan-result cache: `<dir>/scans.sqlite` maps a key (the skill's content, the scanner's code and rules, the
- * options: scan/scan-cache-key.ts) to the scan's JSON. A catalogue re-scan reads every skill again but analyses
+ * options: scan/source/scan-cache-key.ts) to the scan's JSON. A catalogue re-scan reads every skill again but analyses
  * only those whose key is new. Entries not written for KEEP_DAYS are dropped when the cache is opened.
  */
 const KEEP_DAYS = 30;

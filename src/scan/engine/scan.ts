@@ -29,6 +29,7 @@ import { type Detector, type FileContext, type Hit, RULE_SEVERITY_FROM } from '.
 import { agentReadDocs, declaredHosts, nestedSkillFiles, reachableScripts } from '../skill-context.js';
 import { applySuppressions, type Baseline } from '../suppress.js';
 import { lineAt, lineStarts } from '../text.js';
+import { BUDGET_SPENT, SKILL_BUDGET_MS } from './budget.js';
 import { codeMatchDetector } from './code-match.js';
 import { AUTHOR_DISCOUNT_FLOOR } from './prose-apply.js';
 import { loadUserRules } from './rule-pack.js';
@@ -64,15 +65,8 @@ export interface ScanOptions {
   budgetMs?: number;
 }
 
-/**
- * Time one skill's detectors may take before the rest are skipped, and the scan says which files they missed:
- * a pathological skill must not stall a corpus. Real skills take well under a second (bench/scan.ts), and a
- * budget that a busy machine could exhaust would make findings depend on the load, so it is generous. A
- * detector that is running is not interrupted: the budget is checked before each one starts.
- */
-export const SKILL_BUDGET_MS = 30_000;
-/** Words of the note a scan cut short by its budget carries (scan-source.ts does not cache such a scan). */
-export const BUDGET_SPENT = "the scan's time budget";
+// Re-exported where the scan's callers have always found them.
+export { BUDGET_SPENT, SKILL_BUDGET_MS };
 
 export interface SkillScan {
   findings: Finding[];

@@ -3,7 +3,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { SafetyStatus } from '../../core/types.js';
-import { scanSource } from '../scan-source.js';
+import { scanSource } from '../source/index.js';
 import { type SkillFiles, TRANSFORMATIONS, type Transformation } from './evasion.js';
 
 // Runs the evasion suite: each transformation applied to every skill it is for, written to a temporary

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { evasionSubjects, loadLabelledCorpus, scanLabelled } from '../../../src/cli/eval-verdicts.js';
 import { type SkillFiles, TRANSFORMATIONS } from '../../../src/scan/evaluate/evasion.js';
 import { runEvasion } from '../../../src/scan/evaluate/evasion-run.js';
-import { scanSource } from '../../../src/scan/scan-source.js';
+import { scanSource } from '../../../src/scan/source/scan-source.js';
 import { STEALER } from '../../support/evasion-stealer.js';
 
 // The evasion suite (eval/evasion/README.md) through the real intake and scanner: the attacker's shapes keep a

@@ -3,7 +3,7 @@ import type { RuleInfo } from '../../../src/core/rule.js';
 import type { Finding } from '../../../src/core/types.js';
 import { toSarif } from '../../../src/report/sarif.js';
 import { toScanJson } from '../../../src/report/scan-json.js';
-import type { SkillScanResult } from '../../../src/scan/scan-source.js';
+import type { SkillScanResult } from '../../../src/scan/source/scan-source.js';
 import { decide } from '../../../src/score/verdict.js';
 import { sarifErrors } from '../../support/sarif-schema.js';
 

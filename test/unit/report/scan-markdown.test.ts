@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../../src/core/types.js';
 import { renderScanMarkdown } from '../../../src/report/scan-markdown.js';
-import type { SkillScanResult } from '../../../src/scan/scan-source.js';
+import type { SkillScanResult } from '../../../src/scan/source/scan-source.js';
 import { decide } from '../../../src/score/verdict.js';
 
 // The scan's Markdown summary: counts, ordering, caps, and hostile skill text that must not become markup.

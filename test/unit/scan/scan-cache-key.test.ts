@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { scanCacheKeyer, scannerFingerprint } from '../../../src/scan/scan-cache-key.js';
+import { scanCacheKeyer, scannerFingerprint } from '../../../src/scan/source/scan-cache-key.js';
 import { makeSkill } from './prose/make-skill.js';
 
 // What a cached scan is keyed by: a change to anything the scan reads misses, where the skill lies does not.

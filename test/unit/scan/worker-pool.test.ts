@@ -5,15 +5,15 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Skill } from '../../../src/core/types.js';
 import { type IntakeHandle, openSource } from '../../../src/intake/index.js';
-import type { ScanOutcome } from '../../../src/scan/scan-pool.js';
-import { scanSource } from '../../../src/scan/scan-source.js';
+import type { ScanOutcome } from '../../../src/scan/source/scan-pool.js';
+import { scanSource } from '../../../src/scan/source/scan-source.js';
 
 // The scan pool with real worker threads. Workers run compiled JavaScript, so these tests use the built pool
 // in dist/ (as the CLI tests use the built bin); the main-thread path runs from the sources.
 
 const repo = resolve(import.meta.dirname, '../../..');
-const builtPool = join(repo, 'dist', 'scan', 'scan-pool.js');
-type PoolModule = typeof import('../../../src/scan/scan-pool.js');
+const builtPool = join(repo, 'dist', 'scan', 'source', 'scan-pool.js');
+type PoolModule = typeof import('../../../src/scan/source/scan-pool.js');
 
 let labeled: IntakeHandle;
 let skills: Skill[];

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Skill } from '../core/types.js';
-import { errorMessage } from '../util/errors.js';
-import { type ScanOptions, type SkillScan, scanSkill } from './engine/scan.js';
+import type { Skill } from '../../core/types.js';
+import { errorMessage } from '../../util/errors.js';
+import type { ScanOptions, SkillScan } from '../engine/scan.js';
 
 // Scans skills as intake hands them over. The main thread scans alone (its modules are loaded already) until
 // the input is large enough to repay worker threads' start-up (module load, wasm grammars, JIT warm-up: about
@@ -230,6 +230,8 @@ export class ScanPool {
 
 async function scanHere(skill: Skill, options: ScanOptions): Promise<ScanOutcome> {
   try {
+    // The engine loads on the first skill this thread scans: a re-scan the cache answers needs none of it.
+    const { scanSkill } = await import('../engine/scan.js');
     return await scanSkill(skill, options);
   } catch (error) {
     return { error: errorMessage(error) };

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Skill } from '../core/types.js';
-import { errorMessage } from '../util/errors.js';
-import { type ScanOptions, scanSkill } from './engine/scan.js';
+import type { Skill } from '../../core/types.js';
+import { errorMessage } from '../../util/errors.js';
+import { type ScanOptions, scanSkill } from '../engine/scan.js';
 
 // One worker of the scan pool (scan-pool.ts): receives loaded skills, returns their scans in the order they
 // came. Skills are scanned one at a time, so a crash is charged to the skill that caused it. Grammars load

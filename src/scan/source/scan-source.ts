@@ -1,13 +1,14 @@
 import { availableParallelism } from 'node:os';
-import type { Skill } from '../core/types.js';
-import { type IntakeOptions, withSource } from '../intake/index.js';
-import type { ScanCache } from '../store/scan-cache.js';
-import type { UserErrorCode } from '../util/errors.js';
-import type { IndicatorList } from './detectors/known-indicators.js';
-import { BUDGET_SPENT, type ScanOptions, type SkillScan } from './engine/scan.js';
+import type { Skill } from '../../core/types.js';
+import { type IntakeOptions, withSource } from '../../intake/index.js';
+import type { ScanCache } from '../../store/scan-cache.js';
+import type { UserErrorCode } from '../../util/errors.js';
+import type { IndicatorList } from '../detectors/known-indicators.js';
+import { BUDGET_SPENT } from '../engine/budget.js';
+import type { ScanOptions, SkillScan } from '../engine/scan.js';
+import type { Baseline } from '../suppress.js';
 import { scanCacheKeyer } from './scan-cache-key.js';
 import { type ScanOutcome, ScanPool } from './scan-pool.js';
-import type { Baseline } from './suppress.js';
 
 // Scanning a source: each skill goes to the scan pool as soon as intake has loaded it, so reading a corpus
 // and scanning it overlap. Results keep the order in which intake lists the skills. Memory follows the

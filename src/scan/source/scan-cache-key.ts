@@ -2,10 +2,10 @@ import { createHash, type Hash } from 'node:crypto';
 import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUILTIN_RULES_DIR } from '../core/knowledge.js';
-import type { Skill } from '../core/types.js';
-import { VERSION } from '../version.js';
-import type { ScanOptions } from './engine/scan.js';
+import { BUILTIN_RULES_DIR } from '../../core/knowledge.js';
+import type { Skill } from '../../core/types.js';
+import { VERSION } from '../../version.js';
+import type { ScanOptions } from '../engine/scan.js';
 
 // What a cached scan is keyed by: everything its findings and decision come from. The skill's content (intake's
 // hashes of every file, with what intake made of each: kind, language, read or cut), the scanner (the code of
@@ -13,7 +13,7 @@ import type { ScanOptions } from './engine/scan.js';
 // edit without a release still misses), and the options (user rule packs by content, the baseline, inline
 // ignores). Where the skill sits on disk is not part of it: findings name files relative to the skill.
 
-const SRC = dirname(dirname(fileURLToPath(import.meta.url)));
+const SRC = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 /** The folders whose code decides what a scan returns (the installed build's, or the sources under tsx). */
 const CODE = ['scan', 'score', 'core', 'intake'];
 
