@@ -1,6 +1,6 @@
 import { parseMarkdown } from '../../core/markdown.js';
 import { escapeRegExp } from '../../util/regexp.js';
-import { normalise, normaliseSpan } from '../engine/prose-normalise.js';
+import { normaliseSpan } from '../engine/prose-normalise.js';
 import { builtinRule } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
 import { lineAt, lineStarts, linesOf, quote } from '../text.js';

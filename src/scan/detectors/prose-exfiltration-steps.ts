@@ -1,6 +1,6 @@
 import { followedFraming } from '../../core/markdown/framing.js';
 import type { ProseSpan } from '../../core/markdown.js';
-import { normalise, normaliseSpan } from '../engine/prose-normalise.js';
+import { normaliseSpan } from '../engine/prose-normalise.js';
 import { builtinRule, vocabulary } from '../engine/rule-pack.js';
 import type { Hit, ReadDocument } from '../rule.js';
 import { lineAt, quote } from '../text.js';

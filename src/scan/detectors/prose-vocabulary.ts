@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ruleData } from '../../core/knowledge.js';
-import { vocabulary } from '../engine/rule-pack.js';
+import { vocabulary } from '../engine/rule-shared.js';
 
 // Named parts of expressions for detectors written in code: host classes and the like. The prose rules' own
 // vocabulary is data (rules/_shared/vocabulary.yaml); the fragments below are read from it.

@@ -13,39 +13,25 @@ import {
   type CodeMatchRule,
   calleePattern,
 } from './code-match.js';
-import { type Adjustment, negated, type PhraseRule, type Variant } from './prose-phrase.js';
+import type { PhraseRule, Variant } from './prose-phrase.js';
+import {
+  adjustment,
+  adjustmentSchema,
+  builtinShared,
+  framingOf,
+  framingSchema,
+  readShared,
+  regex,
+  regexText,
+  type Shared,
+} from './rule-shared.js';
+
+export { vocabulary } from './rule-shared.js';
 
 // Rules are data: one folder per rule (rules/<id>/rule.yaml with its fixtures beside it). This module reads a
 // folder of such rules (the built-in pack, or a user's with --rules DIR) into the Rule and PhraseRule objects
 // the engine applies, and says exactly which file and field is wrong when one is not valid.
 
-/** Fragments and adjustments shared by rules, beside them in the pack. */
-const SHARED = '_shared';
-
-const FRAMINGS = [
-  'instruction',
-  'example',
-  'user-action',
-  'documents-risk',
-] as const satisfies readonly Framing[];
-const factor = z.number().min(0).max(10);
-const framingSchema = z.strictObject({
-  instruction: factor.optional(),
-  example: factor.optional(),
-  'user-action': factor.optional(),
-  'documents-risk': factor.optional(),
-});
-const regexText = z.string().min(3);
-const adjustmentSchema = z.union([
-  z.strictObject({ use: z.string() }),
-  z.strictObject({
-    negated: z.string().min(1),
-    factor: factor.optional(),
-    why: z.string().optional(),
-    framing: framingSchema.optional(),
-  }),
-  z.strictObject({ re: regexText, factor, why: z.string().min(1), framing: framingSchema.optional() }),
-]);
 const proseSchema = z.strictObject({
   variants: z
     .array(
@@ -113,80 +99,6 @@ export interface RulePack {
   code: readonly CodeMatchRule[];
   /** Rule folder per id (twins map to their parent's folder). */
   folders: ReadonlyMap<string, string>;
-}
-
-interface Shared {
-  vocabulary: ReadonlyMap<string, string>;
-  adjustments: ReadonlyMap<string, Adjustment>;
-}
-
-/** `{{NAME}}` fragments expanded (recursively; a cycle or an unknown name is an error). */
-function expand(
-  text: string,
-  vocabulary: ReadonlyMap<string, string>,
-  file: string,
-  seen: string[] = [],
-): string {
-  return text.replace(/\{\{([A-Z][A-Z0-9_]*)\}\}/g, (_, name: string) => {
-    const fragment = vocabulary.get(name);
-    if (fragment === undefined) throw new RulePackError(file, `unknown vocabulary fragment {{${name}}}`);
-    if (seen.includes(name))
-      throw new RulePackError(file, `vocabulary fragment {{${name}}} refers to itself`);
-    return expand(fragment, vocabulary, file, [...seen, name]);
-  });
-}
-
-/** A regular expression written as `/source/flags`, with vocabulary fragments. */
-function regex(text: string, shared: Shared, file: string, field: string): RegExp {
-  const m = /^\/([\s\S]+)\/([a-z]*)$/.exec(text);
-  if (!m) throw new RulePackError(file, `${field}: a regular expression is written /source/flags`);
-  const flags = m[2]!;
-  if (/[gy]/.test(flags))
-    throw new RulePackError(file, `${field}: flags g and y are not allowed (rules test sentences)`);
-  try {
-    return new RegExp(expand(m[1]!, shared.vocabulary, file), flags);
-  } catch (error) {
-    if (error instanceof RulePackError) throw error;
-    throw new RulePackError(file, `${field}: ${(error as Error).message}`);
-  }
-}
-
-function framingOf(
-  f: z.infer<typeof framingSchema> | undefined,
-): Partial<Record<Framing, number>> | undefined {
-  if (!f) return undefined;
-  const out: Partial<Record<Framing, number>> = {};
-  for (const k of FRAMINGS) if (f[k] !== undefined) out[k] = f[k];
-  return out;
-}
-
-function adjustment(
-  a: z.infer<typeof adjustmentSchema>,
-  shared: Shared,
-  file: string,
-  field: string,
-): Adjustment {
-  if ('use' in a) {
-    const found = shared.adjustments.get(a.use);
-    if (!found) throw new RulePackError(file, `${field}: unknown shared adjustment "${a.use}"`);
-    return found;
-  }
-  const framing = framingOf(a.framing);
-  if ('negated' in a) {
-    const base = negated(expand(a.negated, shared.vocabulary, file));
-    return {
-      ...base,
-      ...(a.factor !== undefined ? { factor: a.factor } : {}),
-      ...(a.why !== undefined ? { why: a.why } : {}),
-      ...(framing ? { framing } : {}),
-    };
-  }
-  return {
-    re: regex(a.re, shared, file, `${field}.re`),
-    factor: a.factor,
-    why: a.why,
-    ...(framing ? { framing } : {}),
-  };
 }
 
 interface Parsed {
@@ -262,37 +174,6 @@ function parseRule(file: string, data: unknown, shared: Shared): Parsed {
   return { rule: phrase, phrase };
 }
 
-function readShared(dir: string, base: Shared | null): Shared {
-  const vocabulary = new Map(base?.vocabulary ?? []);
-  const adjustments = new Map(base?.adjustments ?? []);
-  const vocabFile = join(dir, SHARED, 'vocabulary.yaml');
-  if (existsSync(vocabFile)) {
-    const data = readYaml(vocabFile);
-    const parsed = z.record(z.string().regex(/^[A-Z][A-Z0-9_]*$/), z.string()).safeParse(data ?? {});
-    if (!parsed.success)
-      throw new RulePackError(vocabFile, 'maps NAME (upper case) to regular-expression source');
-    for (const [name, source] of Object.entries(parsed.data)) {
-      if (vocabulary.has(name))
-        throw new RulePackError(vocabFile, `${name} is already defined by the built-in rules`);
-      vocabulary.set(name, source);
-    }
-  }
-  const shared: Shared = { vocabulary, adjustments };
-  const adjustFile = join(dir, SHARED, 'adjustments.yaml');
-  if (existsSync(adjustFile)) {
-    const data = readYaml(adjustFile);
-    const parsed = z.record(z.string(), adjustmentSchema).safeParse(data ?? {});
-    if (!parsed.success)
-      throw new RulePackError(adjustFile, `${parsed.error.issues[0]!.path.join('.')}: not an adjustment`);
-    for (const [name, a] of Object.entries(parsed.data)) {
-      if (adjustments.has(name))
-        throw new RulePackError(adjustFile, `${name} is already defined by the built-in rules`);
-      adjustments.set(name, adjustment(a, shared, adjustFile, name));
-    }
-  }
-  return shared;
-}
-
 /** The detector that reports code rules inside scripts that scripts write out (code-embedded.ts). */
 const EMBEDDED_DETECTOR = 'code-embedded';
 
@@ -355,13 +236,6 @@ function readPack(
 }
 
 let builtin: { pack: RulePack; shared: Shared } | null = null;
-let builtinVocabulary: Shared | null = null;
-
-/** The built-in vocabulary and adjustments: what code outside the rules needs, without reading every rule. */
-function builtinShared(): Shared {
-  builtinVocabulary ??= readShared(BUILTIN_RULES_DIR, null);
-  return builtinVocabulary;
-}
 
 function builtinPack(): { pack: RulePack; shared: Shared } {
   builtin ??= readPack(BUILTIN_RULES_DIR, builtinShared(), new Set());
@@ -371,13 +245,6 @@ function builtinPack(): { pack: RulePack; shared: Shared } {
 /** The built-in rules, read once per process. */
 export function builtinRules(): RulePack {
   return builtinPack().pack;
-}
-
-/** A named fragment of the built-in vocabulary (shared with code that is not a rule file, e.g. host lists). */
-export function vocabulary(name: string): string {
-  const shared = builtinShared();
-  if (!shared.vocabulary.has(name)) throw new Error(`unknown vocabulary fragment ${name}`);
-  return expand(`{{${name}}}`, shared.vocabulary, BUILTIN_RULES_DIR);
 }
 
 /**
