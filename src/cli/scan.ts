@@ -75,15 +75,15 @@ export function registerScan(program: Command): void {
   command.action(async (sources: string[], flags: ScanFlags & Record<string, unknown>) => {
     // Loaded on use, so that `--help` and other commands start fast; of the report renderers, only the one
     // the format needs (see render below).
-    // The source scan without the engine: a re-scan the cache answers loads no detector.
+    // The source scan without the engine (a re-scan the cache answers loads no detector); scan/index, which
+    // loads it, only for a baseline.
     const { scanSource } = await import('../scan/source/index.js');
-    const suppress = flags.baseline || flags.writeBaseline ? await import('../scan/index.js') : null;
     const selection = await selectSources(sources, flags);
     const packs = await userRulePacks(flags.rules);
     const ruleDirs = packs.map((p) => p.dir);
     const indicatorLists = await userIndicatorLists(flags.indicators);
     const baseline: Baseline | undefined = flags.baseline
-      ? suppress!.loadBaseline(flags.baseline)
+      ? (await import('../scan/index.js')).loadBaseline(flags.baseline)
       : undefined;
     const results: SkillScanResult[] = [];
     const progress = createProgress(process.stderr, flags.quiet === true);
@@ -117,7 +117,7 @@ export function registerScan(program: Command): void {
     // The optional model review runs after the rules, on the main thread, so one client holds one cost cap.
     if (typeof flags.model === 'string') await reviewResults(results, flags);
     if (flags.writeBaseline) {
-      suppress!.writeBaseline(
+      (await import('../scan/index.js')).writeBaseline(
         flags.writeBaseline,
         results.flatMap((r) => (r.scan ? [{ skill: r.name ?? r.path, findings: r.scan.findings }] : [])),
       );
