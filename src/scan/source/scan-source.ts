@@ -36,8 +36,9 @@ export interface ScanSourceOptions {
   /** Known-bad indicator lists of the user's own to use with the built-in one (`--indicators FILE`). */
   indicatorLists?: readonly IndicatorList[];
   /**
-   * Threads that scan, the main thread included (0 or 1: the main thread alone). Defaults to the machine's
-   * parallelism; workers start only when a corpus is large enough to repay their start-up.
+   * Threads that scan: 0 or 1, the main thread alone; N above one, N workers while the main thread reads.
+   * Defaults to the machine's parallelism; workers start only when a corpus is large enough to repay their
+   * start-up.
    */
   workers?: number;
   onProgress?: (done: number, total: number) => void;
