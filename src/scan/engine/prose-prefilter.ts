@@ -1,5 +1,5 @@
 import { requiredLiterals } from './prose-literals.js';
-import type { PhraseRule, Variant } from './prose-phrase.js';
+import type { Variant } from './prose-phrase.js';
 
 // Which variants could match a text, found in one pass over it: an Aho-Corasick automaton over the required
 // literals of every variant's leading expression (prose-literals.ts). A variant none of whose literals occur
@@ -110,16 +110,4 @@ function build(literals: readonly { text: string; slot: number }[]): {
     }
   }
   return { next, out: outSets.map((o) => (o.size > 0 ? [...o] : null)) };
-}
-
-const prefilters = new WeakMap<readonly PhraseRule[], Prefilter>();
-
-/** One automaton per rule list (the rule lists are module constants). */
-export function prefilterFor(rules: readonly PhraseRule[]): Prefilter {
-  let p = prefilters.get(rules);
-  if (!p) {
-    p = new Prefilter(rules.flatMap((r) => r.variants));
-    prefilters.set(rules, p);
-  }
-  return p;
 }
