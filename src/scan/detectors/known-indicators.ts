@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { readDataFile, ruleData } from '../../core/knowledge.js';
 import type { SkillFile } from '../../core/types.js';
-import { escapeRegExp } from '../../util/regexp.js';
+import { allMatches, escapeRegExp } from '../../util/regexp.js';
 import { isTestPath } from '../code/hits.js';
 import { builtinRule } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
@@ -176,9 +176,7 @@ function detectIn(ctx: FileContext, m: Matchers): Hit[] {
   let starts: number[] | null = null;
   const seen = new Set<string>();
   for (const { re, type } of m.patterns) {
-    re.lastIndex = 0;
-    for (let match = re.exec(text); match; match = re.exec(text)) {
-      if (match[0] === '') re.lastIndex++;
+    for (const match of allMatches(re, text)) {
       const value = match.slice(1).find((g) => g !== undefined);
       if (!value) continue;
       const indicator = m.byValue.get(`${type}:${value.replace(DEFANGED_DOT, '.').toLowerCase()}`);
