@@ -65,9 +65,6 @@ export interface ScanOptions {
   budgetMs?: number;
 }
 
-// Re-exported where the scan's callers have always found them.
-export { BUDGET_SPENT, SKILL_BUDGET_MS };
-
 export interface SkillScan {
   findings: Finding[];
   safetyScore: number;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SKILL_BUDGET_MS, scanSkill } from '../../../../src/scan/engine/scan.js';
+import { SKILL_BUDGET_MS } from '../../../../src/scan/engine/budget.js';
+import { scanSkill } from '../../../../src/scan/engine/scan.js';
 import type { Detector } from '../../../../src/scan/rule.js';
 import { makeSkill } from '../prose/make-skill.js';
 import { testRule } from './test-rule.js';
