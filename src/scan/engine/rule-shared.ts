@@ -55,7 +55,8 @@ function expand(
     if (fragment === undefined) throw new RulePackError(file, `unknown vocabulary fragment {{${name}}}`);
     if (seen.includes(name))
       throw new RulePackError(file, `vocabulary fragment {{${name}}} refers to itself`);
-    return expand(fragment, vocabulary, file, [...seen, name]);
+    // A fragment is one unit wherever it is written: `{{A}}\s+is` must not bind `\s+is` to A's last alternative.
+    return `(?:${expand(fragment, vocabulary, file, [...seen, name])})`;
   });
 }
 
