@@ -4,6 +4,7 @@ import {
   FREE_HOSTING_SUFFIXES,
   freeHostOf,
   NO_REPUTATION_SOURCE,
+  SECRET_FILE,
   VENDOR_INSTALLER,
 } from './detectors/prose-vocabulary.js';
 
@@ -20,7 +21,11 @@ import {
 //
 // 2. Credentials. A skill that calls a service with that service's own key (`TODOIST_API_KEY` to
 // api.todoist.com, `GITHUB_TOKEN` to api.github.com) is using the key for what it is for; exfiltration
-// findings (E1, E2, P3) whose every secret is named after the service at every URL they reach are lowered.
+// findings (E1, E2, P3) whose every secret is named after the service at every host they reach are lowered.
+// The service is the host's registrable name (todoist in api.todoist.com, not in todoist.com.example.net),
+// and a credential file (a private key, a cloud credentials file) belongs to no service.
+// A host named after the skill is not enough: attacker fixtures name the skill after their collector
+// ("Project Analyzer" posting tokens to project-health-check.io).
 
 export const OWN_INSTALLER_FACTOR = 0.55;
 export const OWN_SERVICE_FACTOR = 0.4;
@@ -28,6 +33,11 @@ export const OWN_SERVICE_FACTOR = 0.4;
 const URL_RE = /\bhttps?:\/\/([^\s/"'`)|;<>]+)(\/[^\s"'`)|;<>]*)?/gi;
 const KNOWN_INSTALLER = new RegExp(VENDOR_INSTALLER, 'i');
 const NO_REPUTATION = new RegExp(NO_REPUTATION_SOURCE, 'i');
+const CREDENTIAL_FILE = new RegExp(SECRET_FILE, 'i');
+// A host written without a scheme (`otlp.arize.com:443`), on common top-level domains only: `service.name` and
+// `config.json` are not hosts.
+const BARE_HOST =
+  /(?<![\w@./:-])((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:com|net|org|io|dev|ai|app|cloud|co|sh|so))(?=[/:\s'"`),;]|$)/gi;
 const CODE_HOSTS = new Set(['raw.githubusercontent.com', 'github.com', 'gitlab.com', 'codeload.github.com']);
 // Words in skill names that say what kind of skill it is, not which tool it is about.
 const GENERIC = new Set(
@@ -115,16 +125,24 @@ const GENERIC_SECRET_PREFIX = new Set([
   'ROOT',
 ]);
 
-/** Whether every secret named in `text` belongs to a service that every URL in it is a host of. */
+/** The label a host is registered under: todoist in api.todoist.com, example in www.example.co.uk. */
+function registrableLabel(host: string): string {
+  const labels = host.toLowerCase().split('.');
+  const secondLevel = labels.length > 2 && /^(?:co|com|org|net|ac|gov)$/.test(labels.at(-2)!);
+  return labels.at(secondLevel ? -3 : -2) ?? '';
+}
+
+/** Whether every secret named in `text` belongs to a service that every host in it is a host of. */
 export function ownServiceCall(text: string): boolean {
+  if (CREDENTIAL_FILE.test(text)) return false;
   const services = [...text.matchAll(SECRET_NAME)].map((m) => m[1]!.toLowerCase());
-  const urls = [...text.matchAll(URL_RE)];
-  if (!services.length || !urls.length) return false;
+  const hosts = [...text.matchAll(URL_RE), ...text.replace(URL_RE, ' ').matchAll(BARE_HOST)];
+  if (!services.length || !hosts.length) return false;
   if (services.some((s) => GENERIC_SECRET_PREFIX.has(s.toUpperCase()))) return false;
-  return urls.every(([url, host]) => {
-    if (unvouched(url, host!)) return false;
-    const labels = host!.toLowerCase().split('.').slice(0, -1);
-    return services.every((s) => labels.some((l) => l === s || l.includes(s)));
+  return hosts.every(([url, host]) => {
+    if (unvouched(url!, host!)) return false;
+    const label = registrableLabel(host!);
+    return services.every((s) => label === s || label.includes(s));
   });
 }
 
