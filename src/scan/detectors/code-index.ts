@@ -1,4 +1,6 @@
 // Every code and manifest detector, for the engine to run over scripts, fenced code blocks and manifests.
+import { codeMatchDetector } from '../engine/code-match.js';
+import { builtinRules } from '../engine/rule-pack.js';
 import type { Detector } from '../rule.js';
 import { analysisProbeDetector } from './code-analysis-probe.js';
 import { commentsDetector } from './code-comments.js';
@@ -36,4 +38,6 @@ export const codeDetectors: Detector[] = [
   analysisProbeDetector,
   defenseEvasionDetector,
   commentsDetector,
+  // Built-in rules written as data (`match.code`), applied as a rule pack of one's own is.
+  codeMatchDetector('code-match', builtinRules().code),
 ];
