@@ -127,6 +127,11 @@ function told(f: DecisionFinding): string {
   return `${f.evidence ?? ''}\n${f.rationale ?? ''}`;
 }
 
+/** The rule for a call whose name the code builds so that it never appears literally. */
+const HIDDEN_NAME_RULE = 'code.hidden-name';
+const HIDDEN_RUNNER =
+  /\bresolves to (?:[\w-]+\.)*(?:curl|wget|bash|sh|nc|ncat|python3?|powershell|iex|invoke-expression|eval|exec|system|popen|__import__)\b/i;
+
 /** The rule for a use of a known-bad indicator (rules/_data/indicators.yaml or a user's `--indicators` list). */
 export const KNOWN_INDICATOR_RULE = 'intel.known-indicator';
 
@@ -232,6 +237,14 @@ export const DECISIVE_INDICATORS: readonly DecisiveDef[] = [
     selects: (f) =>
       placeOf(f) === 'SKILL.md' &&
       f.confidence >= (SAFETY_OFF_RULES.get(f.rule ?? '') ?? Number.POSITIVE_INFINITY),
+  },
+  {
+    // `c=$'\x63\x75\x72\x6c'; $c … | $b`, `getattr(__import__(…), "".join(map(chr, …)))`: the name of a
+    // downloader, a shell or an evaluator built so that it never appears in the file. Honest code writes `curl`.
+    id: 'hidden-command',
+    label: 'code calls a downloader, shell or evaluator by a name it builds so the name never appears',
+    floor: 'risky',
+    selects: (f) => f.rule === HIDDEN_NAME_RULE && HIDDEN_RUNNER.test(f.rationale ?? ''),
   },
   {
     // Every entry of the list names the public report that ties it to a campaign; the detector reports a use

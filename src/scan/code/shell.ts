@@ -257,7 +257,9 @@ class ShellExtractor extends ScriptExtractor {
         : null;
     const redirected = site.parent?.type === 'redirected_statement' ? site.parent : wrapped;
     const stdin = this.upstreamTaint(stages, at).union(this.redirectInput(node, redirected));
-    const pipedTo = at >= 0 ? stages.slice(at + 1).map(effectiveName) : [];
+    // `$c … | $b` with b=$'\x62\x61\x73\x68': a stage's name is resolved as the command's own is.
+    const pipedTo =
+      at >= 0 ? stages.slice(at + 1).map((s) => effectiveName(s, (c) => this.resolvedName(c))) : [];
     const redirectTo =
       redirected
         ?.childrenForFieldName('redirect')
@@ -402,7 +404,7 @@ class ShellExtractor extends ScriptExtractor {
   private stageTaint(stage: Node, stdin: Taint): Taint {
     const cmd = stage.type === 'command' ? stage : stage.firstDescendantOfType('command');
     if (!cmd) return stdin;
-    const name = effectiveName(cmd);
+    const name = effectiveName(cmd, (c) => this.resolvedName(c));
     const words = cmd.childrenForFieldName('argument').filter((a): a is Node => a !== null);
     const args = words.map((w) => this.valueOf(w));
     const line = lineOf(cmd);
@@ -531,10 +533,10 @@ function basename(path: string): string {
 }
 
 /** The command a stage really runs, looking through wrappers (`sudo bash` runs bash). */
-function effectiveName(stage: Node): string {
+function effectiveName(stage: Node, nameOf: (cmd: Node) => string | null = commandName): string {
   const cmd = stage.type === 'command' ? stage : stage.firstDescendantOfType('command');
   if (!cmd) return '';
-  let name = commandName(cmd) ?? '';
+  let name = nameOf(cmd) ?? '';
   const words = cmd.childrenForFieldName('argument').map((w) => w?.text.replace(/^["']|["']$/g, '') ?? '');
   let i = 0;
   while (WRAPPERS.has(name) && i < words.length) {

