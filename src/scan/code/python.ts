@@ -545,8 +545,22 @@ class PythonExtractor extends ScriptExtractor {
         taint: passThrough.union(joined ? pathTaint(joined, line) : Taint.NONE),
       };
     }
+    // `"".join(x for x in …)`: a lone generator argument is the call's whole argument list.
+    const generator = node.childForFieldName('arguments');
+    if (
+      objectNode &&
+      method === 'join' &&
+      objectNode.type === 'string' &&
+      generator?.type === 'generator_expression'
+    ) {
+      const chars = charsOfCodes(generator);
+      const str = chars ? chars.join(this.valueOf(objectNode).str ?? '') : null;
+      return { text, str, alts: [], taint: passThrough };
+    }
     if (objectNode && method === 'join' && objectNode.type === 'string' && args[0]) {
       const sep = this.valueOf(objectNode).str ?? '';
+      const chars = charsOfCodes(args[0]);
+      if (chars) return { text, str: chars.join(sep), alts: [], taint: passThrough };
       const items = args[0].type === 'list' || args[0].type === 'tuple' ? this.elementsOf(args[0]) : null;
       const str = items && items.length === args[0].namedChildCount ? items.join(sep) : null;
       return { text, str, alts: [], taint: passThrough };
@@ -704,4 +718,35 @@ function envValue(text: string, key: Value, line: number): Value {
 
 export function shellQuote(s: string): string {
   return /^[\w@%+=:,./~-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+// A word spelt as character codes so that it never appears in the file: `map(chr, [111, 115])`,
+// `chr(c) for c in (111, 115)`. Only integer literals, so the value is known without running anything.
+const MAX_CODES = 4096;
+function charsOfCodes(node: Node): string[] | null {
+  let list: Node | null | undefined = null;
+  if (node.type === 'call' && node.childForFieldName('function')?.text === 'map') {
+    const [fn, items] = positional(node);
+    if (fn?.text === 'chr') list = items;
+  } else if (node.type === 'generator_expression' || node.type === 'list_comprehension') {
+    const body = node.childForFieldName('body');
+    const loop = node.namedChildren.find((c) => c?.type === 'for_in_clause');
+    const name = loop?.childForFieldName('left')?.text;
+    if (
+      body?.type === 'call' &&
+      body.childForFieldName('function')?.text === 'chr' &&
+      positional(body)[0]?.text === name
+    )
+      list = loop?.childForFieldName('right');
+  }
+  if (!list || (list.type !== 'list' && list.type !== 'tuple') || list.namedChildCount > MAX_CODES)
+    return null;
+  const chars: string[] = [];
+  for (const item of list.namedChildren) {
+    if (item?.type !== 'integer' || !/^\d+$/.test(item.text)) return null;
+    const code = Number(item.text);
+    if (code > 0x10ffff) return null;
+    chars.push(String.fromCodePoint(code));
+  }
+  return chars;
 }

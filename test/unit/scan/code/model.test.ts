@@ -16,6 +16,21 @@ function call(m: CodeModel, callee: string): Call {
 }
 
 describe('python extraction', () => {
+  it('reads a name spelt as character codes, by map(chr, …) or a generator', async () => {
+    const codes = (w: string) => [...w].map((c) => c.charCodeAt(0)).join(', ');
+    const m = await model(
+      'python',
+      [
+        `m = getattr(__import__("".join(map(chr, [${codes('os')}]))), "".join(chr(c) for c in (${codes('system')})))`,
+        `m("".join(map(chr, [${codes('id')}])))`,
+        // A list that is not all integer literals is not a known word.
+        'n = "".join(map(chr, [111, x]))',
+      ].join('\n'),
+    );
+    expect(call(m, 'os.system').args[0]!.str).toBe('id');
+    expect(m.calls.some((c) => c.callee === 'os.system' && c.line === 2)).toBe(true);
+  });
+
   it('resolves aliases: imports, assignment, getattr with built strings, __import__', async () => {
     const m = await model(
       'python',
