@@ -86,6 +86,10 @@ const PASSWORD_ARCHIVE =
 const DELIVERY_PATTERNS: ReadonlySet<string> = new Set(['SC2', 'SC3', 'SC5']);
 const FETCH_OR_RUN =
   /\b(?:download\w*|extract\w*|unzip\w*|run|execute|launch|open|double[- ]click|install\w*|start)\b|\.(?:exe|msi|dmg|pkg|app|command|bat|scr)\b/i;
+const REMOTE_CODE_RULE = 'code.remote-code';
+// How the code model names a call it found inside a decoded constant (code/analyse.ts, code/script.ts).
+const DECODED_CALL = /\bdecoded (?:by|from) |\b(?:command|code) decoded at line /;
+const QUOTED_BLOCK = /\bframed as (?:documents-risk|example)\b/;
 const DECODE_INTO_SHELL =
   /\b(?:base64|b64)\s+(?:-[dD]\b|--decode\b)[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\b(?:xxd\s+-r|openssl\s+(?:base64|enc)\s+-d)[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/i;
 const SHELL_PIPE = /\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\b(?:iex|Invoke-Expression)\b/i;
@@ -180,7 +184,15 @@ export const DECISIVE_INDICATORS: readonly DecisiveDef[] = [
     id: 'decoded-into-shell',
     label: 'an encoded command decoded straight into a shell',
     floor: 'risky',
-    selects: (f) => DELIVERY_PATTERNS.has(f.pattern) && DECODE_INTO_SHELL.test(f.evidence ?? ''),
+    // In the text (`base64 -d | bash`), or in code whose remote-code call the scan found only by decoding a
+    // constant (base64, hex, a reversed or XORed string): its reasons say where it was decoded. Not in a block
+    // a security guide shows as what an attack looks like.
+    selects: (f) =>
+      DELIVERY_PATTERNS.has(f.pattern) &&
+      (DECODE_INTO_SHELL.test(f.evidence ?? '') ||
+        (f.rule === REMOTE_CODE_RULE &&
+          DECODED_CALL.test(f.rationale ?? '') &&
+          !QUOTED_BLOCK.test(f.rationale ?? ''))),
   },
   {
     id: 'raw-ip-into-shell',

@@ -72,13 +72,22 @@ function aliasWritten(callee: string, text: string): boolean {
   );
 }
 
+/** Calls of a command or code string the host program runs, not decoded from a blob. */
+const RUN_STRING = /^(?:inline code|command|code) run by /;
+/** Names whose absence from the file means they were hidden, when a command string runs them. */
+const RUN_STRING_HIDDEN = /^(?:curl|wget|bash|sh|nc|ncat|powershell|iex|invoke-expression)$/i;
+
 function hiddenNameHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = [];
   const literal = new Map<string, boolean>();
   for (const c of model.calls) {
-    if (c.origin) continue;
+    // A command string the code runs counts (`os.system("hs | … lruc"[::-1])` runs a curl nobody wrote); a
+    // decoded payload has its own rule.
+    if (c.origin && !RUN_STRING.test(c.origin)) continue;
     const name = c.callee.split('.').pop() ?? '';
     if (!DANGEROUS.test(name) || name.length < 3) continue;
+    // In a command string, an interpreter is often the running one (`[sys.executable, "-m", "pip", …]`).
+    if (c.origin && !RUN_STRING_HIDDEN.test(name)) continue;
     let present = literal.get(name);
     if (present === undefined) {
       present = new RegExp(`(^|[^\\w])${escapeRegExp(name)}($|[^\\w])`, 'i').test(ctx.text);
