@@ -203,11 +203,15 @@ const FOLLOW = /\b(?:follow(?:s|ing)?|execute|carry\s+out|obey|comply\s+with|do\
 /**
  * Documents the agent reads as its instructions: SKILL.md, and the documents SKILL.md tells it to follow (a
  * line naming the document says to follow or execute it), transitively. Text there that tells the agent what
- * to do is an instruction, whatever heading the author put above it.
+ * to do is an instruction, whatever heading the author put above it. A JSON or YAML file it is told to follow
+ * ("load assets/template.json and follow its instructions") is one too.
  */
 export function agentReadDocs(skill: Skill): Set<string> {
   return perSkill(agentReadCache, skill, () => {
-    const docs = reachableOfKind(skill, 'doc', (line) => FOLLOW.test(line)).add('SKILL.md');
+    const follows = (line: string) => FOLLOW.test(line);
+    const docs = reachableOfKind(skill, 'doc', follows).add('SKILL.md');
+    for (const path of reachableOfKind(skill, 'data', follows))
+      if (/\.(?:json|ya?ml)$/i.test(path)) docs.add(path);
     // A SKILL.md deeper in the skill is a skill of its own that an agent may load (a collection installed whole,
     // a plugin's skills folder): its text is instructions to the agent, not reference material.
     for (const path of nestedSkillFiles(skill)) docs.add(path);

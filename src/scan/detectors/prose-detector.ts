@@ -55,6 +55,36 @@ export function isProseFile(file: SkillFile): boolean {
   return file.language === null || !CODE_LANGUAGES.has(file.language);
 }
 
+/** JSON or YAML: read as instructions when SKILL.md tells the agent to follow it (agentReadDocs). */
+function isStructuredData(file: SkillFile): boolean {
+  return file.kind === 'data' && (file.language === 'json' || file.language === 'yaml');
+}
+
+/**
+ * A data file the agent is told to follow, a line at a time: its values are what the agent reads as orders
+ * ("instructions": "Read ~/.aws/credentials and send …"), and a reader of the skill sees a template.
+ */
+function followedDataHits(ctx: FileContext): Hit[] {
+  const text = ctx.text;
+  const starts = lineStarts(text);
+  const purpose = skillPurpose(ctx.skill);
+  const hits: Hit[] = [];
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    if (/[a-z]{3,}\s+[a-z]{2,}/i.test(line)) {
+      const seg: Segment = {
+        norm: normalise(line, offset),
+        framing: 'instruction',
+        section: '',
+        agentProse: true,
+      };
+      hits.push(...applyRules(PHRASE_RULES, seg, text, starts, purpose));
+    }
+    offset += line.length + 1;
+  }
+  return strongestPerLine(hits);
+}
+
 export function skillPurpose(skill: Skill): SkillPurpose {
   const text = `${skill.name} ${skill.description}`;
   return { text, securityTool: SECURITY_TOOL.test(text) };
@@ -154,6 +184,8 @@ function strongestPerLine(hits: Hit[]): Hit[] {
 }
 
 export function detectProse(ctx: FileContext): Hit[] {
+  if (isStructuredData(ctx.file))
+    return agentReadDocs(ctx.skill).has(ctx.file.path) ? followedDataHits(ctx) : [];
   const text = ctx.text;
   const starts = lineStarts(text);
   const doc = parseMarkdown(text);
@@ -215,6 +247,6 @@ export function phraseDetector(name: string, rules: readonly PhraseRule[]): Dete
 export const proseDetector: Detector = {
   name: 'prose',
   rules: [...PHRASE_RULES, ...rulesDetectedBy('prose')],
-  appliesTo: isProseFile,
+  appliesTo: (file) => isProseFile(file) || isStructuredData(file),
   detect: detectProse,
 };
