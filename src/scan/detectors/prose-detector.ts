@@ -71,7 +71,7 @@ function followedDataHits(ctx: FileContext): Hit[] {
   const hits: Hit[] = [];
   let offset = 0;
   for (const line of text.split('\n')) {
-    if (/[a-z]{3,}\s+[a-z]{2,}/i.test(line)) {
+    if (line.trim()) {
       const seg: Segment = {
         norm: normalise(line, offset),
         framing: 'instruction',
