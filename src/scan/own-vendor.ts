@@ -1,3 +1,4 @@
+import { registeredLabel } from '../core/hosts.js';
 import type { Finding, Skill } from '../core/types.js';
 import { KNOWN_INDICATOR_RULE } from './detectors/known-indicators.js';
 import {
@@ -22,8 +23,8 @@ import {
 // 2. Credentials. A skill that calls a service with that service's own key (`TODOIST_API_KEY` to
 // api.todoist.com, `GITHUB_TOKEN` to api.github.com) is using the key for what it is for; exfiltration
 // findings (E1, E2, P3) whose every secret is named after the service at every host they reach are lowered.
-// The service is the host's registrable name (todoist in api.todoist.com, not in todoist.com.example.net),
-// and a credential file (a private key, a cloud credentials file) belongs to no service.
+// The service is the label the host is registered under on the Public Suffix List (core/hosts.ts: todoist in
+// api.todoist.com, not in todoist.com.example.net), and a credential file (a private key, a cloud credentials file) belongs to no service.
 // A host named after the skill is not enough: attacker fixtures name the skill after their collector
 // ("Project Analyzer" posting tokens to project-health-check.io).
 
@@ -125,13 +126,6 @@ const GENERIC_SECRET_PREFIX = new Set([
   'ROOT',
 ]);
 
-/** The label a host is registered under: todoist in api.todoist.com, example in www.example.co.uk. */
-function registrableLabel(host: string): string {
-  const labels = host.toLowerCase().split('.');
-  const secondLevel = labels.length > 2 && /^(?:co|com|org|net|ac|gov)$/.test(labels.at(-2)!);
-  return labels.at(secondLevel ? -3 : -2) ?? '';
-}
-
 /** Whether every secret named in `text` belongs to a service that every host in it is a host of. */
 export function ownServiceCall(text: string): boolean {
   if (CREDENTIAL_FILE.test(text)) return false;
@@ -141,7 +135,7 @@ export function ownServiceCall(text: string): boolean {
   if (services.some((s) => GENERIC_SECRET_PREFIX.has(s.toUpperCase()))) return false;
   return hosts.every(([url, host]) => {
     if (unvouched(url!, host!)) return false;
-    const label = registrableLabel(host!);
+    const label = registeredLabel(host!);
     return services.every((s) => label === s || label.includes(s));
   });
 }
