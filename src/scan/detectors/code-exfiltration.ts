@@ -17,7 +17,8 @@ import {
   normalisePath,
 } from '../code/values.js';
 import { codeDetector } from '../engine/code-detector.js';
-import { rulesDetectedBy, vocabulary } from '../engine/rule-pack.js';
+import { rulesDetectedBy } from '../engine/rule-pack.js';
+import { vocabulary } from '../engine/rule-shared.js';
 import type { FileContext, Hit } from '../rule.js';
 import { bodyProse } from '../skill-context.js';
 

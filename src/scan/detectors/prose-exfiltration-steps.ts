@@ -1,7 +1,8 @@
 import { followedFraming } from '../../core/markdown/framing.js';
 import type { ProseSpan } from '../../core/markdown.js';
 import { normaliseSpan } from '../engine/prose-normalise.js';
-import { builtinRule, vocabulary } from '../engine/rule-pack.js';
+import { builtinRule } from '../engine/rule-pack.js';
+import { vocabulary } from '../engine/rule-shared.js';
 import type { Hit, ReadDocument } from '../rule.js';
 import { lineAt, quote } from '../text.js';
 import { DROP_CHANNEL, rx, SECRET_FILE } from './prose-vocabulary.js';

@@ -26,8 +26,6 @@ import {
   type Shared,
 } from './rule-shared.js';
 
-export { vocabulary } from './rule-shared.js';
-
 // Rules are data: one folder per rule (rules/<id>/rule.yaml with its fixtures beside it). This module reads a
 // folder of such rules (the built-in pack, or a user's with --rules DIR) into the Rule and PhraseRule objects
 // the engine applies, and says exactly which file and field is wrong when one is not valid.
