@@ -546,23 +546,14 @@ class PythonExtractor extends ScriptExtractor {
       };
     }
     // `"".join(x for x in …)`: a lone generator argument is the call's whole argument list.
-    const generator = node.childForFieldName('arguments');
-    if (
-      objectNode &&
-      method === 'join' &&
-      objectNode.type === 'string' &&
-      generator?.type === 'generator_expression'
-    ) {
-      const chars = charsOfCodes(generator);
-      const str = chars ? chars.join(this.valueOf(objectNode).str ?? '') : null;
-      return { text, str, alts: [], taint: passThrough };
-    }
-    if (objectNode && method === 'join' && objectNode.type === 'string' && args[0]) {
+    const argList = node.childForFieldName('arguments');
+    const joined = argList?.type === 'generator_expression' ? argList : args[0];
+    if (objectNode && method === 'join' && objectNode.type === 'string' && joined) {
       const sep = this.valueOf(objectNode).str ?? '';
-      const chars = charsOfCodes(args[0]);
+      const chars = charsOfCodes(joined);
       if (chars) return { text, str: chars.join(sep), alts: [], taint: passThrough };
-      const items = args[0].type === 'list' || args[0].type === 'tuple' ? this.elementsOf(args[0]) : null;
-      const str = items && items.length === args[0].namedChildCount ? items.join(sep) : null;
+      const items = joined.type === 'list' || joined.type === 'tuple' ? this.elementsOf(joined) : null;
+      const str = items && items.length === joined.namedChildCount ? items.join(sep) : null;
       return { text, str, alts: [], taint: passThrough };
     }
     if (objectNode && method === 'format') {
