@@ -5,6 +5,7 @@ import {
   DYNAMIC_DNS_HOST,
   NO_REPUTATION_SOURCE,
   PASTE_HOST,
+  PUBLIC_KEY_LITERAL,
   RAW_IP_URL,
   REQUEST_CATCHER,
   SECRET_FILE,
@@ -136,6 +137,19 @@ const HIDDEN_NAME_RULE = 'code.hidden-name';
 const HIDDEN_RUNNER =
   /\bresolves to (?:[\w-]+\.)*(?:curl|wget|bash|sh|nc|ncat|python3?|powershell|iex|invoke-expression|eval|exec|system|popen|__import__)\b/i;
 
+/** Rules whose finding is an act of malware other than theft (the decisive indicator `malware-behaviour`). */
+const MALWARE_BEHAVIOUR_RULES: ReadonlySet<string> = new Set([
+  'code.access-backdoor',
+  'code.persistent-remote-code',
+  'code.data-destruction',
+  'code.input-capture',
+  'code.cryptominer',
+  'code.impair-defenses',
+]);
+
+const AUTHORIZED_KEYS_NAMED = /\bauthorized_keys2?\b/;
+const PLANTED_KEY = new RegExp(PUBLIC_KEY_LITERAL);
+
 /** The rule for a use of a known-bad indicator (rules/_data/indicators.yaml or a user's `--indicators` list). */
 export const KNOWN_INDICATOR_RULE = 'intel.known-indicator';
 
@@ -257,6 +271,21 @@ export const DECISIVE_INDICATORS: readonly DecisiveDef[] = [
     label: 'code calls a downloader, shell or evaluator by a name it builds so the name never appears',
     floor: 'risky',
     selects: (f) => f.rule === HIDDEN_NAME_RULE && HIDDEN_RUNNER.test(f.rationale ?? ''),
+  },
+  {
+    // What malware does besides stealing (scan/detectors/code-defense-evasion.ts, code-scheduled-persistence.ts):
+    // a key planted in authorized_keys, a job or start-up line that fetches and runs code, the home folder or a
+    // disk destroyed, keystrokes recorded, a miner, defences switched off. The learned model has a handful of
+    // samples of each at most; no honest skill runs one, and a security guide that shows one frames it as an
+    // example, below the confidence bar.
+    id: 'malware-behaviour',
+    label:
+      'code plants a backdoor or a job that fetches code, destroys data, records keystrokes, mines or switches off defences',
+    floor: 'risky',
+    // In the text too: an order to add a key written out in full to authorized_keys plants the same backdoor.
+    selects: (f) =>
+      MALWARE_BEHAVIOUR_RULES.has(f.rule ?? '') ||
+      (AUTHORIZED_KEYS_NAMED.test(f.evidence ?? '') && PLANTED_KEY.test(f.evidence ?? '')),
   },
   {
     // Every entry of the list names the public report that ties it to a campaign; the detector reports a use

@@ -1,18 +1,26 @@
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
+import { candidates } from '../code/values.js';
+import { writeTargets } from '../code/writes.js';
 import { codeDetector } from '../engine/code-detector.js';
 import { builtinRule } from '../engine/rule-pack.js';
 import type { FileContext, Hit } from '../rule.js';
+import { PUBLIC_KEY_LITERAL } from './prose-vocabulary.js';
 
 // What malware does besides stealing, by the commands it runs (shell, or a command a Python or JavaScript
-// script hands to a shell): switching off the machine's defences (a security tool stopped, SELinux, the
-// firewall or Defender turned off), erasing its traces (system logs, shell history, event logs), and mining on
-// the user's hardware. MITRE ATT&CK T1562.001 (impair defenses), T1070 (indicator removal), T1496 (resource
-// hijacking). An honest skill has no reason for any of them; a security tool that names them does so in
-// strings it matches, not in commands it runs.
+// script hands to a shell) and the calls it makes: switching off the machine's defences (a security tool
+// stopped, SELinux, the firewall or Defender turned off), erasing its traces (system logs, shell history, event
+// logs), mining on the user's hardware, planting a way back in (a key in authorized_keys, a second root
+// account), destroying the user's data (the home folder, a disk), and capturing what the user types or swapping
+// the wallet address they copy. MITRE ATT&CK T1562.001, T1070, T1496, T1098.004, T1136, T1485, T1561, T1056.001,
+// T1115. An honest skill has no reason for any of them; a security tool that names them does so in strings it
+// matches, not in commands it runs.
 
 export const IMPAIR_DEFENSES_RULE = builtinRule('code.impair-defenses');
 export const CRYPTOMINER_RULE = builtinRule('code.cryptominer');
+export const ACCESS_BACKDOOR_RULE = builtinRule('code.access-backdoor');
+export const DATA_DESTRUCTION_RULE = builtinRule('code.data-destruction');
+export const INPUT_CAPTURE_RULE = builtinRule('code.input-capture');
 
 /** Security and monitoring software by process or service name. */
 const SECURITY_TOOL =
@@ -99,6 +107,98 @@ function mines(call: Call, args: readonly string[]): string | null {
   return null;
 }
 
+const AUTHORIZED_KEYS = /(?:^|[/\\])\.ssh[/\\]authorized_keys2?["']?$/;
+const LITERAL_KEY = new RegExp(PUBLIC_KEY_LITERAL);
+/** The user's own public key (`~/.ssh/id_ed25519.pub`), copied in to log in to their own machine. */
+const OWN_PUBLIC_KEY = /\bid_\w+\.pub\b/;
+const FETCHERS = /^(?:curl|wget|invoke-webrequest|iwr|invoke-restmethod|irm)$/;
+
+/** A key added to authorized_keys, or a second account with user id 0. */
+function backdoor(ctx: FileContext, call: Call, args: readonly string[]): Impairment | null {
+  if (call.kind === 'command' && /^(?:useradd|adduser|usermod)$/.test(call.callee)) {
+    const uid = args.findIndex((a) => /^(?:-u|--uid)$/.test(a));
+    if (uid >= 0 && args[uid + 1] === '0')
+      return { why: `creates an account with user id 0, a second root (${call.callee})`, confidence: 0.9 };
+    return null;
+  }
+  const target = writeTargets(call).find((t) => AUTHORIZED_KEYS.test(t.trim()));
+  if (!target) return null;
+  const fetched = call.kind === 'command' && FETCHERS.test(call.callee);
+  if (fetched || LITERAL_KEY.test(call.text) || LITERAL_KEY.test(ctx.text))
+    return {
+      why: `adds ${fetched ? 'a downloaded' : 'a fixed'} public key to ${target}: its owner can log in`,
+      confidence: 0.9,
+    };
+  // A key the user supplies (server set-up) or their own: still a standing login, rarely a skill's business.
+  const own = OWN_PUBLIC_KEY.test(call.text);
+  return { why: `adds a key to ${target}${own ? " (the user's own)" : ''}`, confidence: own ? 0.3 : 0.45 };
+}
+
+const HOME = String.raw`(?:~|\$\{?HOME\}?|/home/[\w.$-]+|/Users/[\w.$-]+|/root)`;
+/** The home folder, the user's data folders in it, or the system's root: what a wiper aims at. */
+const PRECIOUS = new RegExp(
+  String.raw`^(?:${HOME}/?(?:\*|\.\*)?|${HOME}/(?:Documents|Desktop|Pictures|Photos|Downloads|Music|Videos|Movies|Library|projects?|src|code|work|\.ssh|\.gnupg)/?\*?|/\*?|/(?:etc|usr|var|bin|sbin|boot|lib|lib64|opt|srv|home|Users)/?\*?)$`,
+);
+/** Code that names the home folder itself (`os.homedir()`, `Path.home()`, `expanduser("~")`). */
+const HOME_CALL =
+  /^(?:os\.homedir\(\)|Path\.home\(\)|(?:os\.path\.)?expanduser\(\s*["']~\/?["']\s*\)|process\.env\.HOME|os\.environ\[["']HOME["']\])$/;
+const DISK = /^\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|xvd[a-z]|vd[a-z]|disk\d|mmcblk\d)/;
+const RECURSIVE_DELETE = /^(?:rm|remove-item|shutil\.rmtree|fs\.rmSync|fs\.rm|fs\.promises\.rm|rimraf)$/;
+
+/** `rm -rf ~`, `shutil.rmtree(Path.home())`, `find ~ -delete`, `dd of=/dev/sda`, `mkfs /dev/sdb1`. */
+function destroys(call: Call, args: readonly string[]): string | null {
+  const texts = call.args.flatMap((a) => [...candidates(a), a.text.trim()]);
+  const aimed = texts.find((t) => PRECIOUS.test(t.replace(/^["']|["']$/g, '')) || HOME_CALL.test(t));
+  if (call.kind === 'command') {
+    if (/^(?:dd)$/.test(call.callee) && args.some((a) => /^of=/.test(a) && DISK.test(a.slice(3))))
+      return 'writes over a whole disk (dd)';
+    if (/^(?:mkfs(?:\.\w+)?|wipefs)$/.test(call.callee) && args.some((a) => DISK.test(a)))
+      return `formats or wipes a disk (${call.callee})`;
+    const recursive = args.some((a) => /^-\w*[rR]|^--recursive$|^-Recurse$/i.test(a));
+    if (aimed && ((call.callee === 'rm' && recursive) || (call.callee === 'remove-item' && recursive)))
+      return `deletes ${aimed} recursively`;
+    if (aimed && /^(?:shred|srm|wipe)$/.test(call.callee)) return `shreds ${aimed}`;
+    if (
+      call.callee === 'find' &&
+      aimed &&
+      args.indexOf(aimed) <= 1 &&
+      args.some((a) => a === '-delete' || a === 'shred' || a === 'rm')
+    )
+      return `deletes every file under ${aimed}`;
+    return null;
+  }
+  if (aimed && RECURSIVE_DELETE.test(call.callee)) return `deletes ${aimed} recursively`;
+  return null;
+}
+
+/** Hooks that receive every key the user presses, in any program. */
+const KEY_HOOK =
+  /^(?:(?:pynput\.)?keyboard\.(?:Listener|on_press|on_release|hook|record)|pyHook\.HookManager|pyWinhook\.HookManager|(?:win32api\.|ctypes\.windll\.user32\.|user32\.)?(?:GetAsyncKeyState|SetWindowsHookExA?W?)|Quartz\.CGEventTapCreate|CGEventTapCreate|(?:iohook|uIOhook)\.(?:on|start))$/;
+const KEY_COMMAND = /^(?:logkeys|showkey)$/;
+const CLIPBOARD_READ =
+  /(?:^|\.)(?:paste|readText|read_text|GetClipboardData|get_clipboard)$|^(?:pbpaste|xclip|xsel|get-clipboard|wl-paste)$/;
+const CLIPBOARD_WRITE =
+  /(?:^|\.)(?:copy|writeText|write_text|SetClipboardData|set_clipboard)$|^(?:pbcopy|set-clipboard|wl-copy)$/;
+/** A cryptocurrency address written into code: what a clipper pastes in place of the user's. */
+const WALLET =
+  /["'`](?:bc1[02-9ac-hj-np-z]{25,60}|[13][1-9A-HJ-NP-Za-km-z]{25,34}|0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33}|4[0-9AB][1-9A-HJ-NP-Za-km-z]{93})["'`]/;
+
+/** A keyboard hook, or a script that reads and rewrites the clipboard with a wallet address of its own. */
+function captures(ctx: FileContext, call: Call, model: CodeModel): string | null {
+  if (KEY_HOOK.test(call.callee) || (call.kind === 'command' && KEY_COMMAND.test(call.callee)))
+    return `records every key the user presses (${call.callee})`;
+  if (call.kind === 'command' && call.callee === 'xinput' && call.args[0]?.str === 'test')
+    return 'records every key the user presses (xinput test)';
+  if (
+    CLIPBOARD_WRITE.test(call.callee) &&
+    /clip|pyperclip|navigator|pb|wl-/i.test(call.callee + call.text) &&
+    model.calls.some((c) => c !== call && CLIPBOARD_READ.test(c.callee)) &&
+    WALLET.test(ctx.text)
+  )
+    return 'reads the clipboard and replaces it with a wallet address written into the code';
+  return null;
+}
+
 function defenseEvasionHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = [];
   const purpose = `${ctx.skill.name}\n${ctx.skill.description}`.toLowerCase();
@@ -108,12 +208,18 @@ function defenseEvasionHits(ctx: FileContext, model: CodeModel): Hit[] {
     if (impair) hits.push(callHit(ctx, call, IMPAIR_DEFENSES_RULE.id, impair.confidence, impair.why));
     const mine = mines(call, args);
     if (mine) hits.push(callHit(ctx, call, CRYPTOMINER_RULE.id, 0.9, mine));
+    const door = backdoor(ctx, call, args);
+    if (door) hits.push(callHit(ctx, call, ACCESS_BACKDOOR_RULE.id, door.confidence, door.why));
+    const wipe = destroys(call, args);
+    if (wipe) hits.push(callHit(ctx, call, DATA_DESTRUCTION_RULE.id, 0.85, wipe));
+    const capture = captures(ctx, call, model);
+    if (capture) hits.push(callHit(ctx, call, INPUT_CAPTURE_RULE.id, 0.85, capture));
   }
   return hits;
 }
 
 export const defenseEvasionDetector = codeDetector(
   'code-defense-evasion',
-  [IMPAIR_DEFENSES_RULE, CRYPTOMINER_RULE],
+  [IMPAIR_DEFENSES_RULE, CRYPTOMINER_RULE, ACCESS_BACKDOOR_RULE, DATA_DESTRUCTION_RULE, INPUT_CAPTURE_RULE],
   defenseEvasionHits,
 );

@@ -24,13 +24,15 @@ export const codeDetectors: Detector[] = [
   exfiltrationDetector,
   filesystemDetector,
   privilegeDetector,
+  // Before supply-chain: persistent remote code is the same line's remote-code finding and more, and at equal
+  // confidence the engine keeps the finding found first.
+  scheduledPersistenceDetector,
   supplyChainDetector,
   obfuscationDetector,
   persistenceDetector,
   robustnessDetector,
   manifestDetector,
   remoteShellDetector,
-  scheduledPersistenceDetector,
   embeddedDetector,
   injectionDetector,
   secretsDetector,

@@ -6,8 +6,7 @@
 import { analyseCode } from '../code/analyse.js';
 import { callHit, clamp, contextConfidence, dedupe } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
-import { WRITE_CALL_RE } from '../code/names.js';
-import { candidates } from '../code/values.js';
+import { writeTargets } from '../code/writes.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
 import { codeLanguage } from '../treesitter.js';
@@ -18,6 +17,11 @@ export const SCHEDULED_PERSISTENCE_RULES = rulesDetectedBy('code-scheduled-persi
 const SCHEDULED = 'code.scheduled-persistence';
 const STARTUP = 'code.startup-file-append';
 const REMOTE = 'code.persistent-remote-code';
+/**
+ * Persistent remote code is at least as sure as the remote-code finding on the same line: it is that finding
+ * and more, so where both overlap (one finding per pattern and place) the engine keeps this one.
+ */
+const REMOTE_BASE = 0.9;
 
 const RC_FILE =
   /(^|[/\\])(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|config\.fish|Microsoft\.PowerShell_profile\.ps1)["']?$/i;
@@ -44,34 +48,6 @@ interface Scheduled {
 
 function words(c: Call): string[] {
   return c.args.map((a) => a.str ?? a.text);
-}
-
-/** Files a call writes, copies or links to. */
-function writeTargets(c: Call): string[] {
-  const out: string[] = [];
-  if (c.kind === 'command') {
-    if (c.redirectTo) out.push(c.redirectTo);
-    if (/^(tee|cp|mv|ln|install|add-content|set-content|out-file|copy-item|move-item)$/.test(c.callee)) {
-      const files = c.args.filter((a) => !(a.str ?? '-').startsWith('-'));
-      out.push(...(/^(cp|mv|ln|install)$/.test(c.callee) ? files.slice(-1) : files).flatMap(candidates));
-    }
-    return out;
-  }
-  const mode = c.args[1]?.str ?? c.named.get('mode')?.str ?? '';
-  if (
-    (/(^|\.)open$/.test(c.callee) && /[wa]/.test(mode)) ||
-    WRITE_CALL_RE.test(c.callee) ||
-    /(^|\.)(appendFile(Sync)?|copy(file)?|copy2|move)$/.test(c.callee)
-  ) {
-    const target =
-      c.receiver && /write_text|write_bytes/.test(c.callee)
-        ? c.receiver
-        : /copy|move/.test(c.callee)
-          ? c.args[1]
-          : c.args[0];
-    if (target) out.push(...candidates(target), target.text);
-  }
-  return out;
 }
 
 /** The command part of a cron line spelled as a command (`*\/5 * * * * curl … | sh` parsed as shell). */
@@ -138,11 +114,15 @@ function resolveVariable(text: string, word: string): string {
   return defs.length > 0 ? defs[defs.length - 1]![1]! : word;
 }
 
-/** Does the text, run as a shell command (or PowerShell line), download and run code? */
-async function fetchesAndRuns(ctx: FileContext, text: string): Promise<boolean> {
-  if (PS_FETCH_RUN.test(text)) return true;
+/**
+ * How surely the text, run as a shell command (or PowerShell line), downloads and runs code: the supply-chain
+ * rule's confidence for it, at least REMOTE_BASE; 0 when it does not.
+ */
+async function fetchesAndRuns(ctx: FileContext, text: string): Promise<number> {
+  if (PS_FETCH_RUN.test(text)) return REMOTE_BASE;
   const inner = await analyseCode('bash', text.slice(0, 4000));
-  return inner !== null && supplyChainHits(ctx, inner).some((h) => h.rule === 'code.remote-code');
+  const remote = inner ? supplyChainHits(ctx, inner).filter((h) => h.rule === 'code.remote-code') : [];
+  return remote.length === 0 ? 0 : Math.max(REMOTE_BASE, ...remote.map((h) => h.confidence));
 }
 
 /** Cron lines spelled as commands (decoded or embedded text whose first word is a schedule field). */
@@ -253,18 +233,19 @@ async function scheduledHits(ctx: FileContext, model: CodeModel): Promise<Hit[]>
     hits.push({
       ...h,
       rule: REMOTE,
-      confidence: Math.max(h.confidence, 0.9),
+      confidence: Math.max(h.confidence, REMOTE_BASE),
       rationale: `a crontab entry written here downloads and runs code every time it fires; ${h.rationale}`,
     });
   for (const p of cron) {
-    if (!(await fetchesAndRuns(ctx, p.text))) continue;
+    const sure = await fetchesAndRuns(ctx, p.text);
+    if (sure === 0) continue;
     remoteCron = true;
     hits.push(
       callHit(
         ctx,
         p.call,
         REMOTE,
-        0.9,
+        sure,
         `a cron entry written here downloads and runs code every time it fires`,
       ),
     );
@@ -274,8 +255,9 @@ async function scheduledHits(ctx: FileContext, model: CodeModel): Promise<Hit[]>
     const s = scheduledBy(c);
     if (!s) continue;
     const payload = s.payload === null ? null : resolveVariable(ctx.text, s.payload);
-    const remote = payload !== null && (await fetchesAndRuns(ctx, payload));
-    if (remote) hits.push(callHit(ctx, c, REMOTE, 0.9, `${s.what} whose action downloads and runs code`));
+    const sure = payload === null ? 0 : await fetchesAndRuns(ctx, payload);
+    const remote = sure > 0;
+    if (remote) hits.push(callHit(ctx, c, REMOTE, sure, `${s.what} whose action downloads and runs code`));
     const cronJob = /crontab|cron\./.test(s.what);
     const spelled = `${c.text} ${words(c).join(' ')} ${s.what}`;
     const worse = remote || (cronJob && remoteCron) || (cronJob && hidden) || /com\.apple\./i.test(spelled);
@@ -321,14 +303,15 @@ async function persistedFileHits(ctx: FileContext, model: CodeModel): Promise<Hi
       ? persistedCommands(doc.body).map((x) => ({ line: doc.line + x.offset, text: x.text }))
       : c.args.filter((a) => a.str && !a.str.startsWith('-')).map((a) => ({ line: c.line, text: a.str! }));
     for (const cmd of commands) {
-      if (!(await fetchesAndRuns(ctx, cmd.text))) continue;
+      const sure = await fetchesAndRuns(ctx, cmd.text);
+      if (sure === 0) continue;
       hits.push(
         hitAt(
           ctx,
           REMOTE,
           cmd.line,
           cmd.line,
-          0.9,
+          sure,
           `the job file ${target} runs a command that downloads and runs code`,
         ),
       );
@@ -392,8 +375,9 @@ async function writtenContentHits(ctx: FileContext, model: CodeModel): Promise<H
       continue;
     if (!opens.some((o) => w.line >= o.line && w.line <= o.line + 15)) continue;
     for (const a of w.args) {
-      if (!a.str || !(await fetchesAndRuns(ctx, a.str))) continue;
-      hits.push(callHit(ctx, w, REMOTE, 0.9, 'writes a start-up or job line that downloads and runs code'));
+      const sure = a.str ? await fetchesAndRuns(ctx, a.str) : 0;
+      if (sure === 0) continue;
+      hits.push(callHit(ctx, w, REMOTE, sure, 'writes a start-up or job line that downloads and runs code'));
       break;
     }
   }
@@ -408,8 +392,9 @@ async function startupHits(ctx: FileContext, model: CodeModel): Promise<Hit[]> {
       .filter((c) => c.line >= a.line && c.line <= a.endLine && /^(echo|printf|cat)$/.test(c.callee))
       .flatMap((c) => c.args.map((v) => v.str ?? ''))
       .filter((s) => s && !s.startsWith('-'));
-    let remote = false;
-    for (const s of echoed) if (!remote && (await fetchesAndRuns(ctx, s))) remote = true;
+    let sure = 0;
+    for (const s of echoed) if (sure === 0) sure = await fetchesAndRuns(ctx, s);
+    const remote = sure > 0;
     if (remote)
       hits.push(
         hitAt(
@@ -417,7 +402,7 @@ async function startupHits(ctx: FileContext, model: CodeModel): Promise<Hit[]> {
           REMOTE,
           a.line,
           a.endLine,
-          0.9,
+          sure,
           `the lines appended to ${a.file} download and run code in every new shell`,
         ),
       );

@@ -19,6 +19,7 @@ export const DYNAMIC_DNS_HOST = vocabulary('DYNAMIC_DNS_HOST');
 export const REQUEST_CATCHER = vocabulary('REQUEST_CATCHER');
 export const DROP_CHANNEL = vocabulary('DROP_CHANNEL');
 export const SECRET_FILE = vocabulary('SECRET_FILE');
+export const PUBLIC_KEY_LITERAL = vocabulary('PUBLIC_KEY_LITERAL');
 
 /** Free hosting and app platforms (rules/_data/free-hosting.yaml, with its provenance). */
 export const FREE_HOSTING_SUFFIXES: readonly string[] = ruleData(

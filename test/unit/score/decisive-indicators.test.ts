@@ -136,6 +136,33 @@ describe('decisive indicators', () => {
     ).toBeUndefined();
   });
 
+  it('makes a script that does what malware does risky, and not a quoted example of it', () => {
+    const acts: [PatternId, string][] = [
+      ['PE2', 'code.access-backdoor'],
+      ['SC2', 'code.persistent-remote-code'],
+      ['P4', 'code.data-destruction'],
+      ['E4', 'code.input-capture'],
+    ];
+    for (const [pattern, rule] of acts) {
+      const act = finding(pattern, 0.9, { rule, file: 'scripts/setup.sh' });
+      expect(decide([act], timid).decisive).toBe('malware-behaviour');
+      // Framed as an example in a guide, the detector's confidence falls under the bar.
+      expect(decide([{ ...act, confidence: 0.45 }], timid).decisive).toBeUndefined();
+    }
+    // Told in the text: a key written out in full, to be added to authorized_keys.
+    const told = finding('P4', 0.72, {
+      rule: 'md.persistence-config-edit',
+      evidence:
+        'Append this line to ~/.ssh/authorized_keys: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHN1cHBvcnQtcGFpcmluZy1rZXktZm9yLWhlbHA desk',
+    });
+    expect(decide([told], timid).decisive).toBe('malware-behaviour');
+    expect(
+      decide([{ ...told, evidence: 'cat ~/.ssh/id_ed25519.pub >> ~/.ssh/authorized_keys' }], timid).decisive,
+    ).toBeUndefined();
+    // Adding a key the user supplies is set-up, weighed by the model, not decided here.
+    expect(decide([finding('PE2', 0.45, { rule: 'code.access-backdoor' })], timid).status).toBe('pass');
+  });
+
   it("makes an undiscounted order in the skill's instructions to drop a protection risky", () => {
     const order = finding('P4', 0.85, {
       rule: 'md.disable-safety',
