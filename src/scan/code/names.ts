@@ -33,6 +33,12 @@ export const CREDENTIAL_PATH_RE = new RegExp(
     String.raw`\.password-store`,
     String.raw`wallet\.dat`,
     'Local State$',
+    // The browser's autofill and card store, and its history: private data a stealer takes with the cookies.
+    'Web Data$',
+    String.raw`(?:Default|Profile \d+)/History$`,
+    String.raw`places\.sqlite`,
+    String.raw`formhistory\.sqlite`,
+    String.raw`Safari/History\.db`,
     '/etc/shadow',
     // Cloud, registry and database credentials.
     String.raw`\.terraform\.d/credentials`,

@@ -115,6 +115,39 @@ export function storageCommandUse(call: Call): NetworkUse | null {
   return sendUse(call, 'storage', target, payload);
 }
 
+/** Where each publishing CLI puts the files it is given: a gist, a release, a snippet, a paste. */
+const PUBLISHERS: Readonly<Record<string, { verbs: RegExp; host: string }>> = {
+  gh: {
+    verbs:
+      /^(?:gist (?:create|edit)|release (?:create|upload)|issue (?:create|comment)|pr (?:create|comment))$/,
+    host: 'https://github.com',
+  },
+  glab: {
+    verbs: /^(?:snippet create|release (?:create|upload)|issue (?:create|note))$/,
+    host: 'https://gitlab.com',
+  },
+  pastebinit: { verbs: /^$/, host: 'https://paste.ubuntu.com' },
+  wgetpaste: { verbs: /^$/, host: 'https://dpaste.com' },
+};
+
+/**
+ * CLIs that publish local files: `gh gist create FILE…`, `gh release upload TAG FILE…`, `gh issue create
+ * --body-file F`, `glab snippet create FILE`, `pastebinit FILE`. Every operand (and standard input) is sent.
+ */
+export function publishCommandUse(call: Call): NetworkUse | null {
+  const publisher = PUBLISHERS[call.callee];
+  if (!publisher) return null;
+  const words = call.args.map((a) => a.str ?? '');
+  const verbWords = publisher.verbs.test('') ? 0 : 2;
+  if (!publisher.verbs.test(words.slice(0, verbWords).join(' '))) return null;
+  // Every word that is not a flag may be a file: a title or tag read as a path carries nothing, and a credential
+  // path after a flag (`--secret ~/.aws/credentials`, `--body-file ~/.netrc`) is read all the same.
+  const files = call.args.slice(verbWords).filter((a) => !(a.str ?? '').startsWith('-'));
+  const payload = files.reduce((t, f) => t.union(fileTaint(f, call.line)), call.stdin);
+  const target = { text: publisher.host, str: publisher.host, alts: [], taint: Taint.NONE };
+  return sendUse(call, 'storage', target, payload);
+}
+
 /**
  * A message handed to a client opened earlier: `smtp.send_message(msg)`, `transport.sendMail({...})`,
  * `ftp.storbinary(cmd, f)`. The destination is the host the client was opened with.

