@@ -39,6 +39,7 @@ const CREDENTIAL_FILE = new RegExp(SECRET_FILE, 'i');
 // `config.json` are not hosts.
 const BARE_HOST =
   /(?<![\w@./:-])((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:com|net|org|io|dev|ai|app|cloud|co|sh|so))(?=[/:\s'"`),;]|$)/gi;
+const EXECUTABLE_DOWNLOAD = /\.(?:exe|msi|dmg|pkg|scr|bat|cmd|command|app|jar)(?:[?#]|$)/i;
 const CODE_HOSTS = new Set(['raw.githubusercontent.com', 'github.com', 'gitlab.com', 'codeload.github.com']);
 // Words in skill names that say what kind of skill it is, not which tool it is about.
 const GENERIC = new Set(
@@ -81,6 +82,9 @@ export function isOwnInstaller(
 ): boolean {
   if (unvouched(url, host)) return false;
   if (KNOWN_INSTALLER.test(url)) return true;
+  // A program to download and run (`…/releases/download/v1/PriceAgent.exe`) is the campaign lure's template,
+  // and a repository named after the skill's topic is the first name a lure picks: no discount for it.
+  if (EXECUTABLE_DOWNLOAD.test(path)) return false;
   const h = host.toLowerCase();
   if (CODE_HOSTS.has(h)) {
     // github.com/<owner>/<repo>/…: the repository must be named after the tool.

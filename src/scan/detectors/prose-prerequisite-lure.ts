@@ -1,6 +1,7 @@
 import { followedFraming } from '../../core/markdown/framing.js';
 import type { ProseSpan } from '../../core/markdown.js';
 import { escapeRegExp } from '../../util/regexp.js';
+import { glossed } from '../engine/prose-gloss.js';
 import { normalise } from '../engine/prose-normalise.js';
 import { builtinRule } from '../engine/rule-pack.js';
 import type { Hit, ReadDocument } from '../rule.js';
@@ -283,6 +284,21 @@ function windowOf(spans: readonly ProseSpan[], index: number): ProseSpan[] {
   return out;
 }
 
+/** The program a direct link to an executable names: `…/releases/download/v1/PriceAgent.exe` → PriceAgent. */
+function programOf(pathPart: string): string | null {
+  const m =
+    /\/([\w.-]+?)(?:[-_.]v?\d[\w.-]*)?\.(?:exe|msi|dmg|pkg|scr|bat|cmd|command|app|jar)(?:[?#]|$)/i.exec(
+      pathPart,
+    );
+  const name = m?.[1] ?? null;
+  return name && squash(name).length >= 3 && !GENERIC_NAMES.test(name) ? name : null;
+}
+
+/** Text in another language read through the gloss (unchanged when it is English or not glossed). */
+function inEnglish(s: string): string {
+  return glossed(normalise(s, 0))?.norm.text ?? s;
+}
+
 const DEFANGED = /\bh(?:xx|XX)ps?(?::|\[:\])\/\/|\w(?:\[\.\]|\(\.\)|\{\.\}|\[dot\])\w/;
 
 /** SC2 hits for prerequisite lures in a markdown document. */
@@ -294,16 +310,20 @@ export function prerequisiteLureHits({ doc, text, starts, skill, path, agentRead
     const raw = text.slice(span.start, span.end);
     // Defanged links (hxxps://host[.]example) are read as the address they stand for.
     const defanged = DEFANGED.test(raw);
-    const norm = defanged ? normalise(raw, span.start) : null;
+    if (!defanged && !/https?:\/\//i.test(raw)) continue;
+    // Another language is read through the gloss, so its setup verbs meet the cues below.
+    const plain = defanged ? normalise(raw, span.start) : null;
+    const norm = glossed(plain ?? normalise(raw, span.start))?.norm ?? plain;
     const source = norm ? norm.text : raw;
     const link = source.search(/https?:\/\//i);
     if (link < 0) continue;
     const framing = agentRead ? followedFraming(span, source, link) : span.framing;
     const window = windowOf(spans, index);
-    const context = `${span.section}\n${window.map((s) => text.slice(s.start, s.end)).join('\n')}`;
+    const context = inEnglish(`${span.section}\n${window.map((s) => text.slice(s.start, s.end)).join('\n')}`);
     // A link on a line of its own points where the line before it says ("run the command from this page:").
+    // A markdown link's label may hold dots (`[PriceAgent.exe](…)`): the cue reads past it.
     const pointed =
-      POINTS_TO_LINK.test(source) ||
+      POINTS_TO_LINK.test(source.replace(/\[[^\]\n]{0,80}\]\(/g, (label) => label.replaceAll('.', ' '))) ||
       (LINK_ALONE.test(source) &&
         index > 0 &&
         LEADS_TO_LINK.test(text.slice(spans[index - 1]!.start, spans[index - 1]!.end)));
@@ -326,9 +346,14 @@ export function prerequisiteLureHits({ doc, text, starts, skill, path, agentRead
       if (defanged) indicators.push({ why: 'the link is defanged, as reports write addresses not to visit' });
       // A helper the skill never runs or names again. A link that names it is its vendor's own site,
       // unless the host already looks like throwaway infrastructure (`<helper>.vercel.app`).
-      const helper = helperName(context);
+      // A direct link to an executable names its program (`…/PriceAgent.exe`): the vendor's own site names it
+      // in its host, a release page anyone can open does not.
+      const named = helperName(context);
+      const program = named === null ? programOf(pathPart) : null;
+      const helper = named ?? program;
       const core = helper === null ? '' : squash(helper.replace(/[\s.-]*(?:cli|app|tool|utility)$/i, ''));
-      const namedByLink = core.length >= 3 && squash(url).includes(core) && indicators.length === 0;
+      const namedByLink =
+        core.length >= 3 && squash(program ? host : url).includes(core) && indicators.length === 0;
       if (helper && !namedByLink && !usedElsewhere(helper, elsewhere))
         indicators.push({ why: `the helper ${helper} is not used anywhere else in the skill` });
       if (indicators.length === 0) continue;

@@ -62,6 +62,17 @@ describe("a tool's own installer in a skill about that tool", () => {
     expect(isOwnInstaller('https://helm.evil.dev/x', 'helm.pages.dev', '/x', subjectWords(skill))).toBe(
       false,
     );
+    // A program to download and run, from a repository named after the topic: the lure's template.
+    const exe = '/helm-tools/helm/releases/download/v1/HelmAgent.exe';
+    expect(isOwnInstaller(`https://github.com${exe}`, 'github.com', exe, subjectWords(skill))).toBe(false);
+    expect(
+      isOwnInstaller(
+        'https://github.com/helm/helm/releases/x.sh',
+        'github.com',
+        '/helm/helm/releases/x.sh',
+        subjectWords(skill),
+      ),
+    ).toBe(true);
   });
 });
 
