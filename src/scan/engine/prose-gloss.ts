@@ -19,7 +19,7 @@ const schema = z.strictObject({
   languages: z.array(
     z.strictObject({
       name: z.string(),
-      script: z.enum(['latin', 'cyrillic', 'han', 'japanese']),
+      script: z.enum(['latin', 'cyrillic', 'han', 'japanese', 'hangul']),
       spaced: z.boolean(),
       marks: z.array(entry),
       particles: z.array(entry),
@@ -53,6 +53,7 @@ const SCRIPT_LETTERS: Record<string, RegExp> = {
   cyrillic: /[\u0400-\u04ff]/,
   han: /[\u3400-\u4dbf\u4e00-\u9fff]/,
   japanese: /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]/,
+  hangul: /[\uac00-\ud7af]/,
 };
 
 interface Language {
@@ -99,12 +100,12 @@ function loaded(): Language[] {
 }
 
 /**
- * Worth matching the glossary against: an accented Latin letter, a Cyrillic letter, kana or a Chinese
- * character, or a function word of one of its languages that English does not use. Most prose is English
+ * Worth matching the glossary against: an accented Latin letter, a Cyrillic letter, kana, a Chinese
+ * character or a Hangul syllable, or a function word of one of its languages that English does not use. Most prose is English
  * (typographic quotes, dashes and emoji included); this keeps the glossary's expressions off it.
  */
 const MAYBE_FOREIGN =
-  /[\u00c0-\u00ff\u0100-\u017f\u0400-\u04ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]|\b(?:el|los|las|del|al|lo|le|este|esta|y|con|para|por|sus|una|um|uma|com|seu|sua|ao|les|du|des|une|et|avec|pour|vos|votre|der|das|dem|den|und|mit|von|ohne|nicht|sin|sem|sans)\b/i;
+  /[\u00c0-\u00ff\u0100-\u017f\u0400-\u04ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]|\b(?:el|los|las|del|al|lo|le|este|esta|y|con|para|por|sus|una|um|uma|com|seu|sua|ao|les|du|des|une|et|avec|pour|vos|votre|der|das|dem|den|und|mit|von|ohne|nicht|sin|sem|sans)\b/i;
 
 interface Found {
   index: number;
