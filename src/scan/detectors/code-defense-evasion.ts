@@ -137,7 +137,7 @@ function backdoor(ctx: FileContext, call: Call, args: readonly string[]): Impair
 const HOME = String.raw`(?:~|\$\{?HOME\}?|/home/[\w.$-]+|/Users/[\w.$-]+|/root)`;
 /** The home folder, the user's data folders in it, or the system's root: what a wiper aims at. */
 const PRECIOUS = new RegExp(
-  String.raw`^(?:${HOME}/?(?:\*|\.\*)?|${HOME}/(?:Documents|Desktop|Pictures|Photos|Downloads|Music|Videos|Movies|Library|projects?|src|code|work|\.ssh|\.gnupg)/?\*?|/\*?|/(?:etc|usr|var|bin|sbin|boot|lib|lib64|opt|srv|home|Users)/?\*?)$`,
+  String.raw`^(?:${HOME}/?(?:\*|\.\*)?|${HOME}/(?:Documents|Desktop|Pictures|Photos|Music|Videos|Movies|Library|projects?|src|code|work|\.ssh|\.gnupg)/?\*?|/\*?|/(?:etc|usr|var|bin|sbin|boot|lib|lib64|opt|srv|home|Users)/?\*?)$`,
 );
 /** Code that names the home folder itself (`os.homedir()`, `Path.home()`, `expanduser("~")`). */
 const HOME_CALL =
@@ -145,14 +145,24 @@ const HOME_CALL =
 const DISK = /^\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|xvd[a-z]|vd[a-z]|disk\d|mmcblk\d)/;
 const RECURSIVE_DELETE = /^(?:rm|remove-item|shutil\.rmtree|fs\.rmSync|fs\.rm|fs\.promises\.rm|rimraf)$/;
 
-/** `rm -rf ~`, `shutil.rmtree(Path.home())`, `find ~ -delete`, `dd of=/dev/sda`, `mkfs /dev/sdb1`. */
-function destroys(call: Call, args: readonly string[]): string | null {
+/** A skill about disks (flashing an SD card, partitioning a drive) formats and writes them by design. */
+const DISK_PURPOSE =
+  /\b(?:disks?|drives?|partition\w*|format\w*|sd[ -]?cards?|usb|flash\w*|storage|raspberry|bootable|image)\b/;
+
+/**
+ * `rm -rf ~`, `shutil.rmtree(Path.home())`, `find ~ -delete`, `dd if=/dev/zero of=/dev/sda`, `mkfs /dev/sdb1`
+ * (the last in a skill that is not about disks: writing an image to an SD card is what a flashing skill does).
+ */
+function destroys(call: Call, args: readonly string[], purpose: string): string | null {
   const texts = call.args.flatMap((a) => [...candidates(a), a.text.trim()]);
   const aimed = texts.find((t) => PRECIOUS.test(t.replace(/^["']|["']$/g, '')) || HOME_CALL.test(t));
   if (call.kind === 'command') {
-    if (/^(?:dd)$/.test(call.callee) && args.some((a) => /^of=/.test(a) && DISK.test(a.slice(3))))
-      return 'writes over a whole disk (dd)';
-    if (/^(?:mkfs(?:\.\w+)?|wipefs)$/.test(call.callee) && args.some((a) => DISK.test(a)))
+    const toDisk = args.some((a) => /^of=/.test(a) && DISK.test(a.slice(3)));
+    if (call.callee === 'dd' && toDisk && args.some((a) => /^if=\/dev\/u?random$|^if=\/dev\/zero$/.test(a)))
+      return 'overwrites a whole disk with zeros or noise (dd)';
+    const disks = !DISK_PURPOSE.test(purpose);
+    if (disks && call.callee === 'dd' && toDisk) return 'writes over a whole disk (dd)';
+    if (disks && /^(?:mkfs(?:\.\w+)?|wipefs)$/.test(call.callee) && args.some((a) => DISK.test(a)))
       return `formats or wipes a disk (${call.callee})`;
     const recursive = args.some((a) => /^-\w*[rR]|^--recursive$|^-Recurse$/i.test(a));
     if (aimed && ((call.callee === 'rm' && recursive) || (call.callee === 'remove-item' && recursive)))
@@ -210,7 +220,7 @@ function defenseEvasionHits(ctx: FileContext, model: CodeModel): Hit[] {
     if (mine) hits.push(callHit(ctx, call, CRYPTOMINER_RULE.id, 0.9, mine));
     const door = backdoor(ctx, call, args);
     if (door) hits.push(callHit(ctx, call, ACCESS_BACKDOOR_RULE.id, door.confidence, door.why));
-    const wipe = destroys(call, args);
+    const wipe = destroys(call, args, purpose);
     if (wipe) hits.push(callHit(ctx, call, DATA_DESTRUCTION_RULE.id, 0.85, wipe));
     const capture = captures(ctx, call, model);
     if (capture) hits.push(callHit(ctx, call, INPUT_CAPTURE_RULE.id, 0.85, capture));
