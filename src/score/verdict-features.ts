@@ -137,6 +137,10 @@ const HIDDEN_NAME_RULE = 'code.hidden-name';
 const HIDDEN_RUNNER =
   /\bresolves to (?:[\w-]+\.)*(?:curl|wget|bash|sh|nc|ncat|python3?|powershell|iex|invoke-expression|eval|exec|system|popen|__import__)\b/i;
 
+/** How code-supply-chain names a download it sees run: `<file> is downloaded at line N and then …`. */
+const HIDDEN_DROP =
+  /^(?:\.[\w.-]+|kworker[\w/:-]*|kthreadd|ksoftirqd\w*|systemd-\w+|sshd|dbus-daemon|crond?|rsyslogd|udevd|launchd|svchost(?:\.exe)?|lsass(?:\.exe)?|csrss(?:\.exe)?|winlogon(?:\.exe)?|explorer\.exe) is downloaded at line \d+ and then made executable or run/;
+
 /** Rules whose finding is an act of malware other than theft (the decisive indicator `malware-behaviour`). */
 const MALWARE_BEHAVIOUR_RULES: ReadonlySet<string> = new Set([
   'code.access-backdoor',
@@ -271,6 +275,14 @@ export const DECISIVE_INDICATORS: readonly DecisiveDef[] = [
     label: 'code calls a downloader, shell or evaluator by a name it builds so the name never appears',
     floor: 'risky',
     selects: (f) => f.rule === HIDDEN_NAME_RULE && HIDDEN_RUNNER.test(f.rationale ?? ''),
+  },
+  {
+    // A program downloaded and run under a hidden name (`/tmp/.helper`) or a system process's name (`kworker`,
+    // `svchost.exe`): a dropper hiding what it starts. An installer names the tool it installs.
+    id: 'hidden-dropper',
+    label: 'code downloads a program and runs it under a hidden or a system process name',
+    floor: 'risky',
+    selects: (f) => f.rule === REMOTE_CODE_RULE && HIDDEN_DROP.test(f.rationale ?? ''),
   },
   {
     // What malware does besides stealing (scan/detectors/code-defense-evasion.ts, code-scheduled-persistence.ts):

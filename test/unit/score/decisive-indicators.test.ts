@@ -136,6 +136,20 @@ describe('decisive indicators', () => {
     ).toBeUndefined();
   });
 
+  it('makes a download run under a hidden or a system process name risky, not an installer', () => {
+    const drop = (file: string) =>
+      finding('SC2', 0.95, {
+        rule: 'code.remote-code',
+        file: 'scripts/run.py',
+        rationale: `${file} is downloaded at line 3 and then made executable or run; the skill runs this script`,
+      });
+    expect(decide([drop('.helper')], timid).decisive).toBe('hidden-dropper');
+    expect(decide([drop('kworker')], timid).decisive).toBe('hidden-dropper');
+    expect(decide([drop('svchost.exe')], timid).decisive).toBe('hidden-dropper');
+    expect(decide([drop('ripgrep')], timid).decisive).toBeUndefined();
+    expect(decide([{ ...drop('.helper'), confidence: 0.4 }], timid).decisive).toBeUndefined();
+  });
+
   it('makes a script that does what malware does risky, and not a quoted example of it', () => {
     const acts: [PatternId, string][] = [
       ['PE2', 'code.access-backdoor'],
