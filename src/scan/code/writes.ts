@@ -15,6 +15,11 @@ export function writeTargets(c: Call): string[] {
     }
     return out;
   }
+  // `Path(...).open("a")`: the path is the receiver and the mode the first argument.
+  if (/(^|\.)open$/.test(c.callee) && c.receiver?.str && /^[wax]b?\+?$/.test(c.args[0]?.str ?? '')) {
+    out.push(...candidates(c.receiver), c.receiver.text);
+    return out;
+  }
   const mode = c.args[1]?.str ?? c.named.get('mode')?.str ?? '';
   if (
     (/(^|\.)open$/.test(c.callee) && /[wa]/.test(mode)) ||

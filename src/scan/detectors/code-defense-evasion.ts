@@ -153,8 +153,11 @@ const DISK_PURPOSE =
  * `rm -rf ~`, `shutil.rmtree(Path.home())`, `find ~ -delete`, `dd if=/dev/zero of=/dev/sda`, `mkfs /dev/sdb1`
  * (the last in a skill that is not about disks: writing an image to an SD card is what a flashing skill does).
  */
-function destroys(call: Call, args: readonly string[], purpose: string): string | null {
-  const texts = call.args.flatMap((a) => [...candidates(a), a.text.trim()]);
+function destroys(call: Call, args: readonly string[], purpose: string, model: CodeModel): string | null {
+  const texts = [
+    ...call.args.flatMap((a) => [...candidates(a), a.text.trim()]),
+    ...joinedOnLine(call, model),
+  ];
   const aimed = texts.find((t) => PRECIOUS.test(t.replace(/^["']|["']$/g, '')) || HOME_CALL.test(t));
   if (call.kind === 'command') {
     const toDisk = args.some((a) => /^of=/.test(a) && DISK.test(a.slice(3)));
@@ -179,6 +182,22 @@ function destroys(call: Call, args: readonly string[], purpose: string): string 
   }
   if (aimed && RECURSIVE_DELETE.test(call.callee)) return `deletes ${aimed} recursively`;
   return null;
+}
+
+/**
+ * The paths a join on the call's line can make (`os.path.join(expanduser("~"), d)` with `d` from a loop over
+ * folder names): every head with every tail, a few at most.
+ */
+function joinedOnLine(call: Call, model: CodeModel): string[] {
+  const out: string[] = [];
+  for (const j of model.calls) {
+    if (j.line !== call.line || j === call || !/(?:^|\.)(?:join|joinpath)$/.test(j.callee)) continue;
+    const parts = j.callee.endsWith('joinpath') && j.receiver ? [j.receiver, ...j.args] : j.args;
+    const [head, ...rest] = parts.map((p) => candidates(p).slice(0, 8));
+    if (!head || rest.length !== 1) continue;
+    for (const h of head) for (const t of rest[0]!) out.push(`${h.replace(/\/$/, '')}/${t}`);
+  }
+  return out;
 }
 
 /** Hooks that receive every key the user presses, in any program. */
@@ -220,7 +239,7 @@ function defenseEvasionHits(ctx: FileContext, model: CodeModel): Hit[] {
     if (mine) hits.push(callHit(ctx, call, CRYPTOMINER_RULE.id, 0.9, mine));
     const door = backdoor(ctx, call, args);
     if (door) hits.push(callHit(ctx, call, ACCESS_BACKDOOR_RULE.id, door.confidence, door.why));
-    const wipe = destroys(call, args, purpose);
+    const wipe = destroys(call, args, purpose, model);
     if (wipe) hits.push(callHit(ctx, call, DATA_DESTRUCTION_RULE.id, 0.85, wipe));
     const capture = captures(ctx, call, model);
     if (capture) hits.push(callHit(ctx, call, INPUT_CAPTURE_RULE.id, 0.85, capture));
