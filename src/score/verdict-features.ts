@@ -141,6 +141,10 @@ const HIDDEN_RUNNER =
 const HIDDEN_DROP =
   /^(?:\.[\w.-]+|kworker[\w/:-]*|kthreadd|ksoftirqd\w*|systemd-\w+|sshd|dbus-daemon|crond?|rsyslogd|udevd|launchd|svchost(?:\.exe)?|lsass(?:\.exe)?|csrss(?:\.exe)?|winlogon(?:\.exe)?|explorer\.exe) is downloaded at line \d+ and then made executable or run/;
 
+const DOWNLOADED_RUN = /^[^;]+ is downloaded at line \d+ and then made executable or run/;
+/** A hidden folder in a shared temporary directory (`/tmp/.cache/helper`); `~/.local/bin` is where installers go. */
+const TEMP_HIDDEN_DIR = /(?:^|[\s"'=])(?:\/tmp|\/var\/tmp|\/dev\/shm)\/(?:[\w.-]+\/)*\.[\w.-]+\//;
+
 /** Rules whose finding is an act of malware other than theft (the decisive indicator `malware-behaviour`). */
 const MALWARE_BEHAVIOUR_RULES: ReadonlySet<string> = new Set([
   'code.access-backdoor',
@@ -282,7 +286,10 @@ export const DECISIVE_INDICATORS: readonly DecisiveDef[] = [
     id: 'hidden-dropper',
     label: 'code downloads a program and runs it under a hidden or a system process name',
     floor: 'risky',
-    selects: (f) => f.rule === REMOTE_CODE_RULE && HIDDEN_DROP.test(f.rationale ?? ''),
+    selects: (f) =>
+      f.rule === REMOTE_CODE_RULE &&
+      (HIDDEN_DROP.test(f.rationale ?? '') ||
+        (DOWNLOADED_RUN.test(f.rationale ?? '') && TEMP_HIDDEN_DIR.test(f.evidence ?? ''))),
   },
   {
     // What malware does besides stealing (scan/detectors/code-defense-evasion.ts, code-scheduled-persistence.ts):

