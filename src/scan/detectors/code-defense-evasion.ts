@@ -153,10 +153,10 @@ const DISK_PURPOSE =
  * `rm -rf ~`, `shutil.rmtree(Path.home())`, `find ~ -delete`, `dd if=/dev/zero of=/dev/sda`, `mkfs /dev/sdb1`
  * (the last in a skill that is not about disks: writing an image to an SD card is what a flashing skill does).
  */
-function destroys(call: Call, args: readonly string[], purpose: string, model: CodeModel): string | null {
+function destroys(call: Call, args: readonly string[], purpose: string, joins: JoinsByLine): string | null {
   const texts = [
     ...call.args.flatMap((a) => [...candidates(a), a.text.trim()]),
-    ...joinedOnLine(call, model),
+    ...joinedOnLine(call, joins),
   ];
   const aimed = texts.find((t) => PRECIOUS.test(t.replace(/^["']|["']$/g, '')) || HOME_CALL.test(t));
   if (call.kind === 'command') {
@@ -188,10 +188,20 @@ function destroys(call: Call, args: readonly string[], purpose: string, model: C
  * The paths a join on the call's line can make (`os.path.join(expanduser("~"), d)` with `d` from a loop over
  * folder names): every head with every tail, a few at most.
  */
-function joinedOnLine(call: Call, model: CodeModel): string[] {
+type JoinsByLine = ReadonlyMap<number, readonly Call[]>;
+
+/** Path joins by line, so each call finds those on its own line without walking the whole file. */
+function joinsByLine(model: CodeModel): JoinsByLine {
+  const out = new Map<number, Call[]>();
+  for (const c of model.calls)
+    if (/(?:^|\.)(?:join|joinpath)$/.test(c.callee)) out.set(c.line, [...(out.get(c.line) ?? []), c]);
+  return out;
+}
+
+function joinedOnLine(call: Call, joins: JoinsByLine): string[] {
   const out: string[] = [];
-  for (const j of model.calls) {
-    if (j.line !== call.line || j === call || !/(?:^|\.)(?:join|joinpath)$/.test(j.callee)) continue;
+  for (const j of joins.get(call.line) ?? []) {
+    if (j === call) continue;
     const parts = j.callee.endsWith('joinpath') && j.receiver ? [j.receiver, ...j.args] : j.args;
     const [head, ...rest] = parts.map((p) => candidates(p).slice(0, 8));
     if (!head || rest.length !== 1) continue;
@@ -231,6 +241,7 @@ function captures(ctx: FileContext, call: Call, model: CodeModel): string | null
 function defenseEvasionHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = [];
   const purpose = `${ctx.skill.name}\n${ctx.skill.description}`.toLowerCase();
+  const joins = joinsByLine(model);
   for (const call of model.calls) {
     const args = words(call);
     const impair = impairs(call, args, purpose);
@@ -239,7 +250,7 @@ function defenseEvasionHits(ctx: FileContext, model: CodeModel): Hit[] {
     if (mine) hits.push(callHit(ctx, call, CRYPTOMINER_RULE.id, 0.9, mine));
     const door = backdoor(ctx, call, args);
     if (door) hits.push(callHit(ctx, call, ACCESS_BACKDOOR_RULE.id, door.confidence, door.why));
-    const wipe = destroys(call, args, purpose, model);
+    const wipe = destroys(call, args, purpose, joins);
     if (wipe) hits.push(callHit(ctx, call, DATA_DESTRUCTION_RULE.id, 0.85, wipe));
     const capture = captures(ctx, call, model);
     if (capture) hits.push(callHit(ctx, call, INPUT_CAPTURE_RULE.id, 0.85, capture));
