@@ -147,7 +147,7 @@ const RECURSIVE_DELETE = /^(?:rm|remove-item|shutil\.rmtree|fs\.rmSync|fs\.rm|fs
 
 /** A skill about disks (flashing an SD card, partitioning a drive) formats and writes them by design. */
 const DISK_PURPOSE =
-  /\b(?:disks?|drives?|partition\w*|format\w*|sd[ -]?cards?|usb|flash\w*|storage|raspberry|bootable|image)\b/;
+  /\b(?:disks?|disk images?|(?:hard|thumb|usb) drives?|partition\w*|sd[ -]?cards?|usb|flash(?:es|ed|ing)?|raspberry|bootable)\b/;
 
 /**
  * `rm -rf ~`, `shutil.rmtree(Path.home())`, `find ~ -delete`, `dd if=/dev/zero of=/dev/sda`, `mkfs /dev/sdb1`
@@ -163,9 +163,9 @@ function destroys(call: Call, args: readonly string[], purpose: string, joins: J
     const toDisk = args.some((a) => /^of=/.test(a) && DISK.test(a.slice(3)));
     if (call.callee === 'dd' && toDisk && args.some((a) => /^if=\/dev\/u?random$|^if=\/dev\/zero$/.test(a)))
       return 'overwrites a whole disk with zeros or noise (dd)';
-    const disks = !DISK_PURPOSE.test(purpose);
-    if (disks && call.callee === 'dd' && toDisk) return 'writes over a whole disk (dd)';
-    if (disks && /^(?:mkfs(?:\.\w+)?|wipefs)$/.test(call.callee) && args.some((a) => DISK.test(a)))
+    const notAboutDisks = !DISK_PURPOSE.test(purpose);
+    if (notAboutDisks && call.callee === 'dd' && toDisk) return 'writes over a whole disk (dd)';
+    if (notAboutDisks && /^(?:mkfs(?:\.\w+)?|wipefs)$/.test(call.callee) && args.some((a) => DISK.test(a)))
       return `formats or wipes a disk (${call.callee})`;
     const recursive = args.some((a) => /^-\w*[rR]|^--recursive$|^-Recurse$/i.test(a));
     if (aimed && ((call.callee === 'rm' && recursive) || (call.callee === 'remove-item' && recursive)))
@@ -184,10 +184,6 @@ function destroys(call: Call, args: readonly string[], purpose: string, joins: J
   return null;
 }
 
-/**
- * The paths a join on the call's line can make (`os.path.join(expanduser("~"), d)` with `d` from a loop over
- * folder names): every head with every tail, a few at most.
- */
 type JoinsByLine = ReadonlyMap<number, readonly Call[]>;
 
 /** Path joins by line, so each call finds those on its own line without walking the whole file. */
@@ -198,6 +194,10 @@ function joinsByLine(model: CodeModel): JoinsByLine {
   return out;
 }
 
+/**
+ * The paths a join on the call's line can make (`os.path.join(expanduser("~"), d)` with `d` from a loop over
+ * folder names): every head with every tail, a few at most.
+ */
 function joinedOnLine(call: Call, joins: JoinsByLine): string[] {
   const out: string[] = [];
   for (const j of joins.get(call.line) ?? []) {
@@ -212,7 +212,7 @@ function joinedOnLine(call: Call, joins: JoinsByLine): string[] {
 
 /** Hooks that receive every key the user presses, in any program. */
 const KEY_HOOK =
-  /^(?:(?:pynput\.)?keyboard\.(?:Listener|on_press|on_release|hook|record)|pyHook\.HookManager|pyWinhook\.HookManager|(?:win32api\.|ctypes\.windll\.user32\.|user32\.)?(?:GetAsyncKeyState|SetWindowsHookExA?W?)|Quartz\.CGEventTapCreate|CGEventTapCreate|(?:iohook|uIOhook)\.(?:on|start))$/;
+  /^(?:(?:pynput\.)?keyboard\.(?:Listener|on_press|on_release|hook|record)|pyHook\.HookManager|pyWinhook\.HookManager|(?:win32api\.|ctypes\.windll\.user32\.|user32\.)?(?:GetAsyncKeyState|SetWindowsHookEx[AW]?)|Quartz\.CGEventTapCreate|CGEventTapCreate|(?:iohook|uIOhook)\.(?:on|start))$/;
 const KEY_COMMAND = /^(?:logkeys|showkey)$/;
 const CLIPBOARD_READ =
   /(?:^|\.)(?:paste|readText|read_text|GetClipboardData|get_clipboard)$|^(?:pbpaste|xclip|xsel|get-clipboard|wl-paste)$/;
