@@ -2,6 +2,7 @@ import { registeredLabel } from '../core/hosts.js';
 import type { Finding, Skill } from '../core/types.js';
 import { KNOWN_INDICATOR_RULE } from './detectors/known-indicators.js';
 import {
+  EXECUTABLE_FILE,
   FREE_HOSTING_SUFFIXES,
   freeHostOf,
   NO_REPUTATION_SOURCE,
@@ -39,7 +40,7 @@ const CREDENTIAL_FILE = new RegExp(SECRET_FILE, 'i');
 // `config.json` are not hosts.
 const BARE_HOST =
   /(?<![\w@./:-])((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:com|net|org|io|dev|ai|app|cloud|co|sh|so))(?=[/:\s'"`),;]|$)/gi;
-const EXECUTABLE_DOWNLOAD = /\.(?:exe|msi|dmg|pkg|scr|bat|cmd|command|app|jar)(?:[?#]|$)/i;
+const EXECUTABLE_DOWNLOAD = new RegExp(EXECUTABLE_FILE, 'i');
 const CODE_HOSTS = new Set(['raw.githubusercontent.com', 'github.com', 'gitlab.com', 'codeload.github.com']);
 // Words in skill names that say what kind of skill it is, not which tool it is about.
 const GENERIC = new Set(

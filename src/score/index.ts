@@ -12,6 +12,7 @@ export {
   carries,
   DECISIVE_INDICATORS,
   DNS_NAME_FLOW,
+  DOWNLOADED_RUN_FLOW,
   isSafetyFinding,
   UNNAMED_HOST_FLOW,
 } from './verdict-features.js';

@@ -137,11 +137,12 @@ const HIDDEN_NAME_RULE = 'code.hidden-name';
 const HIDDEN_RUNNER =
   /\bresolves to (?:[\w-]+\.)*(?:curl|wget|bash|sh|nc|ncat|python3?|powershell|iex|invoke-expression|eval|exec|system|popen|__import__)\b/i;
 
-/** How code-supply-chain names a download it sees run: `<file> is downloaded at line N and then …`. */
-const HIDDEN_DROP =
-  /^(?:\.[\w.-]+|kworker[\w/:-]*|kthreadd|ksoftirqd\w*|systemd-\w+|sshd|dbus-daemon|crond?|rsyslogd|udevd|launchd|svchost(?:\.exe)?|lsass(?:\.exe)?|csrss(?:\.exe)?|winlogon(?:\.exe)?|explorer\.exe) is downloaded at line \d+ and then made executable or run/;
-
-const DOWNLOADED_RUN = /^[^;]+ is downloaded at line \d+ and then made executable or run/;
+/** How the scan's supply-chain rule says a download is run: `<file> is downloaded at line N and then …`. */
+export const DOWNLOADED_RUN_FLOW = 'and then made executable or run';
+const DOWNLOADED_RUN = new RegExp(`^([^;]+?) is downloaded at line \\d+ ${DOWNLOADED_RUN_FLOW}`);
+/** A dot-name, or the name of a system process a dropper passes for. */
+const HIDDEN_PROGRAM =
+  /^(?:\.[\w.-]+|kworker[\w/:-]*|kthreadd|ksoftirqd\w*|systemd-\w+|sshd|dbus-daemon|crond?|rsyslogd|udevd|launchd|svchost(?:\.exe)?|lsass(?:\.exe)?|csrss(?:\.exe)?|winlogon(?:\.exe)?|explorer\.exe)$/;
 /** A hidden folder in a shared temporary directory (`/tmp/.cache/helper`); `~/.local/bin` is where installers go. */
 const TEMP_HIDDEN_DIR = /(?:^|[\s"'=])(?:\/tmp|\/var\/tmp|\/dev\/shm)\/(?:[\w.-]+\/)*\.[\w.-]+\//;
 
@@ -286,10 +287,12 @@ export const DECISIVE_INDICATORS: readonly DecisiveDef[] = [
     id: 'hidden-dropper',
     label: 'code downloads a program and runs it under a hidden or a system process name',
     floor: 'risky',
-    selects: (f) =>
-      f.rule === REMOTE_CODE_RULE &&
-      (HIDDEN_DROP.test(f.rationale ?? '') ||
-        (DOWNLOADED_RUN.test(f.rationale ?? '') && TEMP_HIDDEN_DIR.test(f.evidence ?? ''))),
+    selects: (f) => {
+      const program = f.rule === REMOTE_CODE_RULE ? DOWNLOADED_RUN.exec(f.rationale ?? '')?.[1] : undefined;
+      return (
+        program !== undefined && (HIDDEN_PROGRAM.test(program) || TEMP_HIDDEN_DIR.test(f.evidence ?? ''))
+      );
+    },
   },
   {
     // What malware does besides stealing (scan/detectors/code-defense-evasion.ts, code-scheduled-persistence.ts):

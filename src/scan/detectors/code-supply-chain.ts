@@ -1,5 +1,6 @@
 // Supply chain in code: SC2 remote code run (curl | sh, eval of fetched text, download-then-execute, import
 // from a URL), SC5 installs from unverifiable sources, SC1 package installs without versions.
+import { DOWNLOADED_RUN_FLOW } from '../../score/index.js';
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel, Value } from '../code/model.js';
 import { T } from '../code/model.js';
@@ -117,7 +118,7 @@ function remoteCodeHits(ctx: FileContext, model: CodeModel): Hit[] {
         runner,
         SC2,
         verified ? 0.5 : 0.85,
-        `${file} is downloaded at line ${use.call.line} and then made executable or run${verified ? ' (a checksum or signature check appears in the file)' : ''}`,
+        `${file} is downloaded at line ${use.call.line} ${DOWNLOADED_RUN_FLOW}${verified ? ' (a checksum or signature check appears in the file)' : ''}`,
         `Downloads ${file} and runs it.`,
         { line: use.call.line, endLine: runner.endLine },
       ),

@@ -7,6 +7,7 @@ import { builtinRule } from '../engine/rule-pack.js';
 import type { Hit, ReadDocument } from '../rule.js';
 import { lineAt, quote } from '../text.js';
 import {
+  EXECUTABLE_FILE,
   freeHostOf,
   PASTE_HOST,
   RAW_IP_URL,
@@ -284,12 +285,11 @@ function windowOf(spans: readonly ProseSpan[], index: number): ProseSpan[] {
   return out;
 }
 
+const PROGRAM_PATH = new RegExp(String.raw`\/([\w.-]+?)(?:[-_.]v?\d[\w.-]*)?${EXECUTABLE_FILE}`, 'i');
+
 /** The program a direct link to an executable names: `…/releases/download/v1/PriceAgent.exe` → PriceAgent. */
 function programOf(pathPart: string): string | null {
-  const m =
-    /\/([\w.-]+?)(?:[-_.]v?\d[\w.-]*)?\.(?:exe|msi|dmg|pkg|scr|bat|cmd|command|app|jar)(?:[?#]|$)/i.exec(
-      pathPart,
-    );
+  const m = PROGRAM_PATH.exec(pathPart);
   const name = m?.[1] ?? null;
   return name && squash(name).length >= 3 && !GENERIC_NAMES.test(name) ? name : null;
 }

@@ -20,6 +20,8 @@ export const REQUEST_CATCHER = vocabulary('REQUEST_CATCHER');
 export const DROP_CHANNEL = vocabulary('DROP_CHANNEL');
 export const SECRET_FILE = vocabulary('SECRET_FILE');
 export const PUBLIC_KEY_LITERAL = vocabulary('PUBLIC_KEY_LITERAL');
+/** A path or URL that ends in a program to run (an installer, an app bundle, a script for cmd), before any query. */
+export const EXECUTABLE_FILE = String.raw`\.(?:exe|msi|dmg|pkg|scr|bat|cmd|command|app|jar)(?:[?#]|$)`;
 
 /** Free hosting and app platforms (rules/_data/free-hosting.yaml, with its provenance). */
 export const FREE_HOSTING_SUFFIXES: readonly string[] = ruleData(
