@@ -49,12 +49,10 @@ export function registerWorker(program: Command): void {
       });
       // The same worker serves `serve --queue` audits too: the web service scales out with the batch workers.
       const serveWorker = startServeWorker(flags.queue, flags.concurrency, flags.lockSeconds * 1000, log);
-      await Promise.all([worker.ready, serveWorker.ready]);
-      log(
-        `worker ${process.pid} taking batch and service jobs from ${flags.queue} (${flags.concurrency} at once each)`,
-      );
+      // Signals are handled before the workers report ready: a job can start first, and a SIGTERM then must
+      // still finish it (a CI run caught the default action killing the process mid-job).
       finishBeforeInterrupt();
-      await new Promise<void>((done) => {
+      const stopped = new Promise<void>((done) => {
         let signals = 0;
         const stop = (signal: NodeJS.Signals) => {
           signals++;
@@ -69,6 +67,16 @@ export function registerWorker(program: Command): void {
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
       });
+      // A signal during start-up stops the workers before they report ready: do not wait for that.
+      await Promise.race([
+        Promise.all([worker.ready, serveWorker.ready]).then(() =>
+          log(
+            `worker ${process.pid} taking batch and service jobs from ${flags.queue} (${flags.concurrency} at once each)`,
+          ),
+        ),
+        stopped,
+      ]);
+      await stopped;
       process.exit(0);
     });
 }
