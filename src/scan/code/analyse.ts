@@ -15,7 +15,9 @@ import { extractShell } from './shell.js';
 const CACHE_SIZE = 32;
 const MAX_EMBED_DEPTH = 2;
 const MAX_EMBEDDED = 50;
-const cache = new Map<string, Promise<CodeModel | null>>();
+// Keyed by the text itself, then by language and program: a key made by joining them to the text would be a
+// new string of the text's length on every lookup, hashed and compared whole each time (15 detectors ask per file).
+const cache = new Map<string, Map<string, Promise<CodeModel | null>>>();
 
 /** Code-like decoded text: worth parsing as a script. */
 const CODE_HINT =
@@ -36,16 +38,21 @@ export function analyseCode(
 ): Promise<CodeModel | null> {
   const lang = codeLanguage(language);
   if (!lang) return Promise.resolve(null);
-  const key = `${lang}\u0000${[...program.modules].join(',')}\u0000${program.rows.join(',')}\u0000${text}`;
-  const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
+  const scope = `${lang}\u0000${[...program.modules].join(',')}\u0000${program.rows.join(',')}`;
+  let byScope = cache.get(text);
+  if (byScope) {
+    cache.delete(text);
+    cache.set(text, byScope);
+  } else {
+    byScope = new Map();
+    cache.set(text, byScope);
+    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   }
-  const pending = analyse(lang, text, 0, program).catch(() => null);
-  cache.set(key, pending);
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  let pending = byScope.get(scope);
+  if (!pending) {
+    pending = analyse(lang, text, 0, program).catch(() => null);
+    byScope.set(scope, pending);
+  }
   return pending;
 }
 

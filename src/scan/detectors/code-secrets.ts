@@ -34,6 +34,11 @@ const NOT_A_SERVER =
 /** `scheme://user:password@host`: credentials inside a connection URI. */
 const URI_CREDENTIAL =
   /\b((?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|oracle|clickhouse|cockroachdb|neo4j(?:\+s)?|bolt|nats|couchdb|influxdb|ftps?|sftp|smtps?|ldaps?|https?)(?:\+[a-z0-9]+)?):\/\/([^:@/\s"'`]*):([^@/\s"'`]+)@([^/\s"'`:?#,;)]+)/gi;
+/**
+ * What every URI_CREDENTIAL match holds, as an expression that starts with a literal: the engine finds "://"
+ * by a fast search where the full expression tries its scheme list at every word; most files hold no match.
+ */
+const URI_CREDENTIAL_CORE = /:\/\/[^:@/\s"'`]*:[^@/\s"'`]+@/;
 
 /** Token formats of common services (live keys only; test-mode and publishable keys are meant to be shared). */
 const TOKEN_FORMATS: readonly [RegExp, string][] = [
@@ -111,6 +116,7 @@ interface Found {
 
 function connectionUris(text: string): Found[] {
   const out: Found[] = [];
+  if (!URI_CREDENTIAL_CORE.test(text)) return out;
   for (const m of text.matchAll(URI_CREDENTIAL)) {
     const [, scheme, user, password, host] = m as unknown as [string, string, string, string, string];
     if (PLACEHOLDER.test(password) || DUMMY_PASSWORD.test(password) || password === user) continue;

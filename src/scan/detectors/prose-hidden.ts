@@ -261,6 +261,9 @@ function invisibleFinder(text: string, out: HiddenResult): void {
 }
 
 function tagFinder(text: string, out: HiddenResult, starts: readonly number[]): void {
+  // Every tag character (U+E0000-U+E007F) is written with the high surrogate U+DB40: a plain search for it
+  // keeps the astral expression off the text that has none.
+  if (!text.includes('\udb40')) return;
   // Runs of tag characters; a flag emoji (U+1F3F4 + lowercase tags + cancel tag) is not a message.
   for (const m of text.matchAll(/(\u{1F3F4})?([\u{e0000}-\u{e007f}]+)/gu)) {
     const decoded = decodeUnicodeTags(m[2]!);
@@ -528,7 +531,19 @@ function orderedRanges(ranges: readonly (readonly [number, number])[]): boolean 
   return true;
 }
 
+// Three finders read a document with its code masked; the document is cached per text, so one copy serves them.
+const masked = new WeakMap<MarkdownDoc, { text: string; out: string }>();
+
+/** `text` (which `doc` was parsed from) with its code spans and blocks blanked, lines kept. */
 function maskCode(text: string, doc: MarkdownDoc): string {
+  const known = masked.get(doc);
+  if (known?.text === text) return known.out;
+  const out = maskedText(text, doc);
+  masked.set(doc, { text, out });
+  return out;
+}
+
+function maskedText(text: string, doc: MarkdownDoc): string {
   if (doc.codeRanges.length === 0) return text;
   // Common case without splitting the whole document into an array of one-character strings.
   if (orderedRanges(doc.codeRanges)) {
