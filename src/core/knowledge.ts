@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import YAML from 'yaml';
 import type { z } from 'zod';
+import { parseYamlText, YamlSnapshot } from './yaml-snapshot.js';
 
 // The domain knowledge every stage shares (which folders belong to coding agents, package registries, vendor
 // API hosts, campaign indicators) is data in rules/_data/, each file with its provenance in its header. Scan,
@@ -13,6 +13,9 @@ import type { z } from 'zod';
 export const BUILTIN_RULES_DIR = fileURLToPath(new URL('../../rules/', import.meta.url));
 /** Data lists beside the rules, each with its provenance. */
 const DATA = '_data';
+/** Where the build puts the built-in rules parsed (dist/yaml-snapshot.json; absent when run from sources). */
+export const YAML_SNAPSHOT_FILE = fileURLToPath(new URL('../yaml-snapshot.json', import.meta.url));
+let snapshot: YamlSnapshot | undefined;
 
 /** A rule pack or data file that cannot be used: names the file and what is wrong with it. */
 export class RulePackError extends Error {
@@ -33,8 +36,11 @@ export function readYaml(file: string): unknown {
   } catch (error) {
     throw new RulePackError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
+  snapshot ??= YamlSnapshot.load(YAML_SNAPSHOT_FILE, BUILTIN_RULES_DIR);
+  const known = snapshot.valueOf(file, text);
+  if (known !== undefined) return known;
   try {
-    return YAML.parse(text, { maxAliasCount: 100 });
+    return parseYamlText(text);
   } catch (error) {
     throw new RulePackError(file, `is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
