@@ -38,7 +38,7 @@ function gitGlobalKey(c: Call): string | null {
 }
 
 /** The persistent file a call writes or appends to, if any. */
-function persistentTarget(c: Call): string | null {
+export function persistentTarget(c: Call): string | null {
   const paths: string[] = [];
   if (c.kind === 'command') {
     if (c.redirectTo) paths.push(c.redirectTo);

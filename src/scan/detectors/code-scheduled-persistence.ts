@@ -3,6 +3,8 @@
 // shell start-up files reached through a loop variable or a redirected `{ … }` group. When what is made
 // persistent downloads and runs code (checked by analysing it as a script with the supply-chain rule), the
 // script plants a remote-code runner that fires at every start or schedule: SC2 with high confidence.
+
+import { lineAt, lineStarts } from '../../util/lines.js';
 import { analyseCode } from '../code/analyse.js';
 import { callHit, clamp, contextConfidence, dedupe } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
@@ -10,6 +12,8 @@ import { writeTargets } from '../code/writes.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
 import { codeLanguage } from '../treesitter.js';
+import { exfiltrationHits } from './code-exfiltration.js';
+import { persistentTarget } from './code-persistence.js';
 import { supplyChainHits } from './code-supply-chain.js';
 
 export const SCHEDULED_PERSISTENCE_RULES = rulesDetectedBy('code-scheduled-persistence');
@@ -421,6 +425,80 @@ async function startupHits(ctx: FileContext, model: CodeModel): Promise<Hit[]> {
   return hits;
 }
 
+/**
+ * A command held as a value in configuration: a hook's or server's `"command": "…"`, `PROMPT_COMMAND='…'`, an
+ * alias. Group 2 is the command.
+ */
+const COMMAND_VALUE =
+  /(?:\b(?:command|cmd|commands|exec|script|hook|PROMPT_COMMAND|precmd)\b["']?\s*[:=]\s*|\balias\s+[\w.-]+=)(["'`])((?:(?!\1)[^\\\n]|\\.){4,400})\1/gi;
+
+/** What the persisted command does each time it runs, worst first; null when it neither fetches code nor sends. */
+async function persistedAction(
+  ctx: FileContext,
+  text: string,
+): Promise<{ rule: string; confidence: number; does: string } | null> {
+  const sure = await fetchesAndRuns(ctx, text);
+  if (sure > 0) return { rule: REMOTE, confidence: sure, does: 'downloads and runs code' };
+  const inner = await analyseCode('bash', text.slice(0, 4000));
+  const sends = inner
+    ? exfiltrationHits({ ...ctx, text: text.slice(0, 4000) }, inner).filter((h) =>
+        /^code\.(external-transmission|credential-access)$/.test(h.rule),
+      )
+    : [];
+  if (sends.length === 0) return null;
+  const worst = sends.reduce((a, b) => (b.confidence > a.confidence ? b : a));
+  return {
+    rule: worst.rule,
+    confidence: Math.max(worst.confidence, REMOTE_BASE),
+    does: `sends data out (${worst.rationale.split(';')[0]})`,
+  };
+}
+
+/**
+ * Configuration a script writes to a file that every later shell or agent session reads (a shell start-up file,
+ * an agent's settings with its hooks, its MCP server list): a command in it that downloads and runs code, or
+ * sends data out, does so in every session from then on. bash: the lines of the here-document the write takes;
+ * python/JS: the command values of a script that writes such a file (the settings object is built apart from
+ * the write).
+ */
+async function persistedConfigHits(ctx: FileContext, model: CodeModel): Promise<Hit[]> {
+  const writes = model.calls.flatMap((c) => {
+    const target = persistentTarget(c);
+    return target ? [{ call: c, target }] : [];
+  });
+  if (writes.length === 0) return [];
+  const found: { line: number; text: string; target: string }[] = [];
+  if (model.language === 'bash') {
+    for (const { call, target } of writes) {
+      const doc = heredocAt(ctx.text, call.line);
+      doc?.body.split('\n').forEach((text, i) => {
+        found.push({ line: doc.line + i, text, target });
+        for (const m of text.matchAll(COMMAND_VALUE)) found.push({ line: doc.line + i, text: m[2]!, target });
+      });
+    }
+  } else {
+    const starts = lineStarts(ctx.text);
+    for (const m of ctx.text.matchAll(COMMAND_VALUE))
+      found.push({ line: lineAt(starts, m.index), text: m[2]!, target: writes[0]!.target });
+  }
+  const hits: Hit[] = [];
+  for (const f of found) {
+    const action = await persistedAction(ctx, f.text);
+    if (!action) continue;
+    hits.push(
+      hitAt(
+        ctx,
+        action.rule,
+        f.line,
+        f.line,
+        action.confidence,
+        `a command the script writes to ${f.target} ${action.does}, in every later session`,
+      ),
+    );
+  }
+  return hits;
+}
+
 export const scheduledPersistenceDetector: Detector = {
   name: 'code-scheduled-persistence',
   rules: SCHEDULED_PERSISTENCE_RULES,
@@ -433,6 +511,7 @@ export const scheduledPersistenceDetector: Detector = {
       ...(await startupHits(ctx, model)),
       ...(await persistedFileHits(ctx, model)),
       ...(await writtenContentHits(ctx, model)),
+      ...(await persistedConfigHits(ctx, model)),
     ]);
   },
 };
