@@ -1,5 +1,6 @@
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
+import { isDeclared, networkUses } from '../code/network.js';
 import { candidates } from '../code/values.js';
 import { writeTargets } from '../code/writes.js';
 import { codeDetector } from '../engine/code-detector.js';
@@ -222,7 +223,36 @@ const CLIPBOARD_WRITE =
 const WALLET =
   /["'`](?:bc1[02-9ac-hj-np-z]{25,60}|[13][1-9A-HJ-NP-Za-km-z]{25,34}|0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33}|4[0-9AB][1-9A-HJ-NP-Za-km-z]{93})["'`]/;
 
-/** A keyboard hook, or a script that reads and rewrites the clipboard with a wallet address of its own. */
+/** Grabs of the whole screen (not a browser page's own screenshot, which shows only what the skill loaded). */
+const SCREEN_GRAB =
+  /^(?:(?:PIL\.)?ImageGrab\.grab|pyautogui\.screenshot|pyscreenshot\.grab|(?:mss\.)?(?:mss\(\)|sct)\.(?:grab|shot)|screenshot-desktop|screenshotDesktop|\w*\.CopyFromScreen)$/;
+const SCREEN_COMMAND = /^(?:screencapture|scrot|gnome-screenshot|grim|spectacle|xwd)$/;
+
+/** Whether the call grabs the screen. */
+function grabsScreen(call: Call): boolean {
+  if (call.kind === 'command')
+    return (
+      SCREEN_COMMAND.test(call.callee) ||
+      (call.callee === 'import' && call.args.some((a) => a.str === '-window'))
+    );
+  return SCREEN_GRAB.test(call.callee);
+}
+
+/**
+ * A host written into the script that it sends data to and the skill does not declare, if any. A host the
+ * script computes (the user's own Jira or Slack from a setting) is not one.
+ */
+function undeclaredReceiver(ctx: FileContext, model: CodeModel): string | null {
+  for (const use of networkUses(model.calls))
+    if (use.sends && use.host !== null && !use.dynamicHost && !isDeclared(use.host, ctx.declaredHosts))
+      return use.host;
+  return null;
+}
+
+/**
+ * A keyboard hook; a script that reads and rewrites the clipboard with a wallet address of its own; a grab of
+ * the whole screen in a script that sends data to a host the skill does not declare.
+ */
 function captures(ctx: FileContext, call: Call, model: CodeModel): string | null {
   if (KEY_HOOK.test(call.callee) || (call.kind === 'command' && KEY_COMMAND.test(call.callee)))
     return `records every key the user presses (${call.callee})`;
@@ -235,6 +265,10 @@ function captures(ctx: FileContext, call: Call, model: CodeModel): string | null
     WALLET.test(ctx.text)
   )
     return 'reads the clipboard and replaces it with a wallet address written into the code';
+  if (grabsScreen(call)) {
+    const to = undeclaredReceiver(ctx, model);
+    if (to) return `captures the whole screen (${call.callee}) in a script that sends data to ${to}`;
+  }
   return null;
 }
 
