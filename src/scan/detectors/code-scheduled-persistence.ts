@@ -432,6 +432,12 @@ async function startupHits(ctx: FileContext, model: CodeModel): Promise<Hit[]> {
 const COMMAND_VALUE =
   /(?:\b(?:command|cmd|commands|exec|script|hook|PROMPT_COMMAND|precmd)\b["']?\s*[:=]\s*|\balias\s+[\w.-]+=)(["'`])((?:(?!\1)[^\\\n]|\\.){4,400})\1/gi;
 
+/** A word without which a persisted command neither downloads nor sends (the analysis decides whether it does). */
+const NETWORK_WORD =
+  /\b(?:curl|wget|nc|ncat|socat|telnet|ssh|scp|rsync|ftp|sftp|dig|nslookup|host|iwr|irm|invoke-\w+|fetch|http|https|python3?|node|perl|ruby|php|bash|sh|zsh|base64)\b|\/dev\/(?:tcp|udp)\//i;
+/** Persisted commands analysed per file at most. */
+const MAX_PERSISTED_COMMANDS = 200;
+
 /** What the persisted command does each time it runs, worst first; null when it neither fetches code nor sends. */
 async function persistedAction(
   ctx: FileContext,
@@ -482,7 +488,9 @@ async function persistedConfigHits(ctx: FileContext, model: CodeModel): Promise<
       found.push({ line: lineAt(starts, m.index), text: m[2]!, target: writes[0]!.target });
   }
   const hits: Hit[] = [];
-  for (const f of found) {
+  // Each command is parsed on its own: only those that name a network tool, and a bounded number of them,
+  // so a here-document of a million lines costs what a short one does.
+  for (const f of found.filter((x) => NETWORK_WORD.test(x.text)).slice(0, MAX_PERSISTED_COMMANDS)) {
     const action = await persistedAction(ctx, f.text);
     if (!action) continue;
     hits.push(
