@@ -148,6 +148,25 @@ export function publishCommandUse(call: Call): NetworkUse | null {
   return sendUse(call, 'storage', target, payload);
 }
 
+/** `git@host:owner/repo.git`, git's scp-like address, as the URL it stands for. */
+const SCP_LIKE = /^([\w.-]+@)?([\w.-]+\.[a-z]{2,}):(?!\/\/)(.+)$/i;
+
+/**
+ * `git push <url> …`: the commits of the repository go to a remote named by its address in the script (a remote
+ * the user set up is named, `origin`, and is not this). What the repository holds is whatever the script put in it.
+ */
+export function gitPushUse(call: Call): NetworkUse | null {
+  if (call.kind !== 'command' || call.callee !== 'git') return null;
+  const words = call.args.map((a) => a.str ?? '').filter((w) => !w.startsWith('-'));
+  if (words[0] !== 'push') return null;
+  const remote = call.args.find((a) => a.str === words[1]);
+  const address = remote?.str ?? '';
+  const scp = SCP_LIKE.exec(address);
+  const url = scp ? `ssh://${scp[1] ?? ''}${scp[2]}/${scp[3]}` : address;
+  if (!remote || !/^(?:https?|ssh|git):\/\//i.test(url)) return null;
+  return sendUse(call, 'copy', { ...remote, str: url }, Taint.NONE);
+}
+
 /**
  * A message handed to a client opened earlier: `smtp.send_message(msg)`, `transport.sendMail({...})`,
  * `ftp.storbinary(cmd, f)`. The destination is the host the client was opened with.

