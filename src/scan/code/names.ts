@@ -42,7 +42,7 @@ export const CREDENTIAL_PATH_RE = new RegExp(
     '/etc/shadow',
     // Shell and REPL histories: tokens and passwords typed on command lines, which stealers sweep too.
     String.raw`(?:^|/)\.(?:bash|zsh|sh|python|node_repl|mysql|psql|rediscli)_history$`,
-    String.raw`fish/fish_history$`,
+    'fish/fish_history$',
     String.raw`PSReadLine/ConsoleHost_history\.txt$`,
     // Cloud, registry and database credentials.
     String.raw`\.terraform\.d/credentials`,

@@ -164,7 +164,7 @@ export function gitPushUse(call: Call): NetworkUse | null {
   const scp = SCP_LIKE.exec(address);
   const url = scp ? `ssh://${scp[1] ?? ''}${scp[2]}/${scp[3]}` : address;
   if (!remote || !/^(?:https?|ssh|git):\/\//i.test(url)) return null;
-  return sendUse(call, 'copy', { ...remote, str: url }, Taint.NONE);
+  return { ...sendUse(call, 'copy', { ...remote, str: url }, Taint.NONE), runtimeBody: true };
 }
 
 /**

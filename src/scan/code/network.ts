@@ -36,6 +36,8 @@ export interface NetworkUse {
   downloadTo: string | null;
   /** Body written after the request was opened (`req.write(x)`, `req.end(x)`). */
   written?: readonly Value[];
+  /** What is sent is made at run time whatever the call's words show (a pushed repository holds what the script put in it). */
+  runtimeBody?: true;
 }
 
 /** The host is one the skill documents (same site), or never leaves the machine. */

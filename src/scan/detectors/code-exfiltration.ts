@@ -838,8 +838,7 @@ function runtimePayload(use: NetworkUse, model?: CodeModel): boolean {
   if (use.payload.bits !== 0 || use.call.stdin.bits !== 0) return true;
   // A name built from data is the payload of a DNS lookup.
   if (use.kind === 'dns' && use.dynamicHost) return true;
-  // A pushed repository carries whatever the script put into it (network-channels.ts gitPushUse).
-  if (use.call.kind === 'command' && use.call.callee === 'git') return true;
+  if (use.runtimeBody) return true;
   if (use.call.kind === 'command') {
     const args = use.call.args;
     // A data flag whose value is a file (`@path`) or holds an expansion (`-d "k=$blob"`).

@@ -2,15 +2,15 @@
 // directories, LaunchAgents, systemd user units, XDG autostart, Windows Run keys and scheduled tasks) and
 // shell start-up files reached through a loop variable or a redirected `{ … }` group. When what is made
 // persistent downloads and runs code (checked by analysing it as a script with the supply-chain rule), the
-// script plants a remote-code runner that fires at every start or schedule: SC2 with high confidence.
-
-import { lineAt, lineStarts } from '../../util/lines.js';
+// script plants a remote-code runner that fires at every start or schedule: SC2 with high confidence. The
+// commands a script writes into files later sessions read (an agent's hooks, start-up lines) are read the same way.
 import { analyseCode } from '../code/analyse.js';
 import { callHit, clamp, contextConfidence, dedupe } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { writeTargets } from '../code/writes.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
+import { lineAt, lineStarts } from '../text.js';
 import { codeLanguage } from '../treesitter.js';
 import { exfiltrationHits } from './code-exfiltration.js';
 import { persistentTarget } from './code-persistence.js';
@@ -26,6 +26,8 @@ const REMOTE = 'code.persistent-remote-code';
  * and more, so where both overlap (one finding per pattern and place) the engine keeps this one.
  */
 const REMOTE_BASE = 0.9;
+/** How much of a job's or persisted command's text is analysed as a script. */
+const MAX_JOB_CHARS = 4000;
 
 const RC_FILE =
   /(^|[/\\])(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|config\.fish|Microsoft\.PowerShell_profile\.ps1)["']?$/i;
@@ -124,7 +126,7 @@ function resolveVariable(text: string, word: string): string {
  */
 async function fetchesAndRuns(ctx: FileContext, text: string): Promise<number> {
   if (PS_FETCH_RUN.test(text)) return REMOTE_BASE;
-  const inner = await analyseCode('bash', text.slice(0, 4000));
+  const inner = await analyseCode('bash', text.slice(0, MAX_JOB_CHARS));
   const remote = inner ? supplyChainHits(ctx, inner).filter((h) => h.rule === 'code.remote-code') : [];
   return remote.length === 0 ? 0 : Math.max(REMOTE_BASE, ...remote.map((h) => h.confidence));
 }
@@ -445,9 +447,11 @@ async function persistedAction(
 ): Promise<{ rule: string; confidence: number; does: string } | null> {
   const sure = await fetchesAndRuns(ctx, text);
   if (sure > 0) return { rule: REMOTE, confidence: sure, does: 'downloads and runs code' };
-  const inner = await analyseCode('bash', text.slice(0, 4000));
+  // The same head fetchesAndRuns analysed: its model comes from the analysis cache.
+  const head = text.slice(0, MAX_JOB_CHARS);
+  const inner = await analyseCode('bash', head);
   const sends = inner
-    ? exfiltrationHits({ ...ctx, text: text.slice(0, 4000) }, inner).filter((h) =>
+    ? exfiltrationHits({ ...ctx, text: head }, inner).filter((h) =>
         /^code\.(external-transmission|credential-access)$/.test(h.rule),
       )
     : [];
