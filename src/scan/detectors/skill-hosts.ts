@@ -1,6 +1,7 @@
 import type { Skill } from '../../core/types.js';
 import { escapeRegExp } from '../../util/regexp.js';
-import { freeHostOf } from './prose-vocabulary.js';
+import { isDeclared } from '../code/network.js';
+import { freeHostOf, VENDOR_INSTALLER } from './prose-vocabulary.js';
 
 // Whether a host a document names is the skill's own (its name, its homepage, a host it uses elsewhere) or
 // somewhere else: a lure's download host and an exfiltration step's destination are judged by the same test.
@@ -57,4 +58,52 @@ export function ownHost(url: string, host: string, skill: Skill, elsewhere: stri
     return [...ownLabels(host), segment].some((w) => w.length >= 4 && wordIn(w, elsewhere));
   }
   return false;
+}
+
+// Where code is hosted for anyone: the repository in the path, not the site, is what a skill would name.
+const CODE_HOSTS = new Set(['github.com', 'raw.githubusercontent.com', 'gitlab.com', 'codeload.github.com']);
+const docsCache = new WeakMap<Skill, string>();
+
+/** The skill's words to its reader: frontmatter, SKILL.md and its other documents, not its code. */
+function documentsText(skill: Skill): string {
+  const known = docsCache.get(skill);
+  if (known !== undefined) return known;
+  const docs = skill.files
+    .filter((f) => f.kind === 'doc' && f.text !== null && f.path !== 'SKILL.md')
+    .map((f) => f.text!);
+  const text = [skill.name, skill.folderName, skill.description, skill.body, ...docs].join('\n');
+  docsCache.set(skill, text);
+  return text;
+}
+
+/**
+ * Whether the skill's documents name the place a URL points to: the host, a distinctive label of it, or, on
+ * a code host, the repository's owner or name. A stage-two host written only into a script is one nobody
+ * reading the skill was told about; a host named in a script's other lines does not count.
+ */
+export function hostNamedInDocuments(url: string, host: string, skill: Skill): boolean {
+  const docs = documentsText(skill);
+  const h = host.toLowerCase();
+  if (CODE_HOSTS.has(h)) {
+    const [owner, repo] = (/^https?:\/\/[^/]+\/([^?#]*)/i.exec(url)?.[1] ?? '').split('/');
+    return [owner, repo].some((w) => !!w && w.length >= 4 && !GENERIC_LABELS.test(w) && wordIn(w, docs));
+  }
+  return ownHost(url, h, skill, docs) || ownLabels(h).some((l) => wordIn(l, docs));
+}
+
+const KNOWN_INSTALLER = new RegExp(VENDOR_INSTALLER, 'i');
+// A name or an address, not a template's placeholder (`http://{value}`).
+const HOSTNAME = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$|^\d{1,3}(?:\.\d{1,3}){3}$/i;
+
+/**
+ * A host written into code that nobody reading the skill was told about: not one it declares, not one its
+ * documents name, not a well-known vendor's installer, not this machine.
+ */
+export function unnamedHost(url: string, host: string, skill: Skill, declared: ReadonlySet<string>): boolean {
+  return (
+    HOSTNAME.test(host) &&
+    !KNOWN_INSTALLER.test(url) &&
+    !isDeclared(host, declared) &&
+    !hostNamedInDocuments(url, host, skill)
+  );
 }

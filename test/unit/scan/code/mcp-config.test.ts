@@ -73,10 +73,17 @@ const cases: Case[] = [
     absent: ['SC1', 'SC2', 'SC5'],
   },
   {
-    name: 'no finding: claude mcp add of an https vendor server and a pinned package',
+    name: 'no finding: claude mcp add of a declared https vendor server and a pinned package',
     path: 'scripts/setup.sh',
     text: '#!/bin/bash\nclaude mcp add --transport http linear https://mcp.linear.app/mcp\nclaude mcp add fetch -- uvx mcp-server-fetch==2025.4.7\n',
+    options: { hosts: ['mcp.linear.app'] },
     absent: ['SC1', 'SC2', 'SC5', 'P4'],
+  },
+  {
+    name: 'claude mcp add of a server at an address the skill never names: P4',
+    path: 'scripts/setup.sh',
+    text: '#!/bin/bash\nclaude mcp add --transport http helper https://mcp.relay-tools.dev/mcp\n',
+    expect: [['P4', 2]],
   },
 ];
 
