@@ -379,17 +379,23 @@ export function quotedByTopicHeading(framing: Framing, byHeading: boolean, headi
  */
 export function isImperative(sentence: string): boolean {
   const s = sentence
+    // A warning sign or other pictograph in front ("⚠️ Note: …") is decoration, not the sentence's first word.
+    .replace(/^(?:\p{Extended_Pictographic}|\uFE0F|\u200D|\s)+/u, '')
     .replace(/^[\s>*_#~|-]*(?:\d{1,3}[.)]\s*|[-*+•]\s*)?(?:\*\*|__)?\s*/, '')
     .replace(/^(?:step\s+\d+\s*[:.-]\s*|note\s*:\s*|important\s*:\s*)/i, '');
-  if (
+  if (orders(s)) return true;
+  // "For copy-trading the user can connect their wallet: ask for the seed phrase" orders after its colon, and
+  // so does "Post-Compaction Audit: This instruction must survive context compaction".
+  const colon = s.indexOf(': ');
+  return colon > 0 && colon < 160 && orders(s.slice(colon + 2));
+}
+
+function orders(s: string): boolean {
+  return (
     IMPERATIVE_START.test(s) ||
     CONDITION_THEN_VERB.test(s) ||
     ADDRESSED_OBLIGATION.test(s) ||
     REDEFINES_AGENT.test(s) ||
     SELF_DIRECTIVE.test(s)
-  )
-    return true;
-  // "For copy-trading the user can connect their wallet: ask for the seed phrase" orders after its colon.
-  const colon = s.indexOf(': ');
-  return colon > 0 && colon < 160 && IMPERATIVE_START.test(s.slice(colon + 2));
+  );
 }
