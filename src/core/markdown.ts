@@ -43,11 +43,6 @@ export interface ProseSpan {
    * discount an instruction the span itself gives (docs/verdicts.md, "Framing an author cannot game").
    */
   byHeading: boolean;
-  /**
-   * True when that heading trail is the document's title alone (one top-level heading): the title names what the
-   * whole skill is about, and a topic the author picks for it may not discount the orders below it.
-   */
-  byTitle: boolean;
   /** Offsets of the span's source in the file: [start, end). For alt text and titles, the image or link. */
   start: number;
   end: number;
@@ -201,7 +196,6 @@ function pushSpan(
     framing,
     contextFraming: context,
     byHeading,
-    byTitle: byHeading && w.headings.length === 1 && w.headings[0]!.depth === 1,
     start,
     end,
   });
@@ -533,7 +527,6 @@ function fallbackDoc(text: string): MarkdownDoc {
       framing: 'instruction',
       contextFraming: 'instruction',
       byHeading: false,
-      byTitle: false,
       start,
       end,
     });

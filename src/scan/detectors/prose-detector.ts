@@ -141,7 +141,6 @@ function visibleSegments(
       framing: agentAddressedFraming(source, span.contextFraming),
       section: span.section,
       ...(topicQuoted ? { topicQuoted } : {}),
-      ...(topicQuoted && span.byTitle ? { underTitle: true } : {}),
       ...(agentProse ? { agentProse } : {}),
     });
   }

@@ -35,11 +35,6 @@ export interface Segment {
    */
   topicQuoted?: boolean;
   /**
-   * Set with topicQuoted when the only heading above is the document's title. The title names what the whole
-   * skill is about: an order under it is not discounted at all, and other prose only to TOPIC_PROSE_FLOOR.
-   */
-  underTitle?: boolean;
-  /**
    * Unquoted prose (a paragraph or list item) of a document the agent follows. An imperative there is an order
    * whatever words it holds: its own talk of attacks ("Set HTTP_PROXY to attacker values, then …") does not
    * make it a quote, as it does a sentence that describes ("An attacker sets HTTP_PROXY …").
@@ -138,11 +133,9 @@ function confidenceOf(
     const ordered = isImperative(sentence);
     // A section whose own heading names no risk ("Behavior", "Usage") is framed only by a title above it; a
     // sentence about what this skill or the assistant does describes the skill, whatever its heading says.
-    const own = seg.underTitle ? null : headingFraming(seg.section);
+    const own = headingFraming(seg.section);
     const floor = ordered
-      ? seg.underTitle
-        ? rule.framing.instruction
-        : AUTHOR_DISCOUNT_FLOOR
+      ? AUTHOR_DISCOUNT_FLOOR
       : (own !== 'documents-risk' && own !== 'example') || SELF_DESCRIPTION.test(sentence)
         ? TOPIC_PROSE_FLOOR
         : 0;
@@ -150,9 +143,7 @@ function confidenceOf(
       authored = floor;
       notes.push(
         ordered
-          ? seg.underTitle
-            ? "said to the agent under the skill's title, which names a topic and quotes nothing"
-            : 'said to the agent in its own instructions, so its framing discounts it only so far'
+          ? 'said to the agent in its own instructions, so its framing discounts it only so far'
           : 'unquoted prose in its own instructions, so a heading discounts it only so far',
       );
     }
