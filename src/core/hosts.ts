@@ -25,3 +25,23 @@ export function registrableDomain(host: string): string {
 export function registeredLabel(host: string): string {
   return getDomainWithoutSuffix(bareHost(host)) ?? '';
 }
+
+/** Hosts that never leave the machine. */
+export const LOCAL_HOST_RE =
+  /^(localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|::1|host\.docker\.internal)$/i;
+
+/**
+ * Whether a host is one the skill declares: on the same site as a host it names (api.acme.io declares
+ * cdn.acme.io; x.github.io does not declare y.github.io), or one that never leaves the machine. The one test of
+ * "a host the skill declares" for the scan and for detonation.
+ */
+export function isDeclared(host: string, declared: Iterable<string>): boolean {
+  const h = bareHost(host);
+  if (LOCAL_HOST_RE.test(h)) return true;
+  const site = registrableDomain(h);
+  for (const d of declared) {
+    const dl = bareHost(d);
+    if (dl === h || registrableDomain(dl) === site) return true;
+  }
+  return false;
+}

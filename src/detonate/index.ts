@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DetonationCoverage } from '../core/coverage-types.js';
+import { isDeclared } from '../core/hosts.js';
 import type { Finding, Skill, Verdict } from '../core/types.js';
 import { findCanaryHits, STANDARD_ENV_CANARIES } from '../sandbox/canaries.js';
 import type { EvidenceBundle } from '../sandbox/evidence.js';
@@ -12,7 +13,7 @@ import { laterClockEnv, laterEntry, libfaketime, readsClock } from './clock.js';
 import { detonationCoverage } from './coverage.js';
 import { apiAnswer, type DataShape, dataShape, stdinFor } from './data-shape.js';
 import { type EntryPoint, findEntryPoints, SANDBOX_PATH } from './entry-points.js';
-import { hostMatches, keyNamedFor } from './host-names.js';
+import { keyNamedFor } from './host-names.js';
 import {
   channelKey,
   type FileLines,
@@ -431,7 +432,7 @@ export async function detonateSkill(
       if (h.kind !== 'sink' || !h.location.startsWith('env:') || keysPerDestination.get(h.where)!.size !== 1)
         return false;
       const host = /^\S+ ([^\s:/]+)/.exec(h.where)?.[1] ?? '';
-      return hostMatches(host, hosts) || keyNamedFor(h.canary, host) || keyNamedForService(h.canary, host);
+      return isDeclared(host, hosts) || keyNamedFor(h.canary, host) || keyNamedForService(h.canary, host);
     };
     const ownKeys = proofs.filter(ownKeyUse);
     r.expectedCredentialUse.push(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AGENT_INSTRUCTION_SOURCE, AGENT_LOADED_PATH } from '../core/agents.js';
-import { bareHost } from '../core/hosts.js';
+import { bareHost, isDeclared } from '../core/hosts.js';
 import { ruleData } from '../core/knowledge.js';
 import type { EvidenceBundle, FsChange } from '../sandbox/evidence.js';
 import { SINKHOLE_ADDRESS } from '../sandbox/network-sink.js';
@@ -135,7 +135,7 @@ export function readSignals(
   const dests = destinations(evidence);
   const undeclared = dests.filter(
     (d) =>
-      !hostMatches(d.host, declaredHosts) &&
+      !isDeclared(d.host, declaredHosts) &&
       !namedServiceHost(d.host, namedServices) &&
       !hostMatches(d.host, REGISTRY_HOSTS) &&
       !toolUse.hosts.has(bareHost(d.host)),

@@ -226,7 +226,3 @@ export const INTERPRETERS = new Set([
 
 /** A host that is an IP literal (v4, or bracketed v6). */
 export const IP_HOST_RE = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:]+\])$/i;
-
-/** Hosts that never leave the machine. */
-export const LOCAL_HOST_RE =
-  /^(localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|::1|host\.docker\.internal)$/i;

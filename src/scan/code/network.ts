@@ -1,11 +1,11 @@
 // Network sinks in a CodeModel: for each call that talks to the network, where it goes (host), what data it
 // carries in which channel (payload, auth, URL, stdin), and whether it has a timeout.
 
-import { registrableDomain } from '../../core/hosts.js';
+import { LOCAL_HOST_RE } from '../../core/hosts.js';
 import { BARE_HOST_RE, hostOf, URL_RE } from './hosts.js';
 import type { Call, Value } from './model.js';
 import { T, Taint, UNKNOWN } from './model.js';
-import { DNS_CALL_RE, DNS_COMMANDS, IP_HOST_RE, LOCAL_HOST_RE, NETWORK_COMMANDS } from './names.js';
+import { DNS_CALL_RE, DNS_COMMANDS, IP_HOST_RE, NETWORK_COMMANDS } from './names.js';
 import {
   clientSendUse,
   gitPushUse,
@@ -38,17 +38,6 @@ export interface NetworkUse {
   written?: readonly Value[];
   /** What is sent is made at run time whatever the call's words show (a pushed repository holds what the script put in it). */
   runtimeBody?: true;
-}
-
-/** The host is one the skill documents (same site), or never leaves the machine. */
-export function isDeclared(host: string, declared: ReadonlySet<string>): boolean {
-  if (LOCAL_HOST_RE.test(host)) return true;
-  const s = registrableDomain(host);
-  for (const d of declared) {
-    const dl = d.toLowerCase();
-    if (dl === host || registrableDomain(dl) === s) return true;
-  }
-  return false;
 }
 
 export function isIpHost(host: string | null): boolean {

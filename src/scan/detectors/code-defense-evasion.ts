@@ -1,6 +1,7 @@
+import { isDeclared } from '../../core/hosts.js';
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
-import { isDeclared, networkUses } from '../code/network.js';
+import { networkUses } from '../code/network.js';
 import { candidates } from '../code/values.js';
 import { writeTargets } from '../code/writes.js';
 import { codeDetector } from '../engine/code-detector.js';

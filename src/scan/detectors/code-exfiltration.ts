@@ -1,14 +1,14 @@
 // Data leaving the machine: E1 transmission to undeclared hosts, and flows from secret sources (environment,
 // credential stores, other agents' context) into network sinks or staged files (E2, PE3, E4).
 
-import { registeredLabel } from '../../core/hosts.js';
+import { isDeclared, LOCAL_HOST_RE, registeredLabel } from '../../core/hosts.js';
 import { DNS_NAME_FLOW, UNNAMED_HOST_FLOW } from '../../score/index.js';
 import { escapeRegExp } from '../../util/regexp.js';
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
 import { T, type Taint } from '../code/model.js';
-import { LOCAL_HOST_RE, READ_CALL_RE, WALK_CALL_RE, WALK_COMMANDS, WRITE_CALL_RE } from '../code/names.js';
-import { carried, isDeclared, isPublicIpHost, type NetworkUse, networkUses } from '../code/network.js';
+import { READ_CALL_RE, WALK_CALL_RE, WALK_COMMANDS, WRITE_CALL_RE } from '../code/names.js';
+import { carried, isPublicIpHost, type NetworkUse, networkUses } from '../code/network.js';
 import {
   candidates,
   isAgentContextPath,

@@ -2,9 +2,10 @@
 // connection runs whatever the remote host sends; no download is needed, so the download-and-run rules miss
 // it. Each language has its own idiom; all are read from CodeModel calls (never from quoted strings alone,
 // so a scanner's pattern list or a cheat sheet's prose does not fire).
+
+import { isDeclared } from '../../core/hosts.js';
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
-import { isDeclared } from '../code/network.js';
 import { codeDetector } from '../engine/code-detector.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { FileContext, Hit } from '../rule.js';

@@ -1,6 +1,6 @@
+import { isDeclared } from '../../core/hosts.js';
 import type { Skill } from '../../core/types.js';
 import { escapeRegExp } from '../../util/regexp.js';
-import { isDeclared } from '../code/network.js';
 import { freeHostOf, VENDOR_INSTALLER } from './prose-vocabulary.js';
 
 // Whether a host a document names is the skill's own (its name, its homepage, a host it uses elsewhere) or

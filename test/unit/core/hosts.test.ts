@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { registeredLabel, registrableDomain } from '../../../src/core/hosts.js';
-import { isDeclared } from '../../../src/scan/code/network.js';
+import { isDeclared, registeredLabel, registrableDomain } from '../../../src/core/hosts.js';
 
 // One reading of host names for every stage, on the Public Suffix List instead of a guess at suffixes.
 
@@ -20,6 +19,21 @@ describe('registrableDomain (who controls a host)', () => {
     // The old guess took x.ai for a suffix like co.uk, and github.io for one site.
     expect(isDeclared('api.x.ai', new Set(['docs.x.ai']))).toBe(true);
     expect(isDeclared('evil.github.io', new Set(['docs-site.github.io']))).toBe(false);
+  });
+});
+
+describe('isDeclared (the one test of a host the skill declares, for scan and detonation)', () => {
+  it('takes a sibling host of a declared site, a port, a trailing dot and the machine itself', () => {
+    expect(isDeclared('uploads.acme.io:443', ['api.acme.io'])).toBe(true);
+    expect(isDeclared('API.acme.io.', ['api.acme.io'])).toBe(true);
+    expect(isDeclared('localhost', [])).toBe(true);
+    expect(isDeclared('127.0.0.1', [])).toBe(true);
+  });
+
+  it('does not take a look-alike site or a different address', () => {
+    expect(isDeclared('acme.io.evil.net', ['api.acme.io'])).toBe(false);
+    expect(isDeclared('acme-io.net', ['acme.io'])).toBe(false);
+    expect(isDeclared('203.0.113.7', ['203.0.113.8'])).toBe(false);
   });
 });
 

@@ -225,6 +225,29 @@ describe('readSignals: destinations', () => {
     expect(undeclared(['constructor', 'tostring', 'scanner'])).toEqual(hosts);
   });
 
+  it('takes a host on the same site as a declared one as declared, as the scan does, and no other site', () => {
+    const post = (host: string) => ({
+      kind: 'tcp',
+      host,
+      address: '192.0.2.1',
+      port: 443,
+      protocol: 'https',
+      method: 'POST',
+      path: '/v1/upload',
+      bytes: 300,
+      bodyBytes: 120,
+    });
+    const hosts = ['uploads.acme-notes.io', 'acme-notes.io.example.net', 'someone.github.io'];
+    const s = readSignals(
+      bundle(hosts.map(post)),
+      new Set(['api.acme-notes.io', 'docs.github.io']),
+      [],
+      false,
+      '.claude/skills/x',
+    );
+    expect(s.undeclared.map((d) => d.host)).toEqual(['acme-notes.io.example.net', 'someone.github.io']);
+  });
+
   it('counts as persistence what an agent loads from its folders, not an index a skill keeps there', () => {
     const change = (path: string) => ({ root: 'home', path, change: 'created', before: null, after: null });
     const paths = [
