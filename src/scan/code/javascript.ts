@@ -10,6 +10,7 @@ import {
   type Extraction,
   endLineOf,
   fedCommand,
+  identityBits,
   isDecodeCallee,
   isExecCallee,
   isNetworkCallee,
@@ -24,6 +25,7 @@ import {
   candidates,
   decodeLiteral,
   EMPTY_VALUE,
+  envNameBits,
   isSecretName,
   joinParts,
   pathTaint,
@@ -476,7 +478,7 @@ class JavaScriptExtractor extends ScriptExtractor {
         ...EMPTY_VALUE,
         text,
         str: key === 'HOME' || key === 'USERPROFILE' ? '~' : null,
-        taint: taintOfBits(isSecretName(key) ? T.ENV_SECRET : 0, line),
+        taint: taintOfBits(envNameBits([key]), line),
       };
     }
     if (/^process\.(argv|stdin)\b/.test(canon))
@@ -545,7 +547,7 @@ class JavaScriptExtractor extends ScriptExtractor {
           return {
             ...EMPTY_VALUE,
             text,
-            taint: taintOfBits(candidates(key).some(isSecretName) ? T.ENV_SECRET : 0, line),
+            taint: taintOfBits(envNameBits(candidates(key)), line),
           };
         }
         const obj = this.valueOf(objNode);
@@ -658,7 +660,10 @@ class JavaScriptExtractor extends ScriptExtractor {
     }
     if (READ_CALL_RE.test(callee) && !WRITE_CALL_RE.test(callee))
       return { text, str: null, alts: [], taint: passThrough.union(readTaint(first, line)) };
-    if (isNetworkCallee(callee)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.FETCHED, line) };
+    const identity = identityBits(callee, first.str);
+    if (identity && !isNetworkCallee(callee))
+      return { ...EMPTY_VALUE, text, taint: Taint.of(identity, line) };
+    if (isNetworkCallee(callee)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.FETCHED | identity, line) };
     const own = this.ownFunction(fnNode);
     const ret = own ? this.returned(own, text) : null;
     if (ret) return { text, str: ret.str, alts: ret.alts, taint: passThrough.union(ret.taint) };

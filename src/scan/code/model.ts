@@ -23,9 +23,11 @@ export const T = {
   INPUT: 256,
   /** A listing of the home or root directory. */
   LISTING: 512,
+  /** Who and where the machine is: the user's login name, the host name, the system, its public address. */
+  HOST_ID: 1024,
 } as const;
 
-export const TAINT_BITS = 10;
+export const TAINT_BITS = 11;
 
 /** Taint bits with the first line each bit came from (for flow evidence). */
 export class Taint {

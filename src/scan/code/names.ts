@@ -71,6 +71,19 @@ export const CREDENTIAL_PATH_RE = new RegExp(
 export const CREDENTIAL_PATH_VARS =
   /^(KUBECONFIG|AWS_SHARED_CREDENTIALS_FILE|AWS_CONFIG_FILE|GOOGLE_APPLICATION_CREDENTIALS|CLOUDSDK_CONFIG|DOCKER_CONFIG|AZURE_CONFIG_DIR|NETRC|GNUPGHOME|PGPASSFILE|VAULT_TOKEN_FILE)$/;
 
+// Who and where the machine is (T.HOST_ID): what a beacon reports home. Not the operating system's name or
+// version, which honest telemetry and bug reports carry.
+/** Commands that print the user's login name or the host's name. */
+export const IDENTITY_COMMANDS = /^(?:whoami|hostname|hostnamectl|logname|id)$/;
+/** Environment variables that hold the same. */
+export const IDENTITY_VARS = /^(?:USER|USERNAME|LOGNAME|HOSTNAME|HOST|COMPUTERNAME|USERDOMAIN)$/;
+/** Library calls that return the same, in Python and JavaScript. */
+export const IDENTITY_CALL_RE =
+  /^(?:getpass\.getuser|socket\.gethostname|socket\.getfqdn|platform\.node|platform\.uname|os\.uname|os\.getlogin|os\.userInfo|os\.hostname)$/;
+/** Services that answer with the caller's public address. */
+export const PUBLIC_IP_SERVICE =
+  /\b(?:ifconfig\.(?:me|co|io)|api\d*\.ipify\.org|ipinfo\.io|icanhazip\.com|checkip\.amazonaws\.com|ipecho\.net|myexternalip\.com|wtfismyip\.com|ident\.me|ipapi\.co|ip-api\.com)\b/i;
+
 /** A `.env` file under home or a parent directory (another project's secrets), not the working dir's own. */
 export const FOREIGN_DOTENV_RE = /(^~|^\/|\.\.\/)(?:.*\/)?\.env(\.[a-z]+)?$/i;
 

@@ -9,6 +9,7 @@ import {
   type Extraction,
   endLineOf,
   fedCommand,
+  identityBits,
   isDecodeCallee,
   isExecCallee,
   isNetworkCallee,
@@ -23,6 +24,7 @@ import {
   candidates,
   decodeLiteral,
   EMPTY_VALUE,
+  envNameBits,
   isSecretName,
   joinParts,
   pathTaint,
@@ -605,7 +607,10 @@ class PythonExtractor extends ScriptExtractor {
     // A Request object is not sent yet: it carries its URL and data to urlopen().
     if (/^urllib2?\.(request\.)?Request$/.test(callee))
       return { text, str: first.str, alts: [], taint: passThrough };
-    if (isNetworkCallee(callee)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.FETCHED, line) };
+    const identity = identityBits(callee, first.str);
+    if (identity && !isNetworkCallee(callee))
+      return { ...EMPTY_VALUE, text, taint: Taint.of(identity, line) };
+    if (isNetworkCallee(callee)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.FETCHED | identity, line) };
     // Bytes read from a socket are network-supplied, like a response body.
     if (SOCKET_READ_RE.test(callee)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.FETCHED, line) };
     if (isShellCallee(callee)) {
@@ -702,9 +707,8 @@ function stripBuiltins(name: string): string {
 
 function envValue(text: string, key: Value, line: number): Value {
   const names = candidates(key);
-  const secret = names.some(isSecretName);
   const home = names.some((n) => n === 'HOME' || n === 'USERPROFILE');
-  return { text, str: home ? '~' : null, alts: [], taint: taintOfBits(secret ? T.ENV_SECRET : 0, line) };
+  return { text, str: home ? '~' : null, alts: [], taint: taintOfBits(envNameBits(names), line) };
 }
 
 export function shellQuote(s: string): string {

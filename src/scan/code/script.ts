@@ -6,8 +6,10 @@ import { T, Taint, UNKNOWN } from './model.js';
 import {
   DECODE_CALL_RE,
   EXEC_CALL_RE,
+  IDENTITY_CALL_RE,
   NETWORK_CALL_RE,
   NETWORK_COMMANDS,
+  PUBLIC_IP_SERVICE,
   SHELL_CALL_RE,
   SOCKET_CALL_RE,
 } from './names.js';
@@ -81,6 +83,15 @@ export function fedCommand(call: Call, words: readonly Value[]): Call | null {
   };
 }
 
+/**
+ * What a call returns about who and where the machine is (T.HOST_ID): a library call for the user's or the host's
+ * name, or a request to a service that answers with the caller's public address (`url` is its first argument).
+ */
+export function identityBits(callee: string, url: string | null): number {
+  if (IDENTITY_CALL_RE.test(callee)) return T.HOST_ID;
+  return url !== null && isNetworkCallee(callee) && PUBLIC_IP_SERVICE.test(url) ? T.HOST_ID : 0;
+}
+
 export function isDecodeCallee(callee: string): boolean {
   return DECODE_CALL_RE.test(callee);
 }
@@ -95,6 +106,8 @@ export function shellOutputTaint(command: string, line: number): Taint {
   )
     bits |= T.ENV_ALL;
   if (/\b(curl|wget)\b/.test(command)) bits |= T.FETCHED;
+  if (/^\s*(?:whoami|hostname|logname|id\s+-un)\b/.test(command) || PUBLIC_IP_SERVICE.test(command))
+    bits |= T.HOST_ID;
   if (/\bsecurity\s+find-(generic|internet)-password\b/.test(command)) bits |= T.CRED_DATA;
   return bits ? Taint.of(bits, line) : Taint.NONE;
 }

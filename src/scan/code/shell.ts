@@ -3,10 +3,11 @@
 import type { Node, Tree } from '../treesitter.js';
 import type { Call, SwallowFact, Value } from './model.js';
 import { T, Taint } from './model.js';
-import { CREDENTIAL_PATH_VARS, NETWORK_COMMANDS } from './names.js';
+import { CREDENTIAL_PATH_VARS, IDENTITY_COMMANDS, NETWORK_COMMANDS, PUBLIC_IP_SERVICE } from './names.js';
 import { type Extraction, endLineOf, lineOf, ScriptExtractor, taintOfBits } from './script.js';
 import {
   EMPTY_VALUE,
+  envNameBits,
   isSecretName,
   joinParts,
   pathTaint,
@@ -423,7 +424,10 @@ class ShellExtractor extends ScriptExtractor {
         t = t.union(Taint.of(T.ENV_SECRET, line));
     }
     if (name === 'curl' || name === 'wget' || name === 'invoke-webrequest')
-      t = t.union(Taint.of(T.FETCHED, line));
+      t = t.union(
+        Taint.of(T.FETCHED | (args.some((a) => PUBLIC_IP_SERVICE.test(a.str ?? '')) ? T.HOST_ID : 0), line),
+      );
+    if (IDENTITY_COMMANDS.test(name)) t = t.union(Taint.of(T.HOST_ID, line));
     if (
       (name === 'base64' && /(^|\s)(-d|--decode|-D)\b/.test(flags)) ||
       (name === 'xxd' && /-r/.test(flags)) ||
@@ -507,8 +511,7 @@ class ShellExtractor extends ScriptExtractor {
       const v = this.variableValue(name, text);
       return fallback ? { ...v, taint: v.taint.union(fallback.taint) } : v;
     }
-    const bits =
-      (isSecretName(name) ? T.ENV_SECRET : 0) | (CREDENTIAL_PATH_VARS.test(name) ? T.CRED_PATH : 0);
+    const bits = envNameBits([name]) | (CREDENTIAL_PATH_VARS.test(name) ? T.CRED_PATH : 0);
     const own = taintOfBits(bits, line);
     // `${VAR:-default}` may be the default: it carries what that path names.
     if (fallback)

@@ -2,7 +2,13 @@
 // constant string carries by what it names (a credential store, another agent's memory).
 
 import { T, Taint, UNKNOWN, type Value } from './model.js';
-import { AGENT_CONTEXT_RE, CREDENTIAL_PATH_RE, FOREIGN_DOTENV_RE, SECRET_NAME_RE } from './names.js';
+import {
+  AGENT_CONTEXT_RE,
+  CREDENTIAL_PATH_RE,
+  FOREIGN_DOTENV_RE,
+  IDENTITY_VARS,
+  SECRET_NAME_RE,
+} from './names.js';
 
 export const EMPTY_VALUE: Value = { text: '', str: null, alts: [], taint: Taint.NONE };
 
@@ -38,6 +44,13 @@ export function candidates(v: Value): string[] {
 
 export function isSecretName(name: string): boolean {
   return SECRET_NAME_RE.test(name) && !/^(KEYBOARD|KEYMAP|TOKENIZERS?_|AUTHOR)/i.test(name);
+}
+
+/** Taint of reading environment variables by these names: a secret, or who and where the machine is. */
+export function envNameBits(names: readonly string[]): number {
+  return (
+    (names.some(isSecretName) ? T.ENV_SECRET : 0) | (names.some((n) => IDENTITY_VARS.test(n)) ? T.HOST_ID : 0)
+  );
 }
 
 function looksLikePath(s: string): boolean {

@@ -21,6 +21,7 @@ import { rulesDetectedBy } from '../engine/rule-pack.js';
 import { vocabulary } from '../engine/rule-shared.js';
 import type { FileContext, Hit } from '../rule.js';
 import { bodyProse } from '../skill-context.js';
+import { documentsSay } from './skill-hosts.js';
 
 export const EXFILTRATION_RULES = rulesDetectedBy('code-exfiltration');
 
@@ -1067,6 +1068,43 @@ function forwardsPrivateInput(
   }
 }
 
+// The skill tells its reader that it reports home: then the machine's name in the report is no surprise.
+const REPORTS_HOME =
+  /\b(?:telemetry|analytics|usage (?:data|statistics|stats|reports?)|anonymous (?:usage|statistics|stats)|heartbeats?|check-?ins?|inventory|fleet|asset management|monitoring)\b/i;
+
+/**
+ * A request that carries who and where the machine is (the user's login name, the host's name, its public
+ * address: T.HOST_ID) is a beacon. To a host the skill does not declare, the transmission finding says so and
+ * weighs more; to one it declares, or one named after the skill, it is a finding of its own unless the skill's
+ * documents say it reports home (telemetry, monitoring, an inventory).
+ */
+function identityBeacons(ctx: FileContext, hits: Hit[], uses: readonly NetworkUse[]): void {
+  for (const use of uses) {
+    if (!use.host || LOCAL_HOST_RE.test(use.host)) continue;
+    const data = use.payload.union(use.call.stdin).union(use.urlTaint);
+    if (!data.has(T.HOST_ID)) continue;
+    const what = `who and where the machine is (line ${data.lineOf(T.HOST_ID)}: the user's or the host's name, or its public address)`;
+    const i = hits.findIndex((h) => h.rule === E1 && h.line === use.call.line);
+    if (i >= 0) {
+      const h = hits[i]!;
+      if (h.confidence < 0.8 && !declaredOnce(ctx, use.host))
+        hits[i] = { ...h, confidence: 0.8, rationale: `${h.rationale}; it carries ${what}` };
+      continue;
+    }
+    if (documentsSay(ctx.skill, REPORTS_HOME)) continue;
+    hits.push(
+      callHit(
+        ctx,
+        use.call,
+        E1,
+        0.55,
+        `sends ${what} to ${dest(use)}, which the skill's documents never say it reports`,
+        `Sends the machine's identity to ${dest(use)}.`,
+      ),
+    );
+  }
+}
+
 export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   const hits: Hit[] = reverseShellHits(ctx, model);
   const sources = new Set<string>();
@@ -1094,6 +1132,7 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   if (send) hits.push(...tokenSearchHits(ctx, model, send));
   if (send) carriesReadCredentials(ctx, hits, send);
   forwardsPrivateInput(ctx, model, hits, uses);
+  identityBeacons(ctx, hits, uses);
   hits.push(...listedSecretReads(ctx, model));
   hits.push(...dumpedContextReads(ctx, model));
   return oneFlowPerSource(hits.map((h) => pastAlias(ctx, h)));

@@ -76,6 +76,11 @@ function documentsText(skill: Skill): string {
   return text;
 }
 
+/** Whether the skill's words to its reader (not its code) say what `re` matches. */
+export function documentsSay(skill: Skill, re: RegExp): boolean {
+  return re.test(documentsText(skill));
+}
+
 /**
  * Whether the skill's documents name the place a URL points to: the host, a distinctive label of it, or, on
  * a code host, the repository's owner or name. A stage-two host written only into a script is one nobody

@@ -21,6 +21,7 @@ export const CARRIED_KINDS = {
   decoded: T.DECODED,
   input: T.INPUT,
   listing: T.LISTING,
+  'host-identity': T.HOST_ID,
 } as const;
 export type CarriedKind = keyof typeof CARRIED_KINDS;
 
