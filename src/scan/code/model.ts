@@ -23,7 +23,7 @@ export const T = {
   INPUT: 256,
   /** A listing of the home or root directory. */
   LISTING: 512,
-  /** Who and where the machine is: the user's login name, the host name, the system, its public address. */
+  /** Who and where the machine is: the user's login name, the host's name, its public address (not its system). */
   HOST_ID: 1024,
 } as const;
 
