@@ -191,18 +191,20 @@ describe('readSignals: destinations', () => {
     ]);
   });
 
+  /** An HTTPS POST with a body to `host`, as the sink records it. */
+  const httpsPost = (host: string) => ({
+    kind: 'tcp',
+    host,
+    address: '192.0.2.1',
+    port: 443,
+    protocol: 'https',
+    method: 'POST',
+    path: '/v1/upload',
+    bytes: 300,
+    bodyBytes: 120,
+  });
+
   it('takes the API hosts of a service the skill names as declared, and nothing anyone can publish under', () => {
-    const post = (host: string) => ({
-      kind: 'tcp',
-      host,
-      address: '192.0.2.1',
-      port: 443,
-      protocol: 'https',
-      method: 'POST',
-      path: '/v1/accounts:lookup',
-      bytes: 300,
-      bodyBytes: 120,
-    });
     const hosts = [
       'identitytoolkit.googleapis.com',
       'demo-db.firebaseio.com',
@@ -211,7 +213,7 @@ describe('readSignals: destinations', () => {
     ];
     const undeclared = (services: string[]) =>
       readSignals(
-        bundle(hosts.map(post)),
+        bundle(hosts.map(httpsPost)),
         new Set(),
         [],
         false,
@@ -226,20 +228,9 @@ describe('readSignals: destinations', () => {
   });
 
   it('takes a host on the same site as a declared one as declared, as the scan does, and no other site', () => {
-    const post = (host: string) => ({
-      kind: 'tcp',
-      host,
-      address: '192.0.2.1',
-      port: 443,
-      protocol: 'https',
-      method: 'POST',
-      path: '/v1/upload',
-      bytes: 300,
-      bodyBytes: 120,
-    });
     const hosts = ['uploads.acme-notes.io', 'acme-notes.io.example.net', 'someone.github.io'];
     const s = readSignals(
-      bundle(hosts.map(post)),
+      bundle(hosts.map(httpsPost)),
       new Set(['api.acme-notes.io', 'docs.github.io']),
       [],
       false,
