@@ -5,10 +5,11 @@ import {
   EXECUTABLE_FILE,
   FREE_HOSTING_SUFFIXES,
   freeHostOf,
+  KNOWN_INSTALLER,
   NO_REPUTATION_SOURCE,
   SECRET_FILE,
-  VENDOR_INSTALLER,
 } from './detectors/prose-vocabulary.js';
+import { CODE_HOSTS } from './detectors/skill-hosts.js';
 
 // Two things a skill does with its own vendor that read like attacks out of context, each kept as a finding
 // at a lower confidence:
@@ -33,7 +34,6 @@ export const OWN_INSTALLER_FACTOR = 0.55;
 export const OWN_SERVICE_FACTOR = 0.4;
 
 const URL_RE = /\bhttps?:\/\/([^\s/"'`)|;<>]+)(\/[^\s"'`)|;<>]*)?/gi;
-const KNOWN_INSTALLER = new RegExp(VENDOR_INSTALLER, 'i');
 const NO_REPUTATION = new RegExp(NO_REPUTATION_SOURCE, 'i');
 const CREDENTIAL_FILE = new RegExp(SECRET_FILE, 'i');
 // A host written without a scheme (`otlp.arize.com:443`), on common top-level domains only: `service.name` and
@@ -41,7 +41,6 @@ const CREDENTIAL_FILE = new RegExp(SECRET_FILE, 'i');
 const BARE_HOST =
   /(?<![\w@./:-])((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:com|net|org|io|dev|ai|app|cloud|co|sh|so))(?=[/:\s'"`),;]|$)/gi;
 const EXECUTABLE_DOWNLOAD = new RegExp(EXECUTABLE_FILE, 'i');
-const CODE_HOSTS = new Set(['raw.githubusercontent.com', 'github.com', 'gitlab.com', 'codeload.github.com']);
 // Words in skill names that say what kind of skill it is, not which tool it is about.
 const GENERIC = new Set(
   'skill skills tool tools helper helpers agent agents code data setup install installer manager client server guide test tests testing build builder deploy deployment scan scanner security review reviewer docs documentation expert best practices pro plus core kit with using and for the into from your automation workflow workflows integration template templates generator runner api sdk cli app apps web'.split(

@@ -3,13 +3,13 @@ import type { PatternId, SafetyStatus, Severity } from '../core/types.js';
 import {
   DROP_CHANNEL,
   DYNAMIC_DNS_HOST,
+  KNOWN_INSTALLER,
   NO_REPUTATION_SOURCE,
   PASTE_HOST,
   PUBLIC_KEY_LITERAL,
   RAW_IP_URL,
   REQUEST_CATCHER,
   SECRET_FILE,
-  VENDOR_INSTALLER,
 } from '../scan/detectors/prose-vocabulary.js';
 
 // The skill-level features the verdict model reads, computed from the findings alone (so `scan`, `audit`
@@ -39,7 +39,6 @@ export interface DecisionFinding {
 const NOT_SAFETY: ReadonlySet<string> = new Set(['R1', 'R2', 'R3', 'R4', 'R5', 'SC4']);
 
 const URL_IN_EVIDENCE = /\b(?:https?|hxxps?):\/\/[^\s"'`)|;<>]+/gi;
-const KNOWN_INSTALLER = new RegExp(VENDOR_INSTALLER, 'i');
 const NO_REPUTATION = new RegExp(NO_REPUTATION_SOURCE, 'i');
 
 /**

@@ -14,6 +14,8 @@ export const PASTE_HOST = vocabulary('PASTE_HOST');
 export const RAW_IP_URL = vocabulary('RAW_IP_URL');
 export const URL_SHORTENER = vocabulary('URL_SHORTENER');
 export const VENDOR_INSTALLER = vocabulary('VENDOR_INSTALLER');
+/** A well-known vendor's own installer URL anywhere in a text (VENDOR_INSTALLER, compiled once for every reader). */
+export const KNOWN_INSTALLER = new RegExp(VENDOR_INSTALLER, 'i');
 export const NO_REPUTATION_SOURCE = vocabulary('NO_REPUTATION_SOURCE');
 export const DYNAMIC_DNS_HOST = vocabulary('DYNAMIC_DNS_HOST');
 export const REQUEST_CATCHER = vocabulary('REQUEST_CATCHER');

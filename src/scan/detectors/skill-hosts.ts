@@ -1,7 +1,7 @@
 import { isDeclared } from '../../core/hosts.js';
 import type { Skill } from '../../core/types.js';
 import { escapeRegExp } from '../../util/regexp.js';
-import { freeHostOf, VENDOR_INSTALLER } from './prose-vocabulary.js';
+import { freeHostOf, KNOWN_INSTALLER } from './prose-vocabulary.js';
 
 // Whether a host a document names is the skill's own (its name, its homepage, a host it uses elsewhere) or
 // somewhere else: a lure's download host and an exfiltration step's destination are judged by the same test.
@@ -61,7 +61,12 @@ export function ownHost(url: string, host: string, skill: Skill, elsewhere: stri
 }
 
 // Where code is hosted for anyone: the repository in the path, not the site, is what a skill would name.
-const CODE_HOSTS = new Set(['github.com', 'raw.githubusercontent.com', 'gitlab.com', 'codeload.github.com']);
+export const CODE_HOSTS: ReadonlySet<string> = new Set([
+  'github.com',
+  'raw.githubusercontent.com',
+  'gitlab.com',
+  'codeload.github.com',
+]);
 const docsCache = new WeakMap<Skill, string>();
 
 /** The skill's words to its reader: frontmatter, SKILL.md and its other documents, not its code. */
@@ -96,7 +101,6 @@ export function hostNamedInDocuments(url: string, host: string, skill: Skill): b
   return ownHost(url, h, skill, docs) || ownLabels(h).some((l) => wordIn(l, docs));
 }
 
-const KNOWN_INSTALLER = new RegExp(VENDOR_INSTALLER, 'i');
 // A name or an address, not a template's placeholder (`http://{value}`).
 const HOSTNAME = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$|^\d{1,3}(?:\.\d{1,3}){3}$/i;
 
