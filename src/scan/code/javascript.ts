@@ -10,7 +10,6 @@ import {
   type Extraction,
   endLineOf,
   fedCommand,
-  identityBits,
   isDecodeCallee,
   isExecCallee,
   isNetworkCallee,
@@ -19,6 +18,7 @@ import {
   type ProgramScope,
   ScriptExtractor,
   shellOutputTaint,
+  sourceCallTaint,
   taintOfBits,
 } from './script.js';
 import {
@@ -660,10 +660,8 @@ class JavaScriptExtractor extends ScriptExtractor {
     }
     if (READ_CALL_RE.test(callee) && !WRITE_CALL_RE.test(callee))
       return { text, str: null, alts: [], taint: passThrough.union(readTaint(first, line)) };
-    const identity = identityBits(callee, first.str);
-    if (identity && !isNetworkCallee(callee))
-      return { ...EMPTY_VALUE, text, taint: Taint.of(identity, line) };
-    if (isNetworkCallee(callee)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.FETCHED | identity, line) };
+    const source = sourceCallTaint(callee, first.str, line);
+    if (source) return { ...EMPTY_VALUE, text, taint: source };
     const own = this.ownFunction(fnNode);
     const ret = own ? this.returned(own, text) : null;
     if (ret) return { text, str: ret.str, alts: ret.alts, taint: passThrough.union(ret.taint) };

@@ -9,7 +9,6 @@ import {
   type Extraction,
   endLineOf,
   fedCommand,
-  identityBits,
   isDecodeCallee,
   isExecCallee,
   isNetworkCallee,
@@ -18,6 +17,7 @@ import {
   type ProgramScope,
   ScriptExtractor,
   shellOutputTaint,
+  sourceCallTaint,
   taintOfBits,
 } from './script.js';
 import {
@@ -607,10 +607,8 @@ class PythonExtractor extends ScriptExtractor {
     // A Request object is not sent yet: it carries its URL and data to urlopen().
     if (/^urllib2?\.(request\.)?Request$/.test(callee))
       return { text, str: first.str, alts: [], taint: passThrough };
-    const identity = identityBits(callee, first.str);
-    if (identity && !isNetworkCallee(callee))
-      return { ...EMPTY_VALUE, text, taint: Taint.of(identity, line) };
-    if (isNetworkCallee(callee)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.FETCHED | identity, line) };
+    const source = sourceCallTaint(callee, first.str, line);
+    if (source) return { ...EMPTY_VALUE, text, taint: source };
     // Bytes read from a socket are network-supplied, like a response body.
     if (SOCKET_READ_RE.test(callee)) return { ...EMPTY_VALUE, text, taint: Taint.of(T.FETCHED, line) };
     if (isShellCallee(callee)) {

@@ -84,12 +84,14 @@ export function fedCommand(call: Call, words: readonly Value[]): Call | null {
 }
 
 /**
- * What a call returns about who and where the machine is (T.HOST_ID): a library call for the user's or the host's
- * name, or a request to a service that answers with the caller's public address (`url` is its first argument).
+ * What a call returns, judged by its name alone, or null for any other call: a library call for the user's or the
+ * host's name gives who and where the machine is (T.HOST_ID); a network call gives fetched content, and also the
+ * machine's public address when it asks a service that answers with it (`url` is its first argument).
  */
-export function identityBits(callee: string, url: string | null): number {
-  if (IDENTITY_CALL_RE.test(callee)) return T.HOST_ID;
-  return url !== null && isNetworkCallee(callee) && PUBLIC_IP_SERVICE.test(url) ? T.HOST_ID : 0;
+export function sourceCallTaint(callee: string, url: string | null, line: number): Taint | null {
+  if (IDENTITY_CALL_RE.test(callee)) return Taint.of(T.HOST_ID, line);
+  if (!isNetworkCallee(callee)) return null;
+  return Taint.of(T.FETCHED | (url !== null && PUBLIC_IP_SERVICE.test(url) ? T.HOST_ID : 0), line);
 }
 
 export function isDecodeCallee(callee: string): boolean {
