@@ -26,7 +26,6 @@ import {
   decodeLiteral,
   EMPTY_VALUE,
   envNameBits,
-  isSecretName,
   joinParts,
   pathTaint,
   readTaint,

@@ -25,7 +25,6 @@ import {
   decodeLiteral,
   EMPTY_VALUE,
   envNameBits,
-  isSecretName,
   joinParts,
   pathTaint,
   readTaint,
