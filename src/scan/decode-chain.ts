@@ -10,7 +10,7 @@ type Bytes = Buffer;
 interface Op {
   name: string;
   /** One operation of each kind per chain: one-liners decode one text encoding, XOR with one key. */
-  kind: 'text' | 'zlib' | 'xor' | 'rot13' | 'reverse';
+  kind: 'text' | 'zlib' | 'xor' | 'shift' | 'rot13' | 'reverse';
   apply(b: Bytes): Bytes | null;
 }
 
@@ -131,6 +131,25 @@ function xorOps(code: string): Op[] {
     .map(([name, key]) => ({ name: `XOR ${name}`, kind: 'xor' as const, apply: xorWith(key) }));
 }
 
+// A character code moved by a constant before it becomes a character (`chr(c - 7)`, `chr(ord(ch) + 3)`,
+// `String.fromCharCode(c - 7)`): a Caesar shift of the codes, as common in one-liners as a XOR.
+const SHIFT =
+  /\b(?:chr|fromCharCode)\s*\(\s*(?:ord\s*\(\s*)?[\w.]+(?:\[\w+\])?\s*\)?\s*([+-])\s*(\d{1,3})\s*\)/g;
+
+function shiftOps(code: string): Op[] {
+  const shifts = new Map<string, number>();
+  for (const m of code.matchAll(SHIFT)) {
+    const n = Number(m[2]);
+    // The code adds n to each stored code to get the character: decoding adds it too.
+    if (n > 0 && n < 256) shifts.set(`${m[1]}${n}`, m[1] === '+' ? n : 256 - n);
+  }
+  return [...shifts].slice(0, 6).map(([name, by]) => ({
+    name: `shift ${name}`,
+    kind: 'shift' as const,
+    apply: (b: Bytes) => Buffer.from(b.map((c) => (c + by) & 255)),
+  }));
+}
+
 // One expression per quote character: a constant in single quotes inside a `python3 -c "…"` is found too.
 // Quotes pair left to right, short literals included, so a key in quotes does not shift the pairing.
 const STRING_LITERALS = ["'", '"', '`'].map((q) => new RegExp(`${q}((?:[^${q}\\\\\\n]|\\\\.)*)${q}`, 'g'));
@@ -220,7 +239,11 @@ function readable(b: Bytes): boolean {
  */
 export function decodeChains(code: string): DecodedChain[] {
   if (code.length > MAX_SNIPPET) return [];
-  const ops = [...DECODERS.filter(([re]) => re.test(code)).map(([, op]) => op), ...xorOps(code)];
+  const ops = [
+    ...DECODERS.filter(([re]) => re.test(code)).map(([, op]) => op),
+    ...xorOps(code),
+    ...shiftOps(code),
+  ];
   if (ops.length === 0) return [];
   const out: DecodedChain[] = [];
   for (const c of constants(code)) {
