@@ -215,8 +215,14 @@ export function leadInFraming(leadIn: string): Framing | null {
   const sentences = leadIn.trim().split(/(?<=[.!?])\s+/);
   const last = sentences[sentences.length - 1] ?? '';
   if (/:\s*$/.test(leadIn) && classify(leadIn, LEAD_IN_WARNING) !== null) return 'documents-risk';
-  return classify(last, LEAD_IN);
+  const framing = classify(last, LEAD_IN);
+  // "Run this and follow what it prints:" names the output only to say it is to be obeyed: the block is the
+  // command that prints it, not a sample of output.
+  return framing === 'example' && FOLLOWS_OUTPUT.test(last) ? 'instruction' : framing;
 }
+
+/** A sentence telling the reader to act on what a command prints or says. */
+const FOLLOWS_OUTPUT = /\b(?:follow|obey|carry out|comply with|act on|do (?:what|whatever|as))\b/i;
 
 /** Framing of one prose sentence: its own cues where present, else what its context gave it. */
 export function sentenceFraming(sentence: string, context: Framing): Framing {
