@@ -25,6 +25,7 @@ import { BASH_TRACE_FILE, lineTraceSeedFiles, NODE_TRACE_FILE } from './line-tra
 import { retryForMissingFile } from './missing-files.js';
 import { NODE_STAND_IN_FILE, nodeStandInSeedFiles } from './module-stand-ins.js';
 import { NODE_TIMERS_FILE, nodeTimerSeedFiles } from './node-timers.js';
+import { printedInstructions } from './printed-instructions.js';
 import { projectSeedFiles } from './project.js';
 import { PY_SITE_DIR, pythonFallbackSeedFiles } from './python-fallbacks.js';
 import { namedServices, referencedHosts } from './referenced-hosts.js';
@@ -455,7 +456,10 @@ export async function detonateSkill(
   }));
   const verdicts = findings.map((f) => verdictFor(f, detonations, skipped, fileLines));
   const scripts = skill.files.filter((f) => f.kind === 'script').map((f) => f.path);
-  const extra = runtimeFindings(findings, detonations, scripts);
+  const extra = [
+    ...runtimeFindings(findings, detonations, scripts),
+    ...(await printedInstructions(skill, runs, findings, [layout.skillDir, rel])),
+  ];
   return {
     runs,
     verdicts: [...verdicts, ...extra.map((e) => e.verdict)],

@@ -281,10 +281,38 @@ async function scanCodeBlocks(
 const MIN_DECODED_DOCUMENT = 80;
 
 /**
+ * Hits in `text` read as a markdown document the agent follows, in place of ctx's file: by every detector that
+ * reads a markdown document whatever its name, and in its code blocks. Each hit is placed at `at` (the lines of
+ * the text that produced it) with `where` added to its reasons. The skill's frontmatter stays the real file's.
+ */
+async function scanAsDocument(
+  ctx: FileContext,
+  text: string,
+  at: { line: number; endLine: number; where: string },
+  detectors: readonly Detector[],
+  run: ScanRun,
+  out: Located[],
+): Promise<void> {
+  const file: SkillFile = { ...ctx.file, text, truncated: false };
+  const anyName: SkillFile = { ...file, path: 'decoded.md' };
+  const inner: FileContext = { ...ctx, file, text };
+  const hits: Located[] = [];
+  for (const d of detectors) {
+    if (!d.appliesTo(anyName)) continue;
+    for (const hit of await runDetector(d, inner, run)) hits.push({ hit, file: ctx.file.path });
+  }
+  await scanCodeBlocks(inner, detectors, run, hits);
+  for (const { hit } of hits) {
+    if (hit.rule === HIDDEN_RULES.encoded.id) continue;
+    const rationale = `${hit.rationale}; ${at.where}`;
+    out.push({ file: ctx.file.path, hit: { ...hit, line: at.line, endLine: at.endLine, rationale } });
+  }
+}
+
+/**
  * Instructions hidden in an encoding in a document the agent follows (a `python3 -c` that decodes a constant
- * and prints the "installation steps" the agent is told to follow) are read as the document they decode to:
- * by every detector that reads a markdown document whatever its name, and in its code blocks, each hit at the
- * line of the encoded text. The skill's frontmatter and coverage stay the real file's.
+ * and prints the "installation steps" the agent is told to follow) are read as the document they decode to,
+ * each hit at the line of the encoded text.
  */
 async function scanDecodedDocuments(
   ctx: FileContext,
@@ -296,24 +324,12 @@ async function scanDecodedDocuments(
   for (const found of decodedTexts(parseMarkdown(ctx.text), ctx.text, starts, true)) {
     if (found.decoded.length < MIN_DECODED_DOCUMENT) continue;
     const line = lineAt(starts, found.start);
-    const file: SkillFile = { ...ctx.file, text: found.decoded, truncated: false };
-    const anyName: SkillFile = { ...file, path: 'decoded.md' };
-    const inner: FileContext = { ...ctx, file, text: found.decoded };
-    const hits: Located[] = [];
-    for (const d of detectors) {
-      if (!d.appliesTo(anyName)) continue;
-      for (const hit of await runDetector(d, inner, run)) hits.push({ hit, file: ctx.file.path });
-    }
-    await scanCodeBlocks(inner, detectors, run, hits);
-    for (const { hit } of hits) {
-      if (hit.rule === HIDDEN_RULES.encoded.id) continue;
-      const rationale = `${hit.rationale}; in text decoded from ${found.encoding}`;
-      out.push({ file: ctx.file.path, hit: { ...hit, line, endLine: line, rationale } });
-    }
+    const where = `in text decoded from ${found.encoding}`;
+    await scanAsDocument(ctx, found.decoded, { line, endLine: line, where }, detectors, run, out);
   }
 }
 
-function toFinding(located: Located, rules: Map<string, Rule>): Finding | null {
+function toFinding(located: Located, rules: ReadonlyMap<string, Rule>): Finding | null {
   const { hit, file } = located;
   const rule = rules.get(hit.rule);
   if (!rule) return null;
@@ -376,19 +392,30 @@ function dedupe(findings: Finding[]): Finding[] {
 }
 
 /** The static scan of one skill: every detector over every text file, findings, suppressions, eq. 8 score. */
-export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promise<SkillScan> {
+/** The built-in detectors with the user's rule packs and indicator lists, and the run they share. */
+function startRun(options: ScanOptions): { detectors: Detector[]; run: ScanRun } {
   const detectors = [
     ...(options.detectors ?? ALL_DETECTORS),
     ...(options.ruleDirs ?? []).flatMap(userDetectors),
     ...(options.indicatorLists ?? []).map(userIndicators),
   ];
-  const rules = ruleIndex(detectors);
+  const budgetMs = options.budgetMs ?? SKILL_BUDGET_MS;
+  const run: ScanRun = {
+    notes: [],
+    rules: ruleIndex(detectors),
+    budgetMs,
+    deadline: performance.now() + budgetMs,
+    skipped: new Map(),
+  };
+  return { detectors, run };
+}
+
+export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promise<SkillScan> {
+  const { detectors, run } = startRun(options);
+  const { rules, notes, budgetMs } = run;
   const only = options.onlyRules ? new Set(options.onlyRules) : null;
   const hosts = declaredHosts(skill);
   const reachable = reachableScripts(skill);
-  const notes: string[] = [];
-  const budgetMs = options.budgetMs ?? SKILL_BUDGET_MS;
-  const run: ScanRun = { notes, rules, budgetMs, deadline: performance.now() + budgetMs, skipped: new Map() };
   const located: Located[] = [];
   const instructions = agentReadDocs(skill);
 
@@ -446,4 +473,42 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
     const { score, status, decision } = assessSafety(findings.filter((f) => !f.suppressed));
     return { findings, safetyScore: score, status, decision, notes };
   });
+}
+
+/** Text a command of the skill printed when it ran, and where in the skill that command is written. */
+export interface PrintedText {
+  text: string;
+  file: string;
+  line: number;
+  endLine: number;
+  /** How the reasons name the command: its run's id (`SKILL.md:12`, `scripts/setup.py`). */
+  command: string;
+}
+
+/**
+ * Findings in what a command SKILL.md tells the agent to run printed (detonation runs it): the agent reads that
+ * output and follows it, so it is read as a document of its instructions, each hit at the command's lines. A
+ * command that decodes its steps at run time (a shifted char-code list, a XOR, a chain no static decoder knows)
+ * hides them from every text scan but this one.
+ */
+export async function scanPrintedText(
+  skill: Skill,
+  printed: PrintedText,
+  options: ScanOptions = {},
+): Promise<Finding[]> {
+  const file = skill.files.find((f) => f.path === printed.file);
+  if (!file || !printed.text.trim()) return [];
+  const { detectors, run } = startRun(options);
+  const ctx: FileContext = {
+    skill,
+    // Output is read as prose (markdown) whatever wrote it: a script's output is no Python.
+    file: { ...file, kind: 'doc', language: 'markdown' },
+    text: printed.text,
+    reachable: true,
+    declaredHosts: declaredHosts(skill),
+  };
+  const located: Located[] = [];
+  const where = `in what ${printed.command} printed when it ran in the sandbox`;
+  await scanAsDocument(ctx, printed.text, { ...printed, where }, detectors, run, located);
+  return dedupe(located.map((l) => toFinding(l, run.rules)).filter((f): f is Finding => f !== null));
 }
