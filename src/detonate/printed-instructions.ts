@@ -1,26 +1,39 @@
-import { isImperative } from '../core/markdown/framing.js';
+import { followsOutput, isImperative } from '../core/markdown/framing.js';
 import type { Finding, Skill, Verdict } from '../core/types.js';
 import { reachableScripts, scanPrintedText } from '../scan/index.js';
 import type { EntryPoint } from './entry-points.js';
 
-// A command SKILL.md tells the agent (or the user) to run and follow prints what is followed next. When it builds
-// that text at run time (a shifted char-code list, a XOR with a key, a decode chain no static decoder knows), no
-// text scan sees it; the run does. Its output is read as instructions, and what the static scan of the skill
-// did not already find is reported as suspected at runtime: the output was seen, its reading is the text rules'.
+// A command SKILL.md tells the agent to run and follow ("run this and do what it says") prints what the agent
+// does next. When it builds that text at run time (a shifted char-code list, a XOR with a key it hashes, a decode
+// chain no static decoder knows), no text scan sees it; the run does. Its output is read as instructions, and
+// what the static scan of the skill did not already find is reported as suspected at runtime: the output was
+// seen, its reading is the text rules'. Output the skill does not tell anyone to follow is a tool's result (a
+// scanner quoting attacks, a linter's advice): not read.
 
-/** Commands whose output someone is told to follow: the agent's commands and the user's setup steps. */
-const FOLLOWED: ReadonlySet<EntryPoint['runAs']> = new Set(['instruction', 'user-setup']);
-
-/**
- * Whether the agent reads what the run printed: a command SKILL.md gives, or a plain run of a script its
- * instructions name (the command that names it may be written in prose, or framed so it is not run as such).
- */
-function followed(entry: EntryPoint, named: ReadonlySet<string>): boolean {
-  if (FOLLOWED.has(entry.runAs)) return true;
-  return entry.runAs === 'script' && entry.id === entry.origin.file && named.has(entry.origin.file);
-}
+/** Commands that SKILL.md gives: the agent's commands and the user's setup steps. */
+const COMMANDS: ReadonlySet<EntryPoint['runAs']> = new Set(['instruction', 'user-setup']);
 /** The agent reads the start of a long output; a run's capture is already cut at the sandbox's output limit. */
 const MAX_PRINTED = 64 * 1024;
+
+/** The lines of SKILL.md around a command, or around each mention of a script: where it is told what to do. */
+function contextOf(entry: EntryPoint, skillMd: readonly string[]): string {
+  if (entry.origin.file === 'SKILL.md')
+    return skillMd.slice(Math.max(0, entry.origin.line - 5), entry.origin.endLine + 3).join(' ');
+  const base = entry.origin.file.split('/').pop()!;
+  return skillMd
+    .flatMap((line, i) => (line.includes(base) ? skillMd.slice(Math.max(0, i - 4), i + 4) : []))
+    .join(' ');
+}
+
+/**
+ * Whether SKILL.md tells its reader to follow what the run printed: a command it gives, or the plain run of a
+ * script its instructions name, with "follow what it prints", "do what it says", "follow them" around it.
+ */
+function followed(entry: EntryPoint, named: ReadonlySet<string>, skillMd: readonly string[]): boolean {
+  const plainScript =
+    entry.runAs === 'script' && entry.id === entry.origin.file && named.has(entry.origin.file);
+  return (COMMANDS.has(entry.runAs) || plainScript) && followsOutput(contextOf(entry, skillMd));
+}
 
 interface PrintedRun {
   entry: EntryPoint;
@@ -57,8 +70,9 @@ export async function printedInstructions(
 ): Promise<{ finding: Finding; verdict: Verdict }[]> {
   const out: { finding: Finding; verdict: Verdict }[] = [];
   const named = reachableScripts(skill);
+  const skillMd = (skill.files.find((f) => f.path === 'SKILL.md')?.text ?? '').split('\n');
   for (const run of runs) {
-    if (!followed(run.entry, named)) continue;
+    if (!followed(run.entry, named, skillMd)) continue;
     // A path into the skill's own folder names its files, not an agent's configuration folder to be changed.
     let text = [run.evidence.stdout, run.evidence.stderr]
       .filter((t) => t.trim())

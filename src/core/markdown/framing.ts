@@ -218,11 +218,39 @@ export function leadInFraming(leadIn: string): Framing | null {
   const framing = classify(last, LEAD_IN);
   // "Run this and follow what it prints:" names the output only to say it is to be obeyed: the block is the
   // command that prints it, not a sample of output.
-  return framing === 'example' && FOLLOWS_OUTPUT.test(last) ? 'instruction' : framing;
+  return framing === 'example' && followsOutput(last) ? 'instruction' : framing;
 }
 
-/** A sentence telling the reader to act on what a command prints or says. */
-const FOLLOWS_OUTPUT = /\b(?:follow|obey|carry out|comply with|act on|do (?:what|whatever|as))\b/i;
+const OBEY = '(?:follow|obey|carry out|comply with|act on)';
+const OUTPUT_VERB = '(?:prints?|printed|outputs?|says|shows|returns|gives|lists|tells(?: you)?|displays)';
+const PRODUCER = '(?:it|they|the (?:script|command|tool|program|helper|output))';
+const STEPS = '(?:steps|instructions|directions|commands|tips|advice)';
+// "do what it says", "follow whatever the script prints"; "follow them", "follow its instructions", "act on the
+// steps it lists", "complete the steps shown above", "print the setup steps and …". Not "follow these steps": those
+// are the document's own.
+const FOLLOWS_OUTPUT = [
+  new RegExp(
+    String.raw`\b(?:${OBEY}|do|execute|run|apply)\s+what(?:ever)?\s+${PRODUCER}\s+${OUTPUT_VERB}\b`,
+    'i',
+  ),
+  new RegExp(
+    String.raw`\b${OBEY}\s+(?:them\b|it\b(?!\s+(?:with|on|in|from|as|to|by)\b)|its\s+(?:output|${STEPS})\b|the\s+output\b)`,
+    'i',
+  ),
+  new RegExp(
+    String.raw`\b${STEPS}\s+(?:${PRODUCER}\s+${OUTPUT_VERB}|(?:that\s+(?:are\s+)?)?(?:shown|printed|displayed|listed|output)\s+(?:above|below|there|by\s+${PRODUCER}|in\s+the\s+output))\b`,
+    'i',
+  ),
+  new RegExp(
+    String.raw`\b(?:print|display|show|fetch|get)\s+(?:the\s+|its\s+)?(?:[\w-]+\s+){0,2}?${STEPS}\b`,
+    'i',
+  ),
+];
+
+/** Whether a sentence tells its reader to act on what a command prints or says. */
+export function followsOutput(sentence: string): boolean {
+  return FOLLOWS_OUTPUT.some((re) => re.test(sentence));
+}
 
 /** Framing of one prose sentence: its own cues where present, else what its context gave it. */
 export function sentenceFraming(sentence: string, context: Framing): Framing {

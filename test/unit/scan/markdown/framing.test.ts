@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  followsOutput,
   headingFraming,
   leadInFraming,
   sectionFraming,
@@ -27,6 +28,24 @@ describe('headingFraming', () => {
     ['Overview', null],
   ])('%s -> %s', (heading, framing) => {
     expect(headingFraming(heading)).toBe(framing);
+  });
+});
+
+describe('followsOutput', () => {
+  it.each([
+    ['Run the checker and follow the tips it prints:', true],
+    ['On first use, run scripts/setup.py and do what it says.', true],
+    ["Print the helper's first-run steps and follow them:", true],
+    ['Then follow the instructions the script prints.', true],
+    ['Run this to get the installation steps:', true],
+    ['Complete the steps shown above.', true],
+    ['Follow these steps:', false],
+    ['Follow the next steps below:', false],
+    ['Run the validator:', false],
+    ['Follow it with a review.', false],
+    ['Print the report and check the steps in the CI config.', false],
+  ])('%s -> %s', (sentence, follows) => {
+    expect(followsOutput(sentence)).toBe(follows);
   });
 });
 
