@@ -234,7 +234,7 @@ const FOLLOWS_OUTPUT = [
     'i',
   ),
   new RegExp(
-    String.raw`\b${OBEY}\s+(?:them\b|it\b(?!\s+(?:with|on|in|from|as|to|by)\b)|its\s+(?:output|${STEPS})\b|the\s+output\b)`,
+    String.raw`\b${OBEY}\s+(?:them\b|it\b(?!\s+(?:with|on|in|from|as|to|by)\b)|its\s+(?:output|${STEPS})\b|the\s+(?:output|prompts)\b|the\s+(?:on-?screen|printed|displayed)\s+${STEPS}\b)`,
     'i',
   ),
   new RegExp(

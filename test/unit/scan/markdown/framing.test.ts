@@ -39,6 +39,7 @@ describe('followsOutput', () => {
     ['Then follow the instructions the script prints.', true],
     ['Run this to get the installation steps:', true],
     ['Complete the steps shown above.', true],
+    ['Run `node setup.js` and follow the on-screen instructions.', true],
     ['Follow these steps:', false],
     ['Follow the next steps below:', false],
     ['Run the validator:', false],
