@@ -132,17 +132,22 @@ function xorOps(code: string): Op[] {
 }
 
 // A character code moved by a constant before it becomes a character (`chr(c - 7)`, `chr(ord(ch) + 3)`,
-// `String.fromCharCode(c - 7)`): a Caesar shift of the codes, as common in one-liners as a XOR.
-const SHIFT =
-  /\b(?:chr|fromCharCode)\s*\(\s*(?:ord\s*\(\s*)?[\w.]+(?:\[\w+\])?\s*\)?\s*([+-])\s*(\d{1,3})\s*\)/g;
+// `String.fromCharCode(c - 7)`) or a byte (`bytes(c - 7 for c in [...])`, `.map((c) => c - 7)`): a Caesar shift
+// of the codes, as common in one-liners as a XOR.
+const SHIFTS = [
+  /\b(?:chr|fromCharCode)\s*\(\s*(?:ord\s*\(\s*)?[\w.]+(?:\[\w+\])?\s*\)?\s*([+-])\s*(\d{1,3})\s*\)/g,
+  /\b\w+\s*([+-])\s*(\d{1,3})\s+for\s+\w+\s+in\b/g,
+  /=>\s*\w+\s*([+-])\s*(\d{1,3})\s*\)/g,
+];
 
 function shiftOps(code: string): Op[] {
   const shifts = new Map<string, number>();
-  for (const m of code.matchAll(SHIFT)) {
-    const n = Number(m[2]);
-    // The code adds n to each stored code to get the character: decoding adds it too.
-    if (n > 0 && n < 256) shifts.set(`${m[1]}${n}`, m[1] === '+' ? n : 256 - n);
-  }
+  for (const re of SHIFTS)
+    for (const m of code.matchAll(re)) {
+      const n = Number(m[2]);
+      // The code adds n to each stored code to get the character: decoding adds it too.
+      if (n > 0 && n < 256) shifts.set(`${m[1]}${n}`, m[1] === '+' ? n : 256 - n);
+    }
   return [...shifts].slice(0, 6).map(([name, by]) => ({
     name: `shift ${name}`,
     kind: 'shift' as const,

@@ -627,6 +627,17 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
       }),
   },
   {
+    id: 'encoded-instructions-shift',
+    applies: 'malicious',
+    description:
+      "SKILL.md's body as UTF-8 byte codes each raised by 7 in a python -c that lowers and prints them",
+    apply: (files) =>
+      printedBy(files, (body) => {
+        const codes = [...Buffer.from(body)].map((b) => b + 7).join(',');
+        return `python3 -c "print(bytes(c - 7 for c in [${codes}]).decode())"`;
+      }),
+  },
+  {
     id: 'split-modules',
     applies: 'malicious',
     description:

@@ -85,6 +85,7 @@ const HELD_AT_LEAST: Record<string, number> = {
   'encoded-instructions': 1,
   'encoded-instructions-zlib-xor': 1,
   'encoded-instructions-js-xor': 1,
+  'encoded-instructions-shift': 1,
   'defanged-urls': 1,
   'channel-scp': 1,
   'channel-bucket': 1,

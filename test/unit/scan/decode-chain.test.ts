@@ -77,6 +77,9 @@ describe('constant decode chains', () => {
       decodeChains(`node -e "console.log([${down}].map((c) => String.fromCharCode(c - 7)).join(''))"`)[0]
         ?.decoded,
     ).toBe(STEPS);
+    expect(decodeChains(`python3 -c "print(bytes(c - 7 for c in [${down}]).decode())"`)[0]?.decoded).toBe(
+      STEPS,
+    );
     // A shift applied to something else (an index) decodes nothing readable.
     expect(decodeChains(`python3 -c "print(chr(i - 1) for i in range(3))"`)).toEqual([]);
   });
