@@ -174,6 +174,16 @@ const NEEDS_DOWNLOAD = new Set<PatternId>(['SC2', 'SC3', 'SC5']);
 /** Patterns whose code hides what it does: only what it is seen doing counts, never what it did not do. */
 const HIDES_INTENT = new Set<PatternId>(['SC3']);
 
+/** Shell that runs a command in the background: a lone `&` ending it, or nohup, setsid, disown, `start /b`. */
+const BACKGROUND =
+  /(?<![&>|])&\s*(?:#.*)?$|\b(?:nohup|setsid|disown)\b|\bstart\s+\/b\b|\bdaemon\s*=\s*True\b|\bdetached\s*:\s*true\b/;
+
+/** The first of the finding's risky lines that starts a command in the background, or null. */
+function backgroundLine(lines: readonly string[] | null, risky: readonly number[]): number | null {
+  if (!lines) return null;
+  return risky.find((n) => BACKGROUND.test(lines[n - 1] ?? '')) ?? null;
+}
+
 /** Why a run does not show that the finding's behaviour is absent, or null when it ran it to the end. */
 function incomplete(f: Finding, r: DetonationRun, risky: readonly number[]): string | null {
   if (r.stopped) return r.stopped;
@@ -231,7 +241,14 @@ export function verdictFor(
   // Only a run that completed lowers the finding: the code ran to its end (with benign inputs) and did none of
   // what the finding predicts. A run that died on a missing module, a failed download, a guard or the clock
   // says nothing about the code it never reached, so the finding keeps the no_probe prior, with the reason.
-  const completed = relevant.filter((r) => incomplete(f, r, risky) === null);
+  // A risky line that starts its command in the background (`curl … &`, nohup, setsid) may still be running, or
+  // be killed, when the run ends: the run's clean end says nothing of what the command would have sent.
+  const background = backgroundLine(fileLines(f.file), risky);
+  const why = (r: DetonationRun) =>
+    background && incomplete(f, r, risky) === null
+      ? `${f.file}:${background} starts its command in the background; the run ended without showing what it did`
+      : incomplete(f, r, risky);
+  const completed = relevant.filter((r) => why(r) === null);
   // Hidden code that did nothing in the sandbox may have recognised it: its quiet run is no evidence.
   if (completed.length > 0 && HIDES_INTENT.has(f.pattern)) {
     return {
@@ -251,7 +268,7 @@ export function verdictFor(
       kind: 'no_probe',
       exploitConfidence: 0.6,
       evidence: [
-        ...relevant.map((r) => `\`${r.entry.id}\`: ${incomplete(f, r, risky)}`).slice(0, 10),
+        ...relevant.map((r) => `\`${r.entry.id}\`: ${why(r)}`).slice(0, 10),
         ...expected,
         ...artifacts,
       ],

