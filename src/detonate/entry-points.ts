@@ -81,6 +81,9 @@ function interpreterFor(file: SkillFile): string[] | string {
       return which('ruby') ? [which('ruby')!] : 'ruby is not installed';
     case 'perl':
       return which('perl') ? [which('perl')!] : 'perl is not installed';
+    // Its default target, as `make` in the folder runs it.
+    case 'make':
+      return which('make') ? [which('make')!, '-f'] : 'make is not installed';
     default:
       return `no interpreter for ${file.language ?? 'unknown language'}`;
   }
@@ -166,6 +169,20 @@ function scriptEntries(
     framing: null,
     ...(loader && typeof loader !== 'string' ? { readOnlyPaths: loader.readOnlyPaths } : {}),
   };
+  // make takes targets, not inputs or --help: its default target is the run.
+  if (file.language === 'make')
+    return [
+      {
+        rank: 0,
+        entry: {
+          id: file.path,
+          argv: base,
+          ...shared,
+          runAs: 'script',
+          why: 'a Makefile, its default target',
+        },
+      },
+    ];
   const text = file.text ?? '';
   // With an input file of a type the script mentions (or plain text), so argument-driven paths run too.
   // A hint with an extension (`<urls.txt>`) names its type; else a type its words or the script mention.

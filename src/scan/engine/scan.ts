@@ -24,6 +24,7 @@ import { phraseDetector } from '../detectors/prose-detector.js';
 import { decodedTexts, HIDDEN_RULES } from '../detectors/prose-hidden.js';
 import { proseDetectors } from '../detectors/prose-index.js';
 import { commandLinesOf, inlineShellCommands } from '../detectors/prose-inline-commands.js';
+import { asRecipeShell } from '../makefile.js';
 import { discountOwnVendor } from '../own-vendor.js';
 import { type Detector, type FileContext, type Hit, RULE_SEVERITY_FROM } from '../rule.js';
 import { agentReadDocs, declaredHosts, nestedSkillFiles, reachableScripts } from '../skill-context.js';
@@ -391,7 +392,6 @@ function dedupe(findings: Finding[]): Finding[] {
   );
 }
 
-/** The static scan of one skill: every detector over every text file, findings, suppressions, eq. 8 score. */
 /** The built-in detectors with the user's rule packs and indicator lists, and the run they share. */
 function startRun(options: ScanOptions): { detectors: Detector[]; run: ScanRun } {
   const detectors = [
@@ -410,6 +410,7 @@ function startRun(options: ScanOptions): { detectors: Detector[]; run: ScanRun }
   return { detectors, run };
 }
 
+/** The static scan of one skill: every detector over every text file, findings, suppressions, eq. 8 score. */
 export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promise<SkillScan> {
   const { detectors, run } = startRun(options);
   const { rules, notes, budgetMs } = run;
@@ -419,14 +420,15 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
   const located: Located[] = [];
   const instructions = agentReadDocs(skill);
 
-  for (const file of skill.files) {
-    if (file.text === null) continue;
-    if (file.truncated)
-      notes.push(`${file.path}: only the first ${file.text.length} characters were analysed`);
+  for (const read of skill.files) {
+    if (read.text === null) continue;
+    if (read.truncated)
+      notes.push(`${read.path}: only the first ${read.text.length} characters were analysed`);
+    const file = asRecipeShell(read);
     const ctx: FileContext = {
       skill,
       file,
-      text: file.text,
+      text: file.text!,
       reachable: file.path === 'SKILL.md' || reachable.has(file.path),
       declaredHosts: hosts,
     };

@@ -24,6 +24,9 @@ describe('classifyFile', () => {
     ['requirements.txt', 'data', 'text'],
     ['package-lock.json', 'data', 'json'],
     ['yarn.lock', 'data', 'text'],
+    ['Makefile', 'script', 'make'],
+    ['build/rules.mk', 'script', 'make'],
+    ['.envrc', 'script', 'bash'],
   ])('%s → %s / %s', (path, kind, language) => {
     expect(classifyFile(path, 'plain text')).toMatchObject({ kind, language });
   });
