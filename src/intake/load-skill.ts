@@ -155,8 +155,7 @@ const SLASH_COMMENT = Buffer.from('//');
 
 /** The line-comment marker of a script language whose comment lines may be emptied to fit the read limit. */
 function commentMarker(language: string | null): Buffer | null {
-  if (language === 'python' || language === 'bash' || language === 'ruby' || language === 'powershell')
-    return HASH_COMMENT;
+  if (['python', 'bash', 'ruby', 'powershell', 'make'].includes(language ?? '')) return HASH_COMMENT;
   if (language === 'javascript' || language === 'typescript') return SLASH_COMMENT;
   return null;
 }

@@ -40,7 +40,8 @@ function checkSame(path: string | Buffer, stat: Stats, seen: Stats): void {
  */
 class CommentCompactor {
   private state: 'indent' | 'marker' | 'comment' | 'code' = 'indent';
-  private indent = 0;
+  /** The line's leading spaces and tabs, as they were: a Makefile's recipe is known by its tab. */
+  private indent: number[] = [];
   private matched = 0;
   private line = 1;
   /** A byte of code did not fit. */
@@ -60,7 +61,7 @@ class CommentCompactor {
         this.emit(10);
         this.line++;
         this.state = 'indent';
-        this.indent = 0;
+        this.indent = [];
         continue;
       }
       if (this.state === 'comment') continue;
@@ -69,17 +70,20 @@ class CommentCompactor {
         continue;
       }
       if (this.state === 'indent' && (b === 32 || b === 9)) {
-        this.indent++;
+        this.indent.push(b);
         continue;
       }
-      if (b === this.marker[this.matched] && !(this.line === 1 && this.matched === 0 && this.indent === 0)) {
+      if (
+        b === this.marker[this.matched] &&
+        !(this.line === 1 && this.matched === 0 && this.indent.length === 0)
+      ) {
         // A shebang (`#!` on line 1) stays: it names the interpreter.
         this.matched++;
         this.state = 'marker';
         if (this.matched === this.marker.length) {
           this.state = 'comment';
           this.matched = 0;
-          this.indent = 0;
+          this.indent = [];
         }
         continue;
       }
@@ -91,7 +95,8 @@ class CommentCompactor {
   }
 
   private flushIndent(): void {
-    for (; this.indent > 0; this.indent--) this.emit(32);
+    for (const b of this.indent) this.emit(b);
+    this.indent = [];
   }
 
   private flushMarker(): void {
