@@ -169,20 +169,21 @@ function scriptEntries(
     framing: null,
     ...(loader && typeof loader !== 'string' ? { readOnlyPaths: loader.readOnlyPaths } : {}),
   };
+  const plain: { entry: EntryPoint; rank: ScriptRank } = {
+    rank: 0,
+    entry: {
+      id: file.path,
+      argv: base,
+      ...shared,
+      runAs: 'script',
+      why:
+        file.language === 'make'
+          ? 'a Makefile, its default target'
+          : 'a script of the skill, run with no arguments',
+    },
+  };
   // make takes targets, not inputs or --help: its default target is the run.
-  if (file.language === 'make')
-    return [
-      {
-        rank: 0,
-        entry: {
-          id: file.path,
-          argv: base,
-          ...shared,
-          runAs: 'script',
-          why: 'a Makefile, its default target',
-        },
-      },
-    ];
+  if (file.language === 'make') return [plain];
   const text = file.text ?? '';
   // With an input file of a type the script mentions (or plain text), so argument-driven paths run too.
   // A hint with an extension (`<urls.txt>`) names its type; else a type its words or the script mention.
@@ -191,18 +192,7 @@ function scriptEntries(
     samples.find((s) => s.extension !== 'txt' && hint.toLowerCase().includes(s.extension)) ??
     samples.find((s) => s.extension !== 'txt' && text.includes(`.${s.extension}`)) ??
     samples.find((s) => s.extension === 'txt');
-  const out: { entry: EntryPoint; rank: ScriptRank }[] = [
-    {
-      rank: 0,
-      entry: {
-        id: file.path,
-        argv: base,
-        ...shared,
-        runAs: 'script',
-        why: 'a script of the skill, run with no arguments',
-      },
-    },
-  ];
+  const out: { entry: EntryPoint; rank: ScriptRank }[] = [plain];
   const values = {
     file: (hint: string) => `${layout.inputsDir}/${sampleFor(hint)?.name ?? 'sample.txt'}`,
     output: `${layout.inputsDir}/output.txt`,

@@ -191,3 +191,19 @@ describe('script inputs', () => {
     expect(new Set(argvs).size).toBe(argvs.length);
   });
 });
+
+describe('a Makefile', () => {
+  it('runs its default target as make runs it, with no --help or sample-input runs', () => {
+    const skill = skillWith('# Demo\n');
+    (skill.files as unknown[]).push({
+      path: 'Makefile',
+      kind: 'script',
+      language: 'make',
+      text: 'all:\n\techo built\n',
+    });
+    const made = findEntryPoints(skill, layout, samples).entries.filter((e) => e.origin.file === 'Makefile');
+    expect(made.map((e) => [e.id, e.argv.slice(1)])).toEqual([
+      ['Makefile', ['-f', '/w/.claude/skills/demo/Makefile']],
+    ]);
+  });
+});
