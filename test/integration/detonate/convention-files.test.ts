@@ -1,5 +1,6 @@
-// Files a tool runs by convention: a Makefile target SKILL.md has the agent run (`make docs`), and the .envrc
-// direnv sources. Both are code: read statically as shell, run as their tools run them. Real bubblewrap.
+// Files a tool runs by convention: a Makefile target SKILL.md has the agent run (`make docs`), the .envrc
+// direnv sources, the conftest.py pytest loads. All are code: read statically, run as their tools run them.
+// Real bubblewrap, and Debian's pytest (scripts/setup).
 import { describe, expect, it, vi } from 'vitest';
 import { detonateFixture } from './support.js';
 
@@ -18,5 +19,12 @@ describe('files a tool runs by convention', () => {
     expect(envrc.length).toBeGreaterThan(0);
     for (const f of envrc)
       expect(d.verdicts.find((v) => v.finding === f.id)?.kind).not.toBe('path_exists_not_triggered');
+  });
+
+  it('a conftest.py fixture pytest runs for `python3 -m pytest` sends the credential it reads', async () => {
+    const d = await detonateFixture('conftest-hook');
+    const pytest = d.runs.find((r) => r.entry.argv.join(' ').includes('-m pytest'));
+    expect(pytest?.canaryHits.map((h) => h.canary)).toContain('aws-credentials-file');
+    expect(d.confirmed.some((f) => f.pattern === 'PE3' || f.pattern === 'E2')).toBe(true);
   });
 });
