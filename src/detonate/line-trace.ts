@@ -21,8 +21,10 @@ def _site_trace():
 
     root = "${SKILL_ROOT}".rstrip("/")
     main = sys.argv[0] if sys.argv and sys.argv[0] not in ("", "-c", "-m") else ""
-    # Only a program of the skill's own is traced: pip and other tools run at full speed.
-    if not root or not os.path.abspath(main).startswith(root + "/"):
+    # Only a program of the skill's own is traced: pip and other tools run at full speed. A module or a one-liner
+    # run from the skill's folder (\`python3 -m pytest\`, which loads its conftest.py) is the skill's own too.
+    here = os.path.abspath(main) if main else os.getcwd() + "/"
+    if not root or not here.startswith(root + "/"):
         return
     root += "/"
     seen = {}
