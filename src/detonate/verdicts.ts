@@ -245,9 +245,10 @@ export function verdictFor(
   // be killed, when the run ends: the run's clean end says nothing of what the command would have sent.
   const background = backgroundLine(fileLines(f.file), risky);
   const why = (r: DetonationRun) =>
-    background && incomplete(f, r, risky) === null
+    incomplete(f, r, risky) ??
+    (background
       ? `${f.file}:${background} starts its command in the background; the run ended without showing what it did`
-      : incomplete(f, r, risky);
+      : null);
   const completed = relevant.filter((r) => why(r) === null);
   // Hidden code that did nothing in the sandbox may have recognised it: its quiet run is no evidence.
   if (completed.length > 0 && HIDES_INTENT.has(f.pattern)) {

@@ -153,9 +153,11 @@ async function readSkillFile(
 const HASH_COMMENT = Buffer.from('#');
 const SLASH_COMMENT = Buffer.from('//');
 
+const HASH_COMMENTED = new Set(['python', 'bash', 'ruby', 'powershell', 'make']);
+
 /** The line-comment marker of a script language whose comment lines may be emptied to fit the read limit. */
 function commentMarker(language: string | null): Buffer | null {
-  if (['python', 'bash', 'ruby', 'powershell', 'make'].includes(language ?? '')) return HASH_COMMENT;
+  if (language !== null && HASH_COMMENTED.has(language)) return HASH_COMMENT;
   if (language === 'javascript' || language === 'typescript') return SLASH_COMMENT;
   return null;
 }
