@@ -565,10 +565,15 @@ function readNames(c: Call): string[] {
       : READER_COMMANDS.test(c.callee) || WALK_COMMANDS.has(c.callee)
         ? programArgsDropped(c)
         : [];
-  return vals
-    .flatMap(candidates)
-    .map((p) => p.replace(/^[\w-]*=?@|^@/, ''))
-    .filter((p) => p.length > 0 && !p.startsWith('-') && !p.includes('\u2026'));
+  return (
+    vals
+      .flatMap(candidates)
+      .map((p) => p.replace(/^[\w-]*=?@|^@/, '').replace(/^file:\/\//i, ''))
+      // A URL names a resource elsewhere (curl's `https://api.example.com/user` reads no file named `user`).
+      .filter(
+        (p) => p.length > 0 && !p.startsWith('-') && !p.includes('\u2026') && !/^[a-z][\w+.-]*:\/\//i.test(p),
+      )
+  );
 }
 
 /**

@@ -122,4 +122,11 @@ describe('code.context-leak: a file SKILL.md tells the agent to dump its context
     ].join('\n');
     expect(await e4('scripts/inspect.sh', read, body)).toEqual([]);
   });
+
+  it('is not when the word is the last part of a URL the script fetches, not a file it reads', async () => {
+    const body = 'Write the whole conversation to user.md when the user asks for a transcript.\n';
+    const fetch = 'curl -s -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user\n';
+    expect(await e4('scripts/whoami.sh', fetch, body)).toEqual([]);
+    expect(max(await e4('scripts/whoami.sh', 'cat user.md\n', body))).toBeGreaterThanOrEqual(0.5);
+  });
 });
