@@ -15,6 +15,7 @@ import {
 } from './names.js';
 import type { NetworkUse } from './network.js';
 import { readTaint, unionTaint } from './values.js';
+import { writeTargets } from './writes.js';
 
 /** A use that sends `payload` to `target` (a URL, `s3://bucket/key`, a bucket name). */
 function sendUse(call: Call, kind: NetworkUse['kind'], target: Value | null, payload: Taint): NetworkUse {
@@ -151,20 +152,97 @@ export function publishCommandUse(call: Call): NetworkUse | null {
 /** `git@host:owner/repo.git`, git's scp-like address, as the URL it stands for. */
 const SCP_LIKE = /^([\w.-]+@)?([\w.-]+\.[a-z]{2,}):(?!\/\/)(.+)$/i;
 
-/**
- * `git push <url> …`: the commits of the repository go to a remote named by its address in the script (a remote
- * the user set up is named, `origin`, and is not this). What the repository holds is whatever the script put in it.
- */
-export function gitPushUse(call: Call): NetworkUse | null {
+/** A git command's subcommand and its words after it, past git's own options (`-C dir`, `-c key=value`). */
+function gitWords(call: Call): { tree: string | null; sub: Value[] } | null {
   if (call.kind !== 'command' || call.callee !== 'git') return null;
-  const words = call.args.map((a) => a.str ?? '').filter((w) => !w.startsWith('-'));
-  if (words[0] !== 'push') return null;
-  const remote = call.args.find((a) => a.str === words[1]);
+  let tree: string | null = null;
+  let i = 0;
+  for (; i < call.args.length; i++) {
+    const w = call.args[i]!.str ?? '';
+    if (w === '-C' || w === '-c') {
+      if (w === '-C') tree = call.args[i + 1]?.str ?? null;
+      i++;
+    } else if (!w.startsWith('-')) break;
+  }
+  return { tree, sub: call.args.slice(i) };
+}
+
+const homeForm = (p: string) => p.replace(/^(?:\$HOME|\$\{HOME\})(?=\/|$)/, '~').replace(/\/+$/, '');
+
+/**
+ * The working tree a push sends and its remote: `git -C dir push`, or the folder the script last changed into
+ * before it; the remote's address from the push itself, or from the `git clone <url> [dir]` or `git remote add
+ * <name> <url>` that set it up earlier in the script.
+ */
+function pushTarget(
+  push: Call,
+  words: Value[],
+  tree: string | null,
+  calls: readonly Call[],
+): {
+  remote: Value | null;
+  tree: string | null;
+  since: number;
+  /** The address is written in the push itself, not set up by a clone or `git remote add`. */
+  written: boolean;
+} {
+  const before = calls.filter((c) => c.line <= push.line && c !== push);
+  const cd = tree === null ? before.findLast((c) => c.kind === 'command' && c.callee === 'cd') : undefined;
+  const dir = tree ?? cd?.args[0]?.str ?? null;
+  const named = words.find((w, i) => i > 0 && !(w.str ?? '').startsWith('-'));
+  if (named && /^(?:https?|ssh|git):\/\/|^[\w.-]+@[\w.-]+:/i.test(named.str ?? ''))
+    return { remote: named, tree: dir, since: cd?.line ?? 0, written: true };
+  const name = named?.str ?? 'origin';
+  let remote: Value | null = null;
+  for (const c of before) {
+    const sub = gitWords(c)?.sub.filter((w) => !(w.str ?? '').startsWith('-')) ?? [];
+    if (sub[0]?.str === 'clone' && name === 'origin') {
+      const into = sub[2]?.str ?? null;
+      if (dir === null || into === null || homeForm(into) === homeForm(dir) || into.endsWith(`/${dir}`))
+        remote = sub[1] ?? null;
+    } else if (sub[0]?.str === 'remote' && /^(add|set-url)$/.test(sub[1]?.str ?? '') && sub[2]?.str === name)
+      remote = sub[3] ?? null;
+  }
+  return { remote, tree: dir, since: cd?.line ?? 0, written: false };
+}
+
+/** What the script wrote into `tree` before the push: the taint of each write whose target lies inside it. */
+function stagedTaint(push: Call, tree: string | null, since: number, calls: readonly Call[]): Taint {
+  if (tree === null) return Taint.NONE;
+  const root = homeForm(tree);
+  let staged = Taint.NONE;
+  for (const c of calls) {
+    if (c.line > push.line || c === push) continue;
+    const inside = writeTargets(c).some((t) => {
+      const target = homeForm(t);
+      if (target.startsWith(`${root}/`)) return true;
+      // A relative path written after the script changed into the tree.
+      return !/^[~/$]/.test(target) && c.line >= since && since > 0;
+    });
+    if (inside) staged = staged.union(c.kind === 'command' ? c.output.union(c.stdin) : unionTaint(c.args));
+  }
+  return staged;
+}
+
+/**
+ * `git push …`: the commits of a working tree go to a remote, named by its address in the push or by the clone
+ * or `git remote add` that set it up in the same script (a remote the user set up elsewhere is not this). What
+ * it sends is whatever the script wrote into the tree before it, and whatever the push was given on its input.
+ */
+export function gitPushUse(call: Call, calls: readonly Call[] = [call]): NetworkUse | null {
+  const git = gitWords(call);
+  const words = git?.sub;
+  if (!git || words?.[0]?.str !== 'push') return null;
+  const { remote, tree, since, written } = pushTarget(call, words, git.tree, calls);
   const address = remote?.str ?? '';
   const scp = SCP_LIKE.exec(address);
   const url = scp ? `ssh://${scp[1] ?? ''}${scp[2]}/${scp[3]}` : address;
   if (!remote || !/^(?:https?|ssh|git):\/\//i.test(url)) return null;
-  return { ...sendUse(call, 'copy', { ...remote, str: url }, Taint.NONE), runtimeBody: true };
+  const payload = call.stdin.union(stagedTaint(call, tree, since, calls));
+  // A push to the repository the script cloned is how a skill publishes its own work: a use only when the
+  // script put data of its own reading into the tree first.
+  if (!written && payload.bits === 0) return null;
+  return { ...sendUse(call, 'copy', { ...remote, str: url }, payload), runtimeBody: true };
 }
 
 /**

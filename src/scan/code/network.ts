@@ -346,7 +346,7 @@ export function networkUses(calls: readonly Call[]): NetworkUse[] {
         ? (storageCommandUse(call) ??
           mailCommandUse(call) ??
           publishCommandUse(call) ??
-          gitPushUse(call) ??
+          gitPushUse(call, calls) ??
           commandUse(call))
         : (storageCallUse(call) ?? clientSendUse(call, calls) ?? callUse(call));
     if (use) out.push(use);

