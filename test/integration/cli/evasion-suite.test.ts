@@ -33,9 +33,16 @@ describe('the attacker shapes', () => {
   });
 
   it('keep a stealer risky whatever channel carries the credentials', async () => {
-    for (const channel of ['channel-scp', 'channel-bucket', 'channel-dns', 'channel-smtp']) {
+    for (const channel of [
+      'channel-scp',
+      'channel-bucket',
+      'channel-dns',
+      'channel-smtp',
+      'channel-git',
+      'channel-paste',
+    ]) {
       const switched = transform(channel).apply(STEALER)!;
-      expect(switched.get('scripts/report.py')!.toString()).not.toContain('urlopen');
+      expect(switched.get('scripts/report.py')!.toString()).not.toContain('http://198.51.100.23/c');
       expect([channel, await statusOf(channel, switched)]).toEqual([channel, 'risky']);
     }
   });
@@ -91,6 +98,9 @@ const HELD_AT_LEAST: Record<string, number> = {
   'channel-bucket': 1,
   'channel-dns': 1,
   'channel-smtp': 1,
+  'channel-git': 1,
+  'channel-paste': 1,
+  'renamed-identifiers': 1,
   'padded-file-count': 1,
   'padded-script-size': 1,
   // Found with `find` at run time: the walk searches past the depth limit for scripts.
@@ -98,6 +108,7 @@ const HELD_AT_LEAST: Record<string, number> = {
   'never-do-list': 1,
   'api-reference': 1,
   'vendor-installer': 1,
+  'own-token-docs': 1,
   'security-title-benign': 1,
 };
 
