@@ -1,6 +1,7 @@
 import { parseMarkdown } from '../core/markdown.js';
 import type { Skill, SkillFile } from '../core/types.js';
 import { escapeRegExp } from '../util/regexp.js';
+import { withoutEmptyQuotes } from './text.js';
 
 // Facts about the whole skill that detectors use to judge one file: which hosts the skill declares as its
 // own services, and which scripts the agent is told to run (directly, or through another script).
@@ -150,8 +151,9 @@ function reachableOfKind(
   const queue: string[] = [];
   const named = (text: string, f: ScriptName) =>
     mentions(text, f) && (!where || text.split('\n').some((line) => mentions(line, f) && where(line)));
+  const seedTexts = seeds.map(withoutEmptyQuotes);
   for (const f of names) {
-    if (seeds.some((text) => named(text, f))) {
+    if (seedTexts.some((text) => named(text, f))) {
       reached.add(f.path);
       queue.push(f.path);
     }
@@ -160,8 +162,9 @@ function reachableOfKind(
   while (queue.length > 0) {
     const caller = byPath.get(queue.shift()!);
     if (!caller?.text) continue;
+    const text = withoutEmptyQuotes(caller.text);
     for (const f of names) {
-      if (!reached.has(f.path) && named(caller.text, f)) {
+      if (!reached.has(f.path) && named(text, f)) {
         reached.add(f.path);
         queue.push(f.path);
       }

@@ -1,5 +1,6 @@
 // Small text helpers every detector uses: offsets to lines, and quoting evidence.
 
+export { withoutEmptyQuotes } from '../util/empty-quotes.js';
 export { lineAt, lineStarts } from '../util/lines.js';
 
 const MAX_EVIDENCE = 400;

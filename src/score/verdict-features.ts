@@ -11,6 +11,7 @@ import {
   REQUEST_CATCHER,
   SECRET_FILE,
 } from '../scan/detectors/prose-vocabulary.js';
+import { withoutEmptyQuotes } from '../util/empty-quotes.js';
 
 // The skill-level features the verdict model reads, computed from the findings alone (so `scan`, `audit`
 // and a re-scored report agree). Each feature is the strongest confidence among the findings it selects, in
@@ -359,7 +360,13 @@ export const DECISIVE_INDICATORS: readonly DecisiveDef[] = [
 
 /** Whether a finding carries the indicator surely enough to decide on it. */
 export function carries(def: DecisiveDef, f: DecisionFinding): boolean {
-  return isSafetyFinding(f) && f.confidence >= DECISIVE_CONFIDENCE && def.selects(f);
+  return isSafetyFinding(f) && f.confidence >= DECISIVE_CONFIDENCE && def.selects(asRead(f));
+}
+
+/** A finding as the indicators read it: its evidence without the empty quotes a shell drops (`bas''e64 -d`). */
+function asRead(f: DecisionFinding): DecisionFinding {
+  const evidence = f.evidence && withoutEmptyQuotes(f.evidence);
+  return evidence === f.evidence ? f : { ...f, evidence };
 }
 
 /** The strongest decisive indicator among the findings, or null. */
@@ -503,7 +510,7 @@ export function skillFeatures(findings: readonly DecisionFinding[], ids: readonl
     const def = featureDef(id);
     if (!def) throw new Error(`unknown verdict feature ${id}`);
     let best: DecisionFinding | null = null;
-    for (const f of safety) if (def.selects(f) && (!best || f.confidence > best.confidence)) best = f;
+    for (const f of safety) if (def.selects(asRead(f)) && (!best || f.confidence > best.confidence)) best = f;
     values.push(best ? Math.min(1, Math.max(0, best.confidence)) : 0);
     strongest.push(best);
   }

@@ -9,7 +9,7 @@ import { extractJavaScript } from './javascript.js';
 import { type Call, type CodeModel, Taint, UNKNOWN, type Value } from './model.js';
 import { extractPowerShell } from './powershell.js';
 import { extractPython } from './python.js';
-import { type Embedded, type Extraction, type ProgramScope, SINGLE_FILE } from './script.js';
+import { type Embedded, type Extraction, isDecodeCallee, type ProgramScope, SINGLE_FILE } from './script.js';
 import { extractShell } from './shell.js';
 
 const CACHE_SIZE = 32;
@@ -119,7 +119,7 @@ async function analyse(
   };
   rememberRobustExtras(model, robust);
   if (depth < MAX_EMBED_DEPTH)
-    await mergeEmbedded(model, [...ex.embedded, ...blobsIn(text, modelLang, ex.embedded)], depth);
+    await mergeEmbedded(model, [...ex.embedded, ...blobsIn(text, modelLang, ex.embedded, ex.calls)], depth);
   return model;
 }
 
@@ -146,28 +146,49 @@ function isMostlyPrintable(s: string): boolean {
 
 const SHELLISH = /^\s*(#!.*sh|curl|wget|bash|sh|chmod|echo|cat)\b|\|\s*(ba)?sh\b/m;
 
-/** Base64/hex blobs that decode to code; scanned as the host language (or shell when it looks like one). */
-function blobsIn(text: string, language: CodeModel['language'], known: readonly Embedded[]): Embedded[] {
+/**
+ * Base64/hex blobs that decode to code; scanned as the host language (or shell when it looks like one). A blob
+ * is read where it is written, and also as the value a decode call is given when the code builds it from pieces
+ * (`b64decode("Ki8x" + "MCAq…")`), which no text search finds whole.
+ */
+function blobsIn(
+  text: string,
+  language: CodeModel['language'],
+  known: readonly Embedded[],
+  calls: readonly Call[],
+): Embedded[] {
   const seen = new Set(known.map((e) => e.text));
   const out: Embedded[] = [];
-  for (const blob of findEncodedBlobs(
-    text.length > MAX_PARSE_CHARS ? text.slice(0, MAX_PARSE_CHARS) : text,
-    50,
-  )) {
-    const inflated = blob.printable ? null : inflate(blob.decoded);
-    const decoded = inflated ?? blob.decoded;
-    if ((!blob.printable && !inflated) || seen.has(decoded)) continue;
-    if (!CODE_HINT.test(decoded) && !COMMAND_LINE.test(decoded)) continue;
-    const line = text.slice(0, blob.index).split('\n').length;
-    const shellish = SHELLISH.test(decoded) || (language !== 'powershell' && COMMAND_LINE.test(decoded));
-    out.push({
-      language: shellish ? 'bash' : language,
-      text: decoded,
-      line,
-      origin: `decoded from ${inflated ? 'compressed ' : ''}${blob.encoding} at line ${line}`,
-    });
-    seen.add(decoded);
+  const sources: { text: string; lineAt: (index: number) => number }[] = [
+    {
+      text: text.length > MAX_PARSE_CHARS ? text.slice(0, MAX_PARSE_CHARS) : text,
+      lineAt: (index) => text.slice(0, index).split('\n').length,
+    },
+  ];
+  for (const c of calls) {
+    const decodes =
+      isDecodeCallee(c.callee) ||
+      (c.callee === 'Buffer.from' && /^(base64|base64url|hex)$/.test(c.args[1]?.str ?? ''));
+    const built = c.kind === 'call' && decodes ? c.args[0]?.str : null;
+    if (built && built.length >= 50 && !built.includes('\u2026') && !text.includes(built))
+      sources.push({ text: built, lineAt: () => c.line });
   }
+  for (const source of sources)
+    for (const blob of findEncodedBlobs(source.text, 50)) {
+      const inflated = blob.printable ? null : inflate(blob.decoded);
+      const decoded = inflated ?? blob.decoded;
+      if ((!blob.printable && !inflated) || seen.has(decoded)) continue;
+      if (!CODE_HINT.test(decoded) && !COMMAND_LINE.test(decoded)) continue;
+      const line = source.lineAt(blob.index);
+      const shellish = SHELLISH.test(decoded) || (language !== 'powershell' && COMMAND_LINE.test(decoded));
+      out.push({
+        language: shellish ? 'bash' : language,
+        text: decoded,
+        line,
+        origin: `decoded from ${inflated ? 'compressed ' : ''}${blob.encoding} at line ${line}`,
+      });
+      seen.add(decoded);
+    }
   // Constants behind a longer chain (XOR with a key, base85, rot13, a reversed string) that the code names.
   for (const chain of decodeChains(text)) {
     if (seen.has(chain.decoded) || (!CODE_HINT.test(chain.decoded) && !COMMAND_LINE.test(chain.decoded)))

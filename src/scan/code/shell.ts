@@ -315,11 +315,11 @@ class ShellExtractor extends ScriptExtractor {
     this.embedInline(base);
   }
 
-  /** The command name, resolving `$c` when `c` is built from constants (`c="cu"; c+="rl"`). */
+  /** The command name, resolving `$c` when `c` is built from constants (`c="cu"; c+="rl"`), and quoted pieces (`cu''rl`). */
   private resolvedName(node: Node): string | null {
     const nameNode = node.childForFieldName('name');
     const word = nameNode?.namedChildren[0];
-    if (word && word.type !== 'word' && nameNode?.text.includes('$')) {
+    if (word && word.type !== 'word' && /[$"']/.test(nameNode?.text ?? '')) {
       const v = this.valueOf(word);
       if (v.str && !v.str.includes('\u2026')) return basename(v.str);
     }
@@ -555,5 +555,7 @@ export function commandName(node: Node): string | null {
   const cmd = node.type === 'command' ? node : null;
   const nameNode = cmd?.childForFieldName('name');
   if (!nameNode) return null;
-  return basename(nameNode.text.replace(/^["']|["']$/g, '').replace(/\\/g, ''));
+  // The shell removes quotes and backslashes from a name before it looks it up: `cu''rl` and `c\url` run curl.
+  const text = nameNode.text;
+  return basename(text.startsWith("$'") ? text : text.replace(/["'\\]/g, ''));
 }

@@ -10,7 +10,7 @@ import type { Call, CodeModel } from '../code/model.js';
 import { writeTargets } from '../code/writes.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
-import { lineAt, lineStarts } from '../text.js';
+import { lineAt, lineStarts, withoutEmptyQuotes } from '../text.js';
 import { codeLanguage } from '../treesitter.js';
 import { exfiltrationHits } from './code-exfiltration.js';
 import { persistentTarget } from './code-persistence.js';
@@ -393,7 +393,7 @@ async function writtenContentHits(ctx: FileContext, model: CodeModel): Promise<H
 async function startupHits(ctx: FileContext, model: CodeModel): Promise<Hit[]> {
   if (model.language !== 'bash') return [];
   const hits: Hit[] = [];
-  for (const a of startupAppends(ctx.text)) {
+  for (const a of startupAppends(withoutEmptyQuotes(ctx.text))) {
     const echoed = model.calls
       .filter((c) => c.line >= a.line && c.line <= a.endLine && /^(echo|printf|cat)$/.test(c.callee))
       .flatMap((c) => c.args.map((v) => v.str ?? ''))
