@@ -1,6 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { parseDocument } from 'yaml';
-import { renameIdentifiers } from './rename-identifiers.js';
+import { languageOf, renameIdentifiers } from './rename-identifiers.js';
+import { splitLiterals, splitShell } from './split-literals.js';
 
 // The evasion suite's transformations (eval/evasion/README.md): each rewrites a skill the way an attacker
 // would to walk around the verdict while keeping what the skill does, or, for benign skills, adds what an
@@ -719,6 +720,27 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
       const out = new Map(files);
       for (const [p, code] of renamed) out.set(p, Buffer.from(code));
       return out;
+    },
+  },
+  {
+    id: 'split-literals',
+    applies: 'malicious',
+    description:
+      "every literal of six characters or more in the scripts and SKILL.md's shell blocks cut in two where the language joins it back (('https://h' + 'ost/x'), cu''rl, \"cre\"\"dentials\")",
+    apply: (files) => {
+      const out = new Map(files);
+      let changed = false;
+      for (const p of scripts(files)) {
+        const language = languageOf(p);
+        if (!language) continue;
+        const before = text(files, p)!;
+        const after = splitLiterals(before, language);
+        if (after === before) continue;
+        out.set(p, Buffer.from(after));
+        changed = true;
+      }
+      const skillMd = rewriteShellBlocks(out, (b) => `\`\`\`bash\n${splitShell(b.code)}\`\`\``);
+      return skillMd ?? (changed ? out : null);
     },
   },
   {

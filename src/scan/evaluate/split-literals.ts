@@ -1,0 +1,95 @@
+// The split-literals transformation of the evasion suite: every literal long enough to carry meaning (a
+// credential path, a URL, a command name) cut in two where the language joins the halves back at run time, so
+// a rule that reads `~/.aws/credentials` or `curl` in the text finds neither:
+//   Python, JavaScript   'https://host/x'  ->  ('https://h' + 'ost/x')
+//   shell                curl -d @~/.aws/credentials  ->  cu''rl -d @~/.aws/cre''dentials
+//                        "$HOME/.aws/credentials"      ->  "$HOME/.aws/cre""dentials"
+// What runs is unchanged: the halves are joined before anything uses them.
+
+const MIN = 6;
+
+/** A literal run cut in the middle, at a point that splits no escape sequence; null when too short. */
+function halves(s: string): [string, string] | null {
+  if (s.length < MIN) return null;
+  let at = Math.floor(s.length / 2);
+  while (at > 1 && s[at - 1] === '\\') at--;
+  return at > 1 ? [s.slice(0, at), s.slice(at)] : null;
+}
+
+// Python and JavaScript: plain single- or double-quoted strings without a prefix (f-, b-, r-strings and
+// template literals are left alone), outside comments. Lines that import are left alone (a module name in an
+// ES import must be a literal).
+const CODE_TOKENS =
+  /("""|''')[\s\S]*?\1|`(?:\\.|[^\\`])*`|([A-Za-z]?)(["'])((?:\\.|(?!\3)[^\\\n])*)\3|(?:#|\/\/)[^\n]*/g;
+
+function splitCode(code: string): string {
+  return code
+    .split('\n')
+    .map((line) =>
+      /^\s*(?:import|export|from)\b/.test(line)
+        ? line
+        : line.replace(CODE_TOKENS, (m, triple, prefix: string, quote: string, body: string, at: number) => {
+            // A key of an object literal (`{'Content-Type': …}`) must stay a literal in JavaScript.
+            if (triple || !quote || prefix || /^\s*:/.test(line.slice(at + m.length))) return m;
+            const h = halves(body);
+            return h ? `(${quote}${h[0]}${quote} + ${quote}${h[1]}${quote})` : m;
+          }),
+    )
+    .join('\n');
+}
+
+const SHELL_RESERVED = /^(?:function|select|until|while|elif|then|else|done|esac|case|for|if|do|in|fi)$/;
+
+// A word of plain characters (no quote, expansion or operator), between spaces or after `=`/`@`.
+const SHELL_WORD = /(?<=^|[\s=@])([\w./~:%+,-]+)(?=$|\s)/g;
+// A double-quoted string's literal runs.
+const DOUBLE_QUOTED = /"((?:\\.|[^"\\])*)"/g;
+
+function splitShellLine(line: string): string {
+  if (/^\s*#/.test(line)) return line;
+  // Single-quoted parts stay as they are; in the rest, words and the literal runs of double-quoted strings split.
+  return line
+    .split(/('[^']*')/)
+    .map((part, i) => {
+      if (i % 2 === 1) return part;
+      const pieces = part.split(DOUBLE_QUOTED);
+      return pieces
+        .map((p, j) => {
+          if (j % 2 === 1)
+            return `"${p.replace(/\$\{[^}]*\}|\$\w+|([\w./~:%+,-]{6,})/g, (m, run?: string) => {
+              // An expansion's name stays whole; a literal run is split.
+              const h = run ? halves(run) : null;
+              return h ? `${h[0]}""${h[1]}` : m;
+            })}"`;
+          return p.replace(SHELL_WORD, (w: string) => {
+            if (SHELL_RESERVED.test(w) || /^-/.test(w)) return w;
+            const h = halves(w);
+            // `~/…` expands only while its prefix up to the first slash stays unquoted.
+            if (h && w.startsWith('~') && !h[0].includes('/')) return w;
+            return h ? `${h[0]}''${h[1]}` : w;
+          });
+        })
+        .join('');
+    })
+    .join('');
+}
+
+/** A shell script with its literals split, here-document bodies and comments left alone. */
+export function splitShell(code: string): string {
+  let until: RegExp | null = null;
+  return code
+    .split('\n')
+    .map((line) => {
+      if (until) {
+        if (until.test(line)) until = null;
+        return line;
+      }
+      const h = /<<(-?)\s*(['"]?)(\w+)\2/.exec(line);
+      if (h) until = new RegExp(`^${h[1] ? '\\t*' : ''}${h[3]}\\s*$`);
+      return h ? line : splitShellLine(line);
+    })
+    .join('\n');
+}
+
+export const splitLiterals = (code: string, language: 'python' | 'js' | 'shell'): string =>
+  language === 'shell' ? splitShell(code) : splitCode(code);
