@@ -22,6 +22,8 @@ export interface NetworkUse {
   kind: 'http' | 'socket' | 'dns' | 'mail' | 'copy' | 'storage';
   /** Destination host, lower-case; null when unknown. */
   host: string | null;
+  /** The host is not in the code but in this file of the skill, which the script reads it from. */
+  shippedIn?: string;
   /** The destination (host or DNS name) is built from runtime data. */
   dynamicHost: boolean;
   url: string | null;

@@ -21,6 +21,7 @@ import { rulesDetectedBy } from '../engine/rule-pack.js';
 import { vocabulary } from '../engine/rule-shared.js';
 import type { FileContext, Hit } from '../rule.js';
 import { bodyProse } from '../skill-context.js';
+import { shippedEndpoint } from './shipped-endpoint.js';
 import { documentsSay } from './skill-hosts.js';
 
 export const EXFILTRATION_RULES = rulesDetectedBy('code-exfiltration');
@@ -57,6 +58,7 @@ function oneFlowPerSource(hits: Hit[]): Hit[] {
 }
 
 function dest(use: NetworkUse): string {
+  if (use.host && use.shippedIn) return `${use.host} (read from ${use.shippedIn})`;
   if (use.host) return use.dynamicHost ? `a name built from data under ${use.host}` : use.host;
   return 'an endpoint computed at runtime';
 }
@@ -1115,7 +1117,11 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   const sources = new Set<string>();
   const staged = stagedFiles(model);
   // One pass over the sinks serves the per-sink flows and the same-script checks below.
-  const uses = networkUses(model.calls);
+  const uses = networkUses(model.calls).map((u) => {
+    // An endpoint computed at run time, in a script that names a file of the skill holding an address.
+    const shipped = !u.host && !u.dynamicHost && u.sends ? shippedEndpoint(ctx, u.call.line) : null;
+    return shipped ? { ...u, host: shipped.host, shippedIn: shipped.file } : u;
+  });
   for (const use of uses) {
     const declared = declaredForUse(ctx, use);
     const stagedTaint = uploadsStaged(use, staged);
