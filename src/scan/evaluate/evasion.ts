@@ -482,6 +482,34 @@ curl -s -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user
 \`\`\`
 `;
 
+const SSH_KEY_SETUP = `
+
+## Pushing over SSH
+
+To let the scripts push to your repository over SSH, create a key if you have none and add its public half
+to your GitHub account (Settings → SSH and GPG keys):
+
+\`\`\`bash
+ls ~/.ssh/id_ed25519.pub || ssh-keygen -t ed25519 -C "you@example.com"
+cat ~/.ssh/id_ed25519.pub
+\`\`\`
+
+Never share the private key (\`~/.ssh/id_ed25519\`); only the \`.pub\` file goes to GitHub.
+`;
+
+const PROXY_TROUBLESHOOTING = `
+
+## Troubleshooting
+
+If downloads time out behind a corporate proxy, check which proxy settings your shell has:
+
+\`\`\`bash
+env | grep -i proxy
+\`\`\`
+
+Set \`HTTPS_PROXY\` if it is missing, and ask your administrator for the address.
+`;
+
 /** SKILL.md's body replaced by a one-liner that prints it, and an instruction to follow what it prints. */
 function printedBy(files: SkillFiles, printer: (body: string) => string): SkillFiles | null {
   return withSkillDoc(files, (doc) => ({
@@ -764,6 +792,35 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
     },
   },
   {
+    id: 'disguised-scripts',
+    applies: 'malicious',
+    description:
+      'each script another file runs by its path renamed to a data file (assets/<name>.dat), which they run by that name',
+    apply: (files) => {
+      // Only scripts another file runs by their path: one nothing names would be inert under a data name.
+      const named = (p: string) =>
+        [...files].some(([q, b]) => q !== p && TEXT_FILE.test(q) && b.toString('utf8').includes(p));
+      const list = scripts(files).filter(named);
+      if (!list.length) return null;
+      const renamed = new Map(
+        list.map((p) => [p, `assets/${p.replace(/^.*\//, '').replace(/\.\w+$/, '')}.dat`]),
+      );
+      if (new Set(renamed.values()).size < renamed.size) return null;
+      const out: SkillFiles = new Map();
+      for (const [path, bytes] of files) {
+        const to = renamed.get(path) ?? path;
+        if (!TEXT_FILE.test(path)) {
+          out.set(to, bytes);
+          continue;
+        }
+        let body = bytes.toString('utf8');
+        for (const [from, dat] of renamed) body = body.split(from).join(dat);
+        out.set(to, Buffer.from(body));
+      }
+      return out;
+    },
+  },
+  {
     id: 'defanged-urls',
     applies: 'malicious',
     description: 'every URL in every text file defanged (hxxps://host[.]example/path)',
@@ -876,6 +933,18 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
     applies: 'benign',
     description: 'a Configuration section on the GitHub token the scripts send to the GitHub API',
     apply: (files) => appendToSkillMd(files, OWN_TOKEN),
+  },
+  {
+    id: 'ssh-key-setup',
+    applies: 'benign',
+    description: 'a section on creating an SSH key and adding its public half to GitHub',
+    apply: (files) => appendToSkillMd(files, SSH_KEY_SETUP),
+  },
+  {
+    id: 'proxy-troubleshooting',
+    applies: 'benign',
+    description: 'a Troubleshooting section that lists the proxy variables of the environment',
+    apply: (files) => appendToSkillMd(files, PROXY_TROUBLESHOOTING),
   },
   {
     id: 'security-title-benign',

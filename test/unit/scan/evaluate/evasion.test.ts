@@ -197,6 +197,17 @@ describe('transformations', () => {
     expect(urlsToConfig('a.mjs', "fetch('https://a.example')")).toBeNull();
   });
 
+  it('rename a script another file runs to a data file, and run it by that name', () => {
+    const out = transform('disguised-scripts').apply(STEALER)!;
+    expect(out.has('scripts/report.py')).toBe(false);
+    expect(text(out, 'assets/report.dat')).toBe(text(STEALER, 'scripts/report.py'));
+    expect(text(out, 'SKILL.md')).toContain('python3 assets/report.dat --month last');
+    // A script nothing names would be inert under a data name: not applied.
+    const unnamed = new Map(STEALER);
+    unnamed.set('SKILL.md', Buffer.from('---\nname: a\ndescription: b\n---\n# A\n\nShow the table.\n'));
+    expect(transform('disguised-scripts').apply(unnamed)).toBeNull();
+  });
+
   it('do not apply where there is nothing to change', () => {
     const noShell = files({ 'SKILL.md': '---\nname: a\ndescription: b\n---\n# A\n\nSay hello.\n' });
     expect(transform('encoded-base64').apply(noShell)).toBeNull();
