@@ -5,10 +5,18 @@ export { lineAt, lineStarts } from '../util/lines.js';
 
 const MAX_EVIDENCE = 400;
 
-/** Evidence as users read it: trimmed, whitespace runs kept, long text cut with an ellipsis. */
+/** How much of its end a long quote keeps: where a packed line says what it does (`… | base64 -d | bash`). */
+const TAIL = 100;
+
+/**
+ * Evidence as users read it: trimmed, whitespace runs kept, long text cut in its middle with an ellipsis, so
+ * both how it starts and how it ends are shown.
+ */
 export function quote(text: string, max = MAX_EVIDENCE): string {
   const t = text.replace(/\r/g, '').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+  if (t.length <= max) return t;
+  const tail = max >= 3 * TAIL ? TAIL : 0;
+  return `${t.slice(0, max - 1 - tail)}…${tail ? t.slice(-tail) : ''}`;
 }
 
 /** The text of lines [line, endLine] (1-based, inclusive). */

@@ -8,10 +8,11 @@ import type { Rule } from '../../core/rule.js';
 import { analyseCode } from '../code/analyse.js';
 import { dedupe } from '../code/hits.js';
 import type { CodeModel } from '../code/model.js';
+import { findEncodedBlobs } from '../decode.js';
 import { builtinRules, rulesDetectedBy } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
 import { restateLines } from '../text.js';
-import { codeLanguage } from '../treesitter.js';
+import { codeLanguage, MAX_PARSE_CHARS } from '../treesitter.js';
 import { exfiltrationHits } from './code-exfiltration.js';
 import { filesystemHits } from './code-filesystem.js';
 import { obfuscationHits } from './code-obfuscation.js';
@@ -187,6 +188,22 @@ async function inlineScripts(ctx: FileContext): Promise<EmbeddedScript[]> {
   return out;
 }
 
+/**
+ * Here-documents of a shell script that the file holds encoded (`echo <base64> | base64 -d | bash`, a whole
+ * script packed): the decoded text's calls are in the code model already, but what its here-documents write
+ * (a git hook, a cron job) is code of its own. Reported on the line of the blob.
+ */
+function decodedScripts(ctx: FileContext): EmbeddedScript[] {
+  const out: EmbeddedScript[] = [];
+  for (const blob of findEncodedBlobs(ctx.text.slice(0, MAX_PARSE_CHARS), 50)) {
+    if (!blob.printable) continue;
+    const line = ctx.text.slice(0, blob.index).split('\n').length;
+    for (const s of embeddedScripts(blob.decoded))
+      out.push({ ...s, line, flat: true, why: `${s.why}, in a script decoded from ${blob.encoding}` });
+  }
+  return out;
+}
+
 export const embeddedDetector: Detector = {
   name: 'code-embedded',
   rules: EMBEDDED_RULES,
@@ -199,7 +216,7 @@ export const embeddedDetector: Detector = {
     const scripts =
       ctx.file.kind === 'data'
         ? configScripts(ctx)
-        : [...embeddedScripts(ctx.text), ...(await inlineScripts(ctx))];
+        : [...embeddedScripts(ctx.text), ...(await inlineScripts(ctx)), ...decodedScripts(ctx)];
     for (const s of scripts.slice(0, 20)) hits.push(...(await scriptHits(ctx, s)));
     return dedupe(hits);
   },

