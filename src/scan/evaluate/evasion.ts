@@ -821,6 +821,32 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
     },
   },
   {
+    id: 'packed-scripts',
+    applies: 'malicious',
+    description:
+      'each Python, JavaScript and shell script replaced by a one-line packer that base64-decodes the original and runs it (exec, eval, | bash)',
+    apply: (files) => {
+      const out = new Map(files);
+      let changed = false;
+      for (const p of scripts(files)) {
+        const code = text(files, p)!;
+        const b64 = Buffer.from(code).toString('base64');
+        const shebang = code.startsWith('#!') ? code.slice(0, code.indexOf('\n') + 1) : '';
+        const packed = /\.py$/i.test(p)
+          ? `import base64\nexec(compile(base64.b64decode('${b64}'), __file__, 'exec'))\n`
+          : /\.(?:js|cjs)$/i.test(p)
+            ? `eval(Buffer.from('${b64}', 'base64').toString('utf8'));\n`
+            : /\.(?:sh|bash)$/i.test(p)
+              ? `echo '${b64}' | base64 -d | bash -s -- "$@"\n`
+              : null;
+        if (packed === null) continue;
+        out.set(p, Buffer.from(shebang + packed));
+        changed = true;
+      }
+      return changed ? out : null;
+    },
+  },
+  {
     id: 'defanged-urls',
     applies: 'malicious',
     description: 'every URL in every text file defanged (hxxps://host[.]example/path)',

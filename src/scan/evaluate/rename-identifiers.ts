@@ -103,9 +103,29 @@ function renameCode(code: string, names: ReadonlyMap<string, string>, language: 
 }
 
 // Where a shell word names a variable or a function rather than being an argument: at the start of a command
-// (an assignment, a call, a definition) or after `for`, `local`, `readonly`, `declare`.
-const SHELL_NAMED =
-  /(?<=(?:^|[;&|(]|\b(?:then|do|else|for|local|readonly|declare(?:\s+-\w+)?))\s*)[A-Za-z_]\w*(?=[=\s;|&)]|\(\)|$)/g;
+// (an assignment, a call, a definition) or after `for`, `local`, `readonly`, `declare` (and its flags).
+const SHELL_TOKEN = /(\s+)|([;&|()]+)|([^\s;&|()]+)/g;
+const NAMING_KEYWORD = /^(?:then|do|else|for|local|readonly|declare)$/;
+
+/** A piece of a shell line with the names at command starts renamed (tokens, not a look-behind: linear). */
+function renameCommandStarts(part: string, names: ReadonlyMap<string, string>, atStart: boolean): string {
+  let start = atStart;
+  let afterDeclare = false;
+  return part.replace(SHELL_TOKEN, (tok, space?: string, operator?: string) => {
+    if (space) return tok;
+    if (operator) {
+      start = true;
+      return tok;
+    }
+    const named = start || (afterDeclare && tok.startsWith('-'));
+    afterDeclare = NAMING_KEYWORD.test(tok) || (afterDeclare && tok.startsWith('-'));
+    start = afterDeclare;
+    if (!named) return tok;
+    const m = /^([A-Za-z_]\w*)(.*)$/.exec(tok);
+    if (!m || !(m[2] === '' || m[2]!.startsWith('='))) return tok;
+    return (names.get(m[1]!) ?? m[1]!) + m[2]!;
+  });
+}
 
 /** A shell script's lines, with null for the bodies of its here-documents: they are data the script writes. */
 function outsideHeredocs(code: string): (string | null)[] {
@@ -132,11 +152,13 @@ function renameShell(code: string, names: ReadonlyMap<string, string>): string {
         .map((part, j) =>
           j % 2 === 1
             ? part
-            : part
-                .replace(/\$\{?([A-Za-z_]\w*)/g, (m, n: string) =>
+            : renameCommandStarts(
+                part.replace(/\$\{?([A-Za-z_]\w*)/g, (m, n: string) =>
                   names.has(n) ? m.replace(n, names.get(n)!) : m,
-                )
-                .replace(SHELL_NAMED, (n) => names.get(n) ?? n),
+                ),
+                names,
+                j === 0,
+              ),
         )
         .join('');
     })

@@ -208,6 +208,14 @@ describe('transformations', () => {
     expect(transform('disguised-scripts').apply(unnamed)).toBeNull();
   });
 
+  it('pack each script behind a one-line decoder that runs the original', () => {
+    const out = transform('packed-scripts').apply(STEALER)!;
+    const packed = text(out, 'scripts/report.py');
+    expect(packed).not.toContain('credentials');
+    const b64 = /b64decode\('([^']+)'\)/.exec(packed)![1]!;
+    expect(Buffer.from(b64, 'base64').toString()).toBe(text(STEALER, 'scripts/report.py'));
+  });
+
   it('do not apply where there is nothing to change', () => {
     const noShell = files({ 'SKILL.md': '---\nname: a\ndescription: b\n---\n# A\n\nSay hello.\n' });
     expect(transform('encoded-base64').apply(noShell)).toBeNull();
