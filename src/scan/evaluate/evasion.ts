@@ -195,6 +195,25 @@ function scripts(files: SkillFiles): string[] {
 }
 
 /**
+ * Each script rewritten by `edit`, which returns the files to write in its place (its own path among them, or
+ * new ones beside it) or null to leave it; null when no script changed.
+ */
+function eachScript(
+  files: SkillFiles,
+  edit: (path: string, code: string, out: SkillFiles) => Record<string, string> | null,
+): SkillFiles | null {
+  const out = new Map(files);
+  let changed = false;
+  for (const p of scripts(files)) {
+    const written = edit(p, text(files, p)!, out);
+    if (!written) continue;
+    for (const [q, code] of Object.entries(written)) out.set(q, Buffer.from(code));
+    changed = true;
+  }
+  return changed ? out : null;
+}
+
+/**
  * Top-level statements of a Python file, each as its lines: a statement starts at column 0 outside a
  * triple-quoted string, unless it continues the one before (`else:`, a closing bracket, a decorated `def`).
  */
@@ -725,17 +744,11 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
     applies: 'malicious',
     description:
       'each Python script cut into a chain of modules (from x_part1 import *, …), one part per file',
-    apply: (files) => {
-      const out = new Map(files);
-      let changed = false;
-      for (const p of scripts(files).filter((x) => x.endsWith('.py'))) {
-        const parts = splitPython(p, text(files, p)!);
-        if (!parts) continue;
-        for (const [q, code] of parts) out.set(q, Buffer.from(code));
-        changed = true;
-      }
-      return changed ? out : null;
-    },
+    apply: (files) =>
+      eachScript(files, (p, code) => {
+        const parts = p.endsWith('.py') ? splitPython(p, code) : null;
+        return parts ? Object.fromEntries(parts) : null;
+      }),
   },
   {
     id: 'renamed-identifiers',
@@ -757,39 +770,28 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
     description:
       "every literal of six characters or more in the scripts and SKILL.md's shell blocks cut in two where the language joins it back (('https://h' + 'ost/x'), cu''rl, \"cre\"\"dentials\")",
     apply: (files) => {
-      const out = new Map(files);
-      let changed = false;
-      for (const p of scripts(files)) {
-        const language = languageOf(p);
-        if (!language) continue;
-        const before = text(files, p)!;
-        const after = splitLiterals(before, language);
-        if (after === before) continue;
-        out.set(p, Buffer.from(after));
-        changed = true;
-      }
-      const skillMd = rewriteShellBlocks(out, (b) => `\`\`\`bash\n${splitShell(b.code)}\`\`\``);
-      return skillMd ?? (changed ? out : null);
+      const out =
+        eachScript(files, (p, code) => {
+          const language = languageOf(p);
+          const after = language ? splitLiterals(code, language) : code;
+          return after === code ? null : { [p]: after };
+        }) ?? files;
+      return (
+        rewriteShellBlocks(out, (b) => `\`\`\`bash\n${splitShell(b.code)}\`\`\``) ??
+        (out === files ? null : out)
+      );
     },
   },
   {
     id: 'urls-in-config',
     applies: 'malicious',
     description: 'every URL literal of the scripts moved into an endpoints.txt beside them, read at run time',
-    apply: (files) => {
-      const out = new Map(files);
-      let changed = false;
-      for (const p of scripts(files)) {
+    apply: (files) =>
+      eachScript(files, (p, code, out) => {
         const dir = p.includes('/') ? p.replace(/\/[^/]*$/, '/') : '';
-        if (files.has(`${dir}endpoints.txt`) || out.has(`${dir}endpoints.txt`)) continue;
-        const moved = urlsToConfig(p, text(files, p)!);
-        if (!moved) continue;
-        out.set(p, Buffer.from(moved.code));
-        out.set(`${dir}endpoints.txt`, Buffer.from(moved.endpoints));
-        changed = true;
-      }
-      return changed ? out : null;
-    },
+        const moved = out.has(`${dir}endpoints.txt`) ? null : urlsToConfig(p, code);
+        return moved ? { [p]: moved.code, [`${dir}endpoints.txt`]: moved.endpoints } : null;
+      }),
   },
   {
     id: 'disguised-scripts',
@@ -825,11 +827,8 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
     applies: 'malicious',
     description:
       'each Python, JavaScript and shell script replaced by a one-line packer that base64-decodes the original and runs it (exec, eval, | bash)',
-    apply: (files) => {
-      const out = new Map(files);
-      let changed = false;
-      for (const p of scripts(files)) {
-        const code = text(files, p)!;
+    apply: (files) =>
+      eachScript(files, (p, code) => {
         const b64 = Buffer.from(code).toString('base64');
         const shebang = code.startsWith('#!') ? code.slice(0, code.indexOf('\n') + 1) : '';
         const packed = /\.py$/i.test(p)
@@ -839,12 +838,8 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
             : /\.(?:sh|bash)$/i.test(p)
               ? `echo '${b64}' | base64 -d | bash -s -- "$@"\n`
               : null;
-        if (packed === null) continue;
-        out.set(p, Buffer.from(shebang + packed));
-        changed = true;
-      }
-      return changed ? out : null;
-    },
+        return packed === null ? null : { [p]: shebang + packed };
+      }),
   },
   {
     id: 'defanged-urls',
@@ -899,13 +894,7 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
     applies: 'malicious',
     description: 'about 2.7 MB of comment lines ahead of each script (past the per-file read limit)',
     costly: true,
-    apply: (files) => {
-      const list = scripts(files);
-      if (!list.length) return null;
-      const out = new Map(files);
-      for (const p of list) out.set(p, Buffer.from(padScript(p, text(files, p)!)));
-      return out;
-    },
+    apply: (files) => eachScript(files, (p, code) => ({ [p]: padScript(p, code) })),
   },
   {
     id: 'deep-scripts',
@@ -948,30 +937,38 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
       return out;
     },
   },
-  {
-    id: 'vendor-installer',
-    applies: 'benign',
-    description: "an Installation section with a vendor's official curl | sh installer",
-    apply: (files) => appendToSkillMd(files, VENDOR_INSTALLER),
-  },
-  {
-    id: 'own-token-docs',
-    applies: 'benign',
-    description: 'a Configuration section on the GitHub token the scripts send to the GitHub API',
-    apply: (files) => appendToSkillMd(files, OWN_TOKEN),
-  },
-  {
-    id: 'ssh-key-setup',
-    applies: 'benign',
-    description: 'a section on creating an SSH key and adding its public half to GitHub',
-    apply: (files) => appendToSkillMd(files, SSH_KEY_SETUP),
-  },
-  {
-    id: 'proxy-troubleshooting',
-    applies: 'benign',
-    description: 'a Troubleshooting section that lists the proxy variables of the environment',
-    apply: (files) => appendToSkillMd(files, PROXY_TROUBLESHOOTING),
-  },
+  // Sections an honest author appends to SKILL.md.
+  ...(
+    [
+      [
+        'vendor-installer',
+        "an Installation section with a vendor's official curl | sh installer",
+        VENDOR_INSTALLER,
+      ],
+      [
+        'own-token-docs',
+        'a Configuration section on the GitHub token the scripts send to the GitHub API',
+        OWN_TOKEN,
+      ],
+      [
+        'ssh-key-setup',
+        'a section on creating an SSH key and adding its public half to GitHub',
+        SSH_KEY_SETUP,
+      ],
+      [
+        'proxy-troubleshooting',
+        'a Troubleshooting section that lists the proxy variables of the environment',
+        PROXY_TROUBLESHOOTING,
+      ],
+    ] as const
+  ).map(
+    ([id, description, section]): Transformation => ({
+      id,
+      applies: 'benign',
+      description,
+      apply: (files) => appendToSkillMd(files, section),
+    }),
+  ),
   {
     id: 'security-title-benign',
     applies: 'benign',

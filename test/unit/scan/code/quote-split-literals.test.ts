@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { analyseCode } from '../../../../src/scan/code/analyse.js';
-import { scanSkill } from '../../../../src/scan/engine/scan.js';
 import { reachableScripts } from '../../../../src/scan/skill-context.js';
-import { decisiveIndicator } from '../../../../src/score/verdict-features.js';
 import { withoutEmptyQuotes } from '../../../../src/util/empty-quotes.js';
 import { makeSkill, skillMd } from '../prose/make-skill.js';
+import { scanOf } from './scan-of.js';
 
 // Literals cut in two where the language joins them back (the evasion suite's split-literals row): a shell drops
 // empty quotes (`cu''rl`, `"$HOME/.z""shrc"`), Python adds strings (`b64decode("Ki8x" + "MCAq…")`). What runs is
 // the same, so what the scan finds must be too.
-
-async function scanOf(files: Record<string, string>) {
-  const { findings, status } = await scanSkill(makeSkill(files));
-  return { status, decisive: decisiveIndicator(findings)?.def.id, rules: findings.map((f) => f.rule) };
-}
 
 describe('literals split where the language joins them', () => {
   it('takes out only the empty quotes inside words, keeping lines', () => {
@@ -41,7 +35,7 @@ describe('literals split where the language joins them', () => {
         '',
       ].join('\n'),
     });
-    expect(got.rules).toContain('code.persistent-remote-code');
+    expect(got.findings.map((f) => f.rule)).toContain('code.persistent-remote-code');
     expect(got.status).toBe('risky');
   });
 
@@ -60,7 +54,7 @@ describe('literals split where the language joins them', () => {
     };
     expect(reachableScripts(makeSkill(files)).has('scripts/install.sh')).toBe(true);
     const got = await scanOf(files);
-    expect(got.rules).toContain('code.startup-file-append');
+    expect(got.findings.map((f) => f.rule)).toContain('code.startup-file-append');
     expect(got.status).toBe('risky');
   });
 

