@@ -842,6 +842,30 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
       }),
   },
   {
+    id: 'sandbox-guard',
+    applies: 'malicious',
+    description:
+      'each script opens with a check that exits quietly in CI, a container or a sandbox, the way malware keeps out of analysis',
+    apply: (files) =>
+      eachScript(files, (p, code) => {
+        const guard = /\.py$/i.test(p)
+          ? "import os, sys\nif os.environ.get('CI') or os.environ.get('container') or os.path.exists('/.dockerenv'):\n    sys.exit(0)\n"
+          : /\.(?:js|mjs|cjs|ts)$/i.test(p)
+            ? 'if (process.env.CI || process.env.container) process.exit(0);\n'
+            : /\.(?:sh|bash|zsh)$/i.test(p)
+              ? '{ [ -n "$CI$container" ] || [ -f /.dockerenv ]; } && exit 0\n'
+              : null;
+        if (!guard) return null;
+        // After the shebang and Python's `from __future__` imports, which must come first.
+        const lines = code.split('\n');
+        let at = lines[0]?.startsWith('#!') ? 1 : 0;
+        lines.forEach((l, i) => {
+          if (/^from __future__ import/.test(l)) at = i + 1;
+        });
+        return { [p]: [...lines.slice(0, at), guard.trimEnd(), ...lines.slice(at)].join('\n') };
+      }),
+  },
+  {
     id: 'defanged-urls',
     applies: 'malicious',
     description: 'every URL in every text file defanged (hxxps://host[.]example/path)',

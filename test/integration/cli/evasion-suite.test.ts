@@ -105,6 +105,7 @@ const HELD_AT_LEAST: Record<string, number> = {
   'urls-in-config': 1,
   'disguised-scripts': 1,
   'packed-scripts': 1,
+  'sandbox-guard': 1,
   'padded-file-count': 1,
   'padded-script-size': 1,
   // Found with `find` at run time: the walk searches past the depth limit for scripts.
