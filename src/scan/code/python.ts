@@ -165,8 +165,8 @@ class PythonExtractor extends ScriptExtractor {
     for (const site of this.sites) {
       const call = this.toCall(site.node, site.topLevel, site.guarded);
       this.out.calls.push(call);
-      // The words of the command the call runs: a list (`['ssh', host, 'cat']`) or a shell string.
-      const first = positional(site.node)[0];
+      // The words of the command a call fed `input` runs: a list (`['ssh', host, 'cat']`) or a shell string.
+      const first = call.named.has('input') ? positional(site.node)[0] : undefined;
       const words =
         first?.type === 'list' || first?.type === 'tuple'
           ? first.namedChildren.map((c) => this.valueOf(c))
