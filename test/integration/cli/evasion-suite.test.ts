@@ -100,6 +100,7 @@ const HELD_AT_LEAST: Record<string, number> = {
   'channel-smtp': 1,
   'channel-git': 1,
   'channel-paste': 1,
+  'channel-webhook': 1,
   'renamed-identifiers': 1,
   'split-literals': 1,
   'urls-in-config': 1,
