@@ -359,8 +359,8 @@ export const DECISIVE_INDICATORS: readonly DecisiveDef[] = [
 ];
 
 /** Whether a finding carries the indicator surely enough to decide on it. */
-export function carries(def: DecisiveDef, f: DecisionFinding): boolean {
-  return isSafetyFinding(f) && f.confidence >= DECISIVE_CONFIDENCE && def.selects(asRead(f));
+export function carries(def: DecisiveDef, f: DecisionFinding, read: DecisionFinding = asRead(f)): boolean {
+  return isSafetyFinding(f) && f.confidence >= DECISIVE_CONFIDENCE && def.selects(read);
 }
 
 /** A finding as the indicators read it: its evidence without the empty quotes a shell drops (`bas''e64 -d`). */
@@ -374,9 +374,10 @@ export function decisiveIndicator(
   findings: readonly DecisionFinding[],
 ): { def: DecisiveDef; finding: DecisionFinding } | null {
   let best: { def: DecisiveDef; finding: DecisionFinding } | null = null;
+  const read = findings.map(asRead);
   for (const def of DECISIVE_INDICATORS) {
-    for (const f of findings) {
-      if (!carries(def, f)) continue;
+    for (const [i, f] of findings.entries()) {
+      if (!carries(def, f, read[i])) continue;
       if (
         !best ||
         STATUS_RANK[def.floor] > STATUS_RANK[best.def.floor] ||
@@ -497,6 +498,7 @@ export interface FeatureVector {
 /** The model's input for one skill, in the order of `ids`: only safety findings are read. */
 export function skillFeatures(findings: readonly DecisionFinding[], ids: readonly string[]): FeatureVector {
   const safety = findings.filter(isSafetyFinding);
+  const read = safety.map(asRead);
   const values: number[] = [];
   const strongest: (DecisionFinding | null)[] = [];
   for (const id of ids) {
@@ -510,7 +512,8 @@ export function skillFeatures(findings: readonly DecisionFinding[], ids: readonl
     const def = featureDef(id);
     if (!def) throw new Error(`unknown verdict feature ${id}`);
     let best: DecisionFinding | null = null;
-    for (const f of safety) if (def.selects(asRead(f)) && (!best || f.confidence > best.confidence)) best = f;
+    for (const [i, f] of safety.entries())
+      if (def.selects(read[i]!) && (!best || f.confidence > best.confidence)) best = f;
     values.push(best ? Math.min(1, Math.max(0, best.confidence)) : 0);
     strongest.push(best);
   }

@@ -7,6 +7,7 @@ import { T, Taint } from './model.js';
 import { READ_CALL_RE, WRITE_CALL_RE } from './names.js';
 import { shellQuote } from './python.js';
 import {
+  commandWords,
   type Extraction,
   endLineOf,
   fedCommand,
@@ -197,12 +198,7 @@ class JavaScriptExtractor extends ScriptExtractor {
       // The words of the command the call runs: `spawnSync('ssh', [host, 'cat'])` or `execSync('nc host 9000')`.
       const argNodes = this.argNodes(s.node);
       const command = isShellCallee(call.callee) ? this.commandString(call.callee, argNodes) : null;
-      const fed = command
-        ? fedCommand(
-            call,
-            command.split(/\s+/).map((w) => ({ ...EMPTY_VALUE, text: w, str: w })),
-          )
-        : null;
+      const fed = command ? fedCommand(call, commandWords(command)) : null;
       if (fed) this.out.calls.push(fed);
     }
     for (const l of this.loopNodes) this.recordLoop(l);

@@ -6,6 +6,7 @@ import type { Call, Value } from './model.js';
 import { T, Taint } from './model.js';
 import { READ_CALL_RE, SOCKET_READ_RE, WRITE_CALL_RE } from './names.js';
 import {
+  commandWords,
   type Extraction,
   endLineOf,
   fedCommand,
@@ -171,9 +172,7 @@ class PythonExtractor extends ScriptExtractor {
         first?.type === 'list' || first?.type === 'tuple'
           ? first.namedChildren.map((c) => this.valueOf(c))
           : first
-            ? (this.valueOf(first)
-                .str?.split(/\s+/)
-                .map((w) => ({ ...EMPTY_VALUE, text: w, str: w })) ?? [])
+            ? commandWords(this.valueOf(first).str ?? '')
             : [];
       const fed = words.length ? fedCommand(call, words) : null;
       if (fed) this.out.calls.push(fed);

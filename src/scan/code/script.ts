@@ -73,21 +73,25 @@ export function isShellCallee(callee: string): boolean {
 export function fedCommand(call: Call, words: readonly Value[]): Call | null {
   const input = call.named.get('input');
   if (!input || !isShellCallee(call.callee)) return null;
+  const programOf = (c: Value[]) => c[0]?.str?.replace(/^.*\//, '').toLowerCase() ?? '';
   const sender = commandsOf(words).find((c) => {
-    const program = c[0]?.str?.replace(/^.*\//, '').toLowerCase();
-    return (
-      program && (NETWORK_COMMANDS.has(program) || (program === 'git' && c.some((w) => w.str === 'push')))
-    );
+    const program = programOf(c);
+    return NETWORK_COMMANDS.has(program) || (program === 'git' && c.some((w) => w.str === 'push'));
   });
   if (!sender) return null;
   return {
     ...call,
     kind: 'command',
-    callee: sender[0]!.str!.replace(/^.*\//, '').toLowerCase(),
+    callee: programOf(sender),
     args: [...sender.slice(1)],
     named: new Map(),
     stdin: input.taint,
   };
+}
+
+/** A command string's words, split at white space, as constant values (`execSync('nc host 9000')`). */
+export function commandWords(command: string): Value[] {
+  return command.split(/\s+/).map((w) => ({ ...EMPTY_VALUE, text: w, str: w }));
 }
 
 /** A command line's words cut into its simple commands at `&&`, `||`, `;` and `|`. */

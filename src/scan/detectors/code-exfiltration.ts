@@ -1117,9 +1117,16 @@ export function exfiltrationHits(ctx: FileContext, model: CodeModel): Hit[] {
   const sources = new Set<string>();
   const staged = stagedFiles(model);
   // One pass over the sinks serves the per-sink flows and the same-script checks below.
+  // An endpoint computed at run time, in a script that names a file of the skill holding an address: asked once
+  // per sending file (one file, or each file of a program), not once per send.
+  const shippedBy = new Map<string | null, ReturnType<typeof shippedEndpoint>>();
+  const shippedFor = (line: number) => {
+    const file = ctx.fileOf?.(line) ?? null;
+    if (!shippedBy.has(file)) shippedBy.set(file, shippedEndpoint(ctx, line));
+    return shippedBy.get(file)!;
+  };
   const uses = networkUses(model.calls).map((u) => {
-    // An endpoint computed at run time, in a script that names a file of the skill holding an address.
-    const shipped = !u.host && !u.dynamicHost && u.sends ? shippedEndpoint(ctx, u.call.line) : null;
+    const shipped = !u.host && !u.dynamicHost && u.sends ? shippedFor(u.call.line) : null;
     return shipped ? { ...u, host: shipped.host, shippedIn: shipped.file } : u;
   });
   for (const use of uses) {
