@@ -270,10 +270,10 @@ function splitPython(path: string, code: string, parts = 4): Map<string, string>
 
 // Channel switching: an upload over HTTP rewritten as the same upload over another channel. In shell, a curl
 // command that uploads (-d/--data, -F field=@file, -T/--upload-file) becomes scp, a copy to a storage bucket, a
-// DNS lookup of an encoded label, a mail over SMTP, a commit pushed to a code host or a paste on a paste site; in
-// prose, a URL on a line that says to send something is rewritten to the channel's address. What is sent and from
-// where stays the same. The last two carry the data to services every developer uses, under an account named
-// after the original host: nothing in the destination is the attacker's own.
+// DNS lookup of an encoded label, a mail over SMTP, a commit pushed to a code host, a paste on a paste site or a
+// post to a chat webhook; in prose, a URL on a line that says to send something is rewritten to the channel's
+// address. What is sent and from where stays the same. The last three (git, paste, webhook) carry the data to services every developer uses:
+// nothing in the destination is the attacker's own host.
 export type Channel = 'scp' | 'bucket' | 'dns' | 'smtp' | 'git' | 'paste' | 'webhook';
 
 // One curl command (no pipe, separator or backtick between the program and its upload flag).
@@ -399,29 +399,20 @@ function switchChannel(files: SkillFiles, channel: Channel): SkillFiles | null {
   const out = new Map(files);
   let changed = false;
   for (const [path, bytes] of files) {
-    const shell = SHELL_SCRIPT.test(path);
-    const python = path.endsWith('.py');
-    if (!shell && !python && !MARKDOWN_FILE.test(path)) continue;
+    // A script is code of its language; in markdown, a fenced block's lines are code of its label's language,
+    // and prose is switched outside fences.
+    const own = SHELL_SCRIPT.test(path) ? 'shell' : path.endsWith('.py') ? 'python' : null;
+    if (own === null && !MARKDOWN_FILE.test(path)) continue;
     const lines = bytes.toString('utf8').split('\n');
     let edited = false;
-    // In markdown, a fenced block's lines are code of its label's language; prose is switched outside fences.
     let fence: string | null = null;
     const next = lines.map((line) => {
-      const markdown = !shell && !python;
-      const opens = markdown ? /^\s*(?:`{3,}|~{3,})\s*([\w+-]*)/.exec(line) : null;
+      const opens = own === null ? /^\s*(?:`{3,}|~{3,})\s*([\w+-]*)/.exec(line) : null;
       if (opens) {
         fence = fence === null ? opens[1]!.toLowerCase() : null;
         return line;
       }
-      const language = markdown
-        ? fence === null
-          ? 'prose'
-          : /^py(?:thon)?3?$/.test(fence)
-            ? 'python'
-            : 'shell'
-        : python
-          ? 'python'
-          : 'shell';
+      const language = own ?? (fence === null ? 'prose' : /^py(?:thon)?3?$/.test(fence) ? 'python' : 'shell');
       const switched =
         language === 'python'
           ? switchPythonChannel(line, channel)

@@ -5,6 +5,8 @@
 // arguments (`f(name=…)`), methods and exported environment variables keep their names, because a library or a
 // child process may depend on them.
 
+import { editShell, outsideHeredocs } from './shell-lines.js';
+
 type Language = 'python' | 'js' | 'shell';
 
 const LANGUAGE: [RegExp, Language][] = [
@@ -127,42 +129,17 @@ function renameCommandStarts(part: string, names: ReadonlyMap<string, string>, a
   });
 }
 
-/** A shell script's lines, with null for the bodies of its here-documents: they are data the script writes. */
-function outsideHeredocs(code: string): (string | null)[] {
-  let until: RegExp | null = null;
-  return code.split('\n').map((line) => {
-    if (until) {
-      if (until.test(line)) until = null;
-      return null;
-    }
-    const h = /<<(-?)\s*(['"]?)(\w+)\2/.exec(line);
-    if (h) until = new RegExp(`^${h[1] ? '\\t*' : ''}${h[3]}\\s*$`);
-    return line;
-  });
-}
-
 /** Shell: `$name`, `${name…}`, and a name where a command or a definition starts, outside single quotes. */
 function renameShell(code: string, names: ReadonlyMap<string, string>): string {
-  const lines = code.split('\n');
-  return outsideHeredocs(code)
-    .map((line, i) => {
-      if (line === null || /^\s*#/.test(line)) return lines[i]!;
-      return line
-        .split(/('[^']*')/)
-        .map((part, j) =>
-          j % 2 === 1
-            ? part
-            : renameCommandStarts(
-                part.replace(/\$\{?([A-Za-z_]\w*)/g, (m, n: string) =>
-                  names.has(n) ? m.replace(n, names.get(n)!) : m,
-                ),
-                names,
-                j === 0,
-              ),
-        )
-        .join('');
-    })
-    .join('\n');
+  return editShell(code, (part, first) =>
+    renameCommandStarts(
+      part.replace(/\$\{?([A-Za-z_]\w*)/g, (m, n: string) =>
+        names.has(n) ? m.replace(n, names.get(n)!) : m,
+      ),
+      names,
+      first,
+    ),
+  );
 }
 
 /**

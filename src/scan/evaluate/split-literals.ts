@@ -6,6 +6,8 @@
 //                        "$HOME/.aws/credentials"      ->  "$HOME/.aws/cre""dentials"
 // What runs is unchanged: the halves are joined before anything uses them.
 
+import { editShell } from './shell-lines.js';
+
 const MIN = 6;
 
 /** A literal run cut in the middle, at a point that splits no escape sequence; null when too short. */
@@ -45,51 +47,30 @@ const SHELL_WORD = /(?<=^|[\s=@])([\w./~:%+,-]+)(?=$|\s)/g;
 // A double-quoted string's literal runs.
 const DOUBLE_QUOTED = /"((?:\\.|[^"\\])*)"/g;
 
-function splitShellLine(line: string): string {
-  if (/^\s*#/.test(line)) return line;
-  // Single-quoted parts stay as they are; in the rest, words and the literal runs of double-quoted strings split.
-  return line
-    .split(/('[^']*')/)
-    .map((part, i) => {
-      if (i % 2 === 1) return part;
-      const pieces = part.split(DOUBLE_QUOTED);
-      return pieces
-        .map((p, j) => {
-          if (j % 2 === 1)
-            return `"${p.replace(/\$\{[^}]*\}|\$\w+|([\w./~:%+,-]{6,})/g, (m, run?: string) => {
-              // An expansion's name stays whole; a literal run is split.
-              const h = run ? halves(run) : null;
-              return h ? `${h[0]}""${h[1]}` : m;
-            })}"`;
-          return p.replace(SHELL_WORD, (w: string) => {
-            if (SHELL_RESERVED.test(w) || /^-/.test(w)) return w;
-            const h = halves(w);
-            // `~/…` expands only while its prefix up to the first slash stays unquoted.
-            if (h && w.startsWith('~') && !h[0].includes('/')) return w;
-            return h ? `${h[0]}''${h[1]}` : w;
-          });
-        })
-        .join('');
+/** A part of a shell line outside single quotes, its words and the literal runs of its double-quoted strings split. */
+function splitShellPart(part: string): string {
+  return part
+    .split(DOUBLE_QUOTED)
+    .map((p, j) => {
+      if (j % 2 === 1)
+        return `"${p.replace(/\$\{[^}]*\}|\$\w+|([\w./~:%+,-]{6,})/g, (m, run?: string) => {
+          // An expansion's name stays whole; a literal run is split.
+          const h = run ? halves(run) : null;
+          return h ? `${h[0]}""${h[1]}` : m;
+        })}"`;
+      return p.replace(SHELL_WORD, (w: string) => {
+        if (SHELL_RESERVED.test(w) || /^-/.test(w)) return w;
+        const h = halves(w);
+        // `~/…` expands only while its prefix up to the first slash stays unquoted.
+        if (h && w.startsWith('~') && !h[0].includes('/')) return w;
+        return h ? `${h[0]}''${h[1]}` : w;
+      });
     })
     .join('');
 }
 
-/** A shell script with its literals split, here-document bodies and comments left alone. */
-export function splitShell(code: string): string {
-  let until: RegExp | null = null;
-  return code
-    .split('\n')
-    .map((line) => {
-      if (until) {
-        if (until.test(line)) until = null;
-        return line;
-      }
-      const h = /<<(-?)\s*(['"]?)(\w+)\2/.exec(line);
-      if (h) until = new RegExp(`^${h[1] ? '\\t*' : ''}${h[3]}\\s*$`);
-      return h ? line : splitShellLine(line);
-    })
-    .join('\n');
-}
+/** A shell script with its literals split; here-documents (their opening lines too) and comments left alone. */
+export const splitShell = (code: string): string => editShell(code, splitShellPart, { openers: false });
 
 export const splitLiterals = (code: string, language: 'python' | 'js' | 'shell'): string =>
   language === 'shell' ? splitShell(code) : splitCode(code);
