@@ -1,3 +1,5 @@
+import { UNLESS_DOUBLE_NEGATIVE } from '../negation.js';
+
 // What the sentence around an inline command says about running it, read once for the scan and for the
 // detonation. The scan reads a command the sentence rules out as named, not prescribed (its findings are
 // scaled as text about a risk); the detonation never runs a command its sentence warns against. They weigh
@@ -19,8 +21,10 @@ export function blankCode(text: string, codeRanges: readonly (readonly [number, 
 
 // "never run `…`", "`bash -c …` and `tee /etc/…` do not match", "blocked": the sentence says not to run it.
 // A negation elsewhere in the sentence ("if the build is not responding, run `…`") does not count.
-const NEGATES_RUNNING =
-  /\b(?:never|not|n't|avoid|without)\s+(?:\w+\s+){0,3}?(?:run|runs|running|use|using|execute|type|paste|call|invoke|match|matches|allowed|permitted|recommended|needed)\b|\b(?:forbidden|prohibited|blocked|blocks|denied|denies|disallow\w*)\b/i;
+const NEGATES_RUNNING = new RegExp(
+  String.raw`(?:\b(?:never|not|avoid|without)|n't)${UNLESS_DOUBLE_NEGATIVE}\s+(?:\w+\s+){0,3}?(?:run|runs|running|use|using|execute|type|paste|call|invoke|match|matches|allowed|permitted|recommended|needed)\b|\b(?:forbidden|prohibited|blocked|blocks|denied|denies|disallow\w*)\b`,
+  'i',
+);
 // The clause before the command replaces it with something else: "Instead of `a`, run `b`".
 const REPLACED_BEFORE = /\b(?:instead of|rather than)\b/i;
 // Words that turn a quoted command into a counter-example when they come before it in its clause

@@ -1,3 +1,5 @@
+import { UNLESS_DOUBLE_NEGATIVE } from '../negation.js';
+
 // How a piece of a markdown document is framed: told to the agent, shown as an example, documenting a
 // risk, or addressed to the human user. Cues are data; the order of FRAMING_ORDER decides ties.
 
@@ -23,7 +25,7 @@ const ATTACK_HEADING_CUES: readonly RegExp[] = [
   /\b(red[ -]flags?|warning signs?|anti-?patterns?|pitfalls?|gotchas?|mistakes|common errors)\b/i,
   /\b(malicious|malware|attacks?|attackers?|threats?|threat model|vulnerabilit(y|ies)|exploits?|payloads?)\b/i,
   /\b(injection|jailbreaks?|phishing|indicators? of compromise|iocs?)\b/i,
-  new RegExp(`\\b(${PROHIBITION_WORDS})\\b`, 'i'),
+  new RegExp(`\\b(${PROHIBITION_WORDS})\\b${UNLESS_DOUBLE_NEGATIVE}`, 'i'),
   // "MUST NOT DO", "Should not": a list of prohibitions, each item a thing not to do.
   /\b(must|should|shall)\s+(not|never)\b|\bmustn'?t\b/i,
   /\b((risk|threat|attack) (patterns?|categories|taxonomy|examples?))\b/i,
@@ -76,7 +78,10 @@ const LEAD_IN_CUES: readonly CueSet[] = [
   {
     framing: 'documents-risk',
     cues: [
-      /^\s*(bad|wrong|incorrect|insecure|unsafe|dangerous|vulnerable|don'?t|do not|never|avoid|❌|🚫|⛔)\b/i,
+      new RegExp(
+        String.raw`^\s*(bad|wrong|incorrect|insecure|unsafe|dangerous|vulnerable|don'?t|do not|never|avoid|❌|🚫|⛔)\b${UNLESS_DOUBLE_NEGATIVE}`,
+        'i',
+      ),
       // "MUST NOT:", "You must never:": a lead-in whose negation covers every item of the list below.
       /^\W*(?:(?:you|we|the agent|agents?|it)\s+)?(must|should|shall)\s+(not|never)(\s+do)?\W*$|^\W*mustn'?t\W*$/i,
       /(^|[\s(])(❌|🚫|⛔|✗)/,
@@ -386,7 +391,7 @@ const CONDITION_THEN_VERB = new RegExp(
 // A heading that forbids or warns against what follows ("Never do this", "Avoid", "Red flags") quotes its
 // items as things not to do; a heading that only names a topic ("Detection", "Examples") does not turn an order into a quote.
 const PROHIBITION_HEADING = new RegExp(
-  `\\b(?:${PROHIBITION_WORDS}|(?:must|should|shall) (?:not|never)|mustn'?t|refuse|red[ -]flags?|warning signs?|anti-?patterns?|pitfalls?|mistakes|dangerous)\\b|[❌🚫⛔✗]`,
+  `\\b(?:${PROHIBITION_WORDS}|(?:must|should|shall) (?:not|never)|mustn'?t|refuse|red[ -]flags?|warning signs?|anti-?patterns?|pitfalls?|mistakes|dangerous)\\b${UNLESS_DOUBLE_NEGATIVE}|[❌🚫⛔✗]`,
   'iu',
 );
 

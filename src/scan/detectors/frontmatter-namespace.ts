@@ -121,7 +121,7 @@ const OFFICIAL_CLAIMS: readonly RegExp[] = [
 const OFFICIAL_BRAND =
   /\b[Tt]he\s+official\s+([A-Z][\w.-]+)(?:\s+[\w-]+){0,2}?\s+(?:skill|plugin|extension|integration|connector|app)\b/;
 const DISCLAIMER =
-  /\b(?:not|n't|un)\s*(?:an?\s+)?(?:official|affiliated|endorsed|verified)|\bunofficial\b|\bnot\s+(?:affiliated|associated)\b/i;
+  /(?:\b(?:not|un)|n't)\s*(?:an?\s+)?(?:official|affiliated|endorsed|verified)|\bunofficial\b|\bnot\s+(?:affiliated|associated)\b/i;
 
 /** Damerau-Levenshtein distance (optimal string alignment), bounded: stops early past `max`. */
 export function editDistance(a: string, b: string, max = 3): number {

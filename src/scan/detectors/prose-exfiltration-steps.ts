@@ -1,5 +1,6 @@
 import { followedFraming } from '../../core/markdown/framing.js';
 import type { ProseSpan } from '../../core/markdown.js';
+import { UNLESS_DOUBLE_NEGATIVE } from '../../core/negation.js';
 import { normaliseSpan } from '../engine/prose-normalise.js';
 import { builtinRule } from '../engine/rule-pack.js';
 import { vocabulary } from '../engine/rule-shared.js';
@@ -35,7 +36,10 @@ function namesSecrets(text: string): boolean {
   return [...text.matchAll(CREDENTIAL_STORE)].some((m) => !OWN_CONFIG.test(m[0]));
 }
 // "Never read .env", "do not collect tokens": the step forbids what it names.
-const FORBIDS = /\b(?:never|do\s+not|don'?t|avoid|must\s+not|without)\b/i;
+const FORBIDS = new RegExp(
+  String.raw`\b(?:never|do\s+not|don'?t|avoid|must\s+not|without)\b${UNLESS_DOUBLE_NEGATIVE}`,
+  'i',
+);
 
 // A placeholder in a URL that stands for gathered data ({encoded_summary}, <payload>, ${DATA}), not an API's
 // own path or query parameter ({owner}, <id>, $REGION).

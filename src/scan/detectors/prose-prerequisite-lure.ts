@@ -1,5 +1,6 @@
 import { followedFraming } from '../../core/markdown/framing.js';
 import type { ProseSpan } from '../../core/markdown.js';
+import { UNLESS_DOUBLE_NEGATIVE } from '../../core/negation.js';
 import { escapeRegExp } from '../../util/regexp.js';
 import { glossed } from '../engine/prose-gloss.js';
 import { normalise } from '../engine/prose-normalise.js';
@@ -186,8 +187,10 @@ const DATA_PATH =
   /\.(?:csv|tsv|json|jsonl|xml|ya?ml|txt|md|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|mp[34]|wav|parquet|sqlite|db)(?:[?#]|$)/i;
 const BINARY_PATH = /\.(?:exe|msi|dmg|pkg|zip|rar|7z|scr|bat|cmd|command|app|jar)(?:[?#]|$)/i;
 // The text warns against the step ("never install such helpers", "malicious clones add a line like …").
-const NEGATED =
-  /\b(?:never|do\s+not|don'?t|avoid)\s+(?:\w+\s+){0,3}?(?:download|install|run|use|click|open|follow|trust)\b|\b(?:fake|malicious|scam|phishing|fraudulent|trojani[sz]ed)\s+(?:prerequisites?|setup|helpers?|installers?|links?|lures?|downloads?|copies|clones?|sites?|skills?)\b/i;
+const NEGATED = new RegExp(
+  String.raw`\b(?:never|do\s+not|don'?t|avoid)${UNLESS_DOUBLE_NEGATIVE}\s+(?:\w+\s+){0,3}?(?:download|install|run|use|click|open|follow|trust)\b|\b(?:fake|malicious|scam|phishing|fraudulent|trojani[sz]ed)\s+(?:prerequisites?|setup|helpers?|installers?|links?|lures?|downloads?|copies|clones?|sites?|skills?)\b`,
+  'i',
+);
 // "Beware of fake copies: download only from …" is the lure's own warning, steering to its link.
 const ONLY_FROM =
   /\bonly\s+(?:\w+\s+){0,2}?(?:from|at|via|here)\b|\bofficial\s+(?:site|link|download|installer|source)\b/i;
@@ -378,11 +381,12 @@ export function prerequisiteLureHits({ doc, text, starts, skill, path, agentRead
       }
       if (confidence < 0.2) continue;
       const line = lineAt(starts, norm ? norm.map[m.index]! : span.start + m.index);
+      const step = text.slice(starts[line - 1] ?? span.start, starts[line] ?? span.end).trim();
       hits.push({
         rule: PREREQUISITE_LURE_RULE.id,
         line,
         endLine: line,
-        evidence: quote(text.slice(starts[line - 1] ?? span.start, starts[line] ?? span.end).trim()),
+        evidence: quote(step),
         confidence,
         rationale: `a setup step sends the reader to ${host}: ${notes.join('; ')}; framed as ${framing}`,
         message: `A setup step sends the reader to download and install from ${host}.`,

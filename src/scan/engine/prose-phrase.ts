@@ -1,4 +1,5 @@
 import type { Framing } from '../../core/markdown.js';
+import { UNLESS_DOUBLE_NEGATIVE } from '../../core/negation.js';
 import type { Rule } from '../../core/rule.js';
 
 // The shape of a prose rule, as read from its rule.yaml (engine/rule-pack.ts). A rule fires on a sentence
@@ -48,7 +49,7 @@ export function negated(verbs: string): Adjustment {
   return {
     re: new RegExp(
       // The negation may head a list ("You must NEVER:\n- Reveal …, - Provide …"): its scope is every item.
-      String.raw`\b(?:never|not|n't|no longer|without|avoid|refuses? to|prohibited from|forbidden to)\s+(?:\w+\s+){0,3}?(?:${verbs})|\b(?:never|not|n't|avoid|prohibited|forbidden)\s*:\s*(?:[-*+•]|\d+[.)])\s`,
+      String.raw`(?:\b(?:never|not|no longer|without|avoid|refuses? to|prohibited from|forbidden to)|n't)${UNLESS_DOUBLE_NEGATIVE}\s+(?:\w+\s+){0,3}?(?:${verbs})|(?:\b(?:never|not|avoid|prohibited|forbidden)|n't)\s*:\s*(?:[-*+•]|\d+[.)])\s`,
       'i',
     ),
     factor: 0.15,

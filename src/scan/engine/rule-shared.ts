@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { BUILTIN_RULES_DIR, RulePackError, readYaml } from '../../core/knowledge.js';
 import type { Framing } from '../../core/markdown.js';
+import { UNLESS_DOUBLE_NEGATIVE } from '../../core/negation.js';
 import { type Adjustment, negated } from './prose-phrase.js';
 
 // What the rules of a pack share (rules/_shared): the vocabulary of named expression fragments and the named
@@ -11,6 +12,7 @@ import { type Adjustment, negated } from './prose-phrase.js';
 // loads neither the rules nor the code matchers.
 
 /** Fragments and adjustments shared by rules, beside them in the pack. */
+const CODE_VOCABULARY: readonly [string, string][] = [['UNLESS_DOUBLE_NEGATIVE', UNLESS_DOUBLE_NEGATIVE]];
 const SHARED = '_shared';
 
 const FRAMINGS = [
@@ -114,7 +116,8 @@ export function adjustment(
 }
 
 export function readShared(dir: string, base: Shared | null): Shared {
-  const vocabulary = new Map(base?.vocabulary ?? []);
+  // Fragments code shares with the rules are defined in code; a pack's vocabulary may use them, not redefine them.
+  const vocabulary = new Map(base?.vocabulary ?? CODE_VOCABULARY);
   const adjustments = new Map(base?.adjustments ?? []);
   const vocabFile = join(dir, SHARED, 'vocabulary.yaml');
   if (existsSync(vocabFile)) {

@@ -1,5 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { parseDocument } from 'yaml';
+import { isImperative } from '../../core/markdown/framing.js';
 import { languageOf, renameIdentifiers } from './rename-identifiers.js';
 import { splitLiterals, splitShell } from './split-literals.js';
 import { urlsToConfig } from './urls-to-config.js';
@@ -183,11 +184,35 @@ export function attackWorded(body: string): string {
   );
 }
 
+/**
+ * Every prose line of a body that opens with an order ("Send the notes …", "- Read ~/.aws/credentials …")
+ * turned into the same order behind a double negative ("Do not forget to send the notes …").
+ */
+export function doubleNegated(body: string): string {
+  return mapBodyLines(body, (line, fenced) => {
+    const m = fenced ? null : /^(\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?)([A-Z][a-z]+)\b(.*)$/.exec(line);
+    if (!m || /^(?:never|don|do|always|please|not|no)$/i.test(m[2]!) || !isImperative(`${m[2]}${m[3]}`))
+      return line;
+    return `${m[1]}Do not forget to ${m[2]!.toLowerCase()}${m[3]}`;
+  });
+}
+
 /** hxxps://host[.]example/path: the way threat reports write a URL nobody should click. */
 export function defangUrls(s: string): string {
   return s.replace(/\bhttp(s?):\/\/([^\s/"'`)>\]]+)/gi, (_, secure: string, host: string) => {
     return `hxxp${secure}://${host.replace(/\./g, '[.]')}`;
   });
+}
+
+/** SKILL.md's body moved to references/guide.md, SKILL.md left with a Guide section holding `pointer`. */
+function movedToReference(files: SkillFiles, pointer: string): SkillFiles | null {
+  const skillMd = text(files, 'SKILL.md');
+  if (skillMd === null || files.has('references/guide.md')) return null;
+  const doc = splitSkillDoc(skillMd);
+  const out = new Map(files);
+  out.set('references/guide.md', Buffer.from(doc.body));
+  out.set('SKILL.md', Buffer.from(joinSkillDoc({ ...doc, body: `\n# Guide\n\n${pointer}\n` })));
+  return out;
 }
 
 function scripts(files: SkillFiles): string[] {
@@ -572,6 +597,12 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
     apply: (files) => withSkillDoc(files, (doc) => ({ ...doc, body: attackWorded(doc.body) })),
   },
   {
+    id: 'double-negative',
+    applies: 'malicious',
+    description: 'every line of SKILL.md\'s prose that opens with an order says it behind "Do not forget to"',
+    apply: (files) => withSkillDoc(files, (doc) => ({ ...doc, body: doubleNegated(doc.body) })),
+  },
+  {
     id: 'indented-body',
     applies: 'malicious',
     description: "every line of SKILL.md's body but its headings indented four spaces (read as code samples)",
@@ -618,17 +649,11 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
     id: 'moved-to-reference',
     applies: 'malicious',
     description: "SKILL.md's body moved to references/guide.md, which SKILL.md tells the agent to follow",
-    apply: (files) => {
-      const skillMd = text(files, 'SKILL.md');
-      if (skillMd === null || files.has('references/guide.md')) return null;
-      const doc = splitSkillDoc(skillMd);
-      const out = new Map(files);
-      out.set('references/guide.md', Buffer.from(doc.body));
-      const body =
-        '\n# Guide\n\nBefore you start any task, read `references/guide.md` and follow every step in it exactly.\n';
-      out.set('SKILL.md', Buffer.from(joinSkillDoc({ ...doc, body })));
-      return out;
-    },
+    apply: (files) =>
+      movedToReference(
+        files,
+        'Before you start any task, read `references/guide.md` and follow every step in it exactly.',
+      ),
   },
   {
     id: 'moved-to-nested-skill',

@@ -77,6 +77,7 @@ const HELD_AT_LEAST: Record<string, number> = {
   'setup-section': 1,
   'prerequisites-section': 1,
   'attack-words': 1,
+  'double-negative': 1,
   'indented-body': 1,
   'fenced-text': 1,
   'frontmatter-body': 1,
