@@ -189,6 +189,7 @@ export function reachableScripts(skill: Skill): Set<string> {
 // The engine and the detectors ask for these sets of the same skill: each is computed once per skill.
 const scriptsCache = new WeakMap<Skill, Set<string>>();
 const agentReadCache = new WeakMap<Skill, Set<string>>();
+const namedDocsCache = new WeakMap<Skill, Set<string>>();
 
 function perSkill(cache: WeakMap<Skill, Set<string>>, skill: Skill, compute: () => Set<string>): Set<string> {
   let found = cache.get(skill);
@@ -220,6 +221,14 @@ export function agentReadDocs(skill: Skill): Set<string> {
     for (const path of nestedSkillFiles(skill)) docs.add(path);
     return docs;
   });
+}
+
+/**
+ * Documents SKILL.md names, transitively, whatever the words around the name: the agent reads them when it
+ * follows SKILL.md's pointer ("see references/guide.md" as much as "follow references/guide.md").
+ */
+export function namedDocs(skill: Skill): Set<string> {
+  return perSkill(namedDocsCache, skill, () => reachableOfKind(skill, 'doc'));
 }
 
 /** SKILL.md files below the skill's root: skills inside the skill. */

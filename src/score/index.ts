@@ -14,5 +14,6 @@ export {
   DNS_NAME_FLOW,
   DOWNLOADED_RUN_FLOW,
   isSafetyFinding,
+  ORDER_TO_AGENT,
   UNNAMED_HOST_FLOW,
 } from './verdict-features.js';

@@ -63,11 +63,23 @@ type Place = 'SKILL.md' | 'script' | 'reference';
 
 const PROSE_FILE = /\.(?:md|markdown|mdx|txt|rst)$/i;
 
+/**
+ * How the prose detectors note a sentence that gives the agent an order (an imperative, or "you must …") in text
+ * framed as an instruction or a step. Such a sentence in any bundled document weighs as SKILL.md's own text at
+ * ADDRESSED_CONFIDENCE or more: whether SKILL.md says "follow references/guide.md" or only "see …" is the
+ * author's wording, and must not decide the weight of what the guide tells the agent to do. A description of an
+ * API ("`POST /events` sends the session back") is no order, and keeps the document's lower weight.
+ */
+export const ORDER_TO_AGENT = 'said as an order to the agent';
+const ADDRESSED_CONFIDENCE = 0.7;
+
 function placeOf(f: DecisionFinding): Place {
   // A guide SKILL.md says to follow is as much the agent's instructions as SKILL.md itself: moving a payload
   // there must not lower its weight.
   if (!f.file || f.file === 'SKILL.md' || f.inInstructions) return 'SKILL.md';
-  return PROSE_FILE.test(f.file) ? 'reference' : 'script';
+  if (!PROSE_FILE.test(f.file)) return 'script';
+  const addressed = f.confidence >= ADDRESSED_CONFIDENCE && (f.rationale ?? '').includes(ORDER_TO_AGENT);
+  return addressed ? 'SKILL.md' : 'reference';
 }
 
 // Indicator classes in a finding's quoted evidence, from the scanner's vocabulary of hosts nobody vouches

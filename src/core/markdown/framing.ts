@@ -429,6 +429,19 @@ export function isImperative(sentence: string): boolean {
   return colon > 0 && colon < 160 && orders(s.slice(colon + 2));
 }
 
+/** Framed as something to do: an instruction to the agent, or a step for the user the agent may take. */
+export function framedAsStep(framing: Framing): boolean {
+  return framing === 'instruction' || framing === 'user-action';
+}
+
+/**
+ * A sentence framed as something to do that is itself an order, as written in the file (its code spans kept:
+ * "`POST /events` sends the session back" describes an API, it does not tell anyone to post).
+ */
+export function ordersAgent(framing: Framing, sentence: string): boolean {
+  return framedAsStep(framing) && isImperative(sentence);
+}
+
 function orders(s: string): boolean {
   return (
     IMPERATIVE_START.test(s) ||

@@ -6,7 +6,7 @@ import { normalise, normaliseSpan } from '../engine/prose-normalise.js';
 import type { PhraseRule } from '../engine/prose-phrase.js';
 import { builtinPhraseRule, builtinRules, rulesDetectedBy } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
-import { agentReadDocs } from '../skill-context.js';
+import { agentReadDocs, namedDocs } from '../skill-context.js';
 import { lineStarts } from '../text.js';
 import { decodedPayloadHits } from './prose-encoded.js';
 import { exfiltrationStepHits } from './prose-exfiltration-steps.js';
@@ -193,7 +193,10 @@ export function detectProse(ctx: FileContext): Hit[] {
   const hits: Hit[] = [];
   const proseHits: Hit[] = [];
   const agentRead = agentReadDocs(ctx.skill).has(ctx.file.path);
-  for (const seg of visibleSegments(doc, text, starts, agentRead)) {
+  // A document SKILL.md names is read by the agent that follows the pointer, whether SKILL.md says "follow" or
+  // "see": its imperatives are the agent's to carry out, so its headings do not discount them either.
+  const agentProse = agentRead || namedDocs(ctx.skill).has(ctx.file.path);
+  for (const seg of visibleSegments(doc, text, starts, agentProse)) {
     const found = applyRules(PHRASE_RULES, seg, text, starts, purpose);
     proseHits.push(...found, ...decodedPayloadHits(found, seg, PHRASE_RULES, text, starts, purpose));
   }

@@ -1,6 +1,7 @@
-import { followedFraming } from '../../core/markdown/framing.js';
+import { followedFraming, framedAsStep } from '../../core/markdown/framing.js';
 import type { ProseSpan } from '../../core/markdown.js';
 import { UNLESS_DOUBLE_NEGATIVE } from '../../core/negation.js';
+import { ORDER_TO_AGENT } from '../../score/index.js';
 import { normaliseSpan } from '../engine/prose-normalise.js';
 import { builtinRule } from '../engine/rule-pack.js';
 import { vocabulary } from '../engine/rule-shared.js';
@@ -147,6 +148,8 @@ export function exfiltrationStepHits({ doc, text, starts, skill, path, agentRead
           `line ${gather.span.line} gathers secrets (${quote(gather.text.trim(), 100)}); this step: ${carried.how}`,
           ...(host ? [`destination ${host}${own ? ', which the skill names as its own' : ''}`] : []),
           `framed as ${framing}`,
+          // Steps that gather secrets and then carry them away are orders, whatever their mood.
+          ...(framedAsStep(framing) ? [ORDER_TO_AGENT] : []),
         ].join('; '),
       });
       break;

@@ -1,6 +1,7 @@
-import { followedFraming } from '../../core/markdown/framing.js';
+import { followedFraming, framedAsStep } from '../../core/markdown/framing.js';
 import type { ProseSpan } from '../../core/markdown.js';
 import { UNLESS_DOUBLE_NEGATIVE } from '../../core/negation.js';
+import { ORDER_TO_AGENT } from '../../score/index.js';
 import { escapeRegExp } from '../../util/regexp.js';
 import { glossed } from '../engine/prose-gloss.js';
 import { normalise } from '../engine/prose-normalise.js';
@@ -382,13 +383,15 @@ export function prerequisiteLureHits({ doc, text, starts, skill, path, agentRead
       if (confidence < 0.2) continue;
       const line = lineAt(starts, norm ? norm.map[m.index]! : span.start + m.index);
       const step = text.slice(starts[line - 1] ?? span.start, starts[line] ?? span.end).trim();
+      // A setup step that sends the reader to a download is an order, however the lure words it.
+      const order = framedAsStep(framing) ? `; ${ORDER_TO_AGENT}` : '';
       hits.push({
         rule: PREREQUISITE_LURE_RULE.id,
         line,
         endLine: line,
         evidence: quote(step),
         confidence,
-        rationale: `a setup step sends the reader to ${host}: ${notes.join('; ')}; framed as ${framing}`,
+        rationale: `a setup step sends the reader to ${host}: ${notes.join('; ')}; framed as ${framing}${order}`,
         message: `A setup step sends the reader to download and install from ${host}.`,
       });
     }

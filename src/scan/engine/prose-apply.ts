@@ -2,9 +2,11 @@ import {
   followedSentenceFraming,
   headingFraming,
   isImperative,
+  ordersAgent,
   sentenceFraming,
 } from '../../core/markdown/framing.js';
 import type { Framing } from '../../core/markdown.js';
+import { ORDER_TO_AGENT } from '../../score/index.js';
 import { chargeUnit, unitTimingOn } from '../../util/timing.js';
 import type { Hit } from '../rule.js';
 import { lineAt, quote } from '../text.js';
@@ -243,12 +245,14 @@ function hitFor(
   const evasive = norm.evasive.slice(start + 1, end).some(Boolean);
   if (evasive) confidence = Math.min(MAX_CONFIDENCE, confidence * HIDDEN_BOOST);
   if (confidence < MIN_CONFIDENCE) return null;
+  const evidence = evidenceOf(seg, ctx.fileText, sStart, match.end);
   const where = seg.hidden
     ? `in hidden content (${seg.hidden})`
     : `framed as ${framing}${seg.section ? ` under "${quote(seg.section, 80)}"` : ''}`;
   const rationale = [
     variant.why,
     where,
+    ...(!seg.hidden && ordersAgent(framing, evidence) ? [ORDER_TO_AGENT] : []),
     ...(evasive ? ['invisible characters inside the words'] : []),
     ...notes,
   ];
@@ -257,7 +261,7 @@ function hitFor(
     // From the first matched word to the end of the sentence: the whole instruction, anchored where it starts.
     line: lineAt(ctx.starts, norm.map[start]!),
     endLine: lineAt(ctx.starts, norm.map[Math.max(end, match.end) - 1]!),
-    evidence: evidenceOf(seg, ctx.fileText, sStart, match.end),
+    evidence,
     confidence,
     rationale: rationale.join('; '),
   };

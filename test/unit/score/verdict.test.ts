@@ -10,7 +10,7 @@ import {
   metrics,
   sampleWeights,
 } from '../../../src/score/verdict-eval.js';
-import { featureDef, skillFeatures } from '../../../src/score/verdict-features.js';
+import { featureDef, ORDER_TO_AGENT, skillFeatures } from '../../../src/score/verdict-features.js';
 import { seededRandom } from '../../../src/util/seeded-random.js';
 
 function finding(pattern: PatternId, confidence: number, over: Partial<Finding> = {}): Finding {
@@ -143,6 +143,19 @@ describe('features', () => {
     expect(skillFeatures([finding('R2', 1, { evidence: 'curl http://198.51.100.7/' })], ids).values).toEqual([
       0, 0, 0, 0, 0, 0,
     ]);
+  });
+
+  it("weighs an order in a bundled document as SKILL.md's own text, whatever SKILL.md calls the document", () => {
+    const ids = ['high-in-skill-md', 'high-in-reference'];
+    const inGuide = (confidence: number, rationale: string) =>
+      skillFeatures([finding('P3', confidence, { file: 'references/guide.md', rationale })], ids).values;
+    // "See references/guide.md" instead of "follow it" must not move the guide's orders out of the instructions.
+    expect(
+      inGuide(0.9, `sends sensitive data; framed as instruction under "Sync"; ${ORDER_TO_AGENT}`),
+    ).toEqual([0.9, 0]);
+    // A description of an API framed as an instruction, and orders the rule itself discounted, stay the guide's.
+    expect(inGuide(0.9, 'sends sensitive data; framed as instruction under "API"')).toEqual([0, 0.9]);
+    expect(inGuide(0.5, `sends sensitive data; framed as instruction; ${ORDER_TO_AGENT}`)).toEqual([0, 0.5]);
   });
 });
 
