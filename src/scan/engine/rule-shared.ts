@@ -12,8 +12,9 @@ import { type Adjustment, negated } from './prose-phrase.js';
 // loads neither the rules nor the code matchers.
 
 /** Fragments and adjustments shared by rules, beside them in the pack. */
-const CODE_VOCABULARY: readonly [string, string][] = [['UNLESS_DOUBLE_NEGATIVE', UNLESS_DOUBLE_NEGATIVE]];
 const SHARED = '_shared';
+/** Fragments code and rules share, defined in code: a pack's vocabulary may use them, not redefine them. */
+const CODE_VOCABULARY: readonly [string, string][] = [['UNLESS_DOUBLE_NEGATIVE', UNLESS_DOUBLE_NEGATIVE]];
 
 const FRAMINGS = [
   'instruction',
@@ -116,7 +117,6 @@ export function adjustment(
 }
 
 export function readShared(dir: string, base: Shared | null): Shared {
-  // Fragments code shares with the rules are defined in code; a pack's vocabulary may use them, not redefine them.
   const vocabulary = new Map(base?.vocabulary ?? CODE_VOCABULARY);
   const adjustments = new Map(base?.adjustments ?? []);
   const vocabFile = join(dir, SHARED, 'vocabulary.yaml');
