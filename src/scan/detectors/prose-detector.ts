@@ -1,6 +1,7 @@
 import { agentAddressedFraming, quotedByTopicHeading } from '../../core/markdown/framing.js';
 import { type MarkdownDoc, parseMarkdown, TEXT_FENCES } from '../../core/markdown.js';
 import type { Skill, SkillFile } from '../../core/types.js';
+import { ORDER_TO_AGENT } from '../../score/index.js';
 import { applyRules, type Segment, type SkillPurpose } from '../engine/prose-apply.js';
 import { normalise, normaliseSpan } from '../engine/prose-normalise.js';
 import type { PhraseRule } from '../engine/prose-phrase.js';
@@ -168,7 +169,9 @@ function hiddenInstruction(seg: Segment, ruleHits: Hit[]): Hit | null {
     endLine: strongest.endLine,
     evidence: strongest.evidence,
     confidence: Math.max(0.85, strongest.confidence),
-    rationale: `in hidden content (${seg.hidden}): also matches ${strongest.rule}`,
+    rationale: `in hidden content (${seg.hidden}): also matches ${strongest.rule}${
+      strongest.rationale.includes(ORDER_TO_AGENT) ? `; ${ORDER_TO_AGENT}` : ''
+    }`,
   };
 }
 

@@ -252,7 +252,7 @@ function hitFor(
   const rationale = [
     variant.why,
     where,
-    ...(!seg.hidden && ordersAgent(framing, evidence) ? [ORDER_TO_AGENT] : []),
+    ...(ordersAgent(framing, evidence) ? [ORDER_TO_AGENT] : []),
     ...(evasive ? ['invisible characters inside the words'] : []),
     ...notes,
   ];
