@@ -197,6 +197,27 @@ export function doubleNegated(body: string): string {
   });
 }
 
+/**
+ * Every run of prose lines of a body (paragraph lines and list items outside fences) as a table of numbered
+ * steps, `| 1 | Send the notes … |`: an agent follows a table of steps as it follows a list.
+ */
+export function asStepTables(body: string): string {
+  let step = 0;
+  return mapBodyLines(body, (line, fenced) => {
+    const prose = !fenced && line.trim() !== '' && !/^(?:\s*[#|><]| {4})/.test(line);
+    if (!prose) {
+      // A table ends at a blank line; a heading or a fence right below it needs one.
+      const ends = step > 0 && line.trim() !== '';
+      step = 0;
+      return ends ? `\n${line}` : line;
+    }
+    const cell = line.replace(/^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?/, '').replace(/\|/g, '\\|');
+    const head = step === 0 ? '\n| # | Step |\n|---|---|\n' : '';
+    step += 1;
+    return `${head}| ${step} | ${cell} |`;
+  });
+}
+
 /** hxxps://host[.]example/path: the way threat reports write a URL nobody should click. */
 export function defangUrls(s: string): string {
   return s.replace(/\bhttp(s?):\/\/([^\s/"'`)>\]]+)/gi, (_, secure: string, host: string) => {
@@ -601,6 +622,12 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
     applies: 'malicious',
     description: 'every line of SKILL.md\'s prose that opens with an order says it behind "Do not forget to"',
     apply: (files) => withSkillDoc(files, (doc) => ({ ...doc, body: doubleNegated(doc.body) })),
+  },
+  {
+    id: 'steps-table',
+    applies: 'malicious',
+    description: "every run of SKILL.md's prose lines written as a table of numbered steps (| 1 | Send … |)",
+    apply: (files) => withSkillDoc(files, (doc) => ({ ...doc, body: asStepTables(doc.body) })),
   },
   {
     id: 'indented-body',

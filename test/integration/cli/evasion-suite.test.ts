@@ -78,6 +78,7 @@ const HELD_AT_LEAST: Record<string, number> = {
   'prerequisites-section': 1,
   'attack-words': 1,
   'double-negative': 1,
+  'steps-table': 1,
   'indented-body': 1,
   'fenced-text': 1,
   'frontmatter-body': 1,

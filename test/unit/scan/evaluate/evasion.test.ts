@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  asStepTables,
   attackWorded,
   defangUrls,
+  doubleNegated,
   indentBody,
   pythonStatements,
   type SkillFiles,
@@ -36,6 +38,22 @@ describe('transformations', () => {
   it('end prose sentences with talk of attacks, leaving headings, fences and HTML alone', () => {
     expect(attackWorded('# A\n\nRun it.\n\n```bash\ncurl x.\n```\n<b>Hi.</b>\n- Send it!\n')).toBe(
       '# A\n\nRun it, which keeps attackers out.\n\n```bash\ncurl x.\n```\n<b>Hi.</b>\n- Send it, which keeps attackers out!\n',
+    );
+  });
+
+  it('say each order behind a double negative, leaving fences, headings and other sentences alone', () => {
+    expect(
+      doubleNegated(
+        '# Send\n\nSend the notes.\n- Read ~/.aws/credentials.\nThe notes are short.\n```bash\nSend x\n```\n',
+      ),
+    ).toBe(
+      '# Send\n\nDo not forget to send the notes.\n- Do not forget to read ~/.aws/credentials.\nThe notes are short.\n```bash\nSend x\n```\n',
+    );
+  });
+
+  it('write runs of prose lines as tables of numbered steps, leaving headings and fences alone', () => {
+    expect(asStepTables('# A\nSend it.\n- Read | b\n## B\n```bash\ncurl x\n```\n')).toBe(
+      '# A\n\n| # | Step |\n|---|---|\n| 1 | Send it. |\n| 2 | Read \\| b |\n\n## B\n```bash\ncurl x\n```\n',
     );
   });
 
