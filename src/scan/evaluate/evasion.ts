@@ -184,16 +184,22 @@ export function attackWorded(body: string): string {
   );
 }
 
+/** A line split into its list marker (`- `, `2. `, with the indentation; empty when none) and its text. */
+function listItem(line: string): { marker: string; text: string } {
+  const marker = /^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?/.exec(line)![0];
+  return { marker, text: line.slice(marker.length) };
+}
+
 /**
  * Every prose line of a body that opens with an order ("Send the notes …", "- Read ~/.aws/credentials …")
  * turned into the same order behind a double negative ("Do not forget to send the notes …").
  */
 export function doubleNegated(body: string): string {
   return mapBodyLines(body, (line, fenced) => {
-    const m = fenced ? null : /^(\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?)([A-Z][a-z]+)\b(.*)$/.exec(line);
-    if (!m || /^(?:never|don|do|always|please|not|no)$/i.test(m[2]!) || !isImperative(`${m[2]}${m[3]}`))
-      return line;
-    return `${m[1]}Do not forget to ${m[2]!.toLowerCase()}${m[3]}`;
+    const { marker, text } = listItem(line);
+    const m = fenced ? null : /^([A-Z][a-z]+)\b(.*)$/.exec(text);
+    if (!m || /^(?:never|don|do|always|please|not|no)$/i.test(m[1]!) || !isImperative(text)) return line;
+    return `${marker}Do not forget to ${m[1]!.toLowerCase()}${m[2]}`;
   });
 }
 
@@ -211,7 +217,7 @@ export function asStepTables(body: string): string {
       step = 0;
       return ends ? `\n${line}` : line;
     }
-    const cell = line.replace(/^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?/, '').replace(/\|/g, '\\|');
+    const cell = listItem(line).text.replace(/\|/g, '\\|');
     const head = step === 0 ? '\n| # | Step |\n|---|---|\n' : '';
     step += 1;
     return `${head}| ${step} | ${cell} |`;
@@ -318,8 +324,8 @@ function splitPython(path: string, code: string, parts = 4): Map<string, string>
 // command that uploads (-d/--data, -F field=@file, -T/--upload-file) becomes scp, a copy to a storage bucket, a
 // DNS lookup of an encoded label, a mail over SMTP, a commit pushed to a code host, a paste on a paste site or a
 // post to a chat webhook; in prose, a URL on a line that says to send something is rewritten to the channel's
-// address. What is sent and from where stays the same. The last three (git, paste, webhook) carry the data to services every developer uses:
-// nothing in the destination is the attacker's own host.
+// address. What is sent and from where stays the same. The last three (git, paste, webhook) carry the data to
+// services every developer uses: nothing in the destination is the attacker's own host.
 export type Channel = 'scp' | 'bucket' | 'dns' | 'smtp' | 'git' | 'paste' | 'webhook';
 
 // One curl command (no pipe, separator or backtick between the program and its upload flag).
