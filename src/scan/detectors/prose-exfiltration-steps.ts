@@ -56,7 +56,7 @@ const HOST_WITH_PLACEHOLDER =
 const SHIPPED_ARTIFACT =
   /\b(?:site|website|build|built|dist|artifacts?|release|releases|assets|images|static|docs|packages?|binar(?:y|ies)|notes|wheels?|tarballs?)\b/i;
 const URL = /\b(?:https?|ftp):\/\/[^\s"'`<>()]+/gi;
-const EMAIL = /(?<![\w.+-])[\w.+-]+@(?!example\.)([\w-]+(?:\.[\w-]+)+)\b(?!:)/i;
+const EMAIL = /(?<![\w.+-])[\w.+-]+@([\w-]+(?:\.[\w-]+)+)\b(?!:)/i;
 const SEND_VERB = rx(
   vocabulary('SEND_VERB'),
   '|\\b(?:open|visit|browse|navigate|load|request|call|hit|ping)\\b',
@@ -66,8 +66,7 @@ const ANAPHOR =
   /\b(?:it|them|this|these|those|everything|the\s+(?:(?:full|whole|entire|encoded|collected|compiled|resulting)\s+)?(?:summary|inventory|list|results?|data|output|file|archive|bundle|values|findings|report|string|payload|blob|dump|collection))\b/i;
 const USER_OWNED = new RegExp(`\\b(?:to|into|onto|in)\\s+${vocabulary('USER_OWNED_DESTINATION')}`, 'i');
 const DROP = new RegExp(DROP_CHANNEL, 'i');
-const LOCAL_HOST =
-  /^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.|example\.(?:com|org|net)$|[\w.-]*\.example$|your[-.])/i;
+const LOCAL_HOST = /^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.|your[-.])/i;
 
 interface Step {
   span: ProseSpan;
