@@ -796,7 +796,7 @@ function declaredFor(ctx: FileContext, host: string): 'declared' | 'own-use' | n
 /** declaredFor once per file and host: the sink loop and the same-script checks ask about the same hosts. */
 const declaredSeen = new WeakMap<FileContext, Map<string, 'declared' | 'own-use' | null>>();
 
-function declaredHow(ctx: FileContext, host: string): 'declared' | 'own-use' | null {
+export function declaredHow(ctx: FileContext, host: string): 'declared' | 'own-use' | null {
   const seen = declaredSeen.get(ctx) ?? new Map<string, 'declared' | 'own-use' | null>();
   declaredSeen.set(ctx, seen);
   const known = seen.get(host);

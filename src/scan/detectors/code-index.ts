@@ -17,6 +17,7 @@ import { robustnessDetector } from './code-robustness.js';
 import { scheduledPersistenceDetector } from './code-scheduled-persistence.js';
 import { secretsDetector } from './code-secrets.js';
 import { supplyChainDetector } from './code-supply-chain.js';
+import { unparsedScriptDetector } from './code-unparsed-script.js';
 import { mcpDetector } from './config-mcp.js';
 import { manifestDetector } from './manifest-dependencies.js';
 
@@ -40,6 +41,7 @@ export const codeDetectors: Detector[] = [
   analysisProbeDetector,
   defenseEvasionDetector,
   commentsDetector,
+  unparsedScriptDetector,
   // Built-in rules written as data (`match.code`), applied as a rule pack of one's own is.
   codeMatchDetector('code-match', builtinRules().code),
 ];

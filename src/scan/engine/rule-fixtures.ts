@@ -43,6 +43,9 @@ const RUNNERS: Record<string, string> = {
   '.ts': 'npx tsx',
   '.ps1': 'pwsh -File',
   '.rb': 'ruby',
+  '.pl': 'perl',
+  '.php': 'php',
+  '.lua': 'lua',
 };
 
 export interface Annotation {

@@ -15,6 +15,11 @@ describe('classifyFile', () => {
     ['scripts/setup.ps1', 'script', 'powershell'],
     ['scripts/x.rb', 'script', 'ruby'],
     ['scripts/x.pl', 'script', 'perl'],
+    // Source without a parser here is still code, not a document for the prose rules.
+    ['scripts/sync.go', 'script', null],
+    ['src/lib.rs', 'script', null],
+    ['ci/Jenkinsfile.groovy', 'script', null],
+    ['scripts/fit.R', 'script', null],
     ['data/config.json', 'data', 'json'],
     ['data/config.yml', 'data', 'yaml'],
     ['pyproject.toml', 'data', 'toml'],
