@@ -141,7 +141,10 @@ export const STORAGE_CALL_RE = new RegExp(
 
 /** A message or file handed to a client opened earlier; group 1 is the call that opened the client. */
 export const CLIENT_SEND_RE =
-  /^(smtplib\.SMTP(?:_SSL)?|smtplib\.LMTP|nodemailer\.createTransport|ftplib\.FTP(?:_TLS)?)\(\)\.(send_message|sendmail|sendMail|storbinary|storlines)$/;
+  /^(smtplib\.SMTP(?:_SSL)?|smtplib\.LMTP|nodemailer\.createTransport|ftplib\.FTP(?:_TLS)?|http\.client\.HTTPS?Connection|WebSocket|dgram\.createSocket)\(\)\.(send_message|sendmail|sendMail|storbinary|storlines|request|send)$/;
+
+/** Openers of clients that speak HTTP or a raw socket (the rest of CLIENT_SEND_RE are mail and file transfer). */
+export const SOCKET_OPENER_RE = /HTTPS?Connection|WebSocket|dgram/;
 
 /** Shell mailers: what they read on stdin (or attach) goes to the recipient. */
 export const MAIL_COMMANDS = new Set(['mail', 'mailx', 'sendmail', 'mutt', 'msmtp', 's-nail']);

@@ -9,6 +9,7 @@ import {
   CLIENT_SEND_RE,
   MAIL_COMMANDS,
   MAIL_OPENER_RE,
+  SOCKET_OPENER_RE,
   STORAGE_CALL_RE,
   STORAGE_COMMANDS,
   STORAGE_URL_RE,
@@ -247,20 +248,37 @@ export function gitPushUse(call: Call, calls: readonly Call[] = [call]): Network
 
 /**
  * A message handed to a client opened earlier: `smtp.send_message(msg)`, `transport.sendMail({...})`,
- * `ftp.storbinary(cmd, f)`. The destination is the host the client was opened with.
+ * `ftp.storbinary(cmd, f)`, `conn.request("POST", path, body)` on an `http.client.HTTPSConnection(host)`,
+ * `ws.send(data)` on a `new WebSocket(url)`. The destination is the host the client was opened with; a UDP
+ * socket names it on each send (`sock.send(msg, port, host)`).
  */
 export function clientSendUse(call: Call, calls: readonly Call[]): NetworkUse | null {
   const m = CLIENT_SEND_RE.exec(call.callee);
   if (!m) return null;
-  const opener = m[1]!;
+  const [, opener, method] = m as unknown as [string, string, string];
+  if (opener.startsWith('dgram')) {
+    if (method !== 'send') return null;
+    const host = call.args[2] ?? call.named.get('address') ?? null;
+    return sendUse(call, 'socket', host?.str ? host : null, call.args[0]?.taint ?? Taint.NONE);
+  }
   const open = calls.findLast((c) => c.callee === opener && c.line <= call.line);
   const hostArg = open ? (open.named.get('host') ?? open.args[0] ?? null) : null;
+  const target = hostArg?.str ? hostArg : null;
+  if (SOCKET_OPENER_RE.test(opener)) {
+    // `request(method, path, body)`: a GET with no body sends nothing of the script's.
+    const body = method === 'request' ? (call.args[2] ?? call.named.get('body')) : call.args[0];
+    const sends = method === 'send' || !!body || /^(post|put|patch)$/i.test(call.args[0]?.str ?? '');
+    return {
+      ...sendUse(call, opener === 'WebSocket' ? 'socket' : 'http', target, body?.taint ?? Taint.NONE),
+      sends,
+    };
+  }
   // Only the message is data: who it is from and to is addressing.
   const message = [...call.named].filter(([k]) => !/^(from|to|cc|bcc|sender|recipients?)$/i.test(k));
   const options = call.named.size > 0 && call.args[0]?.text.trim().startsWith('{');
   const data = options ? message.map(([, v]) => v) : [...call.args, ...message.map(([, v]) => v)];
   const kind = MAIL_OPENER_RE.test(opener) ? 'mail' : 'copy';
-  return sendUse(call, kind, hostArg?.str ? hostArg : null, unionTaint(data));
+  return sendUse(call, kind, target, unionTaint(data));
 }
 
 /**

