@@ -40,6 +40,8 @@ export interface NetworkUse {
   written?: readonly Value[];
   /** What is sent is made at run time whatever the call's words show (a pushed repository holds what the script put in it). */
   runtimeBody?: true;
+  /** Everything sent is written out in the call (`curl -d '{"user":"test"}'`): nothing of the machine's goes. */
+  literalBody?: true;
 }
 
 export function isIpHost(host: string | null): boolean {
@@ -136,6 +138,9 @@ function commandUse(call: Call): NetworkUse | null {
     const url = urls[0] ?? null;
     const { host, dynamic } = hostOf(url?.str ?? null);
     const stdinUsed = data.values.some((v) => /@-$/.test(v.str ?? ''));
+    const literal =
+      data.present &&
+      data.values.every((v) => v.str !== null && !v.str.includes(UNKNOWN) && !/^\w*=?@/.test(v.str));
     const payload = unionTaint(data.values)
       .union(fileRefs(data.values, line))
       .union(stdinUsed ? call.stdin : Taint.NONE);
@@ -151,6 +156,7 @@ function commandUse(call: Call): NetworkUse | null {
       dynamicHost: dynamic,
       url: url?.str ?? null,
       sends: data.present || /^(POST|PUT|PATCH)$/i.test(method) || name !== 'curl',
+      ...(literal && stdinUsed === false ? { literalBody: true as const } : {}),
       payload,
       auth: unionTaint(auth.values),
       urlTaint: url?.taint ?? Taint.NONE,

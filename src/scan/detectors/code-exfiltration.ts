@@ -334,6 +334,17 @@ function transmissionHit(ctx: FileContext, use: NetworkUse, declared: boolean): 
       `sends credential data read at line ${creds.lineOf(T.CRED_DATA)} to ${dest(use)}, which the skill does not declare`,
       `Credentials are sent to undeclared host ${dest(use)}.`,
     );
+  // A body written out whole in the command (a login with a test user, an introspection query) sends what the
+  // text shows and nothing of the machine's: a request to a host the skill does not name, not a leak.
+  if (use.literalBody && !isPublicIpHost(use.host))
+    return callHit(
+      ctx,
+      call,
+      E1,
+      0.3,
+      `sends only what the command writes out to ${dest(use)}, which the skill does not declare`,
+      `A request with a written-out body goes to undeclared host ${dest(use)}.`,
+    );
   // A bare public IP address names no service anyone could recognise or declare: a drop box, not an API.
   if (isPublicIpHost(use.host))
     return callHit(

@@ -108,3 +108,28 @@ describe('round 2: network precision', () => {
     for (const h of hits.filter((x) => x.pattern === 'E1')) expect(h.confidence).toBeLessThan(0.5);
   });
 });
+
+describe('a request body written out whole in the command', () => {
+  const e1 = async (line: string) =>
+    Math.max(
+      0,
+      ...(await runAll(codeDetectors, 'scripts/login.sh', `#!/bin/sh\n${line}\n`))
+        .filter((h) => h.pattern === 'E1')
+        .map((h) => h.confidence),
+    );
+
+  it('weighs a literal login or query below a body the script fills in', async () => {
+    const literal = await e1(
+      `curl -X POST https://auth.vendor-app.io/login -d '{"username":"testuser","password":"password"}'`,
+    );
+    const filled = await e1('curl -X POST https://auth.vendor-app.io/login -d "$(cat notes.txt)"');
+    const file = await e1('curl -X POST https://auth.vendor-app.io/upload -d @report.json');
+    expect(literal).toBeGreaterThan(0);
+    expect(literal).toBeLessThan(filled);
+    expect(literal).toBeLessThan(file);
+  });
+
+  it('keeps a literal body to a bare public IP as sure as before', async () => {
+    expect(await e1(`curl -X POST http://203.0.113.9/ping -d 'installed=1'`)).toBeGreaterThanOrEqual(0.7);
+  });
+});
