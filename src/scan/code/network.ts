@@ -138,6 +138,7 @@ function commandUse(call: Call): NetworkUse | null {
     const url = urls[0] ?? null;
     const { host, dynamic } = hostOf(url?.str ?? null);
     const stdinUsed = data.values.some((v) => /@-$/.test(v.str ?? ''));
+    // `@file`, `name=@file` and `@-` (stdin) send what is read, not what is written.
     const literal =
       data.present &&
       data.values.every((v) => v.str !== null && !v.str.includes(UNKNOWN) && !/^\w*=?@/.test(v.str));
@@ -156,7 +157,7 @@ function commandUse(call: Call): NetworkUse | null {
       dynamicHost: dynamic,
       url: url?.str ?? null,
       sends: data.present || /^(POST|PUT|PATCH)$/i.test(method) || name !== 'curl',
-      ...(literal && stdinUsed === false ? { literalBody: true as const } : {}),
+      ...(literal ? { literalBody: true as const } : {}),
       payload,
       auth: unionTaint(auth.values),
       urlTaint: url?.taint ?? Taint.NONE,

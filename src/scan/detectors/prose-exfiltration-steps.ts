@@ -66,7 +66,8 @@ const ANAPHOR =
   /\b(?:it|them|this|these|those|everything|the\s+(?:(?:full|whole|entire|encoded|collected|compiled|resulting)\s+)?(?:summary|inventory|list|results?|data|output|file|archive|bundle|values|findings|report|string|payload|blob|dump|collection))\b/i;
 const USER_OWNED = new RegExp(`\\b(?:to|into|onto|in)\\s+${vocabulary('USER_OWNED_DESTINATION')}`, 'i');
 const DROP = new RegExp(DROP_CHANNEL, 'i');
-const LOCAL_HOST = /^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.|your[-.])/i;
+// A name is local only when the host ends there: localhost.relay-cdn.io is somebody's server.
+const LOCAL_HOST = /^(?:localhost(?![\w.-])|127\.|0\.0\.0\.0|10\.|192\.168\.|your[-.])/i;
 
 interface Step {
   span: ProseSpan;
