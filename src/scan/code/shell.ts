@@ -2,7 +2,7 @@
 // constant assignments, wrappers (sudo, env, nohup) unwrapped, and inline `sh -c`/`python -c` code embedded.
 import type { Node, Tree } from '../treesitter.js';
 import type { Call, SwallowFact, Value } from './model.js';
-import { T, Taint } from './model.js';
+import { T, Taint, UNKNOWN } from './model.js';
 import { CREDENTIAL_PATH_VARS, IDENTITY_COMMANDS, NETWORK_COMMANDS, PUBLIC_IP_SERVICE } from './names.js';
 import { type Extraction, endLineOf, lineOf, ScriptExtractor, taintOfBits } from './script.js';
 import {
@@ -490,13 +490,43 @@ class ShellExtractor extends ScriptExtractor {
       case 'process_substitution': {
         let t = Taint.NONE;
         for (const c of node.namedChildren) if (c) t = t.union(this.outputTaint(c));
-        return { text, str: null, alts: [], taint: t };
+        return {
+          text,
+          str: node.type === 'command_substitution' ? this.reversedConstant(node) : null,
+          alts: [],
+          taint: t,
+        };
       }
       default: {
         const parts = node.namedChildren.map((c) => this.valueOf(c));
         return { text, str: null, alts: [], taint: unionTaint(parts) };
       }
     }
+  }
+
+  /**
+   * `$(rev <<< 'lruc')`, `$(echo 'hsab' | rev)`: a constant turned around so that the name it spells (curl, bash)
+   * never appears in the file. The substitution's output, or null when it is anything else.
+   */
+  private reversedConstant(sub: Node): string | null {
+    const inner = sub.namedChildren.length === 1 ? sub.namedChildren[0] : null;
+    if (!inner) return null;
+    let source: string | null = null;
+    if (inner.type === 'command' && commandName(inner) === 'rev') {
+      const here = inner.namedChildren.find((c) => c?.type === 'herestring_redirect');
+      const word = here?.namedChildren[0];
+      source = word ? this.valueOf(word).str : null;
+    } else if (inner.type === 'pipeline' && inner.namedChildren.length === 2) {
+      const [first, last] = inner.namedChildren;
+      if (!first || !last || first.type !== 'command' || last.type !== 'command') return null;
+      if (commandName(last) !== 'rev' || last.childrenForFieldName('argument').length > 0) return null;
+      const words = first.childrenForFieldName('argument').map((w) => (w ? this.valueOf(w).str : null));
+      const name = commandName(first);
+      if (name === 'echo' && words.every((w) => w !== null && !w.startsWith('-'))) source = words.join(' ');
+      else if (name === 'printf' && words.length === 2 && words[0] === '%s') source = words[1]!;
+    }
+    if (source === null || source.includes(UNKNOWN)) return null;
+    return [...source].reverse().join('');
   }
 
   private expansionValue(node: Node): Value {
