@@ -231,6 +231,30 @@ export function defangUrls(s: string): string {
   });
 }
 
+/**
+ * Every URL's named host moved under a label that reads as the local machine (`https://localhost.host/path`): a
+ * name whoever owns the domain can create, which a test for "localhost" by prefix takes for this machine.
+ */
+export function localLookalikeUrls(s: string): string {
+  return s.replace(/\b(https?:\/\/)((?:[a-z0-9-]+\.)+[a-z]{2,})(?=[/:?#\s"'`)>\]]|$)/gi, '$1localhost.$2');
+}
+
+/** `rewrite` applied to every text file; null when it changes none. */
+function rewriteTextFiles(files: SkillFiles, rewrite: (text: string) => string): SkillFiles | null {
+  const out = new Map(files);
+  let changed = false;
+  for (const [path, bytes] of files) {
+    if (!TEXT_FILE.test(path)) continue;
+    const before = bytes.toString('utf8');
+    const after = rewrite(before);
+    if (after !== before) {
+      out.set(path, Buffer.from(after));
+      changed = true;
+    }
+  }
+  return changed ? out : null;
+}
+
 /** SKILL.md's body moved to references/guide.md, SKILL.md left with a Guide section holding `pointer`. */
 function movedToReference(files: SkillFiles, pointer: string): SkillFiles | null {
   const skillMd = text(files, 'SKILL.md');
@@ -930,20 +954,14 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
     id: 'defanged-urls',
     applies: 'malicious',
     description: 'every URL in every text file defanged (hxxps://host[.]example/path)',
-    apply: (files) => {
-      const out = new Map(files);
-      let changed = false;
-      for (const [path, bytes] of files) {
-        if (!TEXT_FILE.test(path)) continue;
-        const before = bytes.toString('utf8');
-        const after = defangUrls(before);
-        if (after !== before) {
-          out.set(path, Buffer.from(after));
-          changed = true;
-        }
-      }
-      return changed ? out : null;
-    },
+    apply: (files) => rewriteTextFiles(files, defangUrls),
+  },
+  {
+    id: 'localhost-lookalike-hosts',
+    applies: 'malicious',
+    description:
+      'every URL host in every text file moved under a localhost. label (https://localhost.host/path)',
+    apply: (files) => rewriteTextFiles(files, localLookalikeUrls),
   },
   ...(
     [

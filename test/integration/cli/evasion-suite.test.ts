@@ -98,6 +98,7 @@ const HELD_AT_LEAST: Record<string, number> = {
   'encoded-instructions-js-xor': 1,
   'encoded-instructions-shift': 1,
   'defanged-urls': 1,
+  'localhost-lookalike-hosts': 1,
   'channel-scp': 1,
   'channel-bucket': 1,
   'channel-dns': 1,

@@ -5,6 +5,7 @@ import {
   defangUrls,
   doubleNegated,
   indentBody,
+  localLookalikeUrls,
   pythonStatements,
   type SkillFiles,
   splitSkillDoc,
@@ -27,6 +28,12 @@ describe('transformations', () => {
     expect(defangUrls('see https://evil.example.com/x and http://1.2.3.4/')).toBe(
       'see hxxps://evil[.]example[.]com/x and hxxp://1[.]2[.]3[.]4/',
     );
+  });
+
+  it('move named hosts under a localhost. label, leaving addresses and bare localhost alone', () => {
+    expect(
+      localLookalikeUrls('post to https://evil.example.com/x, http://1.2.3.4/ or http://localhost:3000/a'),
+    ).toBe('post to https://localhost.evil.example.com/x, http://1.2.3.4/ or http://localhost:3000/a');
   });
 
   it('indent a body but its headings, fences and all', () => {
