@@ -180,7 +180,7 @@ interface PlannedRule {
   rule: PhraseRule;
   variants: {
     variant: Variant;
-    /** The leading expression is anchored to a whole sentence: it is always tried. */
+    /** The leading expression is anchored to a whole sentence: it is tried on each one the prefilter allows. */
     anchored: boolean;
     /** Its prefilter slot (-1: no required literal). */
     slot: number;
@@ -325,8 +325,7 @@ function applyToText(
   // The line each hit's sentence starts on: a sentence that starts where the previous hit ends continues it.
   const sentenceLine = new WeakMap<Hit, number>();
   const sentenceIndex = new WeakMap<Hit, number>();
-  // A variant whose leading expression matches nowhere in the segment cannot match any sentence of it
-  // (expressions anchored to a whole sentence are always tried).
+  // A variant whose leading expression matches nowhere in the segment cannot match any sentence of it.
   // The prefilter skips expressions whose required words are all absent from the segment.
   const timing = unitTimingOn();
   const plan = planFor(rules);
@@ -339,7 +338,9 @@ function applyToText(
     const started = timing ? performance.now() : 0;
     let variants: Variant[] | null = null;
     for (const p of planned) {
-      if (!p.anchored && !(prefilter.maySlot(p.slot) && p.variant.all[0]!.test(text))) continue;
+      // An expression anchored to a whole sentence cannot be tried on the segment, but a sentence holds only
+      // what the segment holds: its required literals still rule it out.
+      if (!prefilter.maySlot(p.slot) || !(p.anchored || p.variant.all[0]!.test(text))) continue;
       variants ??= [];
       variants.push(p.variant);
     }

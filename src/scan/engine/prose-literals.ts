@@ -103,7 +103,10 @@ function repeat(it: Info, min: number, max: number): Info {
 /** A recursive-descent reader of RegExp source (non-Unicode syntax), producing Info. */
 class Reader {
   private i = 0;
-  constructor(private readonly src: string) {}
+  constructor(
+    private readonly src: string,
+    private readonly unicode: boolean,
+  ) {}
 
   parse(): Info {
     const info = this.disjunction();
@@ -205,14 +208,29 @@ class Reader {
     const c = this.src[this.i++];
     if (c === undefined) throw new GiveUp();
     if (c === 'b' || c === 'B') return EMPTY;
+    // A back-reference repeats text some group matched: any string, as far as this analysis knows.
+    if (/[1-9]/.test(c)) {
+      while (/[0-9]/.test(this.peek() ?? '')) this.i++;
+      return UNKNOWN;
+    }
+    // A named back-reference or a Unicode property: a bracketed name, then any string.
+    if (c === 'k' || ((c === 'p' || c === 'P') && this.unicode)) {
+      const close = c === 'k' ? '>' : '}';
+      if (this.peek() !== (c === 'k' ? '<' : '{')) throw new GiveUp();
+      const end = this.src.indexOf(close, this.i);
+      if (end < 0) throw new GiveUp();
+      this.i = end + 1;
+      return UNKNOWN;
+    }
     const code = this.escapedCode(c);
     return code === null ? UNKNOWN : literalChar(code);
   }
 
   /** The character an escape stands for, or null for classes, back-references and the like. */
   private escapedCode(c: string): number | null {
-    if ('dDwWsSpPk'.includes(c)) return null;
-    if (/[1-9]/.test(c)) throw new GiveUp();
+    if ('dDwWsS'.includes(c)) return null;
+    // In a class, a property needs its braces read (u flag); a back-reference has no meaning.
+    if ('pPk'.includes(c) || /[1-9]/.test(c)) throw new GiveUp();
     const fixed: Record<string, number> = { n: 10, r: 13, t: 9, f: 12, v: 11, '0': 0 };
     if (c in fixed) {
       if (c === '0' && /[0-9]/.test(this.peek() ?? '')) throw new GiveUp();
@@ -236,6 +254,11 @@ class Reader {
     if (this.peek() === '^') {
       negated = true;
       this.i++;
+      // [^] is any character.
+      if (this.peek() === ']') {
+        this.i++;
+        return UNKNOWN;
+      }
     }
     const codes = new Set<number>();
     let finite = true;
@@ -278,14 +301,16 @@ class Reader {
 
 /**
  * Lower-case ASCII strings, one of which every match of `re` contains; null when none can be named (the
- * expression must then always run). Only for expressions without the u, v, g or y flags: Unicode case folding
- * maps non-ASCII letters onto ASCII ones, and global or sticky expressions keep state between runs.
+ * expression must then always run). Not for expressions with the v, g or y flags (global or sticky ones keep
+ * state between runs). Under the u and i flags two non-ASCII letters fold onto ASCII ones (U+017F onto s,
+ * the Kelvin sign onto k): whoever looks for the literals in a text must read them as those letters
+ * (UNICODE_FOLDS).
  */
 export function requiredLiterals(re: RegExp): string[] | null {
-  if (/[uvgy]/.test(re.flags)) return null;
+  if (/[vgy]/.test(re.flags)) return null;
   let info: Info;
   try {
-    info = new Reader(re.source).parse();
+    info = new Reader(re.source, re.flags.includes('u')).parse();
   } catch (e) {
     if (e instanceof GiveUp) return null;
     throw e;
@@ -296,3 +321,9 @@ export function requiredLiterals(re: RegExp): string[] | null {
   const all = [...req].sort((a, b) => a.length - b.length);
   return all.filter((s, k) => !all.slice(0, k).some((t) => s.includes(t)));
 }
+
+/** The non-ASCII characters that Unicode simple case folding (the u and i flags) maps onto ASCII letters. */
+export const UNICODE_FOLDS: ReadonlyMap<number, number> = new Map([
+  [0x17f, 's'.charCodeAt(0)],
+  [0x212a, 'k'.charCodeAt(0)],
+]);

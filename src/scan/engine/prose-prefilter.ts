@@ -1,4 +1,4 @@
-import { requiredLiterals } from './prose-literals.js';
+import { requiredLiterals, UNICODE_FOLDS } from './prose-literals.js';
 import type { Variant } from './prose-phrase.js';
 
 // Which variants could match a text, found in one pass over it: an Aho-Corasick automaton over the required
@@ -41,9 +41,13 @@ export class Prefilter {
     for (let i = 0; i < text.length; i++) {
       let c = text.charCodeAt(i);
       if (c >= ALPHABET) {
-        // No literal holds a non-ASCII character.
-        state = 0;
-        continue;
+        // No literal holds a non-ASCII character, but a case-insensitive Unicode expression reads two as ASCII.
+        const folded = UNICODE_FOLDS.get(c);
+        if (folded === undefined) {
+          state = 0;
+          continue;
+        }
+        c = folded;
       }
       if (c >= 65 && c <= 90) c += 32;
       state = next[state * ALPHABET + c]!;
