@@ -48,6 +48,23 @@ export function codeArgs(call: Call): Value[] {
 }
 
 const VERIFY = /\b(sha(256|512|1)?sum|shasum|gpg|cosign|minisign|Get-FileHash|hashlib\.sha256|checksum)\b/;
+/** A digest written into the file, or a signature tool: what a check needs to hold the download to anything. */
+const PINNED = /\b[0-9a-f]{64}\b|\b[0-9a-f]{128}\b|\b(?:gpg|cosign|minisign)\b/i;
+
+/**
+ * Whether the file checks `file` between its download (line `after`) and the line that runs it (`before`): a line
+ * of code (not a comment) that names the file and a checksum or signature tool, in a file that pins a digest or
+ * verifies a signature. The word "checksum" somewhere in the file is not a check, nor is a URL naming cosign.
+ */
+function verifiedBetween(text: string, file: string, after: number, before: number): boolean {
+  if (!PINNED.test(text)) return false;
+  const lines = text.split('\n');
+  for (let i = after; i < Math.min(before - 1, lines.length); i++) {
+    const line = lines[i]!;
+    if (line.includes(file) && VERIFY.test(line) && !/^\s*(?:#|\/\/)/.test(line)) return true;
+  }
+  return false;
+}
 
 /**
  * `; <UNNAMED_HOST_FLOW>` when the code run comes from a host written literally into a script that neither the
@@ -94,7 +111,6 @@ function remoteCodeHits(ctx: FileContext, model: CodeModel): Hit[] {
   }
   hits.push(...cloneThenRunHits(ctx, model));
   // Download to a file, then run that file.
-  const verified = VERIFY.test(ctx.text);
   for (const use of uses) {
     if (!use.downloadTo) continue;
     const file = use.downloadTo.split('/').pop()!;
@@ -113,8 +129,8 @@ function remoteCodeHits(ctx: FileContext, model: CodeModel): Hit[] {
             c.args.some((a) => (a.str ?? '').split('/').pop() === file))),
     );
     if (!runner) {
-      const built = verified ? null : buildOfArchive(model, use.call.line, file);
-      if (built)
+      const built = buildOfArchive(model, use.call.line, file);
+      if (built && !verifiedBetween(ctx.text, file, use.call.line, built.line))
         hits.push(
           callHit(
             ctx,
@@ -128,13 +144,15 @@ function remoteCodeHits(ctx: FileContext, model: CodeModel): Hit[] {
         );
       continue;
     }
+    // Pinned by a digest and checked before it runs: what the rule's help asks for.
+    if (verifiedBetween(ctx.text, file, use.call.line, runner.line)) continue;
     hits.push(
       callHit(
         ctx,
         runner,
         SC2,
-        verified ? 0.5 : 0.85,
-        `${file} is downloaded at line ${use.call.line} ${DOWNLOADED_RUN_FLOW}${verified ? ' (a checksum or signature check appears in the file)' : unnamedSource(ctx, use)}`,
+        0.85,
+        `${file} is downloaded at line ${use.call.line} ${DOWNLOADED_RUN_FLOW}${unnamedSource(ctx, use)}`,
         `Downloads ${file} and runs it.`,
         { line: use.call.line, endLine: runner.endLine },
       ),

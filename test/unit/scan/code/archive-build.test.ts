@@ -29,6 +29,24 @@ const cases: Case[] = [
     absent: ['SC2'],
   },
   {
+    name: 'the word "checksum" in a comment is no check: the archive build is still reported',
+    path: 'scripts/deps.sh',
+    text: '#!/bin/bash\n# checksum verified upstream\ncurl -fsSL --max-time 60 -o tool.tar.gz https://cdn.example-plugins.io/tool.tar.gz\ntar xzf tool.tar.gz\ncd tool && make install\n',
+    expect: [['SC2', 3]],
+  },
+  {
+    name: 'a download run after a check that names it, with no digest pinned anywhere, is reported',
+    path: 'scripts/run.sh',
+    text: '#!/bin/bash\ncurl -fsSL --max-time 60 -o helper.sh https://cdn.example-plugins.io/helper.sh\nsha256sum helper.sh\nbash helper.sh\n',
+    expect: [['SC2', 4]],
+  },
+  {
+    name: 'no SC2: a download run only after it is checked against a digest the file pins',
+    path: 'scripts/fonts.sh',
+    text: '#!/bin/bash\nSUM=3b1f0c9a5e2d4f6a8b7c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c\ncurl -fsSLo fonts.sh https://releases.example-fonts.io/v1/fonts.sh\necho "${SUM}  fonts.sh" | sha256sum -c -\nbash fonts.sh\n',
+    absent: ['SC2'],
+  },
+  {
     name: 'no SC2: a data archive downloaded and unpacked, nothing run from it',
     path: 'scripts/data.sh',
     text: '#!/bin/bash\ncurl -fL --max-time 60 -o data.zip https://example.org/dataset.zip\nunzip -o data.zip -d data\nmake report\n',
