@@ -101,6 +101,39 @@ function fileRefs(values: readonly Value[], line: number): Taint {
 const CURL_VALUE_FLAGS =
   /^(-[dFHTuXbAeoxrmwCEKzY]|--(data[\w-]*|form[\w-]*|header|upload-file|user|request|cookie|user-agent|referer|output|proxy|max-time|connect-timeout|url|json|retry|cert|key|config))$/;
 
+/** curl's one-letter options that take a value. */
+const CURL_SHORT_WITH_VALUE = 'dFHTuXbAeoxrmwCEKzYcDPQty';
+
+/**
+ * One-letter options written together (`curl -sLo out URL`, `-fsSd @file`) as separate options, so a test for
+ * `-o` or `-d` sees them: a letter that takes a value takes the rest of the group, or else the next argument.
+ */
+function splitShortFlags(args: readonly Value[], withValue: string): Value[] {
+  const out: Value[] = [];
+  for (const a of args) {
+    const s = a.str ?? '';
+    if (!/^-[a-zA-Z][^=]+$/.test(s) || s.startsWith('--')) {
+      out.push(a);
+      continue;
+    }
+    for (let k = 1; k < s.length; k++) {
+      const letter = s[k]!;
+      if (!/[a-zA-Z]/.test(letter)) {
+        // Not a group of options after all (`-1`, `-o-`): kept whole.
+        out.length -= k - 1;
+        out.push(a);
+        break;
+      }
+      out.push({ ...a, text: `-${letter}`, str: `-${letter}` });
+      if (withValue.includes(letter)) {
+        if (k + 1 < s.length) out.push({ ...a, text: s.slice(k + 1), str: s.slice(k + 1) });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 function commandUse(call: Call): NetworkUse | null {
   const name = call.callee;
   if (!NETWORK_COMMANDS.has(name) && !DNS_COMMANDS.has(name)) return null;
@@ -126,13 +159,14 @@ function commandUse(call: Call): NetworkUse | null {
     };
   }
   if (name === 'curl' || name === 'http' || name === 'https') {
-    const data = flagValue(call.args, /^(-d|-F|-T|--data[\w-]*|--form[\w-]*|--upload-file|--json)$/);
-    const auth = flagValue(call.args, /^(-H|-u|-b|--header|--user|--cookie|--oauth2-bearer)$/);
-    const method = flagValue(call.args, /^(-X|--request)$/).values[0]?.str ?? '';
-    const explicit = flagValue(call.args, /^--url$/).values;
+    const args = name === 'curl' ? splitShortFlags(call.args, CURL_SHORT_WITH_VALUE) : call.args;
+    const data = flagValue(args, /^(-d|-F|-T|--data[\w-]*|--form[\w-]*|--upload-file|--json)$/);
+    const auth = flagValue(args, /^(-H|-u|-b|--header|--user|--cookie|--oauth2-bearer)$/);
+    const method = flagValue(args, /^(-X|--request)$/).values[0]?.str ?? '';
+    const explicit = flagValue(args, /^--url$/).values;
     const urls = explicit.length
       ? explicit
-      : positionals(call.args, CURL_VALUE_FLAGS).filter(
+      : positionals(args, CURL_VALUE_FLAGS).filter(
           (a) => URL_RE.test(a.str ?? '') || BARE_HOST_RE.test(a.str ?? '') || a.taint.bits !== 0,
         );
     const url = urls[0] ?? null;
@@ -146,8 +180,8 @@ function commandUse(call: Call): NetworkUse | null {
       .union(fileRefs(data.values, line))
       .union(stdinUsed ? call.stdin : Taint.NONE);
     const out =
-      flagValue(call.args, /^(-o|--output)$/).values[0]?.str ??
-      (call.args.some((a) => /^-[a-zA-Z]*O$|^--remote-name$/.test(a.str ?? ''))
+      flagValue(args, /^(-o|--output)$/).values[0]?.str ??
+      (args.some((a) => /^-[a-zA-Z]*O$|^--remote-name$/.test(a.str ?? ''))
         ? (url?.str?.split('/').pop() ?? null)
         : null);
     return {
@@ -161,7 +195,7 @@ function commandUse(call: Call): NetworkUse | null {
       payload,
       auth: unionTaint(auth.values),
       urlTaint: url?.taint ?? Taint.NONE,
-      timeout: flagValue(call.args, /^(-m|--max-time|--connect-timeout)$/).present,
+      timeout: flagValue(args, /^(-m|--max-time|--connect-timeout)$/).present,
       downloadTo: out,
     };
   }

