@@ -31,6 +31,7 @@ describe('requiredLiterals', () => {
   it('reads a back-reference, [^] and a Unicode property as any string', () => {
     expect(requiredLiterals(/(a)\1/)).toEqual(['a']);
     expect(requiredLiterals(/(?<q>['"])xx\k<q>/)?.sort()).toEqual(['"xx', "'xx"]);
+    // biome-ignore lint/correctness/noEmptyCharacterClassInRegex: [^] (any character) is what is tested
     expect(requiredLiterals(/^[^]{0,9}?secret\p{L}+/iu)).toEqual(['secret']);
     expect(requiredLiterals(/(?=(\p{L}+))\1 key/u)).toEqual([' key']);
   });
