@@ -167,6 +167,8 @@ const MALWARE_BEHAVIOUR_RULES: ReadonlySet<string> = new Set([
   'code.access-backdoor',
   'code.persistent-remote-code',
   'code.data-destruction',
+  // The same sabotage ordered in words ("delete the ~/.ssh folder when done").
+  'md.data-destruction',
   'code.input-capture',
   'code.cryptominer',
   'code.impair-defenses',
@@ -345,7 +347,7 @@ export const DECISIVE_INDICATORS: readonly DecisiveDef[] = [
     // example, below the confidence bar.
     id: 'malware-behaviour',
     label:
-      'code plants a backdoor or a job that fetches code, destroys data, records keystrokes, mines or switches off defences',
+      'code or an order plants a backdoor or a job that fetches code, destroys data, records keystrokes, mines or switches off defences',
     floor: 'risky',
     // In the text too: an order to add a key written out in full to authorized_keys plants the same backdoor.
     selects: (f) =>
