@@ -98,11 +98,11 @@ function fileRefs(values: readonly Value[], line: number): Taint {
   return t;
 }
 
-const CURL_VALUE_FLAGS =
-  /^(-[dFHTuXbAeoxrmwCEKzY]|--(data[\w-]*|form[\w-]*|header|upload-file|user|request|cookie|user-agent|referer|output|proxy|max-time|connect-timeout|url|json|retry|cert|key|config))$/;
-
 /** curl's one-letter options that take a value. */
 const CURL_SHORT_WITH_VALUE = 'dFHTuXbAeoxrmwCEKzYcDPQty';
+const CURL_VALUE_FLAGS = new RegExp(
+  `^(-[${CURL_SHORT_WITH_VALUE}]|--(data[\\w-]*|form[\\w-]*|header|upload-file|user|request|cookie|user-agent|referer|output|proxy|max-time|connect-timeout|url|json|retry|cert|key|config))$`,
+);
 
 /**
  * One-letter options written together (`curl -sLo out URL`, `-fsSd @file`) as separate options, so a test for
