@@ -83,7 +83,8 @@ describe('a document SKILL.md points to', () => {
         "`POST /v1/sessions` creates one, `POST /v1/sessions/{id}/events` sends the session's new messages back to\n" +
         'the service, and `GET /v1/sessions/{id}` returns its history.\n',
     );
-    expect(api.length).toBeGreaterThan(0);
+    // An endpoint that "sends the session's messages back" describes the API: at most a weak hit, never an order.
+    expect(Math.max(0, ...api.map((h) => h.confidence))).toBeLessThan(0.3);
     expect(api.some((h) => h.rationale.includes(ORDER_TO_AGENT))).toBe(false);
   });
 
