@@ -200,15 +200,26 @@ function perSkill(cache: WeakMap<Skill, Set<string>>, skill: Skill, compute: () 
   return found;
 }
 
-// A line that hands the agent a document as its procedure ("read references/guide.md and follow every step"),
-// rather than pointing at it for reference ("see references/api.md for the endpoints").
-const FOLLOW = /\b(?:follow(?:s|ing)?|execute|carry\s+out|obey|comply\s+with|do\s+(?:exactly\s+)?what)\b/i;
+// A line that hands the agent a document as its procedure ("read references/guide.md and follow every step",
+// "see references/guide.md for the full procedure"), rather than pointing at it for reference ("see
+// references/api.md for the endpoints").
+const PROCEDURE = String.raw`(?:procedures?|steps|instructions|workflows?|playbook|runbook)`;
+const FOLLOW = new RegExp(
+  [
+    String.raw`\b(?:follow(?:s|ing)?|execute|carry\s+out|obey|comply\s+with|do\s+(?:exactly\s+)?what)\b`,
+    // "for the full procedure", "for step-by-step instructions"; not "server instructions" as a topic.
+    String.raw`\bfor\s+(?:the\s+|its\s+|all\s+|every\s+)?(?:(?:full|complete|whole|detailed|exact|step[- ]by[- ]step|remaining|next|setup|installation|usage)\s+)*${PROCEDURE}\b`,
+    // "the steps are in …", "instructions described in …"
+    String.raw`\b${PROCEDURE}\s+(?:(?:are|is)\s+)?(?:in|at|from|(?:described|listed|given|written)\s+in)\b`,
+  ].join('|'),
+  'i',
+);
 
 /**
  * Documents the agent reads as its instructions: SKILL.md, and the documents SKILL.md tells it to follow (a
- * line naming the document says to follow or execute it), transitively. Text there that tells the agent what
- * to do is an instruction, whatever heading the author put above it. A JSON or YAML file it is told to follow
- * ("load assets/template.json and follow its instructions") is one too.
+ * line naming the document says to follow or execute it, or names it as the procedure), transitively. Text
+ * there that tells the agent what to do is an instruction, whatever heading the author put above it. A JSON or
+ * YAML file it is told to follow ("load assets/template.json and follow its instructions") is one too.
  */
 export function agentReadDocs(skill: Skill): Set<string> {
   return perSkill(agentReadCache, skill, () => {

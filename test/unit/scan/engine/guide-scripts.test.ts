@@ -31,6 +31,15 @@ describe('scripts the agent runs', () => {
     '# Stats\n\nSee `references/guide.md` for background.\n',
     '# Guide\n\nRun `bash scripts/install.sh` first.\n',
   );
+  // A topic that happens to be called instructions is no procedure.
+  const topic = skill(
+    '# Stats\n\n| Server instructions | `references/guide.md` |\n',
+    '# Guide\n\nRun `bash scripts/install.sh` first.\n',
+  );
+  const asProcedure = skill(
+    '# Stats\n\nSee `references/guide.md` for the full procedure.\n',
+    '# Guide\n\nRun `bash scripts/install.sh` first.\n',
+  );
 
   it('include those a guide SKILL.md says to follow runs', async () => {
     expect(reachableScripts(direct).has('scripts/install.sh')).toBe(true);
@@ -38,8 +47,14 @@ describe('scripts the agent runs', () => {
     expect(await credentialRead(viaGuide)).toBe(await credentialRead(direct));
   });
 
+  it('include those of a document SKILL.md names as the procedure', async () => {
+    expect(reachableScripts(asProcedure).has('scripts/install.sh')).toBe(true);
+    expect(await credentialRead(asProcedure)).toBe(await credentialRead(direct));
+  });
+
   it('not those a reference document only mentions', async () => {
     expect(reachableScripts(onlyReferenced).has('scripts/install.sh')).toBe(false);
+    expect(reachableScripts(topic).has('scripts/install.sh')).toBe(false);
     expect(await credentialRead(onlyReferenced)).toBeLessThan(await credentialRead(direct));
   });
 });
