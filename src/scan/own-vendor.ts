@@ -1,5 +1,6 @@
 import { registeredLabel } from '../core/hosts.js';
 import type { Finding, Skill } from '../core/types.js';
+import { OWN_SERVICE_SECRET } from '../score/index.js';
 import { KNOWN_INDICATOR_RULE } from './detectors/known-indicators.js';
 import {
   EXECUTABLE_FILE,
@@ -26,7 +27,9 @@ import { CODE_HOSTS } from './detectors/skill-hosts.js';
 // api.todoist.com, `GITHUB_TOKEN` to api.github.com) is using the key for what it is for; exfiltration
 // findings (E1, E2, P3) whose every secret is named after the service at every host they reach are lowered.
 // The service is the label the host is registered under on the Public Suffix List (core/hosts.ts: todoist in
-// api.todoist.com, not in todoist.com.example.net), and a credential file (a private key, a cloud credentials file) belongs to no service.
+// api.todoist.com, not in todoist.com.example.net), and a credential file (a private key, a cloud credentials file) belongs to no service,
+// except a token file in a tool's own folder sent to hosts registered under that tool's name
+// (`~/.terraform.d/credentials.tfrc.json` to app.terraform.io). Either is kept in the report but leaves the status.
 // A host named after the skill is not enough: attacker fixtures name the skill after their collector
 // ("Project Analyzer" posting tokens to project-health-check.io).
 
@@ -144,18 +147,49 @@ export function ownServiceCall(text: string): boolean {
   });
 }
 
+// A credential file in a tool's own folder (`~/.terraform.d/credentials.tfrc.json`, `~/.docker/config.json`):
+// the folder names the service whose token the file keeps.
+const TOKEN_FILE = /\/[\w.-]*(?:credential|token|auth|secret)[\w.-]*$/i;
+const TOOL_FOLDER_FILE = /(?:~|\$HOME|\$\{HOME\})?\/\.([a-z][a-z0-9-]{2,})(?:\.d)?\/[\w.-]+/gi;
+
+/**
+ * Whether a credential read is a tool's own token going back to that tool's service: every credential file named
+ * sits in a tool's own folder, and every host the finding names is registered under that tool's name
+ * (`~/.terraform.d/credentials.tfrc.json` to app.terraform.io). A key file, `~/.aws/credentials` (amazonaws.com
+ * is not "aws") or a host elsewhere keeps the finding whole.
+ */
+export function ownToolCredential(text: string): boolean {
+  const files = [...text.matchAll(TOOL_FOLDER_FILE)];
+  const tools = new Set(
+    files.filter((m) => CREDENTIAL_FILE.test(m[0]) || TOKEN_FILE.test(m[0])).map((m) => m[1]!.toLowerCase()),
+  );
+  if (tools.size !== 1) return false;
+  const [tool] = tools;
+  const rest = text.replace(TOOL_FOLDER_FILE, ' ');
+  if (CREDENTIAL_FILE.test(rest)) return false;
+  const hosts = [...rest.matchAll(URL_RE), ...rest.replace(URL_RE, ' ').matchAll(BARE_HOST)];
+  return (
+    hosts.length > 0 &&
+    hosts.every(([url, host]) => !unvouched(url!, host!) && registeredLabel(host!) === tool)
+  );
+}
+
 /** Lowers the findings that are the skill dealing with its own vendor (see the note at the top). */
 export function discountOwnVendor(skill: Skill, findings: Finding[]): void {
   const subject = subjectWords(skill);
   for (const f of findings) {
-    if (['E1', 'E2', 'P3'].includes(f.pattern) && ownServiceCall(linesOf(skill, f))) {
+    const lines = linesOf(skill, f);
+    const ownToken =
+      (['E1', 'E2', 'P3'].includes(f.pattern) && ownServiceCall(lines)) ||
+      (['E1', 'E2', 'P3', 'PE3'].includes(f.pattern) && ownToolCredential(`${lines}\n${f.rationale}`));
+    if (ownToken) {
       f.confidence = Math.round(f.confidence * OWN_SERVICE_FACTOR * 100) / 100;
-      f.rationale = `${f.rationale}; the secret goes to the service it belongs to`;
+      f.rationale = `${f.rationale}; ${OWN_SERVICE_SECRET}`;
       continue;
     }
     // Known campaign infrastructure is nobody's own vendor, whatever the skill calls itself.
     if (f.pattern !== 'SC2' || f.rule === KNOWN_INDICATOR_RULE.id) continue;
-    const urls = [...linesOf(skill, f).matchAll(URL_RE)];
+    const urls = [...lines.matchAll(URL_RE)];
     if (!urls.length) continue;
     if (!urls.every((m) => isOwnInstaller(m[0], m[1]!, m[2] ?? '', subject))) continue;
     // Prose rules already apply the known-installer factor: do not apply it twice.

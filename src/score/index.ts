@@ -15,5 +15,6 @@ export {
   DOWNLOADED_RUN_FLOW,
   isSafetyFinding,
   ORDER_TO_AGENT,
+  OWN_SERVICE_SECRET,
   UNNAMED_HOST_FLOW,
 } from './verdict-features.js';

@@ -54,9 +54,17 @@ function vendorInstallerOnly(f: DecisionFinding): boolean {
   return !!urls && urls.every((u) => KNOWN_INSTALLER.test(u) && !NO_REPUTATION.test(u));
 }
 
+/**
+ * How the scan says a secret goes only to the service it belongs to (a tool's token to its own API): kept in the
+ * report and the score, but no evidence of theft, so it does not move the status (like a vendor's installer).
+ */
+export const OWN_SERVICE_SECRET = 'the secret goes to the service it belongs to';
+
 /** Findings that speak to safety: the ones the decision reads. */
 export function isSafetyFinding(f: DecisionFinding): boolean {
-  return !NOT_SAFETY.has(f.pattern) && !vendorInstallerOnly(f);
+  return (
+    !NOT_SAFETY.has(f.pattern) && !vendorInstallerOnly(f) && !(f.rationale ?? '').includes(OWN_SERVICE_SECRET)
+  );
 }
 
 type Place = 'SKILL.md' | 'script' | 'reference';
