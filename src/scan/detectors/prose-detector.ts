@@ -5,6 +5,7 @@ import { ORDER_TO_AGENT } from '../../score/index.js';
 import { applyRules, type Segment, type SkillPurpose } from '../engine/prose-apply.js';
 import { normalise, normaliseSpan } from '../engine/prose-normalise.js';
 import type { PhraseRule } from '../engine/prose-phrase.js';
+import { isStepTable } from '../engine/prose-tables.js';
 import { builtinPhraseRule, builtinRules, rulesDetectedBy } from '../engine/rule-pack.js';
 import type { Detector, FileContext, Hit } from '../rule.js';
 import { agentReadDocs, namedDocs } from '../skill-context.js';
@@ -135,7 +136,9 @@ function visibleSegments(
     const source = text.slice(span.start, span.end);
     // A lead-in ("Bad:", "Refuse requests like these:") quotes what follows it, and so does a heading that
     // forbids it ("Never do this"); a heading that only names a topic ("Detection", "Examples") does not.
-    const agentProse = agentRead && UNQUOTED_KINDS.has(span.kind);
+    // A table that numbers steps is a list written in cells.
+    const agentProse =
+      agentRead && (UNQUOTED_KINDS.has(span.kind) || (span.kind === 'table' && isStepTable(source)));
     const topicQuoted = agentProse && quotedByTopicHeading(span.contextFraming, span.byHeading, span.section);
     segments.push({
       norm: normaliseSpan(text, span),

@@ -2,7 +2,8 @@ import { followedFraming, framedAsStep } from '../../core/markdown/framing.js';
 import type { ProseSpan } from '../../core/markdown.js';
 import { UNLESS_DOUBLE_NEGATIVE } from '../../core/negation.js';
 import { ORDER_TO_AGENT } from '../../score/index.js';
-import { normaliseSpan } from '../engine/prose-normalise.js';
+import { normalise, normaliseSpan } from '../engine/prose-normalise.js';
+import { isStepTable, tableAsRead, tableRows } from '../engine/prose-tables.js';
 import { builtinRule } from '../engine/rule-pack.js';
 import { vocabulary } from '../engine/rule-shared.js';
 import type { Hit, ReadDocument } from '../rule.js';
@@ -116,9 +117,19 @@ function carriesAway(text: string): { url: string | null; how: string } | null {
 
 /** P3 hits for a secret gathered in one step and carried to a named destination in a later one. */
 export function exfiltrationStepHits({ doc, text, starts, skill, path, agentRead }: ReadDocument): Hit[] {
-  const steps: Step[] = doc.spans
-    .filter((s) => STEP_KINDS.has(s.kind))
-    .map((span) => ({ span, text: normaliseSpan(text, span).text }));
+  const steps: Step[] = doc.spans.flatMap((span) => {
+    if (STEP_KINDS.has(span.kind)) return [{ span, text: normaliseSpan(text, span).text }];
+    const source = span.kind === 'table' ? text.slice(span.start, span.end) : '';
+    if (!isStepTable(source)) return [];
+    // A table of numbered steps is a list written in cells: each row (a wrapped row group) is a step.
+    const read = tableAsRead(source);
+    return tableRows(source).map(([from, to]) => {
+      const start = span.start + from;
+      const row = { ...span, kind: 'list-item' as const, start, end: span.start + to };
+      const lines = { line: lineAt(starts, start), endLine: lineAt(starts, span.start + to - 1) };
+      return { span: { ...row, ...lines }, text: normalise(read.slice(from, to), start).text };
+    });
+  });
   const hits: Hit[] = [];
   const reported = new Set<number>();
   for (const [i, gather] of steps.entries()) {

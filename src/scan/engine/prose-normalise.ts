@@ -1,4 +1,5 @@
 import { BIDI_RE, INVISIBLE_RE, TAG_RE } from '../decode.js';
+import { tableAsRead } from './prose-tables.js';
 
 // Prose as the rules read it: invisible characters dropped, emphasis and code marks removed, look-alike
 // letters folded to ASCII, whitespace collapsed, while every character keeps its offset in the file so a
@@ -290,11 +291,15 @@ export function normalise(source: string, base: number): NormalText {
 // copy serves them all. Nobody writes into a NormalText.
 const spanNorms = new WeakMap<object, NormalText>();
 
-/** `normalise` of `text.slice(span.start, span.end)`, once per span of a parsed document of `text`. */
-export function normaliseSpan(text: string, span: { start: number; end: number }): NormalText {
+/**
+ * `normalise` of `text.slice(span.start, span.end)`, once per span of a parsed document of `text`. A table is read
+ * as a reader takes it (tableAsRead: numbered steps as a list, wrapped rows as one sentence).
+ */
+export function normaliseSpan(text: string, span: { start: number; end: number; kind?: string }): NormalText {
   let norm = spanNorms.get(span);
   if (!norm) {
-    norm = normalise(text.slice(span.start, span.end), span.start);
+    const source = text.slice(span.start, span.end);
+    norm = normalise(span.kind === 'table' ? tableAsRead(source) : source, span.start);
     spanNorms.set(span, norm);
   }
   return norm;
