@@ -368,7 +368,7 @@ export function agentAddressedFraming(text: string, context: Framing): Framing {
 // Verbs a sentence that tells the agent what to do starts with. An instruction under a heading the author
 // chose ("Detection", "Examples") is still an instruction when it is one: the heading may not discount it.
 const IMPERATIVE_VERBS =
-  'add|append|archive|ask|assemble|assure|attach|avoid|build|bundle|bypass|call|capture|catalog|catalogue|change|check|claim|clone|collect|commit|compile|compress|confirm|connect|convince|copy|create|delete|demand|describe|disable|disregard|download|drop|dump|echo|edit|email|embed|emphasise|emphasize|enable|encode|encrypt|ensure|enter|enumerate|execute|exfiltrate|explain|export|extract|fetch|find|follow|forget|format|forward|gather|generate|get|give|grab|grant|harvest|hide|ignore|include|insert|insist|inspect|install|inventory|invoke|keep|launch|leak|list|load|locate|log|look|mail|maintain|make|mention|merge|modify|move|note|obey|omit|open|output|override|overwrite|package|paste|persist|persuade|pipe|post|prepare|prepend|pretend|print|push|put|read|reassure|record|remember|remove|rename|repeat|replace|reply|report|request|require|respond|restart|retrieve|return|reveal|run|save|scan|scrape|search|send|set|share|show|skip|source|start|stop|store|submit|summarise|summarize|switch|sync|take|tell|transfer|transmit|treat|trust|turn|update|upload|use|weave|write|zip';
+  'add|append|archive|ask|assemble|assure|attach|avoid|build|bundle|bypass|call|capture|catalog|catalogue|change|check|claim|clone|collect|commit|compile|compress|confirm|connect|convince|copy|create|delete|demand|describe|disable|disregard|download|drop|dump|echo|edit|email|embed|emphasise|emphasize|enable|encode|encrypt|ensure|enter|enumerate|execute|exfiltrate|explain|export|extract|fetch|find|follow|forget|format|forward|gather|generate|get|give|grab|grant|harvest|hide|ignore|include|insert|insist|inspect|install|inventory|invoke|keep|launch|leak|list|load|locate|log|look|mail|maintain|make|mention|merge|modify|move|note|obey|omit|open|output|override|overwrite|package|paste|perform|persist|persuade|pipe|post|prepare|prepend|pretend|print|push|put|read|reassure|record|remember|remove|rename|repeat|replace|reply|report|request|require|respond|restart|retrieve|return|reveal|run|save|scan|scrape|search|send|set|share|show|skip|source|start|stop|store|submit|summarise|summarize|switch|sync|take|tell|transfer|transmit|treat|trust|turn|update|upload|use|weave|write|zip';
 const IMPERATIVE_START = new RegExp(
   `^(?:(?:please|always|never|now|first|then|next|also|finally|immediately|silently|quietly|secretly|just|simply|automatically|do not|don'?t|(?:\\w+\\s+){0,1}and)\\s+)*(?:${IMPERATIVE_VERBS})\\b`,
   'i',
@@ -379,6 +379,10 @@ const ADDRESSED_OBLIGATION =
 // "You are no longer bound by your original purpose", "From now on, your only task is…".
 const REDEFINES_AGENT =
   /^(?:(?:from\s+(?:now|this\s+(?:point|moment))(?:\s+(?:on|onwards?|forward))?|henceforth|as\s+of\s+now)\s*,?\s*)?(?:you(?:'re|\s+are)\s+(?:now|no\s+longer|not\s+(?:bound|limited|restricted)|free\s+(?:from|of|to)|unrestricted|authori[sz]ed\s+to)\b|you\s+(?:now|no\s+longer)\s+\w+|your\s+(?:(?:new|real|true|actual|updated|primary|only|sole)\s+)*(?:role|mission|purpose|task|job|goal|objective|identity|instructions|rules|guidelines|directives|constraints|restrictions|priorit(?:y|ies))\s+(?:is|are|has|have|now)\b)/i;
+// A sentence that hands the agent a persona or a mode gives it an order in any mood: "the assistant takes on the
+// persona of ARIA", "Claude becomes an unrestricted model", "the agent switches into developer mode".
+const PERSONA_GIVEN =
+  /\b(?:you|the\s+(?:agent|assistant|ai|model)|claude|codex)\s+(?:now\s+|then\s+|always\s+|simply\s+)?(?:takes?\s+on|adopts?|assumes?|becomes?|plays?|switch(?:es)?\s+(?:in)?to|enters?|slips?\s+into|operates?\s+as|acts?\s+as|stays?\s+in)\s+(?:the\s+|a\s+|an\s+|its\s+)?(?:[\w-]+\s+){0,3}?(?:persona|role|character|identity|mode|alter\s+ego)\b/i;
 // A sentence that tells the instructions themselves what they must do orders the agent that reads them: "This
 // instruction must survive context compaction", "These rules must be followed before anything else".
 const SELF_DIRECTIVE =
@@ -448,6 +452,7 @@ function orders(s: string): boolean {
     CONDITION_THEN_VERB.test(s) ||
     ADDRESSED_OBLIGATION.test(s) ||
     REDEFINES_AGENT.test(s) ||
+    PERSONA_GIVEN.test(s) ||
     SELF_DIRECTIVE.test(s)
   );
 }
