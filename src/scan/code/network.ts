@@ -134,6 +134,25 @@ function splitShortFlags(args: readonly Value[], withValue: string): Value[] {
   return out;
 }
 
+// wget's one-letter options that take a value (`-O file`, `-T 30`, `-e robots=off`, `-P dir`).
+const WGET_SHORT_WITH_VALUE = 'OoaPTtUewiBlQDARIX';
+const WGET_VALUE_FLAGS = new RegExp(
+  `^-[${WGET_SHORT_WITH_VALUE}]$|^--(output-document|timeout|header|user|password|tries|user-agent)$`,
+);
+
+/**
+ * The files a curl or wget call writes its download to, as its command line names them: `-o x`, `-sLo x`,
+ * `-sLo/tmp/x`, `--output=x` for curl; `-O x`, `-qO x`, `-qO/tmp/x`, `--output-document=x` for wget (`-` is
+ * standard output).
+ */
+export function namedDownloadTargets(call: Call): Value[] {
+  if (call.callee === 'curl')
+    return flagValue(splitShortFlags(call.args, CURL_SHORT_WITH_VALUE), /^(-o|--output)$/).values;
+  if (call.callee === 'wget')
+    return flagValue(splitShortFlags(call.args, WGET_SHORT_WITH_VALUE), /^(-O|--output-document)$/).values;
+  return [];
+}
+
 function commandUse(call: Call): NetworkUse | null {
   const name = call.callee;
   if (!NETWORK_COMMANDS.has(name) && !DNS_COMMANDS.has(name)) return null;
@@ -180,7 +199,7 @@ function commandUse(call: Call): NetworkUse | null {
       .union(fileRefs(data.values, line))
       .union(stdinUsed ? call.stdin : Taint.NONE);
     const out =
-      flagValue(args, /^(-o|--output)$/).values[0]?.str ??
+      namedDownloadTargets(call)[0]?.str ??
       (args.some((a) => /^-[a-zA-Z]*O$|^--remote-name$/.test(a.str ?? ''))
         ? (url?.str?.split('/').pop() ?? null)
         : null);
@@ -200,17 +219,12 @@ function commandUse(call: Call): NetworkUse | null {
     };
   }
   if (name === 'wget') {
-    const data = flagValue(call.args, /^--(post-data|post-file|body-data|body-file)$/);
-    const urls = positionals(
-      call.args,
-      /^-[OoaPTtUeiwB]$|^--(output-document|timeout|header|user|password|tries|user-agent)$/,
-    );
+    const args = splitShortFlags(call.args, WGET_SHORT_WITH_VALUE);
+    const data = flagValue(args, /^--(post-data|post-file|body-data|body-file)$/);
+    const urls = positionals(args, WGET_VALUE_FLAGS);
     const url = urls[0] ?? null;
     const { host, dynamic } = hostOf(url?.str ?? null);
-    const dest =
-      flagValue(call.args, /^(-O|--output-document)$/).values[0]?.str ??
-      call.args.find((a) => /^-[a-zA-Z]*O.+/.test(a.str ?? ''))?.str?.replace(/^-[a-zA-Z]*O/, '') ??
-      null;
+    const dest = namedDownloadTargets(call)[0]?.str ?? null;
     const fileData = data.values.filter((_, i) => /file/.test(call.args[i]?.str ?? ''));
     return {
       ...base,

@@ -5,6 +5,7 @@
 // `path.join(os.tmpdir(), 'x.json')`). A fixed name there is predictable to other users and outlives the run.
 import type { Call, Value } from '../code/model.js';
 import { UNKNOWN } from '../code/model.js';
+import { namedDownloadTargets } from '../code/network.js';
 import type { FileContext } from '../rule.js';
 
 /** A created temp path and the words a removal of it would name (its file name, the variable holding it). */
@@ -80,21 +81,6 @@ function tempOperand(ctx: FileContext, value: Pick<Value, 'text' | 'str'>): Temp
   return { path: `${unquote(value.text)} (${rhs.trim().slice(0, 60)})`, needles };
 }
 
-/** Operands right after a flag set that ends in the output flag (`-qO x`, `-fsSLo x`, `--output=x`). */
-function downloadTargets(c: Call): Value[] {
-  const out: Value[] = [];
-  c.args.forEach((a, i) => {
-    const s = a.str ?? '';
-    const next = c.args[i + 1];
-    if (c.callee === 'wget' && /^-[a-zA-Z]*O$/.test(s) && next) out.push(next);
-    else if (c.callee === 'curl' && /^-[a-zA-Z]*o$/.test(s) && next) out.push(next);
-    else if (/^--(output|output-document)=/.test(s)) out.push({ ...a, str: s.replace(/^[^=]*=/, '') });
-    else if (c.callee === 'wget' && /^-[a-zA-Z]*O[^-]/.test(s))
-      out.push({ ...a, str: s.replace(/^-[a-zA-Z]*O/, '') });
-  });
-  return out;
-}
-
 /** PowerShell parameters that take a value (`-ItemType Directory`); switches like -Force take none. */
 const PS_VALUED = /^-(itemtype|type|name|value|credential|encoding)$/i;
 
@@ -113,7 +99,7 @@ function psPositionals(args: readonly Value[]): Value[] {
 function createdOperands(c: Call): Value[] {
   const args = c.args;
   if (c.kind === 'command') {
-    if (/^(wget|curl)$/.test(c.callee)) return downloadTargets(c);
+    if (/^(wget|curl)$/.test(c.callee)) return namedDownloadTargets(c);
     if (/^(mkdir|md|touch)$/.test(c.callee)) return args.filter((a) => !(a.str ?? '').startsWith('-'));
     if (c.callee === 'new-item') {
       const i = args.findIndex((a) => /^-path$/i.test(a.str ?? ''));
