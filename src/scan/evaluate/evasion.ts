@@ -720,6 +720,13 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
     apply: (files) => movedToReference(files, 'See `references/guide.md` for the full procedure.'),
   },
   {
+    id: 'moved-to-reference-more',
+    applies: 'malicious',
+    description:
+      'SKILL.md\'s body moved to references/guide.md, which SKILL.md names with nothing but a bare pointer ("More in …")',
+    apply: (files) => movedToReference(files, 'More in `references/guide.md`.'),
+  },
+  {
     id: 'moved-to-nested-skill',
     applies: 'malicious',
     description:

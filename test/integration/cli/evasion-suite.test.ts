@@ -85,6 +85,7 @@ const HELD_AT_LEAST: Record<string, number> = {
   'benign-description': 1,
   'moved-to-reference': 1,
   'moved-to-reference-see': 1,
+  'moved-to-reference-more': 1,
   'moved-to-nested-skill': 1,
   'moved-to-script': 1,
   'split-modules': 1,
