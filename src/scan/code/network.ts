@@ -140,17 +140,29 @@ const WGET_VALUE_FLAGS = new RegExp(
   `^-[${WGET_SHORT_WITH_VALUE}]$|^--(output-document|timeout|header|user|password|tries|user-agent)$`,
 );
 
+/** A download tool's arguments with its one-letter options split as the tool reads them (curl, wget). */
+function toolArgs(call: Call): Value[] {
+  if (call.callee === 'curl') return splitShortFlags(call.args, CURL_SHORT_WITH_VALUE);
+  if (call.callee === 'wget') return splitShortFlags(call.args, WGET_SHORT_WITH_VALUE);
+  return [...call.args];
+}
+
+// The option that names the output file, per download tool (httpie's `http`/`https` as curl's).
+const OUTPUT_FLAG: Readonly<Record<string, RegExp>> = {
+  curl: /^(-o|--output)$/,
+  http: /^(-o|--output)$/,
+  https: /^(-o|--output)$/,
+  wget: /^(-O|--output-document)$/,
+};
+
 /**
- * The files a curl or wget call writes its download to, as its command line names them: `-o x`, `-sLo x`,
- * `-sLo/tmp/x`, `--output=x` for curl; `-O x`, `-qO x`, `-qO/tmp/x`, `--output-document=x` for wget (`-` is
- * standard output).
+ * The files a download tool writes to, as its command line names them: `-o x`, `-sLo x`, `-sLo/tmp/x`, `--output=x`
+ * for curl (and httpie); `-O x`, `-qO x`, `-qO/tmp/x`, `--output-document=x` for wget (`-` is standard output).
+ * `args` are the call's arguments as toolArgs splits them.
  */
-export function namedDownloadTargets(call: Call): Value[] {
-  if (call.callee === 'curl')
-    return flagValue(splitShortFlags(call.args, CURL_SHORT_WITH_VALUE), /^(-o|--output)$/).values;
-  if (call.callee === 'wget')
-    return flagValue(splitShortFlags(call.args, WGET_SHORT_WITH_VALUE), /^(-O|--output-document)$/).values;
-  return [];
+export function namedDownloadTargets(call: Call, args: readonly Value[] = toolArgs(call)): Value[] {
+  const flag = OUTPUT_FLAG[call.callee];
+  return flag ? flagValue(args, flag).values : [];
 }
 
 function commandUse(call: Call): NetworkUse | null {
@@ -178,7 +190,7 @@ function commandUse(call: Call): NetworkUse | null {
     };
   }
   if (name === 'curl' || name === 'http' || name === 'https') {
-    const args = name === 'curl' ? splitShortFlags(call.args, CURL_SHORT_WITH_VALUE) : call.args;
+    const args = toolArgs(call);
     const data = flagValue(args, /^(-d|-F|-T|--data[\w-]*|--form[\w-]*|--upload-file|--json)$/);
     const auth = flagValue(args, /^(-H|-u|-b|--header|--user|--cookie|--oauth2-bearer)$/);
     const method = flagValue(args, /^(-X|--request)$/).values[0]?.str ?? '';
@@ -199,7 +211,7 @@ function commandUse(call: Call): NetworkUse | null {
       .union(fileRefs(data.values, line))
       .union(stdinUsed ? call.stdin : Taint.NONE);
     const out =
-      namedDownloadTargets(call)[0]?.str ??
+      namedDownloadTargets(call, args)[0]?.str ??
       (args.some((a) => /^-[a-zA-Z]*O$|^--remote-name$/.test(a.str ?? ''))
         ? (url?.str?.split('/').pop() ?? null)
         : null);
@@ -219,12 +231,12 @@ function commandUse(call: Call): NetworkUse | null {
     };
   }
   if (name === 'wget') {
-    const args = splitShortFlags(call.args, WGET_SHORT_WITH_VALUE);
+    const args = toolArgs(call);
     const data = flagValue(args, /^--(post-data|post-file|body-data|body-file)$/);
     const urls = positionals(args, WGET_VALUE_FLAGS);
     const url = urls[0] ?? null;
     const { host, dynamic } = hostOf(url?.str ?? null);
-    const dest = namedDownloadTargets(call)[0]?.str ?? null;
+    const dest = namedDownloadTargets(call, args)[0]?.str ?? null;
     const fileData = data.values.filter((_, i) => /file/.test(call.args[i]?.str ?? ''));
     return {
       ...base,
