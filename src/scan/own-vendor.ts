@@ -133,18 +133,24 @@ const GENERIC_SECRET_PREFIX = new Set([
   'ROOT',
 ]);
 
+/**
+ * Whether `text` names a host and every host it names is one somebody vouches for whose registered label passes
+ * `owned` (the service a secret belongs to): URLs, and hosts written without a scheme.
+ */
+function everyHostOwned(text: string, owned: (label: string) => boolean): boolean {
+  const hosts = [...text.matchAll(URL_RE), ...text.replace(URL_RE, ' ').matchAll(BARE_HOST)];
+  return (
+    hosts.length > 0 && hosts.every(([url, host]) => !unvouched(url!, host!) && owned(registeredLabel(host!)))
+  );
+}
+
 /** Whether every secret named in `text` belongs to a service that every host in it is a host of. */
 export function ownServiceCall(text: string): boolean {
   if (CREDENTIAL_FILE.test(text)) return false;
   const services = [...text.matchAll(SECRET_NAME)].map((m) => m[1]!.toLowerCase());
-  const hosts = [...text.matchAll(URL_RE), ...text.replace(URL_RE, ' ').matchAll(BARE_HOST)];
-  if (!services.length || !hosts.length) return false;
+  if (!services.length) return false;
   if (services.some((s) => GENERIC_SECRET_PREFIX.has(s.toUpperCase()))) return false;
-  return hosts.every(([url, host]) => {
-    if (unvouched(url!, host!)) return false;
-    const label = registeredLabel(host!);
-    return services.every((s) => label === s || label.includes(s));
-  });
+  return everyHostOwned(text, (label) => services.every((s) => label === s || label.includes(s)));
 }
 
 // A credential file in a tool's own folder (`~/.terraform.d/credentials.tfrc.json`, `~/.docker/config.json`):
@@ -167,21 +173,23 @@ export function ownToolCredential(text: string): boolean {
   const [tool] = tools;
   const rest = text.replace(TOOL_FOLDER_FILE, ' ');
   if (CREDENTIAL_FILE.test(rest)) return false;
-  const hosts = [...rest.matchAll(URL_RE), ...rest.replace(URL_RE, ' ').matchAll(BARE_HOST)];
-  return (
-    hosts.length > 0 &&
-    hosts.every(([url, host]) => !unvouched(url!, host!) && registeredLabel(host!) === tool)
-  );
+  return everyHostOwned(rest, (label) => label === tool);
 }
+
+// Exfiltration findings: an instruction to send data, a transmission in code, an environment harvest.
+const SEND_PATTERNS: ReadonlySet<string> = new Set(['E1', 'E2', 'P3']);
 
 /** Lowers the findings that are the skill dealing with its own vendor (see the note at the top). */
 export function discountOwnVendor(skill: Skill, findings: Finding[]): void {
   const subject = subjectWords(skill);
   for (const f of findings) {
+    const sends = SEND_PATTERNS.has(f.pattern);
+    if (!sends && f.pattern !== 'PE3' && f.pattern !== 'SC2') continue;
+    // The finding's lines are read from its file: only for the patterns either discount looks at.
     const lines = linesOf(skill, f);
     const ownToken =
-      (['E1', 'E2', 'P3'].includes(f.pattern) && ownServiceCall(lines)) ||
-      (['E1', 'E2', 'P3', 'PE3'].includes(f.pattern) && ownToolCredential(`${lines}\n${f.rationale}`));
+      (sends && ownServiceCall(lines)) ||
+      (f.pattern !== 'SC2' && ownToolCredential(`${lines}\n${f.rationale}`));
     if (ownToken) {
       f.confidence = Math.round(f.confidence * OWN_SERVICE_FACTOR * 100) / 100;
       f.rationale = `${f.rationale}; ${OWN_SERVICE_SECRET}`;
