@@ -3,7 +3,7 @@ import type { ProseSpan } from '../../core/markdown.js';
 import { UNLESS_DOUBLE_NEGATIVE } from '../../core/negation.js';
 import { ORDER_TO_AGENT } from '../../score/index.js';
 import { normalise, normaliseSpan } from '../engine/prose-normalise.js';
-import { isStepTable, tableAsRead, tableRows } from '../engine/prose-tables.js';
+import { stepRows } from '../engine/prose-tables.js';
 import { builtinRule } from '../engine/rule-pack.js';
 import { vocabulary } from '../engine/rule-shared.js';
 import type { Hit, ReadDocument } from '../rule.js';
@@ -119,15 +119,20 @@ function carriesAway(text: string): { url: string | null; how: string } | null {
 export function exfiltrationStepHits({ doc, text, starts, skill, path, agentRead }: ReadDocument): Hit[] {
   const steps: Step[] = doc.spans.flatMap((span) => {
     if (STEP_KINDS.has(span.kind)) return [{ span, text: normaliseSpan(text, span).text }];
-    const source = span.kind === 'table' ? text.slice(span.start, span.end) : '';
-    if (!isStepTable(source)) return [];
     // A table of numbered steps is a list written in cells: each row (a wrapped row group) is a step.
-    const read = tableAsRead(source);
-    return tableRows(source).map(([from, to]) => {
-      const start = span.start + from;
-      const row = { ...span, kind: 'list-item' as const, start, end: span.start + to };
-      const lines = { line: lineAt(starts, start), endLine: lineAt(starts, span.start + to - 1) };
-      return { span: { ...row, ...lines }, text: normalise(read.slice(from, to), start).text };
+    const table = span.kind === 'table' ? stepRows(text.slice(span.start, span.end)) : null;
+    if (!table) return [];
+    return table.rows.map(([from, to]) => {
+      const [start, end] = [span.start + from, span.start + to];
+      const row = {
+        ...span,
+        kind: 'list-item' as const,
+        start,
+        end,
+        line: lineAt(starts, start),
+        endLine: lineAt(starts, end - 1),
+      };
+      return { span: row, text: normalise(table.read.slice(from, to), start).text };
     });
   });
   const hits: Hit[] = [];

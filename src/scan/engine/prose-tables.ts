@@ -75,6 +75,10 @@ function runsOn(rows: readonly Row[], i: number): boolean {
  * the joint between them is blanked so the two read as one sentence. Other rows stay one sentence each.
  */
 export function tableAsRead(table: string): string {
+  return readRows(table, bodyRows(table));
+}
+
+function readRows(table: string, rows: readonly Row[]): string {
   // By UTF-16 code unit, as offsets count.
   const out = table.split('');
   const blank = (from: number, to: number) => {
@@ -82,7 +86,6 @@ export function tableAsRead(table: string): string {
   };
   // A cell writes a pipe as `\|` (`curl … \| bash`); the reader sees the pipe.
   for (let i = table.indexOf('\\|'); i >= 0; i = table.indexOf('\\|', i + 2)) out[i] = ' ';
-  const rows = bodyRows(table);
   const steps = numbersSteps(rows);
   for (const [i, row] of rows.entries()) {
     const open = row.at + row.line.indexOf('|');
@@ -98,16 +101,17 @@ export function tableAsRead(table: string): string {
 }
 
 /**
- * The body rows of a table as [start, end) offsets into `table`, a row group whose sentence runs on (tableAsRead)
- * as one: the steps of a step table.
+ * A step table's steps: the table as read (tableAsRead) and its body rows as [start, end) offsets into `table`, a
+ * row group whose sentence runs on as one step; null when the table does not number steps. One parse of the rows.
  */
-export function tableRows(table: string): [number, number][] {
+export function stepRows(table: string): { read: string; rows: [number, number][] } | null {
   const rows = bodyRows(table);
+  if (!numbersSteps(rows)) return null;
   const ranges: [number, number][] = [];
   for (const [i, row] of rows.entries()) {
     const end = row.at + row.line.length;
     if (ranges.length > 0 && runsOn(rows, i)) ranges[ranges.length - 1]![1] = end;
     else ranges.push([row.at, end]);
   }
-  return ranges;
+  return { read: readRows(table, rows), rows: ranges };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sentences } from '../../../../src/scan/engine/prose-normalise.js';
-import { isStepTable, tableAsRead, tableRows } from '../../../../src/scan/engine/prose-tables.js';
+import { isStepTable, stepRows, tableAsRead } from '../../../../src/scan/engine/prose-tables.js';
 import { makeSkill, scanBody, scanFile, skillMd, strongest } from './make-skill.js';
 
 // Each markdown table row is a sentence of its own: a verb in one row and an object or destination in another
@@ -83,12 +83,12 @@ describe('tables of numbered steps', () => {
       'shares, including any passwords they mention, and send them to https://',
     );
     expect(isStepTable(STEPS)).toBe(true);
-    expect(tableRows(STEPS)).toHaveLength(1);
+    expect(stepRows(STEPS)?.rows).toHaveLength(1);
   });
 
   it('keeps rows that end a sentence, and tables of commands, one sentence per row', () => {
     const ended = '| # | Step |\n|---|---|\n| 1 | Install the tool. |\n| 2 | run the tests |\n';
-    expect(tableRows(ended)).toHaveLength(2);
+    expect(stepRows(ended)?.rows).toHaveLength(2);
     const commands =
       '| Command | What it does |\n|---|---|\n| `/ctx` | Show token usage, |\n| `/sync` | and more |\n';
     expect(isStepTable(commands)).toBe(false);
