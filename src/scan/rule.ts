@@ -27,7 +27,10 @@ export interface FileContext {
   file: SkillFile;
   /** The file's text (never null here: detectors only see text files). */
   text: string;
-  /** True when SKILL.md (or a script it runs) invokes this file: code that the agent is told to run. */
+  /**
+   * True when the agent runs this file's code: a script SKILL.md (or a script it runs) invokes, or a document it
+   * reads as its instructions (SKILL.md, a guide it follows), whose code blocks it carries out.
+   */
   reachable: boolean;
   /** Hostnames the skill declares in its name, description or body (its documented APIs). */
   declaredHosts: ReadonlySet<string>;

@@ -178,10 +178,9 @@ async function scanSnippet(
     ...ctx,
     file: virtual,
     text: snippet.code,
-    // A block in the agent's instructions that only a topic heading frames as a quote is still run.
-    reachable:
-      (ctx.file.path === 'SKILL.md' && snippet.framing === 'instruction') ||
-      snippet.framingFloor !== undefined,
+    // A block framed as an order in the agent's instructions (SKILL.md, a guide it follows) is run; so is one
+    // there that only a topic heading frames as a quote.
+    reachable: (ctx.reachable && snippet.framing === 'instruction') || snippet.framingFloor !== undefined,
   };
   for (const d of detectors) {
     if (!d.appliesTo(virtual)) continue;
@@ -429,7 +428,7 @@ export async function scanSkill(skill: Skill, options: ScanOptions = {}): Promis
       skill,
       file,
       text: file.text!,
-      reachable: file.path === 'SKILL.md' || reachable.has(file.path),
+      reachable: reachable.has(file.path) || instructions.has(file.path),
       declaredHosts: hosts,
     };
     for (const d of detectors) {
