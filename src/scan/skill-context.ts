@@ -136,6 +136,12 @@ function mentions(text: string, name: ScriptName): boolean {
   return name.baseRe !== null && text.includes(name.base) && name.baseRe.test(text);
 }
 
+/** Files of one kind that `text` itself names. */
+function namedBy(skill: Skill, kind: SkillFile['kind'], text: string): SkillFile[] {
+  const bare = withoutEmptyQuotes(text);
+  return skill.files.filter((f) => f.kind === kind && mentions(bare, scriptName(f)));
+}
+
 /**
  * Files of one kind that SKILL.md's body (or the `seeds` texts) names, and, transitively, files of that kind
  * those files name. With `where`, a mention counts only when the line naming the file passes it.
@@ -215,6 +221,27 @@ const FOLLOW = new RegExp(
   'i',
 );
 
+/** Words of its own below which a SKILL.md body only stands in for the documents it names. */
+const STAND_IN_WORDS = 30;
+
+/**
+ * A body that says next to nothing itself ("# Guide / More in `references/guide.md`."): an agent loading the
+ * skill has nothing to act on but the documents it names, so those are its instructions however the pointer is
+ * worded. Headings, code spans, paths and links are not words of its own; a fenced block's lines are (a body
+ * with a command of its own is not a pointer).
+ */
+function isStandIn(body: string): boolean {
+  const own = body.replace(/^ {0,3}#.*$/gm, ' ').replace(/`[^`\n]*`/g, ' ');
+  let words = 0;
+  // Token by token (no expression spans tokens, so the count stays linear in the body's length).
+  for (const token of own.split(/\s+/)) {
+    if (token.includes('/') || token.includes('](') || /\.(?:md|markdown|mdx|txt|rst)\b/i.test(token))
+      continue;
+    if (/[\p{L}\p{N}]/u.test(token) && ++words > STAND_IN_WORDS) return false;
+  }
+  return true;
+}
+
 /**
  * Documents the agent reads as its instructions: SKILL.md, and the documents SKILL.md tells it to follow (a
  * line naming the document says to follow or execute it, or names it as the procedure), transitively. Text
@@ -224,7 +251,11 @@ const FOLLOW = new RegExp(
 export function agentReadDocs(skill: Skill): Set<string> {
   return perSkill(agentReadCache, skill, () => {
     const follows = (line: string) => FOLLOW.test(line);
-    const docs = reachableOfKind(skill, 'doc', follows).add('SKILL.md');
+    // A stand-in body hands over every document it names; what those name counts only when followed.
+    const handed = isStandIn(skill.body) ? namedBy(skill, 'doc', skill.body) : [];
+    const seeds = [skill.body, ...handed.map((f) => f.text ?? '')];
+    const docs = reachableOfKind(skill, 'doc', follows, seeds).add('SKILL.md');
+    for (const f of handed) docs.add(f.path);
     for (const path of reachableOfKind(skill, 'data', follows))
       if (/\.(?:json|ya?ml)$/i.test(path)) docs.add(path);
     // A SKILL.md deeper in the skill is a skill of its own that an agent may load (a collection installed whole,

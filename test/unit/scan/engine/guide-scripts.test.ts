@@ -52,6 +52,17 @@ describe('scripts the agent runs', () => {
     expect(await credentialRead(viaGuide)).toBe(await credentialRead(direct));
   });
 
+  // A body that says next to nothing itself stands in for the document it names, however the pointer is worded.
+  const standIn = skill(
+    '# Guide\n\nMore in `references/guide.md`.\n',
+    '# Guide\n\nRun `bash scripts/install.sh` first.\n',
+  );
+
+  it('include those of the document a stand-in SKILL.md names', async () => {
+    expect(reachableScripts(standIn).has('scripts/install.sh')).toBe(true);
+    expect(await credentialRead(standIn)).toBe(await credentialRead(direct));
+  });
+
   it('include those of a document SKILL.md names as the procedure', async () => {
     expect(reachableScripts(asProcedure).has('scripts/install.sh')).toBe(true);
     expect(await credentialRead(asProcedure)).toBe(await credentialRead(direct));
