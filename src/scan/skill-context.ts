@@ -277,3 +277,35 @@ export function namedDocs(skill: Skill): Set<string> {
 export function nestedSkillFiles(skill: Skill): string[] {
   return skill.files.filter((f) => /\/SKILL\.md$/i.test(f.path)).map((f) => f.path);
 }
+
+// `-s <service>` of a `security` keychain command, as a shell line or a list of arguments (`"-s", "name"`).
+const KEYCHAIN_SERVICE = /(?:^|[\s,[(])["']?-s["']?\s*,?\s*["']([^"']+)["']|\s-s\s+([^\s"'-][^\s]*)/;
+const KEYCHAIN_STORE = /\badd-(?:generic|internet)-password\b/g;
+// How far past the command its `-s` may be written (a command continued over lines, one argument a line).
+const STORE_WINDOW = 400;
+
+/** The keychain service a `security` command names with `-s`, if any. */
+export function keychainService(command: string): string | null {
+  const m = KEYCHAIN_SERVICE.exec(command);
+  return m?.[1] ?? m?.[2] ?? null;
+}
+
+const storedCache = new WeakMap<Skill, Set<string>>();
+
+/**
+ * Keychain services the skill stores items under itself (`security add-generic-password -s <service>` in any of
+ * its files): reading such an item back reads the skill's own secret, not another application's.
+ */
+export function storedKeychainServices(skill: Skill): Set<string> {
+  return perSkill(storedCache, skill, () => {
+    const services = new Set<string>();
+    for (const f of skill.files) {
+      if (!f.text?.includes('-password')) continue;
+      for (const m of f.text.matchAll(KEYCHAIN_STORE)) {
+        const service = keychainService(f.text.slice(m.index, m.index + STORE_WINDOW));
+        if (service) services.add(service);
+      }
+    }
+    return services;
+  });
+}

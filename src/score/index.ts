@@ -16,5 +16,6 @@ export {
   isSafetyFinding,
   ORDER_TO_AGENT,
   OWN_SERVICE_SECRET,
+  OWN_STORED_SECRET,
   UNNAMED_HOST_FLOW,
 } from './verdict-features.js';

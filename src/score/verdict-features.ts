@@ -60,11 +60,14 @@ function vendorInstallerOnly(f: DecisionFinding): boolean {
  */
 export const OWN_SERVICE_SECRET = 'the secret goes to the service it belongs to';
 
+/** How the scan says a keychain item read is one the skill stores itself: its own secret, as above. */
+export const OWN_STORED_SECRET = 'an item the skill stores itself';
+
+const OWN_SECRET = new RegExp(`${OWN_SERVICE_SECRET}|${OWN_STORED_SECRET}`);
+
 /** Findings that speak to safety: the ones the decision reads. */
 export function isSafetyFinding(f: DecisionFinding): boolean {
-  return (
-    !NOT_SAFETY.has(f.pattern) && !vendorInstallerOnly(f) && !(f.rationale ?? '').includes(OWN_SERVICE_SECRET)
-  );
+  return !NOT_SAFETY.has(f.pattern) && !vendorInstallerOnly(f) && !OWN_SECRET.test(f.rationale ?? '');
 }
 
 type Place = 'SKILL.md' | 'script' | 'reference';

@@ -2,7 +2,7 @@
 // credential stores, other agents' context) into network sinks or staged files (E2, PE3, E4).
 
 import { isDeclared, LOCAL_HOST_RE, registeredLabel } from '../../core/hosts.js';
-import { DNS_NAME_FLOW, UNNAMED_HOST_FLOW } from '../../score/index.js';
+import { DNS_NAME_FLOW, OWN_STORED_SECRET, UNNAMED_HOST_FLOW } from '../../score/index.js';
 import { escapeRegExp } from '../../util/regexp.js';
 import { callHit } from '../code/hits.js';
 import type { Call, CodeModel } from '../code/model.js';
@@ -20,7 +20,7 @@ import { codeDetector } from '../engine/code-detector.js';
 import { rulesDetectedBy } from '../engine/rule-pack.js';
 import { vocabulary } from '../engine/rule-shared.js';
 import type { FileContext, Hit } from '../rule.js';
-import { bodyProse } from '../skill-context.js';
+import { bodyProse, keychainService, storedKeychainServices } from '../skill-context.js';
 import { shippedEndpoint } from './shipped-endpoint.js';
 import { documentsSay } from './skill-hosts.js';
 
@@ -419,17 +419,17 @@ const LONE_CONTEXT_READ = 0.25;
 // Python's keyring does); another application's item (a browser's Safe Storage key, a password manager's) is
 // what a stealer reads. Without a service it searches every item.
 const KEYCHAIN_READ = /\bfind-(?:generic|internet)-password\b/;
-const KEYCHAIN_SERVICE = /(?:^|[\s,[(])["']?-s["']?\s*,?\s*["']([^"']+)["']|\s-s\s+([^\s"'-][^\s]*)/;
 const OTHER_APP_ITEM =
   /safe\s*storage|chrom|brave|edge|opera|vivaldi|firefox|safari|1password|bitwarden|lastpass|keepass|dashlane|slack|discord|telegram|signal|whatsapp|metamask|exodus|electrum|ledger|wallet|icloud|airport|wi-?fi/i;
 const OWN_KEYCHAIN_ITEM = 0.3;
 
-/** For a read of one named keychain item: whether it is another application's; null for other calls. */
-function keychainItem(c: Call): { otherApp: boolean } | null {
+/** For a read of one named keychain item: whose it is; null for other calls. */
+function keychainItem(ctx: FileContext, c: Call): 'other-app' | 'stored-here' | 'named' | null {
   if (!KEYCHAIN_READ.test(c.text)) return null;
-  const m = KEYCHAIN_SERVICE.exec(c.text);
-  const service = m?.[1] ?? m?.[2];
-  return service ? { otherApp: OTHER_APP_ITEM.test(service) } : null;
+  const service = keychainService(c.text);
+  if (!service) return null;
+  if (OTHER_APP_ITEM.test(service)) return 'other-app';
+  return storedKeychainServices(ctx.skill).has(service) ? 'stored-here' : 'named';
 }
 
 /** A secret source alone (no sink in this file): credential store or agent context read, env dump stored. */
@@ -453,19 +453,14 @@ function sourceHits(ctx: FileContext, model: CodeModel, sends: boolean): Hit[] {
         ),
       );
     } else if (readsHere(T.CRED_DATA)) {
-      const item = keychainItem(c);
-      if (item?.otherApp) hits.push(callHit(ctx, c, PE3, 0.85, "reads another application's keychain item"));
-      else if (item)
-        hits.push(
-          callHit(
-            ctx,
-            c,
-            PE3,
-            OWN_KEYCHAIN_ITEM,
-            'reads one named keychain item (a tool keeps its own token so)',
-          ),
-        );
-      else {
+      const item = keychainItem(ctx, c);
+      if (item === 'other-app')
+        hits.push(callHit(ctx, c, PE3, 0.85, "reads another application's keychain item"));
+      else if (item) {
+        const whose = item === 'stored-here' ? `; ${OWN_STORED_SECRET}` : '';
+        const why = `reads one named keychain item (a tool keeps its own token so)${whose}`;
+        hits.push(callHit(ctx, c, PE3, OWN_KEYCHAIN_ITEM, why));
+      } else {
         const path = pathArgs.find(isCredentialPath) ?? 'a credential store';
         hits.push(callHit(ctx, c, PE3, 0.7, `reads ${path}`, `Reads credential store ${path}.`));
       }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { codeDetectors } from '../../../../src/scan/detectors/code-index.js';
+import { scanSkill } from '../../../../src/scan/engine/scan.js';
+import { isSafetyFinding, OWN_STORED_SECRET } from '../../../../src/score/index.js';
+import { makeSkill, skillMd } from '../prose/make-skill.js';
 import { runAll } from './make-context.js';
 
 // A keychain read is judged by the item it names: a tool's own token (what Python's keyring stores) is weak
@@ -31,5 +34,33 @@ describe('keychain reads', () => {
     expect(await keychainRead('s.sh', 'security dump-keychain -d login.keychain\n')).toBeGreaterThanOrEqual(
       0.65,
     );
+  });
+});
+
+describe('a keychain item the skill stores itself', () => {
+  const READ = 'token=$(security find-generic-password -s "{service}" -a "$USER" -w)\n';
+  const STORE = 'security add-generic-password \\\n  -s "{service}" -a "$USER" -w "$TOKEN"\n';
+  async function keychainFinding(files: Record<string, string>) {
+    const { findings } = await scanSkill(
+      makeSkill({ 'SKILL.md': skillMd('Run `bash scripts/token.sh`.'), ...files }),
+    );
+    return findings.find((f) => f.rule === 'code.credential-access' && f.file === 'scripts/token.sh');
+  }
+
+  it('is its own secret: reported, but no evidence for the status', async () => {
+    const stored = await keychainFinding({ 'scripts/token.sh': READ, 'scripts/login.sh': STORE });
+    const notStored = await keychainFinding({ 'scripts/token.sh': READ });
+    expect(stored?.rationale).toContain(OWN_STORED_SECRET);
+    expect(isSafetyFinding(stored!)).toBe(false);
+    expect(notStored?.rationale).not.toContain(OWN_STORED_SECRET);
+    expect(isSafetyFinding(notStored!)).toBe(true);
+  });
+
+  it("is never another application's item, whatever the skill stores", async () => {
+    const chrome = 'k=$(security find-generic-password -s "Chrome Safe Storage" -w)\n';
+    const planted = 'security add-generic-password -s "Chrome Safe Storage" -w x\n';
+    const found = await keychainFinding({ 'scripts/token.sh': chrome, 'scripts/login.sh': planted });
+    expect(found!.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(isSafetyFinding(found!)).toBe(true);
   });
 });
