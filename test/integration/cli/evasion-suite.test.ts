@@ -86,6 +86,7 @@ const HELD_AT_LEAST: Record<string, number> = {
   'moved-to-reference': 1,
   'moved-to-reference-see': 1,
   'moved-to-reference-more': 1,
+  'moved-to-reference-padded': 1,
   'moved-to-nested-skill': 1,
   'moved-to-script': 1,
   'split-modules': 1,
