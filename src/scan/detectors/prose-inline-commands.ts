@@ -1,5 +1,5 @@
 import { blankCode, commandStance } from '../../core/markdown/command-stance.js';
-import { isImperative, quotedByTopicHeading } from '../../core/markdown/framing.js';
+import { framedAsStep, isImperative, quotedByTopicHeading } from '../../core/markdown/framing.js';
 import type { Framing, MarkdownDoc } from '../../core/markdown.js';
 import type { Rule } from '../../core/rule.js';
 import type { Segment } from '../engine/prose-apply.js';
@@ -158,6 +158,8 @@ export interface ShellSpan {
   language: 'bash' | 'powershell';
   /** Framed as a quote by a topic heading alone: in the agent's instructions that discounts it only so far. */
   topicFramed?: boolean;
+  /** Its sentence, framed as a step, orders the agent to do it ("If something fails, open a session with `…`"). */
+  ordered?: boolean;
 }
 
 /** Inline code spans that are a whole command line, for the code detectors: `bash -i >& /dev/tcp/… 0>&1`. */
@@ -175,16 +177,16 @@ export function inlineShellCommands(doc: MarkdownDoc, text: string): ShellSpan[]
     prose ??= blankCode(text, doc.codeRanges);
     const stance = commandStance(prose, start, start + code.text.length);
     const named = stance.ruledOut;
+    const imperative = !named && isImperative(prose.slice(stance.from, stance.to));
     out.push({
       text: line,
       start: start + Math.max(0, code.text.indexOf(line)),
       framing: named ? 'documents-risk' : code.framing,
       language,
-      ...(!named &&
-      quotedByTopicHeading(code.framing, code.byHeading, code.section) &&
-      isImperative(prose.slice(stance.from, stance.to))
+      ...(imperative && quotedByTopicHeading(code.framing, code.byHeading, code.section)
         ? { topicFramed: true }
         : {}),
+      ...(imperative && framedAsStep(code.framing) ? { ordered: true } : {}),
     });
   }
   return out;

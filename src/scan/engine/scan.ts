@@ -6,7 +6,7 @@ import { type Framing, parseMarkdown } from '../../core/markdown.js';
 import type { Rule } from '../../core/rule.js';
 import { patternById } from '../../core/taxonomy.js';
 import type { Finding, SafetyStatus, Skill, SkillFile } from '../../core/types.js';
-import { assessSafety } from '../../score/index.js';
+import { assessSafety, ORDER_TO_AGENT } from '../../score/index.js';
 import { errorMessage } from '../../util/errors.js';
 import { chargeUnit, enter, leave, timed, unitTimingOn } from '../../util/timing.js';
 import { codeDetectors } from '../detectors/code-index.js';
@@ -27,7 +27,13 @@ import { commandLinesOf, inlineShellCommands } from '../detectors/prose-inline-c
 import { asRecipeShell } from '../makefile.js';
 import { discountOwnVendor } from '../own-vendor.js';
 import { type Detector, type FileContext, type Hit, RULE_SEVERITY_FROM } from '../rule.js';
-import { agentReadDocs, declaredHosts, nestedSkillFiles, reachableScripts } from '../skill-context.js';
+import {
+  agentReadDocs,
+  declaredHosts,
+  namedDocs,
+  nestedSkillFiles,
+  reachableScripts,
+} from '../skill-context.js';
 import { applySuppressions, type Baseline } from '../suppress.js';
 import { lineAt, lineStarts } from '../text.js';
 import { BUDGET_SPENT, SKILL_BUDGET_MS } from './budget.js';
@@ -161,6 +167,8 @@ async function scanSnippet(
     framingFactor?: Readonly<Record<Framing, number>>;
     /** The least factor framing may apply (a block a topic heading alone frames in the agent's instructions). */
     framingFloor?: number;
+    /** A command a sentence tells the agent to run, in a document SKILL.md names: run wherever it is written. */
+    ordered?: boolean;
   },
   detectors: readonly Detector[],
   run: ScanRun,
@@ -180,7 +188,10 @@ async function scanSnippet(
     text: snippet.code,
     // A block framed as an order in the agent's instructions (SKILL.md, a guide it follows) is run; so is one
     // there that only a topic heading frames as a quote.
-    reachable: (ctx.reachable && snippet.framing === 'instruction') || snippet.framingFloor !== undefined,
+    reachable:
+      (ctx.reachable && snippet.framing === 'instruction') ||
+      snippet.framingFloor !== undefined ||
+      snippet.ordered === true,
   };
   for (const d of detectors) {
     if (!d.appliesTo(virtual)) continue;
@@ -191,7 +202,7 @@ async function scanSnippet(
         (snippet.framingFactor ?? run.rules.get(hit.rule)?.framing)?.[snippet.framing] ?? 1,
         snippet.framingFloor ?? 0,
       );
-      const framed = factor < 1 ? `; in ${snippet.what} framed as ${snippet.framing}` : '';
+      const framed = `${factor < 1 ? `; in ${snippet.what} framed as ${snippet.framing}` : ''}${snippet.ordered ? `; ${ORDER_TO_AGENT}` : ''}`;
       out.push({
         file: ctx.file.path,
         hit: {
@@ -263,6 +274,8 @@ async function scanCodeBlocks(
     await scanSnippet(ctx, snippet, detectors, run, out);
   }
   const starts = lineStarts(ctx.text);
+  // The agent reads what SKILL.md names when it follows the pointer: a command one of its sentences orders is run.
+  const named = agentRead || namedDocs(ctx.skill).has(ctx.file.path);
   for (const cmd of inlineShellCommands(doc, ctx.text)) {
     const line = lineAt(starts, cmd.start);
     const snippet = {
@@ -272,6 +285,7 @@ async function scanCodeBlocks(
       framing: cmd.framing,
       what: 'inline code',
       ...(agentRead && cmd.topicFramed ? { framingFloor: AUTHOR_DISCOUNT_FLOOR } : {}),
+      ...(cmd.ordered && named ? { ordered: true } : {}),
     };
     await scanSnippet(ctx, snippet, detectors, run, out);
   }
