@@ -251,8 +251,9 @@ function isStandIn(body: string): boolean {
 export function agentReadDocs(skill: Skill): Set<string> {
   return perSkill(agentReadCache, skill, () => {
     const follows = (line: string) => FOLLOW.test(line);
-    // A stand-in body hands over every document it names; what those name counts only when followed.
-    const handed = isStandIn(skill.body) ? namedBy(skill, 'doc', skill.body) : [];
+    // A stand-in body hands over every document it or the description names (the agent reads both when it
+    // loads the skill); what those documents name counts only when followed.
+    const handed = isStandIn(skill.body) ? namedBy(skill, 'doc', `${skill.description}\n${skill.body}`) : [];
     const seeds = [skill.body, ...handed.map((f) => f.text ?? '')];
     const docs = reachableOfKind(skill, 'doc', follows, seeds).add('SKILL.md');
     for (const f of handed) docs.add(f.path);

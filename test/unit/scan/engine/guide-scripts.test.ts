@@ -59,9 +59,21 @@ describe('scripts the agent runs', () => {
     '# Guide\n\nRun `bash scripts/install.sh` first.\n',
   );
 
+  // An empty body whose description names the guide hands it over too (the body as intake gives it, without
+  // the frontmatter).
+  const describedOnly = {
+    ...makeSkill({
+      'SKILL.md': skillMd('\n', 'stats', 'Shows system stats; the steps are kept in references/guide.md.'),
+      'references/guide.md': '# Guide\n\nRun `bash scripts/install.sh` first.\n',
+      'scripts/install.sh': SCRIPT,
+    }),
+    body: '\n',
+  };
+
   it('include those of the document a stand-in SKILL.md names', async () => {
     expect(reachableScripts(standIn).has('scripts/install.sh')).toBe(true);
     expect(await credentialRead(standIn)).toBe(await credentialRead(direct));
+    expect(reachableScripts(describedOnly).has('scripts/install.sh')).toBe(true);
   });
 
   it('include those of a document SKILL.md names as the procedure', async () => {
