@@ -33,9 +33,111 @@ export interface EncodedBlob {
   printable: boolean;
 }
 
-const BASE64_RE =
-  /(?<![A-Za-z0-9+/=_-])([A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_-]{24,}={0,2})(?![A-Za-z0-9+/=_-])/g;
-const HEX_RE = /(?<![0-9A-Fa-fx\\])((?:[0-9A-Fa-f]{2}){16,}|(?:\\x[0-9A-Fa-f]{2}){8,})(?![0-9A-Fa-f])/g;
+/** Character classes of the finders below, by UTF-16 code unit (none above 127), so a lookup needs no range check. */
+const ALNUM = 1;
+const STD = 2; // + and /
+const URL = 4; // _ and -
+const PAD = 8; // =
+const HEX = 16;
+const BASE64 = ALNUM | STD | URL | PAD;
+const CLASS = Uint8Array.from({ length: 0x10000 }, (_, c) =>
+  c < 128 ? asciiClass(String.fromCharCode(c)) : 0,
+);
+
+function asciiClass(ch: string): number {
+  return (
+    (/[A-Za-z0-9]/.test(ch) ? ALNUM : 0) |
+    (/[+/]/.test(ch) ? STD : 0) |
+    (/[_-]/.test(ch) ? URL : 0) |
+    (ch === '=' ? PAD : 0) |
+    (/[0-9A-Fa-f]/.test(ch) ? HEX : 0)
+  );
+}
+
+/** Class of the code unit at `i`; none before the start or past the end. */
+function classAt(text: string, i: number): number {
+  return i >= 0 && i < text.length ? CLASS[text.charCodeAt(i)]! : 0;
+}
+
+export interface Run {
+  index: number;
+  end: number;
+}
+
+/**
+ * The spans `(?<![A-Za-z0-9+/=_-])([A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_-]{24,}={0,2})(?![A-Za-z0-9+/=_-])`
+ * matches, in one pass instead of the engine's look-behind at every offset (once the scan's costliest
+ * expression). The look-around makes every match a whole run of base64 characters (letters, digits, `+/_-=`):
+ * at least 24 of one alphabet's characters (`+/` or `_-`, not both), then at most two `=`.
+ */
+export function base64Runs(text: string): Run[] {
+  const runs: Run[] = [];
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    if (!(CLASS[text.charCodeAt(i)]! & BASE64)) continue;
+    const start = i;
+    let seen = 0;
+    let pads = 0;
+    let padInside = false;
+    for (let c = CLASS[text.charCodeAt(i)]!; c & BASE64; c = ++i < n ? CLASS[text.charCodeAt(i)]! : 0) {
+      if (c & PAD) pads++;
+      else {
+        padInside ||= pads > 0;
+        pads = 0;
+        seen |= c;
+      }
+    }
+    const body = i - start - pads;
+    if (body >= 24 && pads <= 2 && !padInside && (seen & (STD | URL)) !== (STD | URL))
+      runs.push({ index: start, end: i });
+  }
+  return runs;
+}
+
+/**
+ * The spans `(?<![0-9A-Fa-fx\\])((?:[0-9A-Fa-f]{2}){16,}|(?:\\x[0-9A-Fa-f]{2}){8,})(?![0-9A-Fa-f])` matches, in
+ * one pass: an even run of at least 32 hex digits, or at least eight `\xHH` escapes, neither just after a hex
+ * digit, `x` or `\`, nor just before a hex digit (the escapes then stop one short, as the expression backs off
+ * to the last `\` it can end before).
+ */
+export function hexRuns(text: string): Run[] {
+  const runs: Run[] = [];
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    const digit = CLASS[c]! & HEX;
+    if (!digit && c !== 0x5c) continue;
+    const before = i > 0 ? text.charCodeAt(i - 1) : 0;
+    if (CLASS[before]! & HEX || before === 0x78 || before === 0x5c) continue;
+    const end = digit ? hexDigitsEnd(text, i) : escapesEnd(text, i);
+    if (end > i) {
+      runs.push({ index: i, end });
+      i = end - 1;
+    }
+  }
+  return runs;
+}
+
+/** End of an even run of 32 or more hex digits at `i` with no hex digit after it, else `i`. */
+function hexDigitsEnd(text: string, i: number): number {
+  let end = i;
+  while (classAt(text, end) & HEX) end++;
+  return (end - i) % 2 === 0 && end - i >= 32 ? end : i;
+}
+
+/** End of eight or more `\xHH` at `i` with no hex digit after them, else `i`. */
+function escapesEnd(text: string, i: number): number {
+  let end = i;
+  while (
+    text.charCodeAt(end) === 0x5c &&
+    text.charCodeAt(end + 1) === 0x78 &&
+    classAt(text, end + 2) & HEX &&
+    classAt(text, end + 3) & HEX
+  )
+    end += 4;
+  if (classAt(text, end) & HEX) end -= 4; // `\x41\x4142`: the last escape would run into more digits
+  return end - i >= 32 ? end : i;
+}
 
 function printableRatio(s: string): number {
   if (s.length === 0) return 0;
@@ -87,21 +189,21 @@ function decodeBase64(s: string): Buffer | null {
 /** Finds base64 and hex runs long enough to hide a command or a sentence, and decodes them. */
 export function findEncodedBlobs(text: string, limit = 200): EncodedBlob[] {
   const blobs: EncodedBlob[] = [];
-  for (const m of text.matchAll(BASE64_RE)) {
+  for (const run of base64Runs(text)) {
     if (blobs.length >= limit) break;
-    const encoded = m[1]!;
+    const encoded = text.slice(run.index, run.end);
     // Identifiers and paths are long runs of letters too; real base64 mixes cases and digits.
     if (!/[A-Z]/.test(encoded) || !/[a-z]/.test(encoded) || !/[0-9+/]/.test(encoded)) continue;
     const bytes = decodeBase64(encoded);
     if (bytes === null) continue;
-    const { text, printable } = bytesAsText(bytes);
-    blobs.push({ index: m.index!, encoded, encoding: 'base64', decoded: text, printable });
+    const { text: decoded, printable } = bytesAsText(bytes);
+    blobs.push({ index: run.index, encoded, encoding: 'base64', decoded, printable });
   }
-  for (const m of text.matchAll(HEX_RE)) {
+  for (const run of hexRuns(text)) {
     if (blobs.length >= limit) break;
-    const encoded = m[1]!;
-    const { text, printable } = bytesAsText(Buffer.from(encoded.replace(/\\x/g, ''), 'hex'));
-    blobs.push({ index: m.index!, encoded, encoding: 'hex', decoded: text, printable });
+    const encoded = text.slice(run.index, run.end);
+    const { text: decoded, printable } = bytesAsText(Buffer.from(encoded.replace(/\\x/g, ''), 'hex'));
+    blobs.push({ index: run.index, encoded, encoding: 'hex', decoded, printable });
   }
   return blobs;
 }
