@@ -71,6 +71,10 @@ function dotted(value: string): string {
   return value.split('.').map(escapeRegExp).join(DOT);
 }
 
+function longestLabel(value: string): string {
+  return escapeRegExp(value.split('.').reduce((a, b) => (b.length > a.length ? b : a)));
+}
+
 function alternation(values: readonly string[], form: (v: string) => string): string {
   return [...new Set(values)].map(form).join('|');
 }
@@ -84,7 +88,8 @@ const INSTALL = String.raw`\b(?:npx|bunx|uvx|pipx\s+(?:install|run)|npm\s+(?:i|i
 
 /** The regular expressions one list compiles to, each with the indicator a match stands for. */
 interface Matchers {
-  patterns: { re: RegExp; type: Exclude<IndicatorType, 'sha256'> }[];
+  /** `needle`: a word every match of `re` holds, cheap to look for before running `re` over the text. */
+  patterns: { re: RegExp; needle: RegExp; type: Exclude<IndicatorType, 'sha256'> }[];
   byValue: Map<string, Indicator>;
   byHash: Map<string, Indicator>;
 }
@@ -104,7 +109,11 @@ function compile(list: readonly Indicator[]): Matchers {
     form = escapeRegExp,
   ) => {
     const values = of(type);
-    if (values.length) patterns.push({ re: new RegExp(source(alternation(values, form)), 'gim'), type });
+    if (!values.length) return;
+    const re = new RegExp(source(alternation(values, form)), 'gim');
+    // A dotted value may be written with defanged dots, but each of its labels is there as it is.
+    const needle = new RegExp(alternation(values, form === dotted ? longestLabel : escapeRegExp), 'i');
+    patterns.push({ re, needle, type });
   };
   add('ip', (alts) => String.raw`(?<![\d.])(${alts})(?!\d|${DOT}\d)`, dotted);
   add(
@@ -175,7 +184,9 @@ function detectIn(ctx: FileContext, m: Matchers): Hit[] {
   let lines: string[] | null = null;
   let starts: number[] | null = null;
   const seen = new Set<string>();
-  for (const { re, type } of m.patterns) {
+  for (const { re, needle, type } of m.patterns) {
+    // Most files name no indicator at all: a plain search rules them out before the full expression.
+    if (!needle.test(text)) continue;
     for (const match of allMatches(re, text)) {
       const value = match.slice(1).find((g) => g !== undefined);
       if (!value) continue;
