@@ -162,22 +162,46 @@ function privateKeys(text: string): Found[] {
   return out;
 }
 
+/** A word that every key SECRET_KEY_NAME accepts holds, in any case. */
+const SECRET_KEY_WORD = /key|secret|token|passw|pwd|credential/gi;
+
+/**
+ * The lines of `text` that hold a SECRET_KEY_WORD, with their offsets. An ASSIGNED match never spans lines, so
+ * its matches on these lines are all its matches whose key can name a secret: most lines of code hold no such
+ * word, and running the expression over every line was the detector's largest cost.
+ */
+function keyLines(text: string): { at: number; line: string }[] {
+  const lines: { at: number; line: string }[] = [];
+  for (let from = 0; from < text.length; ) {
+    SECRET_KEY_WORD.lastIndex = from;
+    const m = SECRET_KEY_WORD.exec(text);
+    if (m === null) break;
+    const at = text.lastIndexOf('\n', m.index) + 1;
+    const end = text.indexOf('\n', m.index);
+    from = end < 0 ? text.length : end + 1;
+    lines.push({ at, line: text.slice(at, from) });
+  }
+  SECRET_KEY_WORD.lastIndex = 0;
+  return lines;
+}
+
 function assignedSecrets(text: string, quotedOnly: boolean): Found[] {
   const out: Found[] = [];
-  for (const m of text.matchAll(ASSIGNED)) {
-    const [, key, quoteMark, value] = m as unknown as [string, string, string | undefined, string];
-    if (quotedOnly && !quoteMark) continue;
-    const leaf = key.split('.').pop() ?? key;
-    if (!SECRET_KEY_NAME.test(leaf) || NOT_A_SECRET_KEY.test(leaf)) continue;
-    const password = /passw|pwd/i.test(leaf);
-    if (!looksGenerated(value, password ? 10 : 16)) continue;
-    out.push({
-      index: m.index,
-      secret: value,
-      base: 0.5,
-      why: `${leaf} is given a literal high-entropy value`,
-    });
-  }
+  for (const { at, line } of keyLines(text))
+    for (const m of line.matchAll(ASSIGNED)) {
+      const [, key, quoteMark, value] = m as unknown as [string, string, string | undefined, string];
+      if (quotedOnly && !quoteMark) continue;
+      const leaf = key.split('.').pop() ?? key;
+      if (!SECRET_KEY_NAME.test(leaf) || NOT_A_SECRET_KEY.test(leaf)) continue;
+      const password = /passw|pwd/i.test(leaf);
+      if (!looksGenerated(value, password ? 10 : 16)) continue;
+      out.push({
+        index: at + m.index,
+        secret: value,
+        base: 0.5,
+        why: `${leaf} is given a literal high-entropy value`,
+      });
+    }
   return out;
 }
 

@@ -47,6 +47,16 @@ const cases: Case[] = [
     expect: [['PE3', 2]],
   },
   {
+    name: 'secret-named keys in any case, after another assignment on the line, and on a last line without an end',
+    path: 'config/app.toml',
+    text: '[a]\nname = "service-one-two-three"\nApi_KEY = "Zq8Lw2Xk7Vm4Tn9Pb1Jy6Hr3"\n[b]\nx = "y"; auth_token = "Tn9Pb1Jy6Hr3Zq8Lw2Xk7Vm4"\npassword = "Xk7Vm4Tn9Pb1"',
+    expect: [
+      ['PE3', 3],
+      ['PE3', 5],
+      ['PE3', 6],
+    ],
+  },
+  {
     name: 'a client secret written into the prose of SKILL.md',
     path: 'SKILL.md',
     text: '# Poster\n\nUse these credentials:\n\nCLIENT_SECRET = "Hq3Zr8Lw2Xk7Vm4Tn9Pb1Jy6"\n',
