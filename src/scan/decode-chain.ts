@@ -139,15 +139,20 @@ const SHIFTS = [
   /\b\w+\s*([+-])\s*(\d{1,3})\s+for\s+\w+\s+in\b/g,
   /=>\s*\w+\s*([+-])\s*(\d{1,3})\s*\)/g,
 ];
+// What every match of the comprehension form holds: that form starts at every word, so on code without a
+// `7 for` it is not run at all.
+const COMPREHENSION = /\d\s+for\s/;
 
 function shiftOps(code: string): Op[] {
   const shifts = new Map<string, number>();
-  for (const re of SHIFTS)
+  for (const re of SHIFTS) {
+    if (re === SHIFTS[1] && !COMPREHENSION.test(code)) continue;
     for (const m of code.matchAll(re)) {
       const n = Number(m[2]);
       // The code adds n to each stored code to get the character: decoding adds it too.
       if (n > 0 && n < 256) shifts.set(`${m[1]}${n}`, m[1] === '+' ? n : 256 - n);
     }
+  }
   return [...shifts].slice(0, 6).map(([name, by]) => ({
     name: `shift ${name}`,
     kind: 'shift' as const,
