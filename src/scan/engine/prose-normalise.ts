@@ -191,6 +191,36 @@ export function fromUnits(units: Uint16Array, length: number): string {
   return out;
 }
 
+interface Scratch {
+  units: Uint16Array;
+  map: Int32Array;
+  code: Uint8Array;
+  evasive: Uint8Array;
+}
+
+/** Segments up to this length are normalised in arrays kept between calls; longer ones get their own. */
+const SCRATCH_LIMIT = 1 << 16;
+let scratch: Scratch | null = null;
+
+function newScratch(length: number): Scratch {
+  return {
+    units: new Uint16Array(length),
+    map: new Int32Array(length),
+    code: new Uint8Array(length),
+    evasive: new Uint8Array(length),
+  };
+}
+
+/**
+ * Arrays to normalise `length` units into. normalise runs on every segment and copies out what it wrote, and
+ * is never re-entered: four new typed arrays per call were much of the scan's garbage.
+ */
+function scratchFor(length: number): Scratch {
+  if (length > SCRATCH_LIMIT) return newScratch(length);
+  scratch ??= newScratch(SCRATCH_LIMIT);
+  return scratch;
+}
+
 /**
  * Normalises `source` (found at file offset `base`) for matching. Walks code points by UTF-16 index rather
  * than splitting the text into an array of strings, and writes into typed arrays sized for the worst case
@@ -198,10 +228,7 @@ export function fromUnits(units: Uint16Array, length: number): string {
  * every document, and appending a character at a time made it a fifth of a scan's allocation.
  */
 export function normalise(source: string, base: number): NormalText {
-  const units = new Uint16Array(source.length);
-  const map = new Int32Array(source.length);
-  const code = new Uint8Array(source.length);
-  const evasive = new Uint8Array(source.length);
+  const { units, map, code, evasive } = scratchFor(source.length);
   let n = 0;
   let inCode = false;
   let dropped = false;
