@@ -303,7 +303,10 @@ export function storedKeychainServices(skill: Skill): Set<string> {
     for (const f of skill.files) {
       if (!f.text?.includes('-password')) continue;
       for (const m of f.text.matchAll(KEYCHAIN_STORE)) {
-        const service = keychainService(f.text.slice(m.index, m.index + STORE_WINDOW));
+        const window = f.text.slice(m.index, m.index + STORE_WINDOW);
+        // The store's own arguments only: not the `-s` of the next `security` command.
+        const next = window.search(/\bsecurity\b/);
+        const service = keychainService(next > 0 ? window.slice(0, next) : window);
         if (service) services.add(service);
       }
     }

@@ -54,6 +54,13 @@ describe('a keychain item the skill stores itself', () => {
     expect(isSafetyFinding(stored!)).toBe(false);
     expect(notStored?.rationale).not.toContain(OWN_STORED_SECRET);
     expect(isSafetyFinding(notStored!)).toBe(true);
+    // A store without a service of its own does not lend the next command's service.
+    const other = await keychainFinding({
+      'scripts/token.sh': READ,
+      'scripts/login.sh':
+        'security add-generic-password -a "$USER" -w "$TOKEN"\nsecurity find-generic-password -s "{service}" -w\n',
+    });
+    expect(other?.rationale).not.toContain(OWN_STORED_SECRET);
   });
 
   it("is never another application's item, whatever the skill stores", async () => {
