@@ -134,19 +134,18 @@ function xorOps(code: string): Op[] {
 // A character code moved by a constant before it becomes a character (`chr(c - 7)`, `chr(ord(ch) + 3)`,
 // `String.fromCharCode(c - 7)`) or a byte (`bytes(c - 7 for c in [...])`, `.map((c) => c - 7)`): a Caesar shift
 // of the codes, as common in one-liners as a XOR.
-const SHIFTS = [
-  /\b(?:chr|fromCharCode)\s*\(\s*(?:ord\s*\(\s*)?[\w.]+(?:\[\w+\])?\s*\)?\s*([+-])\s*(\d{1,3})\s*\)/g,
-  /\b\w+\s*([+-])\s*(\d{1,3})\s+for\s+\w+\s+in\b/g,
-  /=>\s*\w+\s*([+-])\s*(\d{1,3})\s*\)/g,
+// `needs`: what every match of a form holds, tested first where the form is costly (the comprehension form
+// starts at every word, so on code without a `7 for` it is not run at all).
+const SHIFTS: readonly { re: RegExp; needs?: RegExp }[] = [
+  { re: /\b(?:chr|fromCharCode)\s*\(\s*(?:ord\s*\(\s*)?[\w.]+(?:\[\w+\])?\s*\)?\s*([+-])\s*(\d{1,3})\s*\)/g },
+  { re: /\b\w+\s*([+-])\s*(\d{1,3})\s+for\s+\w+\s+in\b/g, needs: /\d\s+for\s/ },
+  { re: /=>\s*\w+\s*([+-])\s*(\d{1,3})\s*\)/g },
 ];
-// What every match of the comprehension form holds: that form starts at every word, so on code without a
-// `7 for` it is not run at all.
-const COMPREHENSION = /\d\s+for\s/;
 
 function shiftOps(code: string): Op[] {
   const shifts = new Map<string, number>();
-  for (const re of SHIFTS) {
-    if (re === SHIFTS[1] && !COMPREHENSION.test(code)) continue;
+  for (const { re, needs } of SHIFTS) {
+    if (needs && !needs.test(code)) continue;
     for (const m of code.matchAll(re)) {
       const n = Number(m[2]);
       // The code adds n to each stored code to get the character: decoding adds it too.

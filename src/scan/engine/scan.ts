@@ -202,7 +202,8 @@ async function scanSnippet(
         (snippet.framingFactor ?? run.rules.get(hit.rule)?.framing)?.[snippet.framing] ?? 1,
         snippet.framingFloor ?? 0,
       );
-      const framed = `${factor < 1 ? `; in ${snippet.what} framed as ${snippet.framing}` : ''}${snippet.ordered ? `; ${ORDER_TO_AGENT}` : ''}`;
+      let framed = factor < 1 ? `; in ${snippet.what} framed as ${snippet.framing}` : '';
+      if (snippet.ordered) framed += `; ${ORDER_TO_AGENT}`;
       out.push({
         file: ctx.file.path,
         hit: {
